@@ -1,0 +1,64 @@
+/**
+ * Error and success codes of SPEC.md §8. The server answers errors as `{ code, message }`
+ * (DESIGN.md §4); the client translates `code` through the i18n catalogues (message id
+ * `error.<code>` / `success.<code>`) and never shows the raw server text.
+ */
+import { z } from 'zod';
+
+/** Error codes, spelled exactly as SPEC.md §8 (plus the few DESIGN.md adds, marked). */
+export const ERROR_CODES = [
+  'badCredentials',
+  'Network Error',
+  'ErrorGettingAllReport',
+  'ErrorUnknownRap',
+  'errorPdf',
+  'notAPdf',
+  'NoReportInState',
+  'NoConnectedUser',
+  'userNull',
+  'expiredToken',
+  'NoSitesSelected',
+  'NoSites',
+  'NoTicketToCrit',
+  'CheckReportParam',
+  'savedError',
+  'noDataError',
+  'ErreurEnvoiMail',
+  'MaxReportDays',
+  'multiSitesTooMuch',
+  // Added by DESIGN.md §4 (not in SPEC.md §8): generic HTTP-level failures.
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'BadRequest',
+  'TooManyRequests',
+  'MissingClientHeader',
+  'InternalError',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Success codes of SPEC.md §8 (shown 5 seconds). */
+export const SUCCESS_CODES = [
+  'seeUrMail',
+  'SuccessMod',
+  'RestaureOk',
+  'SaveOk',
+  'EmptyOk',
+  'EmptyPartielOk',
+  'ReindexOk',
+  'SuccessMiseEnRoute',
+  'MailEnvoye',
+  'exportOk',
+  'eventAdded',
+  'eventEdited',
+] as const;
+export type SuccessCode = (typeof SUCCESS_CODES)[number];
+
+/** Body of every error answer: `code` from {@link ERROR_CODES}, `message` an English hint for logs. */
+export const ApiErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** Optional machine-readable details (e.g. `{ maxDays: 31 }` for MaxReportDays). */
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;

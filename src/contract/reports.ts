@@ -1,0 +1,86 @@
+/**
+ * Report contract (DESIGN.md §6, SPEC.md §3 "Report request", §7 bo/getReport). A report class
+ * answers a dataset; renderers (PDF, CSV, XLSX, JSON) are generic over it.
+ */
+import { z } from 'zod';
+
+/** Output formats. JSON returns the dataset itself (for the screen). */
+export const REPORT_FORMATS = ['PDF', 'CSV', 'XLSX', 'JSON'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Variants of a report class (SPEC.md §9). */
+export const REPORT_VARIANTS = ['Daily', 'Graph', 'Cumulative'] as const;
+export type ReportVariant = (typeof REPORT_VARIANTS)[number];
+
+/** Operations (SPEC.md §3: default VENTE). */
+export const OPERATIONS = ['VENTE', 'ANNULATION', 'CORRECTION', 'TOUTES'] as const;
+
+/** Languages of the interface and of generated documents (SPEC.md §9). */
+export const LANGUAGES = ['fr', 'en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LanguageSchema = z.enum(LANGUAGES);
+
+/**
+ * Column types. Units: `money` is integer cents in the dataset (formatted with the currency),
+ * `qty` a plain number, `percent` a fraction (0.2 = 20 %), `date` a wire date `YYYY-MM-DD`.
+ */
+export const COLUMN_TYPES = ['money', 'qty', 'percent', 'date', 'text'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+export const DatasetColumnSchema = z.object({ key: z.string(), label: z.string(), type: z.enum(COLUMN_TYPES) });
+export type DatasetColumn = z.infer<typeof DatasetColumnSchema>;
+
+const CellSchema = z.union([z.string(), z.number(), z.null()]);
+
+/**
+ * The dataset a report class answers (DESIGN.md §6), in the request's language.
+ * `rows` and `totals` are keyed by column key; money cells are integer cents.
+ */
+export const DatasetSchema = z.object({
+  className: z.string(),
+  variant: z.enum(REPORT_VARIANTS),
+  title: z.string(),
+  currency: z.string(),
+  dateDebut: z.string(),
+  dateFin: z.string(),
+  sites: z.array(z.object({ restaurantId: z.number().int(), libelle: z.string() })),
+  generatedAt: z.string(),
+  columns: z.array(DatasetColumnSchema),
+  rows: z.array(z.record(z.string(), CellSchema)),
+  totals: z.record(z.string(), CellSchema),
+});
+export type Dataset = z.infer<typeof DatasetSchema>;
+
+/** One report class as listed by GET bo/rapport/metrics (`editions`). */
+export const ReportClassInfoSchema = z.object({
+  className: z.string(),
+  localisedTitle: z.string(),
+  variants: z.array(z.enum(REPORT_VARIANTS)),
+  formats: z.array(z.enum(REPORT_FORMATS)),
+  maxDays: z.number().int(),
+});
+export type ReportClassInfo = z.infer<typeof ReportClassInfoSchema>;
+export const MetricsAnswerSchema = z.object({ editions: z.array(ReportClassInfoSchema) });
+
+/** Class name of the sales report (SPEC.md §1 "sales"). */
+export const SALES_REPORT = 'RapportVentes';
+
+/**
+ * POST bo/getReport JSON body (SPEC.md §7): id, rapportClassName, typeRapport, operation,
+ * trancheHoraire, format, language, dateDebut, dateFin, sites. Dates are wire dates.
+ */
+export const ReportPostBodySchema = z.object({
+  id: z.coerce.number().int(),
+  rapportClassName: z.string(),
+  typeRapport: z.enum(REPORT_VARIANTS).default('Daily'),
+  operation: z.enum(OPERATIONS).default('VENTE'),
+  trancheHoraire: z.boolean().default(false),
+  heureDebut: z.string().default('12:00'),
+  heureFin: z.string().default('23:00'),
+  format: z.enum(REPORT_FORMATS).default('PDF'),
+  language: LanguageSchema.default('fr'),
+  dateDebut: z.string(),
+  dateFin: z.string(),
+  sites: z.array(z.coerce.number().int()).default([]),
+});
+export type ReportPostBody = z.infer<typeof ReportPostBodySchema>;

@@ -1,0 +1,86 @@
+/**
+ * The rights table (DESIGN.md §4): one place that says which right each API route and each
+ * screen needs. The server enforces it on every route (a route missing from API_RIGHTS is a
+ * start-up error); the client uses SCREEN_RIGHTS to hide what a user cannot open.
+ *
+ * Rights named by SPEC.md §3 keep their names; the others are ours (SPEC.md §6: "mapping of
+ * rights to screens: not shown").
+ */
+
+/** Every right a profile can hold. */
+export const RIGHTS = [
+  // SPEC.md §3
+  'CONFIGURATION',
+  'ACCES_BASE',
+  'FEC_CONFIGURATION',
+  'LIMITATION_SITE',
+  'RAPPORTS_ANOMALIES',
+  // Ours
+  'RAPPORTS',
+  'TICKETS',
+  'COMPTAGE',
+  'COFFRE',
+  'RECUS',
+  'BI',
+] as const;
+export type Right = (typeof RIGHTS)[number];
+
+/**
+ * What a route needs: `public` (no session), `session` (any signed-in user), or a list of
+ * rights of which the user must hold at least one.
+ */
+export type Requirement = 'public' | 'session' | { anyOf: readonly Right[] };
+
+/**
+ * API routes (path relative to the API base, without the leading slash, method first) and the
+ * requirement of each. Every route the server registers must appear here.
+ */
+export const API_RIGHTS = {
+  'GET version': 'public',
+  'GET distribution': 'public',
+  'GET docs': 'public',
+  'GET bo/connexion': 'public', // authenticates with the password itself
+  'GET bo/logout': 'session',
+  'GET bo/getSites': 'session',
+  'GET bo/getEnseignes': 'session',
+  'GET bo/getSirets': 'session',
+  'GET bo/infra/getRegroupements': 'session',
+  'GET bo/getCaisses': 'session',
+  'GET bo/getVendeurs': 'session',
+  'GET bo/rapport/metrics': { anyOf: ['RAPPORTS'] },
+  'GET bo/getReport': { anyOf: ['RAPPORTS'] },
+  'POST bo/getReport': { anyOf: ['RAPPORTS'] },
+  'GET bo/home/sales': 'session',
+} as const satisfies Record<string, Requirement>;
+export type ApiRoute = keyof typeof API_RIGHTS;
+
+/** Screens (SPEC.md §2 routes) and the rights they need; absent means any signed-in user. */
+export const SCREEN_RIGHTS: Record<string, Requirement> = {
+  '/rapports': { anyOf: ['RAPPORTS'] },
+  '/tickets': { anyOf: ['TICKETS'] },
+  '/graphs': { anyOf: ['RAPPORTS'] },
+  '/configFavoris': { anyOf: ['RAPPORTS'] },
+  '/analyses/comptageCaisses': { anyOf: ['COMPTAGE'] },
+  '/analyses/coffre': { anyOf: ['COFFRE'] },
+  '/analyses/recuManagers': { anyOf: ['RECUS'] },
+  '/recus': { anyOf: ['RECUS'] },
+  '/bi': { anyOf: ['BI'] },
+  '/fec': { anyOf: ['FEC_CONFIGURATION'] },
+  '/config/bdd': { anyOf: ['ACCES_BASE'] },
+  '/config': { anyOf: ['CONFIGURATION'] },
+};
+
+/** True when `rights` satisfy `req` (`public` and `session` are decided by the caller). */
+export function satisfies(req: Requirement, rights: readonly string[]): boolean {
+  if (req === 'public' || req === 'session') return true;
+  return req.anyOf.some((r) => rights.includes(r));
+}
+
+/** The requirement of a screen path: the longest SCREEN_RIGHTS prefix that matches, else `session`. */
+export function screenRequirement(path: string): Requirement {
+  let best: string | undefined;
+  for (const p of Object.keys(SCREEN_RIGHTS)) {
+    if ((path === p || path.startsWith(`${p}/`)) && (!best || p.length > best.length)) best = p;
+  }
+  return best ? SCREEN_RIGHTS[best]! : 'session';
+}

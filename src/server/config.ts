@@ -1,0 +1,78 @@
+/**
+ * Server configuration, read once from the environment and validated at start-up (issue #2,
+ * DESIGN.md §9). A bad value stops the server with a message naming the variable.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { passwordProblems } from '../contract/password.ts';
+
+const bool01 = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  COMPTOIR_ADMIN_LOGIN: z.string().min(1).default('admin'),
+  COMPTOIR_ADMIN_PASSWORD: z.string().optional().refine(
+    (p) => p === undefined || passwordProblems(p).length === 0,
+    'must have at least 10 characters with an upper-case letter, a lower-case letter, a digit and a special character',
+  ),
+  COMPTOIR_DEMO: bool01.default(true),
+  /** Distribution (client) name answered by GET distribution (SPEC.md §4). */
+  COMPTOIR_DISTRIBUTION: z.string().min(1).default('Comptoir'),
+  /** Seed of the demo generator: same seed → same data. */
+  COMPTOIR_DEMO_SEED: z.coerce.number().int().default(20261122),
+  /** Session lifetime in minutes; every authenticated call pushes expiry this far (sliding). */
+  COMPTOIR_SESSION_MINUTES: z.coerce.number().int().positive().default(12 * 60),
+  /** Login attempts allowed per client address per minute. */
+  COMPTOIR_LOGIN_RATE: z.coerce.number().int().positive().default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** The validated configuration. `dataDir` is absolute. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminLogin: string;
+  adminPassword: string | undefined;
+  demo: boolean;
+  distribution: string;
+  demoSeed: number;
+  sessionMinutes: number;
+  loginRatePerMinute: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/** Thrown when the environment holds a bad value; `message` names every bad variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration from `env` (default `process.env`). Empty strings count as unset.
+ * @throws ConfigError listing each bad variable and why.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminLogin: e.COMPTOIR_ADMIN_LOGIN,
+    adminPassword: e.COMPTOIR_ADMIN_PASSWORD,
+    demo: e.COMPTOIR_DEMO,
+    distribution: e.COMPTOIR_DISTRIBUTION,
+    demoSeed: e.COMPTOIR_DEMO_SEED,
+    sessionMinutes: e.COMPTOIR_SESSION_MINUTES,
+    loginRatePerMinute: e.COMPTOIR_LOGIN_RATE,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * A fresh database for one test file, cloned from the migrated template of the run's
+ * PostgreSQL server (tests/setup/postgres.ts). Real PostgreSQL, never a mock.
+ */
+import { randomBytes } from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Database } from '../../src/server/db/connect.ts';
+import * as schema from '../../src/server/db/schema.ts';
+import { TEMPLATE_DB, withDatabase } from '../setup/postgres.ts';
+
+/** Connection settings of database `name` on the test server. */
+export function testConnection(name: string): pg.PoolConfig {
+  const admin = inject('pgAdmin');
+  return admin.connectionString
+    ? { connectionString: withDatabase(admin.connectionString, name) }
+    : { ...admin, database: name };
+}
+
+/**
+ * Creates a new database from the template and opens it. `close()` drops it.
+ * @returns a {@link Database} like the server's own, plus the database `name` and its `url`.
+ */
+export async function createTestDatabase(): Promise<Database & { name: string; connection: pg.PoolConfig; url: string }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(inject('pgAdmin'));
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+  await admin.end();
+  const connection = testConnection(name);
+  const pool = new pg.Pool({ ...connection, max: 8 });
+  const url = connection.connectionString ??
+    `postgresql://${connection.user}:${encodeURIComponent(String(connection.password))}@${encodeURIComponent(String(connection.host))}:${connection.port}/${name}`;
+  return {
+    name,
+    connection,
+    url,
+    pool,
+    db: drizzle(pool, { schema }),
+    async close() {
+      await pool.end();
+      const a = new pg.Client(inject('pgAdmin'));
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
