@@ -84,3 +84,23 @@ export const ReportPostBodySchema = z.object({
   sites: z.array(z.coerce.number().int()).default([]),
 });
 export type ReportPostBody = z.infer<typeof ReportPostBodySchema>;
+
+/**
+ * Marker standing for a comma inside one seller in bo/getReport's `vendeurs` parameter
+ * (SPEC.md §5 "a comma in a seller name is replaced by a placeholder marker"). `vendeurs` is the
+ * chosen sellers' codes joined by commas; a comma inside a code travels as this marker, so the
+ * server splits on commas first and then turns the marker back into a comma. Chosen to be
+ * unlikely in a name and URL-safe once encoded.
+ */
+export const SELLER_COMMA_MARKER = '{{comma}}';
+
+/** `['A,1', 'B']` → `'A{{comma}}1,B'` (bo/getReport `vendeurs`, SPEC.md §5). */
+export function encodeSellers(sellers: readonly string[]): string {
+  return sellers.map((s) => s.replaceAll(',', SELLER_COMMA_MARKER)).join(',');
+}
+
+/** Inverse of {@link encodeSellers}; an empty text gives no seller (= every seller). */
+export function decodeSellers(text: string): string[] {
+  if (text === '') return [];
+  return text.split(',').map((s) => s.replaceAll(SELLER_COMMA_MARKER, ','));
+}
