@@ -1,0 +1,65 @@
+/**
+ * `npm run bench`: the benchmarks of issue #2, each reported as a ratio against a baseline
+ * measured in the same run (never as a timed assertion):
+ * - import of the UCI file: lines per second, and the ratio to a bare COPY of the same rows;
+ * - the sales report's JSON dataset on the demo chain against its bare SQL;
+ * - the login route's initial JavaScript (gzip) against the 150 kB budget.
+ * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { migrateDatabase } from '../src/server/db/connect.ts';
+import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
+import { generateDemoChain } from '../src/server/demo/generate.ts';
+import { benchBundle } from './bundle.ts';
+import { benchImport } from './import.ts';
+import { benchSalesReport } from './reports.ts';
+
+const root = path.join(import.meta.dirname, '..');
+
+async function freshDatabase(admin: pg.PoolConfig, name: string): Promise<pg.Pool> {
+  const c = new pg.Client(admin);
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name}`);
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const pool = new pg.Pool({ ...admin, database: name, max: 4 });
+  await migrateDatabase(pool);
+  return pool;
+}
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-'));
+await fs.chmod(dir, 0o755);
+const server = await startEmbeddedPostgres(dir);
+const results: Record<string, unknown>[] = [];
+try {
+  console.log('• import of the UCI Online Retail file vs a bare COPY of the same rows');
+  const importPool = await freshDatabase(server.connection, 'bench_import');
+  results.push(await benchImport(importPool));
+  await importPool.end();
+
+  console.log('• sales report (JSON) on the demo chain vs its bare SQL');
+  const demoPool = await freshDatabase(server.connection, 'bench_demo');
+  const t0 = performance.now();
+  const demo = await generateDemoChain(demoPool, { seed: 20261122, now: new Date() });
+  console.log(`  demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  results.push(await benchSalesReport(demoPool));
+  await demoPool.end();
+
+  console.log('• initial JavaScript of the login route');
+  const dist = path.join(root, 'dist');
+  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('vite build failed');
+  results.push(await benchBundle(dist));
+} finally {
+  await server.stop();
+  await fs.rm(dir, { recursive: true, force: true });
+}
+
+console.log('\nResults');
+for (const r of results) console.log(JSON.stringify(r));
+await fs.mkdir(path.join(root, 'bench', 'results'), { recursive: true });
+await fs.writeFile(path.join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);

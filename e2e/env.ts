@@ -1,0 +1,10 @@
+/** Settings shared by the Playwright config and the e2e tests. */
+import path from 'node:path';
+
+export const E2E = {
+  port: 8090,
+  baseURL: 'http://127.0.0.1:8090',
+  dataDir: path.resolve('.tmp', 'e2e-data'),
+  login: 'admin',
+  password: 'E2e-Admin-2026!',
+} as const;
