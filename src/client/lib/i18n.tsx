@@ -1,0 +1,114 @@
+/**
+ * Languages of the interface (SPEC.md §1, §9: fr default, en, de). The choice is kept in
+ * idb-keyval (SPEC.md §3 "the language choice is stored locally"); French when none is stored
+ * (SPEC.md §4). Each catalogue `i18n/<lang>.json` is its own chunk, loaded on demand, so the first
+ * load carries only the active language. `<html lang>` follows the choice.
+ */
+import { get, set } from 'idb-keyval';
+import { type ReactNode, useCallback } from 'react';
+import { IntlProvider } from 'react-intl';
+import { proxy, useSnapshot } from 'valtio';
+import type { Language } from '../../contract/reports.ts';
+
+/** The languages offered, French first (the default and the source language). */
+export const LANGUAGES = ['fr', 'en', 'de'] as const satisfies readonly Language[];
+export const DEFAULT_LANGUAGE: Language = 'fr';
+
+/** idb-keyval key of the chosen language. */
+export const LANGUAGE_KEY = 'comptoir.language';
+
+/** A catalogue: message id → ICU message. */
+export type Catalogue = Record<string, string>;
+
+// One dynamic import per language, written out so the bundler makes one chunk each.
+const loaders: Record<Language, () => Promise<{ default: Catalogue }>> = {
+  fr: () => import('../../../i18n/fr.json'),
+  en: () => import('../../../i18n/en.json'),
+  de: () => import('../../../i18n/de.json'),
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** `language` is active once its catalogue is in `messages`. */
+export const i18nState = proxy<{ language: Language; messages: Catalogue | null }>({
+  language: DEFAULT_LANGUAGE,
+  messages: null,
+});
+
+const loaded = new Map<Language, Catalogue>();
+
+/** Loads (once) the catalogue of `language`. Rejects when the chunk cannot be fetched. */
+export async function loadCatalogue(language: Language): Promise<Catalogue> {
+  const cached = loaded.get(language);
+  if (cached) return cached;
+  const { default: catalogue } = await loaders[language]();
+  loaded.set(language, catalogue);
+  return catalogue;
+}
+
+/** The languages whose catalogue has been loaded so far (to check laziness). */
+export function loadedLanguages(): Language[] {
+  return [...loaded.keys()];
+}
+
+function applyLanguage(language: Language, messages: Catalogue): void {
+  i18nState.language = language;
+  i18nState.messages = messages;
+  if (globalThis.document) document.documentElement.lang = language;
+}
+
+/**
+ * Reads the stored language (French when none or an unknown one is stored) and loads its
+ * catalogue; falls back to French when that catalogue cannot be loaded. Called once at start.
+ */
+export async function initLanguage(): Promise<Language> {
+  let stored: unknown;
+  try {
+    stored = await get(LANGUAGE_KEY);
+  } catch {
+    stored = undefined;
+  }
+  const wanted = isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  try {
+    applyLanguage(wanted, await loadCatalogue(wanted));
+    return wanted;
+  } catch (e) {
+    if (wanted === DEFAULT_LANGUAGE) throw e;
+    applyLanguage(DEFAULT_LANGUAGE, await loadCatalogue(DEFAULT_LANGUAGE));
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+/** Switches to `language` once its catalogue is loaded, and stores the choice. */
+export async function setLanguage(language: Language): Promise<void> {
+  const messages = await loadCatalogue(language);
+  applyLanguage(language, messages);
+  try {
+    await set(LANGUAGE_KEY, language);
+  } catch {
+    // Not stored: the choice holds until the page is closed.
+  }
+}
+
+/** `[language, setLanguage]` for components (the header and login language choice). */
+export function useLanguage(): [Language, (language: Language) => Promise<void>] {
+  const { language } = useSnapshot(i18nState);
+  const change = useCallback((l: Language) => setLanguage(l), []);
+  return [language, change];
+}
+
+/**
+ * Provides react-intl for the active language. Renders nothing until a catalogue is loaded
+ * (main.tsx loads it before the first render, so that is only a safety net).
+ */
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const { language, messages } = useSnapshot(i18nState);
+  if (!messages) return null;
+  return (
+    <IntlProvider locale={language} defaultLocale={DEFAULT_LANGUAGE} messages={messages as Catalogue}>
+      {children}
+    </IntlProvider>
+  );
+}

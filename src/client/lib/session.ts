@@ -1,0 +1,108 @@
+/**
+ * The signed-in user (SPEC.md §3 "User (session)", §4 "Session"). The user — with the token every
+ * later call sends — is kept in idb-keyval, so a reload or an installed app opened offline skips
+ * the login. Signing out clears it and runs every `onSignOut` callback, which is how features
+ * clear their own state (report state, sites, brands, sirets, groupings: SPEC.md §4).
+ */
+import { del, get, set } from 'idb-keyval';
+import { proxy } from 'valtio';
+import { type ConnexionAnswer, ConnexionAnswerSchema } from '../../contract/api.ts';
+import { basicAuth, http, toApiFailure } from './http.ts';
+
+/** idb-keyval key of the stored user. */
+export const SESSION_KEY = 'comptoir.session.user';
+
+/** `user` is null when nobody is signed in; `ready` turns true once the stored user was read. */
+export const session = proxy<{ user: ConnexionAnswer | null; ready: boolean }>({ user: null, ready: false });
+
+/** Why the session ended: the user asked, or the server refused the token (401, SPEC.md §4). */
+export type SignOutReason = 'user' | 'expired';
+
+const signOutCallbacks = new Set<(reason: SignOutReason) => void | Promise<void>>();
+
+/** Registers `callback` to run at every sign-out; returns a function that unregisters it. */
+export function onSignOut(callback: (reason: SignOutReason) => void | Promise<void>): () => void {
+  signOutCallbacks.add(callback);
+  return () => signOutCallbacks.delete(callback);
+}
+
+/** Reads the stored user (once, at start). A stored value that no longer fits the contract is dropped. */
+export async function restoreSession(): Promise<void> {
+  try {
+    const stored: unknown = await get(SESSION_KEY);
+    const parsed = ConnexionAnswerSchema.safeParse(stored);
+    session.user = parsed.success ? parsed.data : null;
+    if (stored !== undefined && !parsed.success) await del(SESSION_KEY);
+  } catch {
+    // IndexedDB unavailable (private mode of some browsers): start signed out.
+    session.user = null;
+  } finally {
+    session.ready = true;
+  }
+}
+
+/**
+ * Signs in with `GET bo/connexion?username` and `Basic base64(login:password)` (DESIGN.md §4),
+ * then stores the user with its token. Throws `ApiFailure` (`badCredentials`, `Network Error`,
+ * `TooManyRequests`…) and leaves the session untouched on failure.
+ */
+export async function signIn(login: string, password: string): Promise<ConnexionAnswer> {
+  let answer: unknown;
+  try {
+    answer = await http
+      .get('bo/connexion', {
+        searchParams: { username: login },
+        headers: { Authorization: basicAuth(login, password) },
+        context: { signingIn: true },
+      })
+      .json<unknown>();
+  } catch (e) {
+    throw toApiFailure(e);
+  }
+  const user = ConnexionAnswerSchema.parse(answer);
+  session.user = user;
+  try {
+    await set(SESSION_KEY, user);
+  } catch {
+    // Not persisted: the session still works until the page is closed.
+  }
+  // Ask the browser not to evict the app's data (DESIGN.md §7); a refusal changes nothing.
+  void globalThis.navigator?.storage?.persist?.().catch(() => false);
+  return user;
+}
+
+let signingOut: Promise<void> | null = null;
+
+/**
+ * Ends the session: revokes the token on the server (best effort, without waiting for it),
+ * forgets the stored user and runs the `onSignOut` callbacks. Concurrent calls (several 401s at
+ * once) share one sign-out.
+ */
+export function signOut(reason: SignOutReason = 'user'): Promise<void> {
+  if (signingOut) return signingOut;
+  const user = session.user;
+  signingOut = (async () => {
+    if (user && reason === 'user') {
+      // Sent with the old token explicitly: the session is cleared before the answer arrives.
+      void http
+        .get('bo/logout', { headers: { Authorization: basicAuth(user.login, user.token) }, context: { signingIn: true } })
+        .catch(() => undefined);
+    }
+    session.user = null;
+    try {
+      await del(SESSION_KEY);
+    } catch {
+      // Nothing stored or IndexedDB unavailable.
+    }
+    for (const callback of signOutCallbacks) {
+      try {
+        await callback(reason);
+      } catch (e) {
+        console.error('onSignOut callback failed', e);
+      }
+    }
+  })().finally(() => {
+    signingOut = null;
+  });
+  return signingOut;
+}
