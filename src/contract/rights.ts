@@ -50,7 +50,7 @@ export const API_RIGHTS = {
   'GET bo/rapport/metrics': { anyOf: ['RAPPORTS'] },
   'GET bo/getReport': { anyOf: ['RAPPORTS'] },
   'POST bo/getReport': { anyOf: ['RAPPORTS'] },
-  'GET bo/home/sales': 'session',
+  'GET bo/home/:widget': 'session',
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

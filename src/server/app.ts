@@ -1,0 +1,114 @@
+/**
+ * Builds the Fastify application (DESIGN.md §2: app.ts builds, main.ts listens): security
+ * headers, compression, the rights guard, the one error handler, OpenAPI at `/api/docs`, the
+ * API of SPEC.md §7 under `/api`, and the built client when `clientDir` is given.
+ *
+ * Order matters: the rights check (an onRoute hook) and @fastify/swagger must be installed
+ * before any route, so that every API route is checked and documented.
+ */
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { APP_VERSION } from '../contract/api.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/connect.ts';
+import { installClient } from './plugins/client.ts';
+import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
+import { API_PREFIX, installRights } from './plugins/rights.ts';
+import { homeRoutes } from './routes/home.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { referenceRoutes } from './routes/reference.ts';
+import { sessionRoutes } from './routes/session.ts';
+
+/** What {@link buildApp} needs. */
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Folder of the built client (`dist/`); when absent the server answers the API only. */
+  clientDir?: string;
+  /** Log requests and errors (pino, at `config.logLevel`); off in tests. */
+  logger?: boolean;
+}
+
+/**
+ * Content-Security-Policy: everything from our own origin; inline styles allowed (react-aria
+ * and the PDF viewer set style attributes); blob: and data: images for generated downloads and
+ * icons. No `upgrade-insecure-requests`: the server is often reached over plain HTTP on a shop's
+ * LAN, where upgrading would break every request.
+ */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+};
+
+/** Builds the application without listening. Reject on a route that breaks the rights table. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ? { level: config.logLevel } : false,
+    // Report downloads can be large POST bodies of site lists; 1 MiB is ample.
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app);
+  installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    // HSTS over plain HTTP is ignored by browsers and harmful behind a TLS proxy we do not know.
+    strictTransportSecurity: false,
+  });
+  await app.register(fastifyCompress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    // Quality 11 (zlib's default) costs ~1 s per MB of JavaScript; 5 is close in size and fast.
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false, // only routes that ask (the login)
+    errorResponseBuilder: (_request, context) =>
+      new ApiHttpError(429, 'TooManyRequests', `too many attempts, retry in ${context.after}`, {
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Comptoir API', description: 'API of SPEC.md §7 (paths relative to /api)', version: APP_VERSION },
+      components: {
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic', description: 'login:password at bo/connexion, then login:token' },
+        },
+      },
+      security: [{ basic: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+
+  await app.register(async (api) => {
+    await api.register(metaRoutes, { config });
+    await api.register(sessionRoutes, { database, config });
+    await api.register(referenceRoutes, { database, config });
+    await api.register(homeRoutes, { database });
+  }, { prefix: API_PREFIX });
+
+  await installClient(app, options.clientDir);
+  return app;
+}

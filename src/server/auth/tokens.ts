@@ -1,0 +1,95 @@
+/**
+ * Session tokens (DESIGN.md §4): 256-bit random values handed to the client once, stored only
+ * as their SHA-256, expiring `sessionMinutes` after the last use (sliding, written at most once
+ * a minute so a burst of calls does not write a row per call), revoked at logout.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { Session } from './session.ts';
+import { siteScope } from './scope.ts';
+
+/** SHA-256 of a token, hex: what the `sessions` table stores. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Opens a session for `userId` valid `minutes` minutes.
+ * @returns the token (base64url of 32 random bytes) to send back to the client, once.
+ */
+export async function openSession(pool: pg.Pool, userId: number, minutes: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await pool.query(
+    `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`,
+    [tokenHash(token), userId, minutes],
+  );
+  return token;
+}
+
+/** Deletes the session of `token`; nothing happens when it does not exist. */
+export async function revokeSession(pool: pg.Pool, token: string): Promise<void> {
+  await pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash(token)]);
+}
+
+interface SessionRow {
+  user_id: number;
+  login: string;
+  droits: string[];
+  role: string;
+  currency: string;
+  code_exploitant: string | null;
+  language: string | null;
+  needs_slide: boolean;
+}
+
+/**
+ * The session of `login` holding `token`, or null when the token is unknown, expired, or
+ * belongs to another login. Pushes the expiry to now + `minutes` when it last moved more than
+ * a minute ago.
+ */
+export async function resolveSession(
+  pool: pg.Pool,
+  login: string,
+  token: string,
+  minutes: number,
+): Promise<Session | null> {
+  const hashed = tokenHash(token);
+  const { rows } = await pool.query<SessionRow>(
+    `SELECT u.id AS user_id, u.login, p.droits, u.role, u.currency, u.code_exploitant, u.language,
+            s.expires_at < now() + make_interval(mins => $3) - interval '1 minute' AS needs_slide
+       FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.id = u.profile_id
+      WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now()`,
+    [hashed, login, minutes],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.needs_slide) {
+    await pool.query(
+      'UPDATE sessions SET expires_at = now() + make_interval(mins => $2) WHERE token_hash = $1',
+      [hashed, minutes],
+    );
+  }
+  return {
+    userId: row.user_id,
+    login: row.login,
+    droits: row.droits,
+    role: row.role,
+    currency: row.currency,
+    codeExploitant: row.code_exploitant,
+    language: row.language,
+    siteIds: await siteScope(pool, row.user_id),
+  };
+}
+
+/**
+ * Splits `Authorization: Basic base64(login:secret)`; null when absent or malformed.
+ * The secret is the password at login and the token afterwards (DESIGN.md §4).
+ */
+export function parseBasic(header: string | undefined): { login: string; secret: string } | null {
+  const m = header ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
+  if (!m) return null;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon <= 0) return null;
+  return { login: text.slice(0, colon), secret: text.slice(colon + 1) };
+}

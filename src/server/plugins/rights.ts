@@ -1,0 +1,91 @@
+/**
+ * The rights table enforced (DESIGN.md §4). Every route under the API prefix names its entry
+ * of API_RIGHTS in `config.rights`; registering one without it, with an unknown key, or with a
+ * key whose method and path differ from the route's own is a start-up error, so no route can
+ * ship unguarded. On each request the entry decides: `public` → nothing; `session` → a valid
+ * token (401 `Unauthorized`); `{ anyOf }` → a valid token and one of the rights (403
+ * `Forbidden`). Every API route except the exempt ones also requires the `X-Requested-With`
+ * header (SPEC.md §7; 400 `MissingClientHeader`), a cheap guard against cross-site form posts.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type pg from 'pg';
+import { CLIENT_HEADER } from '../../contract/api.ts';
+import { API_RIGHTS, type ApiRoute } from '../../contract/rights.ts';
+import type {} from '../auth/session.ts'; // request.session, config.rights
+import { parseBasic, resolveSession } from '../auth/tokens.ts';
+import { ApiHttpError } from './errors.ts';
+
+/** Where the API lives (DESIGN.md §4: `/api/` by default). */
+export const API_PREFIX = '/api';
+
+/** Routes answered without `X-Requested-With`: documentation and the two calls made before sign-in. */
+const HEADER_EXEMPT: ReadonlySet<ApiRoute> = new Set<ApiRoute>(['GET docs', 'GET version', 'GET distribution']);
+
+/** The API_RIGHTS key of a route: `GET bo/getSites` for GET `/api/bo/getSites` (HEAD counts as GET). */
+export function routeKey(method: string, url: string): string {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return `${m} ${url.slice(API_PREFIX.length + 1)}`;
+}
+
+function isApiUrl(url: string): boolean {
+  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`);
+}
+
+/**
+ * Checks a route being registered against the rights table.
+ * @throws Error naming the route when it lacks `config.rights` or names a wrong entry.
+ */
+export function checkRouteRights(route: RouteOptions): void {
+  if (!isApiUrl(route.url)) return;
+  route.config ??= {};
+  // The documentation routes are registered by @fastify/swagger-ui, which cannot set a config.
+  if (route.url === `${API_PREFIX}/docs` || route.url.startsWith(`${API_PREFIX}/docs/`)) {
+    route.config.rights ??= 'GET docs';
+    return;
+  }
+  const key = route.config.rights;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!key) {
+    throw new Error(`Route ${methods.join(',')} ${route.url} has no config.rights: add it to API_RIGHTS (src/contract/rights.ts)`);
+  }
+  if (!Object.hasOwn(API_RIGHTS, key)) {
+    throw new Error(`Route ${methods.join(',')} ${route.url} names "${key}", which is not in API_RIGHTS`);
+  }
+  for (const method of methods) {
+    const own = routeKey(method, route.url);
+    if (own !== key) {
+      throw new Error(`Route ${method} ${route.url} names rights "${key}" but is "${own}" in API_RIGHTS terms`);
+    }
+  }
+}
+
+/** Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when invalid. */
+async function sessionFromRequest(request: FastifyRequest, pool: pg.Pool, sessionMinutes: number) {
+  const basic = parseBasic(request.headers.authorization);
+  if (!basic) return null;
+  return resolveSession(pool, basic.login, basic.secret, sessionMinutes);
+}
+
+/**
+ * Installs the rights table's guard on the root instance `app`; call it before any route is
+ * registered (the onRoute check only sees routes registered afterwards).
+ */
+export function installRights(app: FastifyInstance, options: { pool: pg.Pool; sessionMinutes: number }): void {
+  app.decorateRequest('session', null);
+  app.addHook('onRoute', checkRouteRights);
+  app.addHook('onRequest', async (request) => {
+    const key = request.routeOptions.config?.rights;
+    if (!key) return; // not an API route (client files, not-found)
+    if (!HEADER_EXEMPT.has(key) && !request.headers[CLIENT_HEADER.toLowerCase()]) {
+      throw new ApiHttpError(400, 'MissingClientHeader', `the ${CLIENT_HEADER} header is required`);
+    }
+    const requirement = API_RIGHTS[key];
+    if (requirement === 'public') return;
+    const session = await sessionFromRequest(request, options.pool, options.sessionMinutes);
+    if (!session) throw new ApiHttpError(401, 'Unauthorized', 'missing, invalid or expired token');
+    request.session = session;
+    if (requirement !== 'session' && !requirement.anyOf.some((r) => session.droits.includes(r))) {
+      throw new ApiHttpError(403, 'Forbidden', `needs one of the rights ${requirement.anyOf.join(', ')}`);
+    }
+  });
+}

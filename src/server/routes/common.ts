@@ -1,0 +1,35 @@
+/**
+ * Pieces every API route module shares: the `id` query parameter of SPEC.md §7 (the caller's
+ * own user id), the error answers published in OpenAPI, and access to the session.
+ */
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiErrorSchema } from '../../contract/errors.ts';
+import type { Session } from '../auth/session.ts';
+import { ApiHttpError } from '../plugins/errors.ts';
+
+/** `id` of SPEC.md §7 calls: the signed-in user's id (a positive integer). */
+export const UserIdParam = z.coerce.number().int().positive().describe('id of the signed-in user');
+
+/** Error answers of every API route, as OpenAPI shows them (`{ code, message, details? }`). */
+export const errorResponses = { '4xx': ApiErrorSchema, '5xx': ApiErrorSchema } as const;
+
+/**
+ * The caller's session on a route whose requirement is not `public` (the rights guard set it).
+ * @throws ApiHttpError 401 `Unauthorized` when absent (a route wrongly marked `public`).
+ */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.session) throw new ApiHttpError(401, 'Unauthorized', 'no session');
+  return request.session;
+}
+
+/**
+ * The session, checking that the call's `id` is the caller's own user id (SPEC.md §7 passes it
+ * on every data call; a user must not read another user's view).
+ * @throws ApiHttpError 403 `Forbidden` when `id` names another user.
+ */
+export function ownSession(request: FastifyRequest, id: number): Session {
+  const session = sessionOf(request);
+  if (session.userId !== id) throw new ApiHttpError(403, 'Forbidden', 'id is not the signed-in user');
+  return session;
+}

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_VERSION } from '../../src/contract/api.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+describe('version and distribution', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ config: { distribution: 'Chaîne Test' } }); });
+  afterAll(async () => { await t.close(); });
+
+  it('answers the application version without any header', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/version' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ version: APP_VERSION });
+  });
+
+  it('answers the configured distribution name as nom', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/distribution' });
+    expect(res.json()).toEqual({ nom: 'Chaîne Test' });
+  });
+
+  it('answers an unknown API path with 404 NotFound as { code, message }', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/bo/nothingHere', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NotFound', message: expect.any(String) });
+  });
+
+  it('publishes the OpenAPI document generated from the route schemas at /api/docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/bo/connexion', '/api/bo/getSites', '/api/bo/home/{widget}']));
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs' , headers: { accept: 'text/html' } });
+    expect([200, 302]).toContain(ui.statusCode);
+  });
+});
