@@ -1,0 +1,31 @@
+/**
+ * Reads of /rapports through TanStack Query (DESIGN.md §8: one key factory per domain):
+ * the report classes of `GET bo/rapport/metrics` (titles already translated by the server in
+ * `language`) and the on-screen preview, `GET bo/getReport` with `format=JSON` (DESIGN.md §6 dataset).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { DatasetSchema, type Language, MetricsAnswerSchema } from '../../../contract/reports.ts';
+import { getJson, type SearchParams } from '../../lib/http.ts';
+
+export const reportQueries = {
+  all: () => ['reports'] as const,
+  /** GET bo/rapport/metrics?id&language — `editions`, one per report class the user may run. */
+  metrics: (userId: number, language: Language) =>
+    queryOptions({
+      queryKey: [...reportQueries.all(), userId, 'metrics', language] as const,
+      queryFn: () => getJson('bo/rapport/metrics', MetricsAnswerSchema, { id: userId, language }),
+      staleTime: 30 * 60_000,
+      select: (answer) => answer.editions,
+    }),
+  /**
+   * GET bo/getReport with the given parameters and `format=JSON`: the dataset shown on screen.
+   * Never retried: a report is heavy, and a refused one (MaxReportDays…) stays refused.
+   */
+  preview: (params: SearchParams) =>
+    queryOptions({
+      queryKey: [...reportQueries.all(), 'preview', params] as const,
+      queryFn: () => getJson('bo/getReport', DatasetSchema, { ...params, format: 'JSON' }),
+      retry: false,
+      staleTime: 60_000,
+    }),
+};

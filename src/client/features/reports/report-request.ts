@@ -1,0 +1,87 @@
+/**
+ * Builds the query of `GET bo/getReport` (SPEC.md §7) from the selection, parameter for parameter:
+ * id, rapportClassName, typeRapport, dateDebut, dateFin, operation, format, sites[], tpv[],
+ * trancheHoraire, heureDebut, heureFin, vendeurs, language. Pure, so the tests pin the wire shape.
+ */
+import { daysInclusive } from '../../../contract/dates.ts';
+import type { DateRange } from '../../../contract/periods.ts';
+import { encodeSellers, type Language, type ReportFormat, type ReportVariant } from '../../../contract/reports.ts';
+import type { SearchParams } from '../../lib/http.ts';
+
+/** What a report request is made of, once the selection is resolved. */
+export interface ReportRequestInput {
+  /** Signed-in user's id (wire `id`). */
+  userId: number;
+  className: string;
+  typeRapport: ReportVariant;
+  format: ReportFormat;
+  language: Language;
+  /** Resolved period, wire dates. */
+  range: DateRange;
+  /** Effective sites: the chosen ones, or all the user's sites when none is chosen (SPEC.md §5). */
+  siteIds: readonly number[];
+  /** Chosen terminals as `restaurantId:terminalId` keys; empty = every terminal. */
+  terminalKeys: readonly string[];
+  /** Chosen sellers as `restaurantId:code` keys; empty = every seller. */
+  sellerKeys: readonly string[];
+  trancheHoraire: boolean;
+  /** HH:mm. */
+  heureDebut: string;
+  /** HH:mm. */
+  heureFin: string;
+}
+
+/** The part of a `site:item` key after the first colon (seller codes may hold colons). */
+function itemOfKey(key: string): string {
+  return key.slice(key.indexOf(':') + 1);
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Query parameters of bo/getReport. Arrays travel as repeated `sites[]=…` / `tpv[]=…` (lib/http).
+ * Terminals go as their numbers (`tpv[]`) and sellers as their codes joined by commas, a comma
+ * inside a code replaced by SELLER_COMMA_MARKER (SPEC.md §5); both are left out when empty, which
+ * the server reads as "every terminal / seller". `operation` is always VENTE (SPEC.md §9).
+ */
+export function buildReportParams(input: ReportRequestInput): SearchParams {
+  const terminals = unique(input.terminalKeys.map((k) => Number(itemOfKey(k)))).filter(Number.isInteger);
+  const sellers = unique(input.sellerKeys.map(itemOfKey));
+  return {
+    id: input.userId,
+    rapportClassName: input.className,
+    typeRapport: input.typeRapport,
+    dateDebut: input.range.dateDebut,
+    dateFin: input.range.dateFin,
+    operation: 'VENTE',
+    format: input.format,
+    sites: [...input.siteIds],
+    tpv: terminals.length > 0 ? terminals : undefined,
+    trancheHoraire: input.trancheHoraire,
+    heureDebut: input.heureDebut,
+    heureFin: input.heureFin,
+    vendeurs: sellers.length > 0 ? encodeSellers(sellers) : undefined,
+    language: input.language,
+  };
+}
+
+/**
+ * Checks made before calling the server, answered with the server's own codes (SPEC.md §8) so the
+ * user reads the same message either way: no report chosen (NoReportInState), no site in scope
+ * (NoSitesSelected), a period longer than the class allows (MaxReportDays with `maxDays`).
+ */
+export function precheckReport(input: {
+  className: string | null;
+  siteIds: readonly number[];
+  range: DateRange;
+  maxDays: number | null;
+}): { code: string; values?: Record<string, number> } | null {
+  if (!input.className) return { code: 'NoReportInState' };
+  if (input.siteIds.length === 0) return { code: 'NoSitesSelected' };
+  if (input.maxDays !== null && daysInclusive(input.range.dateDebut, input.range.dateFin) > input.maxDays) {
+    return { code: 'MaxReportDays', values: { maxDays: input.maxDays } };
+  }
+  return null;
+}

@@ -1,0 +1,80 @@
+/**
+ * The user's current selection (DESIGN.md §8: UI state in valtio): chosen sites, group, terminals,
+ * sellers, period and hours, plus the last report and format chosen on /rapports. Shared by the
+ * pickers, /rapports and /home so a choice made on one screen holds on the other.
+ *
+ * Guarantees: the state is reset on sign-out (SPEC.md §4 "Logout clears report state, sites…"),
+ * and `restaurantIds` empty means "all the user's sites" (SPEC.md §5), never "no site".
+ */
+import { proxy } from 'valtio';
+import { DEFAULT_REPORT_HOURS } from '../../../contract/periods.ts';
+import type { ReportVariant } from '../../../contract/reports.ts';
+import type { PeriodChoice } from './period.ts';
+
+/** Formats offered for download on /rapports (JSON is the on-screen preview, not a file). */
+export const DOWNLOAD_FORMATS = ['PDF', 'CSV', 'XLSX'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** Key of a terminal across sites: terminal ids are only unique within their site. */
+export function terminalKey(restaurantId: number, terminalId: number): string {
+  return `${restaurantId}:${terminalId}`;
+}
+/** Key of a seller across sites: seller codes are only unique within their site. */
+export function sellerKey(restaurantId: number, code: string): string {
+  return `${restaurantId}:${code}`;
+}
+
+export interface SelectionState {
+  /** Chosen sites (restaurantId); empty = all the user's sites (or all the group's sites). */
+  restaurantIds: number[];
+  /** Chosen group (regroupement id); null = no group, every site of the user. */
+  groupId: number | null;
+  /** Chosen terminals as {@link terminalKey}; empty = all terminals. */
+  terminals: string[];
+  /** Chosen sellers as {@link sellerKey}; empty = all sellers. */
+  sellers: string[];
+  period: PeriodChoice;
+  /** Restrict to an hour range each day (SPEC.md §3 trancheHoraire). */
+  trancheHoraire: boolean;
+  /** HH:mm, default 12:00 (SPEC.md §9). */
+  heureDebut: string;
+  /** HH:mm, default 23:00 (SPEC.md §9). */
+  heureFin: string;
+  /** Last report class chosen on /rapports, and its variant and format (kept across screens). */
+  report: { className: string | null; typeRapport: ReportVariant; format: DownloadFormat };
+}
+
+function initialSelection(): SelectionState {
+  return {
+    restaurantIds: [],
+    groupId: null,
+    terminals: [],
+    sellers: [],
+    // SPEC.md §3: dateDebut/dateFin default to today.
+    period: { kind: 'code', code: 'D' },
+    trancheHoraire: false,
+    heureDebut: DEFAULT_REPORT_HOURS.heureDebut,
+    heureFin: DEFAULT_REPORT_HOURS.heureFin,
+    report: { className: null, typeRapport: 'Daily', format: 'PDF' },
+  };
+}
+
+/** The selection store. Mutate it directly (valtio); read it in components with `useSnapshot`. */
+export const selection = proxy<SelectionState>(initialSelection());
+
+/** Puts the selection back to its defaults (sign-out, SPEC.md §4). */
+export function resetSelection(): void {
+  Object.assign(selection, initialSelection());
+}
+
+/** State of the reference-data load that follows sign-in (SPEC.md §4 "a loading flag"). */
+export const referenceLoad = proxy<{ loading: boolean; loaded: boolean; failedCode: string | null }>({
+  loading: false,
+  loaded: false,
+  failedCode: null,
+});
+
+/** Resets {@link referenceLoad} (sign-out). */
+export function resetReferenceLoad(): void {
+  Object.assign(referenceLoad, { loading: false, loaded: false, failedCode: null });
+}
