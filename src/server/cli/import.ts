@@ -1,0 +1,166 @@
+/**
+ * `npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]`
+ * (issue #2 §3): loads a sales export into a site, in one transaction.
+ *
+ * Database: DATABASE_URL when set; otherwise the embedded PostgreSQL of DATA_DIR (DESIGN.md §5).
+ * When `npm start` already runs on that DATA_DIR its PostgreSQL is up (a live `postmaster.pid`),
+ * and the import connects to it through its socket instead of starting (or stopping) a server.
+ *
+ * Exit status: 0 on success, 1 on any error (a bad line prints `file:line:column (Column): reason`
+ * and nothing is written), 2 on a usage error.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import pg from 'pg';
+import { loadConfig } from '../config.ts';
+import { migrateDatabase, openDatabase } from '../db/connect.ts';
+import { MappingError } from '../import/mapping.ts';
+import { ImportError, type ImportProgress, importSalesFile } from '../import/sales.ts';
+
+const USAGE = 'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Connection settings of the embedded PostgreSQL already running on `dataDir`, read from its
+ * `postmaster.pid` (line 1 pid, 4 port, 5 socket folder, 6 listen address), or null when none runs.
+ */
+export function runningEmbedded(dataDir: string): pg.PoolConfig | null {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  const passwordFile = path.join(dataDir, 'pg-password');
+  if (!existsSync(pidFile) || !existsSync(passwordFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return null;
+  const port = Number(lines[3]);
+  const socketDir = (lines[4] ?? '').trim();
+  const address = (lines[5] ?? '').trim();
+  const host = socketDir !== '' ? socketDir : address === '' || address === '*' ? '127.0.0.1' : address;
+  return {
+    host,
+    port,
+    user: 'postgres',
+    password: readFileSync(passwordFile, 'utf8').trim(),
+    database: 'comptoir',
+  };
+}
+
+async function openForImport(log: (m: string) => void): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
+  const config = loadConfig();
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
+    await migrateDatabase(pool);
+    return { pool, close: () => pool.end() };
+  }
+  const running = runningEmbedded(config.dataDir);
+  if (running) {
+    log(`Using the PostgreSQL server already running on ${config.dataDir}.`);
+    const pool = new pg.Pool({ ...running, max: 2 });
+    await migrateDatabase(pool);
+    return { pool, close: () => pool.end() };
+  }
+  const db = await openDatabase({ dataDir: config.dataDir, log, poolSize: 2 });
+  return { pool: db.pool, close: () => db.close() };
+}
+
+function progressReporter(): { update: (p: ImportProgress) => void; stop: () => void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar({
+      format: 'Importing [{bar}] {percentage}% | {lines} lines | {mb}/{totalMb} MB read',
+      stream: process.stderr,
+      hideCursor: true,
+    }, cliProgress.Presets.shades_classic);
+    let started = false;
+    return {
+      update(p) {
+        const values = { lines: p.lines, mb: (p.bytesRead / 1e6).toFixed(1), totalMb: (p.totalBytes / 1e6).toFixed(1) };
+        if (!started) {
+          bar.start(p.totalBytes, p.bytesRead, values);
+          started = true;
+        } else {
+          bar.update(p.bytesRead, values);
+        }
+      },
+      stop: () => { if (started) bar.stop(); },
+    };
+  }
+  let nextTenth = 1;
+  return {
+    update(p) {
+      const tenth = Math.floor((p.bytesRead / Math.max(1, p.totalBytes)) * 10);
+      if (tenth >= nextTenth) {
+        nextTenth = tenth + 1;
+        process.stderr.write(`Importing: ${tenth * 10}% of the file read, ${p.lines} lines\n`);
+      }
+    },
+    stop: () => {},
+  };
+}
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof parseArgs<{ options: { mapping: { type: 'string' }; site: { type: 'string' }; company: { type: 'string' }; 'day-start': { type: 'string' }; help: { type: 'boolean' } }; allowPositionals: true }>>;
+  try {
+    args = parseArgs({
+      options: {
+        mapping: { type: 'string' },
+        site: { type: 'string' },
+        company: { type: 'string' },
+        'day-start': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    return 2;
+  }
+  const file = args.positionals[0];
+  if (args.values.help || !file || args.positionals.length > 1 || !args.values.mapping || !args.values.site) {
+    process.stderr.write(`${USAGE}\n`);
+    return args.values.help ? 0 : 2;
+  }
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const progress = progressReporter();
+  let opened: Awaited<ReturnType<typeof openForImport>> | undefined;
+  try {
+    opened = await openForImport(log);
+    const result = await importSalesFile(opened.pool, {
+      file,
+      mapping: args.values.mapping,
+      site: args.values.site,
+      ...(args.values.company !== undefined ? { company: args.values.company } : {}),
+      ...(args.values['day-start'] !== undefined ? { dayStart: args.values['day-start'] } : {}),
+      log: (m) => { progress.stop(); log(m); },
+      progress: progress.update,
+    });
+    progress.stop();
+    process.stdout.write(
+      `Imported ${file} into site "${args.values.site}": ${result.linesRead} lines read, ` +
+      `${result.ticketsInserted} tickets and ${result.linesInserted} lines written, ` +
+      `${result.ticketsSkipped} tickets already present, fiscal dates ${result.fromDate ?? '-'} to ${result.toDate ?? '-'}, ` +
+      `${result.seconds.toFixed(1)} s.\n`,
+    );
+    return 0;
+  } catch (e) {
+    progress.stop();
+    if (e instanceof ImportError || e instanceof MappingError) {
+      process.stderr.write(`${e.message}\nNothing was imported.\n`);
+    } else {
+      process.stderr.write(`Import failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\nNothing was imported.\n`);
+    }
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+}
+
+process.exitCode = await main();
