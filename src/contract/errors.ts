@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'TooManyRequests',
   'MissingClientHeader',
   'InternalError',
+  // Added by the reports (issue #2): the sites of one report trade in different currencies.
+  'mixedCurrencies',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

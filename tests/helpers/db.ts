@@ -42,6 +42,13 @@ export async function createTestDatabase(): Promise<Database & { name: string; c
       await pool.end();
       const a = new pg.Client(inject('pgAdmin'));
       await a.connect();
+      // pool.end() resolves before its connections have closed; dropping WITH (FORCE) at once
+      // kills them mid-close and their client raises an uncaught FATAL. Wait (briefly) for them.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await a.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },

@@ -1,0 +1,56 @@
+/**
+ * Shared by the renderers: what a document shows around a dataset (chain, time zone, filters)
+ * and how one cell reads in a document of a given language.
+ */
+import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
+import { formatDate, formatMoney, formatNumber, formatPercent, message } from '../../i18n.ts';
+
+/** Context of a rendered document that the dataset itself does not carry. */
+export interface RenderOptions {
+  language: Language;
+  /** Chain or distribution name shown on the PDF (the sites' brand, else `GET distribution`'s name). */
+  chain: string;
+  /** IANA zone in which the generated-at time is shown (the first site's). */
+  timeZone: string;
+  /** Hour range shown under the period (`HH:mm`), or null. */
+  hours: { heureDebut: string; heureFin: string } | null;
+  /** Explicit fiscal dates (datefiscales[]) shown instead of a range, or null. */
+  fiscalDates: string[] | null;
+  /** Whether training-mode tickets were included (said on the PDF). */
+  trainingMode: boolean;
+}
+
+/** A cell as text for a PDF: money with its currency symbol, dates DD/MM/YYYY, numbers grouped. */
+export function displayCell(
+  value: string | number | null | undefined,
+  column: DatasetColumn,
+  dataset: Pick<Dataset, 'currency'>,
+  language: Language,
+): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return column.type === 'date' ? formatDate(value) : value;
+  switch (column.type) {
+    case 'money':
+      return formatMoney(language, value, dataset.currency);
+    case 'percent':
+      return formatPercent(language, value);
+    case 'qty':
+      // Identifiers (site numbers) read better without grouping; quantities keep it.
+      return column.key.endsWith('Id') ? String(value) : formatNumber(language, value);
+    default:
+      return String(value);
+  }
+}
+
+/** True for columns whose figures are right-aligned (money, quantities, percentages). */
+export function isNumeric(column: DatasetColumn): boolean {
+  return column.type === 'money' || column.type === 'qty' || column.type === 'percent';
+}
+
+/** The totals row's cells, with the translated "Total" label in the first column that has no figure. */
+export function totalsRow(dataset: Dataset, language: Language): Array<string | number | null> {
+  const cells: Array<string | number | null> = dataset.columns.map((c) => dataset.totals[c.key] ?? null);
+  const labelAt = cells.indexOf(null);
+  if (labelAt >= 0) cells[labelAt] = message(language, 'report.total');
+  return cells;
+}

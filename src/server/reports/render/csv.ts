@@ -1,0 +1,48 @@
+/**
+ * CSV renderer, generic over any dataset (DESIGN.md §6), with csv-stringify, for spreadsheet
+ * programs of the user's language: `;` and decimal comma in French and German, `,` and decimal
+ * point in English, a UTF-8 BOM (so Excel reads the accents), CRLF line ends (RFC 4180), a
+ * header row of translated labels, then the rows and a totals row. Money is written in currency
+ * units with two decimals and no symbol or grouping, so the program reads it as a number.
+ *
+ * The output is a stream: rows are stringified as the answer is sent, never held as one string.
+ */
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
+import { decimalSeparator, formatCentsPlain, formatDate } from '../../i18n.ts';
+import { totalsRow } from './cells.ts';
+
+/** The field separator of CSV files in `language`. */
+export function csvDelimiter(language: Language): string {
+  return language === 'en' ? ',' : ';';
+}
+
+function csvCell(value: string | number | null | undefined, column: DatasetColumn, language: Language): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return column.type === 'date' ? formatDate(value) : value;
+  const sep = decimalSeparator(language);
+  switch (column.type) {
+    case 'money':
+      return formatCentsPlain(language, value);
+    case 'percent':
+      return (value * 100).toFixed(2).replace('.', sep);
+    default:
+      return String(value).replace('.', sep);
+  }
+}
+
+function* records(dataset: Dataset, language: Language): Generator<string[]> {
+  yield dataset.columns.map((c) => c.label);
+  for (const row of dataset.rows) yield dataset.columns.map((c) => csvCell(row[c.key], c, language));
+  const totals = totalsRow(dataset, language);
+  yield dataset.columns.map((c, i) => csvCell(totals[i], c, language));
+}
+
+/** A stream of `dataset` as CSV text (UTF-8 with BOM) in `language`'s conventions. */
+export function renderCsv(dataset: Dataset, language: Language): Readable {
+  const stringifier = stringify({ bom: true, delimiter: csvDelimiter(language), record_delimiter: 'windows' });
+  const source = Readable.from(records(dataset, language));
+  source.on('error', (e) => stringifier.destroy(e));
+  return source.pipe(stringifier);
+}

@@ -1,0 +1,122 @@
+/**
+ * PDF renderer, generic over any dataset (DESIGN.md §6), with pdfmake 0.3 on the server: the
+ * chain name, sites, period, generated-at on top, the table with its header repeated on every
+ * page, a bold totals row, money right-aligned in the dataset's currency, "Page x / y" below.
+ *
+ * Fonts come from pdfmake's own Roboto folder; pdfmake may read nothing else from disk and
+ * fetch no URL (its access policies), so a dataset's text can never make it load a file.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import pdfmake from 'pdfmake';
+import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
+import type { Dataset } from '../../../contract/reports.ts';
+import { formatDate, formatInstant, message } from '../../i18n.ts';
+import { displayCell, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
+
+const ROBOTO_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
+
+pdfmake.setFonts({
+  Roboto: {
+    normal: path.join(ROBOTO_DIR, 'Roboto-Regular.ttf'),
+    bold: path.join(ROBOTO_DIR, 'Roboto-Medium.ttf'),
+    italics: path.join(ROBOTO_DIR, 'Roboto-Italic.ttf'),
+    bolditalics: path.join(ROBOTO_DIR, 'Roboto-MediumItalic.ttf'),
+  },
+});
+pdfmake.setLocalAccessPolicy((file) => path.resolve(file).startsWith(ROBOTO_DIR + path.sep));
+pdfmake.setUrlAccessPolicy(() => false);
+
+/** Intl's French group separator (narrow no-break space) is not in Roboto; a no-break space is. */
+function pdfText(text: string): string {
+  return text.replaceAll('\u202f', '\u00a0');
+}
+
+/** The pdfmake document of `dataset` (exported for tests and benchmarks). */
+export function pdfDefinition(dataset: Dataset, options: RenderOptions, compress = true): TDocumentDefinitions {
+  const { language } = options;
+  const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
+  const generated = formatInstant(new Date(dataset.generatedAt), options.timeZone);
+  const period = options.fiscalDates
+    ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
+    : t('report.pdf.period', { dateDebut: formatDate(dataset.dateDebut), dateFin: formatDate(dataset.dateFin) });
+  // French typography puts a (no-break) space before the colon.
+  const colon = language === 'fr' ? '\u00a0: ' : ': ';
+  const title = `${pdfText(dataset.title)} — ${t(`report.variant.${dataset.variant}`)}`;
+
+  const header: TableCell[] = dataset.columns.map((c) => ({
+    text: pdfText(c.label),
+    style: 'th',
+    alignment: isNumeric(c) ? 'right' : 'left',
+  }));
+  const body: TableCell[][] = dataset.rows.map((row) =>
+    dataset.columns.map((c) => ({
+      text: pdfText(displayCell(row[c.key], c, dataset, language)),
+      alignment: isNumeric(c) ? 'right' : 'left',
+    })),
+  );
+  const totals = totalsRow(dataset, language);
+  const totalCells: TableCell[] = dataset.columns.map((c, i) => ({
+    text: pdfText(displayCell(totals[i], c, dataset, language)),
+    bold: true,
+    alignment: isNumeric(c) && typeof totals[i] === 'number' ? 'right' : 'left',
+  }));
+
+  const intro: Content[] = [
+    { text: title, style: 'title' },
+    { text: `${t('report.pdf.chain')}${colon}${pdfText(options.chain)}` },
+    { text: `${t('report.pdf.sites')}${colon}${dataset.sites.map((s) => pdfText(s.libelle)).join(', ')}` },
+    { text: period },
+  ];
+  if (options.hours) intro.push({ text: t('report.pdf.hours', options.hours) });
+  if (options.trainingMode) intro.push({ text: t('report.pdf.trainingMode') });
+  intro.push({ text: t('report.pdf.currency', { currency: dataset.currency }) });
+  intro.push({ text: t('report.pdf.generatedAt', generated), style: 'muted', margin: [0, 0, 0, 8] });
+
+  const content: Content[] = [...intro];
+  if (dataset.rows.length === 0) content.push({ text: t('report.pdf.empty'), italics: true, margin: [0, 0, 0, 8] });
+  content.push({
+    table: {
+      headerRows: 1,
+      dontBreakRows: true,
+      widths: dataset.columns.map((c) => (c.type === 'text' ? '*' : 'auto')),
+      body: [header, ...body, totalCells],
+    },
+    layout: 'lightHorizontalLines',
+  });
+
+  return {
+    compress,
+    pageSize: 'A4',
+    pageOrientation: dataset.columns.length > 6 ? 'landscape' : 'portrait',
+    pageMargins: [36, 48, 36, 40],
+    info: { title: `${dataset.title} ${dataset.dateDebut} ${dataset.dateFin}`, creator: 'Comptoir' },
+    header: (currentPage: number) =>
+      currentPage === 1
+        ? ''
+        : { text: `${title} · ${period}`, style: 'muted', margin: [36, 20, 36, 0] },
+    footer: (currentPage: number, pageCount: number) => ({
+      columns: [
+        { text: pdfText(options.chain), style: 'muted' },
+        { text: t('report.pdf.page', { page: currentPage, pages: pageCount }), alignment: 'right', style: 'muted' },
+      ],
+      margin: [36, 12, 36, 0],
+    }),
+    content,
+    styles: {
+      title: { fontSize: 16, bold: true, margin: [0, 0, 0, 6] },
+      th: { bold: true, fillColor: '#eeeeee' },
+      muted: { fontSize: 8, color: '#555555' },
+    },
+    defaultStyle: { font: 'Roboto', fontSize: 9 },
+  };
+}
+
+/**
+ * Renders `dataset` as a PDF document in memory (pdfmake lays the whole document out before
+ * writing, so a PDF cannot stream row by row).
+ * @param compress false writes plain-text content streams (tests read them back).
+ */
+export async function renderPdf(dataset: Dataset, options: RenderOptions, compress = true): Promise<Buffer> {
+  return pdfmake.createPdf(pdfDefinition(dataset, options, compress)).getBuffer();
+}

@@ -1,0 +1,176 @@
+/**
+ * Turns the parameters of bo/getReport (SPEC.md §7, GET query or POST body, already normalised
+ * into {@link RawReportInput}) into a checked {@link ReportRequest} for one class, or throws the
+ * error SPEC.md §8 names. The rules, in the order they are checked:
+ *
+ * - unknown class → 400 `ErrorUnknownRap`; variant the class lacks → 400 `BadRequest`;
+ * - format the class does not offer → 400 `notAPdf` for PDF, `BadRequest` otherwise;
+ * - class parameters its schema refuses (e.g. an operation it cannot honour) → 400 `BadRequest`;
+ * - a date that is not a real `YYYY-MM-DD`, `dateFin` before `dateDebut`, a missing period,
+ *   a malformed hour → 400 `BadRequest`;
+ * - more days than the class's maximum → 400 `MaxReportDays` with `details.maxDays`
+ *   (with datefiscales[], the number of distinct dates counts);
+ * - a requested site outside the user's scope → 403 `Forbidden`; no site given → every site
+ *   in scope (SPEC.md §5); none in scope → 400 `NoSitesSelected`;
+ * - sites trading in different currencies → 400 `mixedCurrencies` (amounts cannot be summed).
+ */
+import { daysInclusive, hhmmToMinutes, parseWireDate } from '../../contract/dates.ts';
+import type { Language, ReportFormat } from '../../contract/reports.ts';
+import type { Database } from '../db/connect.ts';
+import { ApiHttpError } from '../plugins/errors.ts';
+import { findReportClass } from './registry.ts';
+import type { HourRange, ReportClass, ReportRequest, ReportSite } from './types.ts';
+
+/** bo/getReport parameters after wire normalisation (arrays are arrays, booleans booleans). */
+export interface RawReportInput {
+  rapportClassName: string;
+  /** Variant (`typeRapport`), e.g. `Daily`. */
+  typeRapport: string;
+  format: ReportFormat;
+  language: Language;
+  dateDebut: string | undefined;
+  dateFin: string | undefined;
+  /** `datefiscales[]`: explicit fiscal dates instead of the range. */
+  datefiscales: string[];
+  sites: number[];
+  tpv: number[];
+  vendeurs: string[];
+  trancheHoraire: boolean;
+  heureDebut: string;
+  heureFin: string;
+  trainingMode: boolean;
+  operation: string;
+  filtre: string | undefined;
+  condition: string[];
+  tri: string | undefined;
+  regroupement: string | undefined;
+  isFilters: boolean;
+}
+
+/** A checked request and the class it runs. */
+export interface ResolvedReport {
+  cls: ReportClass;
+  request: ReportRequest;
+}
+
+function badRequest(message: string, details?: Record<string, unknown>): ApiHttpError {
+  return new ApiHttpError(400, 'BadRequest', message, details);
+}
+
+function checkedDate(text: string, name: string): string {
+  if (!parseWireDate(text)) throw badRequest(`${name} must be a date YYYY-MM-DD, got "${text}"`);
+  return text;
+}
+
+/** The period of `input`: range or explicit dates, checked against `maxDays`. */
+function resolvePeriod(input: RawReportInput, maxDays: number) {
+  if (input.datefiscales.length > 0) {
+    const fiscalDates = [...new Set(input.datefiscales.map((d) => checkedDate(d, 'datefiscales[]')))].sort();
+    if (fiscalDates.length > maxDays) {
+      throw new ApiHttpError(400, 'MaxReportDays', `at most ${maxDays} dates for this report`, { maxDays });
+    }
+    return { dateDebut: fiscalDates[0]!, dateFin: fiscalDates.at(-1)!, fiscalDates };
+  }
+  if (!input.dateDebut || !input.dateFin) throw badRequest('dateDebut and dateFin (or datefiscales[]) are required');
+  const dateDebut = checkedDate(input.dateDebut, 'dateDebut');
+  const dateFin = checkedDate(input.dateFin, 'dateFin');
+  const days = daysInclusive(dateDebut, dateFin);
+  if (days < 1) throw badRequest(`dateFin ${dateFin} is before dateDebut ${dateDebut}`);
+  if (days > maxDays) {
+    throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${maxDays}`, { maxDays, days });
+  }
+  return { dateDebut, dateFin, fiscalDates: null };
+}
+
+function resolveHours(input: RawReportInput): HourRange | null {
+  if (!input.trancheHoraire) return null;
+  const start = hhmmToMinutes(input.heureDebut);
+  const end = hhmmToMinutes(input.heureFin);
+  if (start === null || end === null) {
+    throw badRequest(`heureDebut and heureFin must be HH:mm, got "${input.heureDebut}" and "${input.heureFin}"`);
+  }
+  return { start, end };
+}
+
+/** Reads sites `ids` with their clock, currency and brand, ascending id. */
+export async function loadReportSites(database: Database, ids: readonly number[]): Promise<ReportSite[]> {
+  const { rows } = await database.pool.query<ReportSite>(
+    `SELECT s.id, s.libelle, s.time_zone AS "timeZone", s.currency, c.enseigne
+       FROM sites s JOIN companies c ON c.id = s.company_id
+      WHERE s.id = ANY($1::int[]) ORDER BY s.id`,
+    [ids],
+  );
+  return rows;
+}
+
+/**
+ * Checks `input` for a user whose scope is `scopeSiteIds` and builds the request.
+ * @throws ApiHttpError with the codes listed in this module's header.
+ */
+export async function resolveReport(
+  input: RawReportInput,
+  scopeSiteIds: readonly number[],
+  database: Database,
+  now: Date = new Date(),
+): Promise<ResolvedReport> {
+  const cls = findReportClass(input.rapportClassName);
+  if (!cls) throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
+  const variant = cls.variants.find((v) => v === input.typeRapport);
+  if (!variant) {
+    throw badRequest(`${cls.className} has no variant "${input.typeRapport}"`, { variants: cls.variants });
+  }
+  if (!cls.formats.includes(input.format)) {
+    if (input.format === 'PDF') throw new ApiHttpError(400, 'notAPdf', `${cls.className} is not available in PDF`);
+    throw badRequest(`${cls.className} is not available in ${input.format}`, { formats: cls.formats });
+  }
+  const parsedParams = cls.params.safeParse({
+    operation: input.operation,
+    filtre: input.filtre,
+    condition: input.condition,
+    tri: input.tri,
+    regroupement: input.regroupement,
+    isFilters: input.isFilters,
+  });
+  if (!parsedParams.success) {
+    throw badRequest(`parameters not supported by ${cls.className}`, {
+      issues: parsedParams.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
+  }
+  const period = resolvePeriod(input, cls.maxDays);
+  const hours = resolveHours(input);
+
+  const scope = new Set(scopeSiteIds);
+  const outside = input.sites.filter((id) => !scope.has(id));
+  if (outside.length > 0) {
+    throw new ApiHttpError(403, 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
+      sites: outside,
+    });
+  }
+  const wanted = input.sites.length > 0 ? [...new Set(input.sites)] : [...scope];
+  if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'no site in the user\'s scope');
+  const sites = await loadReportSites(database, wanted);
+  if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
+  const currencies = [...new Set(sites.map((s) => s.currency))];
+  if (currencies.length > 1) {
+    throw new ApiHttpError(400, 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, { currencies });
+  }
+
+  return {
+    cls,
+    request: {
+      className: cls.className,
+      variant,
+      format: input.format,
+      language: input.language,
+      sites,
+      currency: currencies[0]!,
+      ...period,
+      hours,
+      terminals: [...new Set(input.tpv)],
+      sellers: [...new Set(input.vendeurs)],
+      trainingMode: input.trainingMode,
+      params: parsedParams.data,
+      generatedAt: now,
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * A small hand-made chain for the report tests, with every ticket kept in memory so the tests
+ * compute expected figures straight from these rows, independently of the report's SQL.
+ *
+ * Sites 1 and 2 (Paris, Lyon; EUR; brand "Le Comptoir"), site 3 (London; GBP). Tickets on
+ * 2026-11-01..2026-11-10 with sales, returns, cancellations, training-mode tickets, three
+ * terminals, four sellers (one whose code holds a comma), opened across the whole day in the
+ * site's own clock (some just before and after midnight, one at exactly 23:00).
+ */
+import { TZDate } from '@date-fns/tz';
+import { refreshDailySales } from '../../src/server/db/aggregates.ts';
+import type { Database } from '../../src/server/db/connect.ts';
+import type { RawReportInput } from '../../src/server/reports/request.ts';
+
+export interface ChainTicket {
+  siteId: number;
+  ticketId: number;
+  fiscalDate: string;
+  /** Local clock of the site when the ticket was opened. */
+  localHour: number;
+  localMinute: number;
+  terminalId: number;
+  sellerCode: string;
+  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
+  trainingMode: boolean;
+  totalCents: number;
+  totalExclCents: number;
+  taxCents: number;
+}
+
+export const SITES = [
+  { id: 1, libelle: 'Paris Opéra', companyId: 1, timeZone: 'Europe/Paris', currency: 'EUR' },
+  { id: 2, libelle: 'Lyon Part-Dieu', companyId: 1, timeZone: 'Europe/Paris', currency: 'EUR' },
+  { id: 3, libelle: 'London Soho', companyId: 2, timeZone: 'Europe/London', currency: 'GBP' },
+] as const;
+
+export const SELLERS = ['S1', 'S2', 'Dupont, Marie', 'S4'] as const;
+export const FIRST_DATE = '2026-11-01';
+export const LAST_DATE = '2026-11-10';
+
+/** The tickets of the chain (deterministic). */
+export function chainTickets(): ChainTicket[] {
+  const out: ChainTicket[] = [];
+  let ticketId = 1000;
+  for (const site of SITES) {
+    for (let day = 1; day <= 10; day++) {
+      const fiscalDate = `2026-11-${String(day).padStart(2, '0')}`;
+      const count = 9 + ((day * site.id * 7) % 13);
+      for (let k = 0; k < count; k++) {
+        const n = day * 31 + k * 17 + site.id * 5;
+        const kind = k % 7 === 5 ? 'RETURN' : k % 11 === 3 ? 'CANCELLATION' : 'SALE';
+        const sign = kind === 'SALE' ? 1 : -1;
+        const total = sign * (150 + ((n * 137) % 6000));
+        // VAT 10 %: excl = round(total / 1.1), tax the rest (cents stay whole).
+        const excl = Math.round(total / 1.1);
+        // Hours spread over the whole day, plus the edges of the usual ranges.
+        const slot = k % 9;
+        const [localHour, localMinute] = slot === 0 ? [23, 0] : slot === 1 ? [23, 30] : slot === 2 ? [0, 30]
+          : slot === 3 ? [11, 59] : slot === 4 ? [12, 0] : [(n % 24), (n * 7) % 60];
+        out.push({
+          siteId: site.id,
+          ticketId: ticketId++,
+          fiscalDate,
+          localHour,
+          localMinute,
+          terminalId: 1 + (k % 3),
+          sellerCode: SELLERS[(k + day) % 4]!,
+          kind,
+          trainingMode: k % 13 === 8,
+          totalCents: total,
+          totalExclCents: excl,
+          taxCents: total - excl,
+        });
+      }
+    }
+  }
+  // A day with only a return (Lyon, 2026-11-11): negative sales, no sale ticket.
+  out.push({
+    siteId: 2, ticketId: ticketId++, fiscalDate: '2026-11-11', localHour: 15, localMinute: 10, terminalId: 1,
+    sellerCode: 'S1', kind: 'RETURN', trainingMode: false, totalCents: -1999, totalExclCents: -1817, taxCents: -182,
+  });
+  return out;
+}
+
+/** Inserts companies, sites, terminals, sellers and the tickets, then refreshes `daily_sales` as a load does. */
+export async function loadChain(database: Database): Promise<ChainTicket[]> {
+  const { pool } = database;
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
+    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
+  for (const s of SITES) {
+    await pool.query(
+      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
+      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
+    );
+    for (const t of [1, 2, 3]) {
+      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [s.id, t, `Caisse ${t}`]);
+    }
+    for (const code of SELLERS) {
+      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, code, code]);
+    }
+  }
+  await pool.query("SELECT setval('sites_id_seq', 10), setval('companies_id_seq', 10)");
+  const tickets = chainTickets();
+  const tz = new Map<number, string>(SITES.map((s) => [s.id, s.timeZone]));
+  await pool.query(
+    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, training_mode,
+                          total_cents, total_excl_cents, tax_cents, source, source_ref)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
+                          $8::boolean[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])`,
+    [
+      tickets.map((t) => t.siteId),
+      tickets.map((t) => t.ticketId),
+      tickets.map((t) => t.fiscalDate),
+      tickets.map((t) => {
+        const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
+        // Tickets after midnight belong to the previous fiscal date (late service).
+        const dayOffset = t.localHour < 5 ? 1 : 0;
+        return new TZDate(y, m - 1, d + dayOffset, t.localHour, t.localMinute, tz.get(t.siteId)!).toISOString();
+      }),
+      tickets.map((t) => t.terminalId),
+      tickets.map((t) => t.sellerCode),
+      tickets.map((t) => t.kind),
+      tickets.map((t) => t.trainingMode),
+      tickets.map((t) => t.totalCents),
+      tickets.map((t) => t.totalExclCents),
+      tickets.map((t) => t.taxCents),
+      tickets.map(() => 'test'),
+      tickets.map((t) => String(t.ticketId)),
+    ],
+  );
+  for (const s of SITES) await refreshDailySales(pool, s.id, '2026-01-01', '2026-12-31');
+  return tickets;
+}
+
+/** Expected daily row of the sales report, computed from the tickets in memory. */
+export interface ExpectedRow {
+  fiscalDate: string;
+  siteId: number;
+  site: string;
+  tickets: number;
+  netSales: number;
+  netSalesExclTax: number;
+  tax: number;
+  averageTicket: number;
+}
+
+/** Groups `tickets` by fiscal date and site as the sales report should, ordered by date then site. */
+export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[] {
+  const byKey = new Map<string, ExpectedRow>();
+  for (const t of tickets) {
+    const key = `${t.fiscalDate}|${t.siteId}`;
+    let row = byKey.get(key);
+    if (!row) {
+      row = {
+        fiscalDate: t.fiscalDate, siteId: t.siteId, site: SITES.find((s) => s.id === t.siteId)!.libelle,
+        tickets: 0, netSales: 0, netSalesExclTax: 0, tax: 0, averageTicket: 0,
+      };
+      byKey.set(key, row);
+    }
+    if (t.kind === 'SALE') row.tickets += 1;
+    row.netSales += t.totalCents;
+    row.netSalesExclTax += t.totalExclCents;
+    row.tax += t.taxCents;
+  }
+  const rows = [...byKey.values()].sort((a, b) =>
+    a.fiscalDate < b.fiscalDate ? -1 : a.fiscalDate > b.fiscalDate ? 1 : a.siteId - b.siteId);
+  for (const r of rows) r.averageTicket = r.tickets === 0 ? 0 : Math.round(r.netSales / r.tickets);
+  return rows;
+}
+
+/** Local minute of the day of a ticket. */
+export function localMinute(t: ChainTicket): number {
+  return t.localHour * 60 + t.localMinute;
+}
+
+/** Defaults of a bo/getReport call for the sales report. */
+export function salesInput(overrides: Partial<RawReportInput> = {}): RawReportInput {
+  return {
+    rapportClassName: 'RapportVentes', typeRapport: 'Daily', format: 'JSON', language: 'fr',
+    dateDebut: FIRST_DATE, dateFin: LAST_DATE, datefiscales: [], sites: [1, 2], tpv: [], vendeurs: [],
+    trancheHoraire: false, heureDebut: '12:00', heureFin: '23:00', trainingMode: false, operation: 'VENTE',
+    filtre: undefined, condition: [], tri: undefined, regroupement: undefined, isFilters: false,
+    ...overrides,
+  };
+}
