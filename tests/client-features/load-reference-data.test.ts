@@ -42,8 +42,12 @@ const answers: Record<string, unknown> = {
   '/api/bo/connexion': user,
   '/api/bo/getSites': [site(1, 'Lyon'), site(2, 'NON REMPLI')],
   '/api/bo/infra/getRegroupements': [],
-  '/api/bo/getVendeurs': { 1: { site: { restaurantId: 1, libelle: 'Lyon' }, vendeurs: [{ code: 'V1', nom: 'Zoé' }] } },
-  '/api/bo/getCaisses': { 1: { site: { restaurantId: 1, libelle: 'Lyon' }, caisses: [{ id: 1, libelle: 'Caisse 1' }] } },
+  '/api/bo/getVendeurs': {
+    1: { site: { restaurantId: 1, libelle: 'Lyon' }, vendeurs: [{ code: 'V1', nom: 'Zoé' }] },
+  },
+  '/api/bo/getCaisses': {
+    1: { site: { restaurantId: 1, libelle: 'Lyon' }, caisses: [{ id: 1, libelle: 'Caisse 1' }] },
+  },
 };
 
 const server = http.createServer((req, res) => {
@@ -54,12 +58,16 @@ const server = http.createServer((req, res) => {
   const expected = `Basic ${Buffer.from(`${user.login}:${user.token}`).toString('base64')}`;
   const authorised = url.pathname === '/api/bo/connexion' || req.headers.authorization === expected;
   if (!authorised || url.pathname === `/api/${failOn}`) {
-    res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 'Unauthorized', message: 'no' }));
+    res
+      .writeHead(401, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ code: 'Unauthorized', message: 'no' }));
     return;
   }
   const body = answers[url.pathname];
   if (body === undefined) {
-    res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 'NotFound', message: 'no' }));
+    res
+      .writeHead(404, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ code: 'NotFound', message: 'no' }));
     return;
   }
   res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -91,7 +99,8 @@ beforeAll(async () => {
     signIn: sessionModule.signIn,
     appState: (await import('../../src/client/lib/app-state.ts')).appState,
     queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
-    referenceQueries: (await import('../../src/client/features/selection/reference-queries.ts')).referenceQueries,
+    referenceQueries: (await import('../../src/client/features/selection/reference-queries.ts'))
+      .referenceQueries,
     selection: state.selection,
     referenceLoad: state.referenceLoad,
     notifications: (await import('../../src/client/lib/notifications.ts')).notifications,

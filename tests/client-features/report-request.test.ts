@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSellers, encodeSellers, SELLER_COMMA_MARKER } from '../../src/contract/reports.ts';
 import { toSearchParams } from '../../src/client/lib/http.ts';
-import { buildReportParams, precheckReport, type ReportRequestInput } from '../../src/client/features/reports/report-request.ts';
+import {
+  buildReportParams,
+  precheckReport,
+  type ReportRequestInput,
+} from '../../src/client/features/reports/report-request.ts';
 
 const base: ReportRequestInput = {
   userId: 7,
@@ -63,7 +67,9 @@ describe('seller comma marker', () => {
 describe('checks before calling the server', () => {
   const range = { dateDebut: '2024-01-01', dateFin: '2024-01-31' };
   it('asks for a report, then a site, then a period within the class maximum', () => {
-    expect(precheckReport({ className: null, siteIds: [1], range, maxDays: 400 })).toEqual({ code: 'NoReportInState' });
+    expect(precheckReport({ className: null, siteIds: [1], range, maxDays: 400 })).toEqual({
+      code: 'NoReportInState',
+    });
     expect(precheckReport({ className: 'RapportVentes', siteIds: [], range, maxDays: 400 })).toEqual({
       code: 'NoSitesSelected',
     });

@@ -8,7 +8,12 @@ import {
   visibleSites,
 } from '../../src/client/features/selection/site-scope.ts';
 
-function site(restaurantId: number, libelle: string, groupe: string[] = ['TOUS'], code: string | null = null): Site {
+function site(
+  restaurantId: number,
+  libelle: string,
+  groupe: string[] = ['TOUS'],
+  code: string | null = null,
+): Site {
   return {
     restaurantId,
     libelle,
@@ -29,13 +34,31 @@ const sites = [
   site(4, 'Lille Flandres', ['Nord'], 'LI01'),
 ];
 const groups: Regroupement[] = [
-  { id: 10, raisonSociale: 'Sud', raisonsSociales: [], restaurantIds: [1, 3], societesPlus: [], societesMoins: [] },
-  { id: 11, raisonSociale: 'Nord', raisonsSociales: [], restaurantIds: [], societesPlus: [], societesMoins: [] },
+  {
+    id: 10,
+    raisonSociale: 'Sud',
+    raisonsSociales: [],
+    restaurantIds: [1, 3],
+    societesPlus: [],
+    societesMoins: [],
+  },
+  {
+    id: 11,
+    raisonSociale: 'Nord',
+    raisonsSociales: [],
+    restaurantIds: [],
+    societesPlus: [],
+    societesMoins: [],
+  },
 ];
 
 describe('which sites a selection stands for', () => {
   it('hides sites labelled NON REMPLI and sorts by label', () => {
-    expect(visibleSites(sites).map((s) => s.libelle)).toEqual(['Annecy Lac', 'Lille Flandres', 'Lyon Bellecour']);
+    expect(visibleSites(sites).map((s) => s.libelle)).toEqual([
+      'Annecy Lac',
+      'Lille Flandres',
+      'Lyon Bellecour',
+    ]);
   });
 
   it('uses every site of the user when none is chosen, never the hidden one', () => {

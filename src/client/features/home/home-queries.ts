@@ -33,7 +33,14 @@ export const homeQueries = {
   /** GET bo/home/ventes — amounts in cents, one entry per fiscal date. Refreshed every 5 minutes (today moves). */
   sales: (input: HomeSalesInput) =>
     queryOptions({
-      queryKey: [...homeQueries.all(), input.userId, 'ventes', input.siteIds, input.datePerso, input.exploitant] as const,
+      queryKey: [
+        ...homeQueries.all(),
+        input.userId,
+        'ventes',
+        input.siteIds,
+        input.datePerso,
+        input.exploitant,
+      ] as const,
       queryFn: () => getJson('bo/home/ventes', HomeSalesAnswerSchema, buildHomeSalesParams(input)),
       select: (answer) => answer.data,
       staleTime: 60_000,

@@ -5,7 +5,12 @@
  */
 import { daysInclusive } from '../../../contract/dates.ts';
 import type { DateRange } from '../../../contract/periods.ts';
-import { encodeSellers, type Language, type ReportFormat, type ReportVariant } from '../../../contract/reports.ts';
+import {
+  encodeSellers,
+  type Language,
+  type ReportFormat,
+  type ReportVariant,
+} from '../../../contract/reports.ts';
 import type { SearchParams } from '../../lib/http.ts';
 
 /** What a report request is made of, once the selection is resolved. */

@@ -9,7 +9,9 @@ import { type DateRange, type PeriodCode, PERIOD_CODES, resolvePeriod } from '..
 import { hhmmToMinutes, parseDisplayDate, toWireDate, wireToDisplay } from '../../../contract/dates.ts';
 
 /** The period a user chose: one of the codes of SPEC.md §9, or two typed dates (DD/MM/YYYY text). */
-export type PeriodChoice = { kind: 'code'; code: PeriodCode } | { kind: 'custom'; debut: string; fin: string };
+export type PeriodChoice =
+  | { kind: 'code'; code: PeriodCode }
+  | { kind: 'custom'; debut: string; fin: string };
 
 /** Why a custom period cannot be used. Each maps to a message `selection.period.error.<code>`. */
 export type PeriodErrorCode = 'required' | 'badDate' | 'startAfterEnd';
@@ -70,7 +72,10 @@ export type HoursErrorCode = 'badTime';
  * Validates the hour range (HH:mm, 24 h) used when `trancheHoraire` is on. An end before the start
  * is allowed on purpose: it means a range running past midnight (e.g. 18:00–02:00 for a night shift).
  */
-export function validateHours(heureDebut: string, heureFin: string): { heureDebut?: HoursErrorCode; heureFin?: HoursErrorCode } {
+export function validateHours(
+  heureDebut: string,
+  heureFin: string,
+): { heureDebut?: HoursErrorCode; heureFin?: HoursErrorCode } {
   const errors: { heureDebut?: HoursErrorCode; heureFin?: HoursErrorCode } = {};
   if (hhmmToMinutes(heureDebut) === null) errors.heureDebut = 'badTime';
   if (hhmmToMinutes(heureFin) === null) errors.heureFin = 'badTime';

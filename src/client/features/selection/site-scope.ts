@@ -4,7 +4,7 @@
  * /home and the tests share one reading of SPEC.md §3–§5.
  */
 import type { Regroupement, Seller, Site, Terminal } from '../../../contract/api.ts';
-import { type SelectionState, sellerKey, terminalKey } from './selection-state.ts';
+import { sellerKey, terminalKey } from './selection-state.ts';
 
 /** Label of placeholder sites that are never shown (SPEC.md §3). */
 export const HIDDEN_SITE_LABEL = 'NON REMPLI';
@@ -52,7 +52,7 @@ export function offeredSites(
  * every offered site (SPEC.md §5 "with no sites chosen, all the user's sites are used").
  */
 export function effectiveSiteIds(
-  sel: Pick<SelectionState, 'restaurantIds' | 'groupId'>,
+  sel: { readonly restaurantIds: readonly number[]; readonly groupId: number | null },
   sites: readonly Site[],
   groups: readonly Regroupement[],
 ): number[] {
@@ -62,7 +62,10 @@ export function effectiveSiteIds(
 }
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /** Sites whose label, site code (code_implant) or id contains `search`, ignoring case and accents. */
@@ -78,7 +81,10 @@ export function searchSites(sites: readonly Site[], search: string): Site[] {
 }
 
 /** Terminals of the given sites, site by site, in the answer's order. */
-export function terminalsOfSites(all: readonly SiteTerminals[], restaurantIds: readonly number[]): SiteTerminals[] {
+export function terminalsOfSites(
+  all: readonly SiteTerminals[],
+  restaurantIds: readonly number[],
+): SiteTerminals[] {
   return all.filter((t) => restaurantIds.includes(t.restaurantId));
 }
 
@@ -92,7 +98,7 @@ export function sellersOfSites(all: readonly SiteSellers[], restaurantIds: reado
  * sites never sends a terminal of a site the report is not about.
  */
 export function pruneTerminalsAndSellers(
-  sel: Pick<SelectionState, 'terminals' | 'sellers'>,
+  sel: { readonly terminals: readonly string[]; readonly sellers: readonly string[] },
   siteIds: readonly number[],
 ): { terminals: string[]; sellers: string[] } {
   const keep = (key: string) => siteIds.includes(Number(key.split(':')[0]));

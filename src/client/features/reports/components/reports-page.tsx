@@ -1,0 +1,258 @@
+/**
+ * /rapports (SPEC.md §2): choose a report class (bo/rapport/metrics), sites and a period, a format
+ * (PDF, CSV, XLSX), then either download the file with a visible progress bar or show the dataset
+ * on screen (format=JSON). Errors arrive translated through the notification area (SPEC.md §8).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Radio, RadioGroup } from 'react-aria-components/RadioGroup';
+import { Label } from 'react-aria-components/Label';
+import { useSnapshot } from 'valtio';
+import type { Dataset, ReportClassInfo, ReportVariant } from '../../../../contract/reports.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { download, type SearchParams } from '../../../lib/http.ts';
+import { useLanguage } from '../../../lib/i18n.tsx';
+import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { session } from '../../../lib/session.ts';
+import { Button } from '../../../ui/button.tsx';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import { Select } from '../../../ui/select.tsx';
+import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
+import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
+import { DOWNLOAD_FORMATS, type DownloadFormat, selection } from '../../selection/selection-state.ts';
+import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { reportQueries } from '../report-queries.ts';
+import { buildReportParams, precheckReport } from '../report-request.ts';
+import { saveFile } from '../save-file.ts';
+import { DatasetTable } from './dataset-table.tsx';
+import './reports.css';
+
+function isDownloadFormat(value: string): value is DownloadFormat {
+  return (DOWNLOAD_FORMATS as readonly string[]).includes(value);
+}
+
+export function ReportsPage() {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const { user } = useSnapshot(session);
+  const sel = useSnapshot(selection);
+  const scope = useSiteScope();
+  const userId = user?.id ?? 0;
+  const metrics = useQuery({ ...reportQueries.metrics(userId, language), enabled: user !== null });
+  const editions = metrics.data ?? [];
+  const edition: ReportClassInfo | undefined =
+    editions.find((e) => e.className === sel.report.className) ?? editions[0];
+  const formats = DOWNLOAD_FORMATS.filter((f) => !edition || edition.formats.includes(f));
+  const format: DownloadFormat = formats.includes(sel.report.format)
+    ? sel.report.format
+    : (formats[0] ?? 'PDF');
+  const variant: ReportVariant =
+    edition && !edition.variants.includes(sel.report.typeRapport)
+      ? (edition.variants[0] ?? 'Daily')
+      : sel.report.typeRapport;
+
+  const [progress, setProgress] = useState<number | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
+  const [dataset, setDataset] = useState<Dataset | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  /** Request parameters for the current choice, or null after telling the user what is missing. */
+  function prepare(): SearchParams | null {
+    setFormError(null);
+    const period = resolvePeriodChoice(selection.period);
+    if (!period.ok) {
+      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
+      return null;
+    }
+    if (
+      selection.trancheHoraire &&
+      Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
+    ) {
+      setFormError(intl.formatMessage({ id: 'reports.fixHours' }));
+      return null;
+    }
+    const failed = precheckReport({
+      className: edition?.className ?? null,
+      siteIds: scope.effective,
+      range: period.range,
+      maxDays: edition?.maxDays ?? null,
+    });
+    if (failed || !edition || !user) {
+      notify.error(failed?.code ?? 'NoReportInState', failed?.values);
+      return null;
+    }
+    return buildReportParams({
+      userId: user.id,
+      className: edition.className,
+      typeRapport: variant,
+      format,
+      language,
+      range: period.range,
+      siteIds: scope.effective,
+      terminalKeys: selection.terminals,
+      sellerKeys: selection.sellers,
+      trancheHoraire: selection.trancheHoraire,
+      heureDebut: selection.heureDebut,
+      heureFin: selection.heureFin,
+    });
+  }
+
+  async function generate() {
+    const params = prepare();
+    if (!params) return;
+    setProgress(null);
+    setDownloading(true);
+    try {
+      const { blob, filename } = await download('bo/getReport', params, setProgress);
+      saveFile(blob, filename);
+      notify.success('exportOk');
+    } catch (e) {
+      notifyFailure(e);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  async function preview() {
+    const params = prepare();
+    if (!params) return;
+    setPreviewing(true);
+    try {
+      // Always asks the server again: "show" after a change of data must show the new figures.
+      await queryClient.invalidateQueries({ queryKey: reportQueries.preview(params).queryKey });
+      setDataset(await queryClient.fetchQuery(reportQueries.preview(params)));
+    } catch (e) {
+      setDataset(null);
+      notifyFailure(e);
+    } finally {
+      setPreviewing(false);
+    }
+  }
+
+  const busy = downloading || previewing;
+  return (
+    <div className="rep-page">
+      <h1 className="rep-title">{intl.formatMessage({ id: 'reports.title' })}</h1>
+      <section className="rep-card" aria-labelledby="rep-report-heading">
+        <h2 id="rep-report-heading" className="rep-card__title">
+          {intl.formatMessage({ id: 'reports.report' })}
+        </h2>
+        {metrics.isPending ? (
+          <p className="rep-muted">{intl.formatMessage({ id: 'reports.loadingList' })}</p>
+        ) : metrics.isError ? (
+          <div className="rep-error" role="alert">
+            <p>{intl.formatMessage({ id: 'reports.listFailed' })}</p>
+            <Button onPress={() => void metrics.refetch()}>
+              {intl.formatMessage({ id: 'reports.retry' })}
+            </Button>
+          </div>
+        ) : editions.length === 0 ? (
+          <p className="rep-muted">{intl.formatMessage({ id: 'reports.noReport' })}</p>
+        ) : (
+          <div className="rep-report-choice">
+            <Select
+              label={intl.formatMessage({ id: 'reports.reportClass' })}
+              options={editions.map((e) => ({ id: e.className, label: e.localisedTitle }))}
+              value={edition?.className ?? null}
+              onChange={(key) => {
+                selection.report.className = String(key);
+                setDataset(null);
+              }}
+            />
+            {edition && edition.variants.length > 1 ? (
+              <Select
+                label={intl.formatMessage({ id: 'reports.variant' })}
+                options={edition.variants.map((v) => ({
+                  id: v,
+                  label: intl.formatMessage({ id: `report.variant.${v}` }),
+                }))}
+                value={variant}
+                onChange={(key) => {
+                  const v = edition.variants.find((x) => x === key);
+                  if (v) selection.report.typeRapport = v;
+                }}
+              />
+            ) : null}
+          </div>
+        )}
+      </section>
+
+      <SelectionPanel />
+
+      <section className="rep-card rep-actions" aria-labelledby="rep-output-heading">
+        <h2 id="rep-output-heading" className="rep-card__title">
+          {intl.formatMessage({ id: 'reports.output' })}
+        </h2>
+        <RadioGroup
+          className="rep-formats"
+          orientation="horizontal"
+          value={format}
+          onChange={(v) => {
+            if (isDownloadFormat(v)) selection.report.format = v;
+          }}
+        >
+          <Label className="ui-field__label">{intl.formatMessage({ id: 'reports.format' })}</Label>
+          <div className="rep-formats__options">
+            {formats.map((f) => (
+              <Radio key={f} value={f} className="rep-format">
+                {intl.formatMessage({ id: `reports.format.${f}` })}
+              </Radio>
+            ))}
+          </div>
+        </RadioGroup>
+        {formError ? (
+          <p className="rep-form-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+        <div className="rep-buttons">
+          <Button variant="primary" onPress={() => void generate()} isDisabled={busy || !edition}>
+            {intl.formatMessage({ id: 'reports.generate' })}
+          </Button>
+          <Button
+            onPress={() => void preview()}
+            isDisabled={busy || !edition || !edition.formats.includes('JSON')}
+          >
+            {intl.formatMessage({ id: 'reports.show' })}
+          </Button>
+        </div>
+        {downloading ? (
+          <ProgressBar
+            className="rep-progress"
+            label={intl.formatMessage({ id: 'reports.downloading' }, { format })}
+            value={progress}
+          />
+        ) : null}
+        {previewing ? (
+          <ProgressBar
+            className="rep-progress"
+            label={intl.formatMessage({ id: 'reports.computing' })}
+            value={null}
+          />
+        ) : null}
+      </section>
+
+      {dataset ? (
+        <section className="rep-card rep-preview" aria-labelledby="rep-preview-heading">
+          <h2 id="rep-preview-heading" className="rep-card__title">
+            {dataset.title}
+          </h2>
+          <p className="rep-muted">
+            {intl.formatMessage(
+              { id: 'reports.preview.caption' },
+              {
+                start: formatDate(dataset.dateDebut),
+                end: formatDate(dataset.dateFin),
+                sites: dataset.sites.length,
+              },
+            )}
+          </p>
+          <DatasetTable dataset={dataset} />
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * Period selection (SPEC.md §3, §9): one of the 14 period codes or custom dates typed as
+ * DD/MM/YYYY or picked on a calendar, plus an optional hour range (trancheHoraire, default
+ * 12:00–23:00). Typed text is stored as typed, so an error message never erases it; the resolved
+ * range is always shown in words so the user sees which days a code covers.
+ */
+import { CalendarDate } from '@internationalized/date';
+import { format } from 'date-fns';
+import { useIntl } from 'react-intl';
+import { Button as AriaButton } from 'react-aria-components/Button';
+import {
+  Calendar,
+  CalendarCell,
+  CalendarGrid,
+  Heading as CalendarHeading,
+} from 'react-aria-components/Calendar';
+import { Dialog, DialogTrigger, Popover } from 'react-aria-components/Popover';
+import { I18nProvider } from 'react-aria-components/I18nProvider';
+import { useSnapshot } from 'valtio';
+import { DISPLAY_DATE, parseDisplayDate, wireToDisplay } from '../../../../contract/dates.ts';
+import { PERIOD_CODES } from '../../../../contract/periods.ts';
+import { Checkbox } from '../../../ui/checkbox.tsx';
+import { Select } from '../../../ui/select.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+import { isPeriodCode, resolvePeriodChoice, toCustomChoice, validateHours } from '../period.ts';
+import { selection } from '../selection-state.ts';
+import './selection.css';
+
+const CUSTOM = 'custom';
+
+/** A DD/MM/YYYY text field with a calendar button; `text` is kept exactly as typed. */
+function DateInput(props: {
+  label: string;
+  text: string;
+  onChange: (text: string) => void;
+  error: string | undefined;
+  calendarLabel: string;
+}) {
+  const intl = useIntl();
+  const parsed = parseDisplayDate(props.text);
+  const value = parsed
+    ? new CalendarDate(parsed.getFullYear(), parsed.getMonth() + 1, parsed.getDate())
+    : null;
+  return (
+    <div className="sel-date">
+      <TextField
+        className="sel-date__field"
+        label={props.label}
+        value={props.text}
+        onChange={props.onChange}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={intl.formatMessage({ id: 'selection.period.datePlaceholder' })}
+        description={intl.formatMessage({ id: 'selection.period.dateHint' })}
+        isInvalid={props.error !== undefined}
+        errorMessage={props.error}
+      />
+      <DialogTrigger>
+        <AriaButton
+          className="ui-button ui-button--secondary sel-date__calendar"
+          aria-label={props.calendarLabel}
+        >
+          <span aria-hidden="true">📅</span>
+        </AriaButton>
+        <Popover className="ui-popover sel-calendar-popover" placement="bottom end">
+          <Dialog className="sel-calendar-dialog" aria-label={props.calendarLabel}>
+            {({ close }) => (
+              <I18nProvider locale={intl.locale}>
+                <Calendar
+                  className="sel-calendar"
+                  aria-label={props.calendarLabel}
+                  value={value}
+                  onChange={(d) => {
+                    props.onChange(format(new Date(d.year, d.month - 1, d.day), DISPLAY_DATE));
+                    close();
+                  }}
+                >
+                  <header className="sel-calendar__header">
+                    <AriaButton slot="previous" className="sel-calendar__nav">
+                      <span aria-hidden="true">‹</span>
+                    </AriaButton>
+                    <CalendarHeading className="sel-calendar__title" />
+                    <AriaButton slot="next" className="sel-calendar__nav">
+                      <span aria-hidden="true">›</span>
+                    </AriaButton>
+                  </header>
+                  <CalendarGrid className="sel-calendar__grid">
+                    {(date) => <CalendarCell date={date} className="sel-calendar__cell" />}
+                  </CalendarGrid>
+                </Calendar>
+              </I18nProvider>
+            )}
+          </Dialog>
+        </Popover>
+      </DialogTrigger>
+    </div>
+  );
+}
+
+/** Period code or custom dates, the resolved range, and the optional hour range. */
+export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
+  const intl = useIntl();
+  const sel = useSnapshot(selection);
+  const period = sel.period;
+  const resolution = resolvePeriodChoice(period);
+  const options = [
+    ...PERIOD_CODES.map((code) => ({ id: code, label: intl.formatMessage({ id: `period.${code}` }) })),
+    { id: CUSTOM, label: intl.formatMessage({ id: 'period.custom' }) },
+  ];
+  const errorText = (code: string | undefined) =>
+    code ? intl.formatMessage({ id: `selection.period.error.${code}` }) : undefined;
+  const hourErrors = validateHours(sel.heureDebut, sel.heureFin);
+
+  return (
+    <fieldset className="sel-period">
+      <legend className="sel-period__legend">{intl.formatMessage({ id: 'selection.period.label' })}</legend>
+      <Select
+        label={intl.formatMessage({ id: 'selection.period.choice' })}
+        options={options}
+        value={period.kind === 'code' ? period.code : CUSTOM}
+        onChange={(key) => {
+          const id = String(key);
+          selection.period = isPeriodCode(id) ? { kind: 'code', code: id } : toCustomChoice(selection.period);
+        }}
+      />
+      {period.kind === 'custom' ? (
+        <div className="sel-period__dates">
+          <DateInput
+            label={intl.formatMessage({ id: 'selection.period.start' })}
+            text={period.debut}
+            onChange={(text) => {
+              if (selection.period.kind === 'custom') selection.period.debut = text;
+            }}
+            error={resolution.ok ? undefined : errorText(resolution.errors.debut)}
+            calendarLabel={intl.formatMessage({ id: 'selection.period.pickStart' })}
+          />
+          <DateInput
+            label={intl.formatMessage({ id: 'selection.period.end' })}
+            text={period.fin}
+            onChange={(text) => {
+              if (selection.period.kind === 'custom') selection.period.fin = text;
+            }}
+            error={resolution.ok ? undefined : errorText(resolution.errors.fin)}
+            calendarLabel={intl.formatMessage({ id: 'selection.period.pickEnd' })}
+          />
+        </div>
+      ) : null}
+      <p
+        className={resolution.ok ? 'sel-period__range' : 'sel-period__range sel-period__range--error'}
+        role="status"
+      >
+        {resolution.ok
+          ? resolution.range.dateDebut === resolution.range.dateFin
+            ? intl.formatMessage(
+                { id: 'selection.period.oneDay' },
+                { date: wireToDisplay(resolution.range.dateDebut) },
+              )
+            : intl.formatMessage(
+                { id: 'selection.period.range' },
+                {
+                  start: wireToDisplay(resolution.range.dateDebut),
+                  end: wireToDisplay(resolution.range.dateFin),
+                },
+              )
+          : resolution.errors.range
+            ? errorText(resolution.errors.range)
+            : intl.formatMessage({ id: 'selection.period.incomplete' })}
+      </p>
+      {showHours ? (
+        <div className="sel-hours">
+          <Checkbox
+            isSelected={sel.trancheHoraire}
+            onChange={(on) => {
+              selection.trancheHoraire = on;
+            }}
+          >
+            {intl.formatMessage({ id: 'selection.hours.toggle' })}
+          </Checkbox>
+          {sel.trancheHoraire ? (
+            <div className="sel-hours__fields">
+              <TextField
+                label={intl.formatMessage({ id: 'selection.hours.start' })}
+                value={sel.heureDebut}
+                onChange={(t) => {
+                  selection.heureDebut = t;
+                }}
+                inputMode="numeric"
+                placeholder="12:00"
+                isInvalid={hourErrors.heureDebut !== undefined}
+                errorMessage={
+                  hourErrors.heureDebut
+                    ? intl.formatMessage({ id: 'selection.hours.error.badTime' })
+                    : undefined
+                }
+              />
+              <TextField
+                label={intl.formatMessage({ id: 'selection.hours.end' })}
+                value={sel.heureFin}
+                onChange={(t) => {
+                  selection.heureFin = t;
+                }}
+                inputMode="numeric"
+                placeholder="23:00"
+                isInvalid={hourErrors.heureFin !== undefined}
+                errorMessage={
+                  hourErrors.heureFin
+                    ? intl.formatMessage({ id: 'selection.hours.error.badTime' })
+                    : undefined
+                }
+              />
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}

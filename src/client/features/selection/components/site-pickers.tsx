@@ -1,0 +1,162 @@
+/**
+ * Site, group, terminal and seller pickers (SPEC.md §1 "pick sites, groups, terminals and sellers").
+ * They write the shared `selection` store; choosing sites drops terminals and sellers of sites no
+ * longer chosen. Nothing chosen means all (all the user's sites, SPEC.md §5), and each summary says so.
+ */
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import type { Regroupement, Site } from '../../../../contract/api.ts';
+import { appState } from '../../../lib/app-state.ts';
+import { Select } from '../../../ui/select.tsx';
+import { selection, sellerKey, terminalKey } from '../selection-state.ts';
+import { effectiveSiteIds, offeredSites, pruneTerminalsAndSellers, searchSites } from '../site-scope.ts';
+import { useSiteScope } from '../use-reference-data.ts';
+import { MultiPicker, type PickerItem } from './multi-picker.tsx';
+import './selection.css';
+
+/** Re-reads the effective sites after a change and drops terminals/sellers outside them. */
+function pruneAfterSiteChange(sites: readonly Site[], groups: readonly Regroupement[]): void {
+  const ids = effectiveSiteIds(selection, sites, groups);
+  Object.assign(selection, pruneTerminalsAndSellers(selection, ids));
+}
+
+/** Multi-choice of sites with search and select-all; sites labelled 'NON REMPLI' never appear. */
+export function SitePicker({ defaultExpanded }: { defaultExpanded?: boolean }) {
+  const intl = useIntl();
+  const scope = useSiteScope();
+  const sel = useSnapshot(selection);
+  const offeredIds = scope.offered.map((s) => s.restaurantId);
+  const chosen = sel.restaurantIds.filter((id) => offeredIds.includes(id));
+  const byId = new Map(scope.offered.map((s) => [String(s.restaurantId), s]));
+  const items: PickerItem[] = scope.offered.map((s) => {
+    const item: PickerItem = { id: String(s.restaurantId), label: s.libelle };
+    if (s.extras.code_implant) item.detail = s.extras.code_implant;
+    return item;
+  });
+  const summary =
+    chosen.length === 0
+      ? intl.formatMessage({ id: 'selection.sites.all' }, { count: offeredIds.length })
+      : chosen.length === 1
+        ? (scope.offered.find((s) => s.restaurantId === chosen[0])?.libelle ?? '')
+        : intl.formatMessage(
+            { id: 'selection.sites.some' },
+            { count: chosen.length, total: offeredIds.length },
+          );
+  return (
+    <MultiPicker
+      label={intl.formatMessage({ id: 'selection.sites.label' })}
+      summary={summary}
+      sections={[{ id: 'sites', items }]}
+      selected={chosen.map(String)}
+      onChange={(ids) => {
+        selection.restaurantIds = ids.map(Number);
+        pruneAfterSiteChange(scope.sites, scope.groups);
+      }}
+      searchable={items.length > 6}
+      filter={(item, search) => {
+        const site = byId.get(item.id);
+        return site ? searchSites([site], search).length > 0 : false;
+      }}
+      emptyText={
+        scope.isLoading
+          ? intl.formatMessage({ id: 'selection.loading' })
+          : intl.formatMessage({ id: 'selection.sites.none' })
+      }
+      defaultExpanded={defaultExpanded}
+    />
+  );
+}
+
+/** Choice of a group of sites (regroupement); hidden when the user has no group. */
+export function GroupPicker() {
+  const intl = useIntl();
+  const scope = useSiteScope();
+  const sel = useSnapshot(selection);
+  if (scope.groups.length === 0) return null;
+  const options = [
+    { id: 'all', label: intl.formatMessage({ id: 'selection.groups.all' }) },
+    ...scope.groups.map((g) => ({ id: String(g.id), label: g.raisonSociale })),
+  ];
+  return (
+    <Select
+      className="sel-group"
+      label={intl.formatMessage({ id: 'selection.groups.label' })}
+      options={options}
+      value={sel.groupId === null ? 'all' : String(sel.groupId)}
+      onChange={(key) => {
+        selection.groupId = key === 'all' ? null : Number(key);
+        const offered = offeredSites(scope.sites, scope.groups, selection.groupId).map((s) => s.restaurantId);
+        selection.restaurantIds = selection.restaurantIds.filter((id) => offered.includes(id));
+        pruneAfterSiteChange(scope.sites, scope.groups);
+      }}
+    />
+  );
+}
+
+/** Multi-choice of terminals (caisses) of the chosen sites, one section per site. */
+export function TerminalPicker() {
+  const intl = useIntl();
+  const scope = useSiteScope();
+  const sel = useSnapshot(selection);
+  const several = scope.siteTerminals.length > 1;
+  const sections = scope.siteTerminals.map((s) => ({
+    id: `site-${s.restaurantId}`,
+    title: several ? s.libelle : undefined,
+    items: s.caisses.map((c) => ({
+      id: terminalKey(s.restaurantId, c.id),
+      label: c.libelle,
+      detail: intl.formatMessage({ id: 'selection.terminals.number' }, { number: c.id }),
+    })),
+  }));
+  const chosen = sel.terminals.length;
+  return (
+    <MultiPicker
+      label={intl.formatMessage({ id: 'selection.terminals.label' })}
+      summary={
+        chosen === 0
+          ? intl.formatMessage({ id: 'selection.terminals.all' })
+          : intl.formatMessage({ id: 'selection.terminals.some' }, { count: chosen })
+      }
+      sections={sections}
+      selected={sel.terminals}
+      onChange={(ids) => {
+        selection.terminals = ids;
+      }}
+      searchable={sections.reduce((n, s) => n + s.items.length, 0) > 8}
+      emptyText={intl.formatMessage({ id: 'selection.terminals.none' })}
+    />
+  );
+}
+
+/** Multi-choice of sellers (vendeurs) of the chosen sites; absent for client type TOTAL (SPEC.md §4). */
+export function SellerPicker() {
+  const intl = useIntl();
+  const scope = useSiteScope();
+  const sel = useSnapshot(selection);
+  const app = useSnapshot(appState);
+  if (app.client === 'TOTAL') return null;
+  const several = scope.siteSellers.length > 1;
+  const sections = scope.siteSellers.map((s) => ({
+    id: `site-${s.restaurantId}`,
+    title: several ? s.libelle : undefined,
+    items: s.vendeurs.map((v) => ({ id: sellerKey(s.restaurantId, v.code), label: v.nom, detail: v.code })),
+  }));
+  const chosen = sel.sellers.length;
+  return (
+    <MultiPicker
+      label={intl.formatMessage({ id: 'selection.sellers.label' })}
+      summary={
+        chosen === 0
+          ? intl.formatMessage({ id: 'selection.sellers.all' })
+          : intl.formatMessage({ id: 'selection.sellers.some' }, { count: chosen })
+      }
+      sections={sections}
+      selected={sel.sellers}
+      onChange={(ids) => {
+        selection.sellers = ids;
+      }}
+      searchable
+      emptyText={intl.formatMessage({ id: 'selection.sellers.none' })}
+    />
+  );
+}

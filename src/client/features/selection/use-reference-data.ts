@@ -1,0 +1,62 @@
+/**
+ * Reference data for components, read from the query cache that `loadReferenceData` fills.
+ * While that load runs the hooks wait (so SPEC.md §4's order is kept: no parallel calls jump the
+ * queue); after it, or if it never ran, they read or fetch on their own.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useSnapshot } from 'valtio';
+import { appState } from '../../lib/app-state.ts';
+import { session } from '../../lib/session.ts';
+import { referenceQueries } from './reference-queries.ts';
+import { referenceLoad, selection } from './selection-state.ts';
+import {
+  effectiveSiteIds,
+  offeredSites,
+  sellersOfSites,
+  terminalsOfSites,
+  visibleSites,
+} from './site-scope.ts';
+
+/** Sites, groups, terminals and sellers of the signed-in user, with loading and error flags. */
+export function useReferenceData() {
+  useSnapshot(session);
+  const load = useSnapshot(referenceLoad);
+  const app = useSnapshot(appState);
+  const enabled = !load.loading;
+  const sites = useQuery({ ...referenceQueries.sites(), enabled });
+  const groups = useQuery({ ...referenceQueries.groups(), enabled });
+  const terminals = useQuery({ ...referenceQueries.terminals(), enabled });
+  const sellers = useQuery({ ...referenceQueries.sellers(), enabled: enabled && app.client !== 'TOTAL' });
+  return {
+    sites: sites.data ?? [],
+    groups: groups.data ?? [],
+    terminals: terminals.data ?? [],
+    sellers: sellers.data ?? [],
+    isLoading: load.loading || sites.isPending || groups.isPending,
+    error: sites.error ?? groups.error ?? null,
+    refetch: () => {
+      void sites.refetch();
+      void groups.refetch();
+    },
+  };
+}
+
+/**
+ * The selection read against the reference data: visible sites, the sites offered under the chosen
+ * group, the effective site ids (all when none chosen, SPEC.md §5), and their terminals and sellers.
+ */
+export function useSiteScope() {
+  const ref = useReferenceData();
+  const sel = useSnapshot(selection);
+  const visible = visibleSites(ref.sites);
+  const offered = offeredSites(ref.sites, ref.groups, sel.groupId);
+  const effective = effectiveSiteIds(sel, ref.sites, ref.groups);
+  return {
+    ...ref,
+    visible,
+    offered,
+    effective,
+    siteTerminals: terminalsOfSites(ref.terminals, effective),
+    siteSellers: sellersOfSites(ref.sellers, effective),
+  };
+}
