@@ -20,6 +20,7 @@ import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
 import { API_PREFIX, installRights } from './plugins/rights.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { referenceRoutes } from './routes/reference.ts';
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(sessionRoutes, { database, config });
     await api.register(referenceRoutes, { database, config });
     await api.register(homeRoutes, { database });
+    await api.register(reportRoutes, { database, distribution: config.distribution });
   }, { prefix: API_PREFIX });
 
   await installClient(app, options.clientDir);
