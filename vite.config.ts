@@ -4,20 +4,63 @@
  * own service worker `sw/sw.ts`, injectManifest). The service worker is off in dev (`vite`),
  * where `/api` is proxied to a running server (`COMPTOIR_API`, default http://127.0.0.1:8080).
  * `build.manifest` lets `bench/bundle.ts` measure what the login route loads.
+ *
+ * Messages: the catalogues `i18n/<lang>.json` stay ICU strings in the repository (the server and
+ * scripts/i18n-check read them so), but the client gets them compiled to react-intl's AST at build
+ * time, so the ICU parser is left out of the bundle (aliased to its no-parser build). Consequence:
+ * client code must not pass `defaultMessage` strings to react-intl — every message comes from the
+ * catalogues.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+const CATALOGUE = /[\\/]i18n[\\/](fr|en|de)\.json$/;
+const COMPILED_SUFFIX = '.compiled.js';
+
+/** Serves `i18n/<lang>.json` to the client as `{ id: MessageFormatElement[] }` (parsed here, not in the browser). */
+function precompiledCatalogues(): Plugin {
+  return {
+    name: 'comptoir:precompiled-catalogues',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!CATALOGUE.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      // A new id not ending in .json, so Vite's JSON plugin leaves it to us.
+      return resolved ? `${resolved.id}${COMPILED_SUFFIX}` : null;
+    },
+    load(id) {
+      if (!id.endsWith(COMPILED_SUFFIX)) return null;
+      const file = id.slice(0, -COMPILED_SUFFIX.length);
+      this.addWatchFile(file);
+      const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+      const compiled = Object.fromEntries(Object.entries(catalogue).map(([key, message]) => [key, parse(message)]));
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`;
+    },
+  };
+}
+
+const require = createRequire(import.meta.url);
+const PARSER_WITHOUT_PARSE = path.join(path.dirname(require.resolve('@formatjs/icu-messageformat-parser')), 'no-parser.js');
 
 const THEME_COLOUR = '#1f4e5f';
 const BACKGROUND_COLOUR = '#f6f4ef';
 
 export default defineConfig({
   plugins: [
+    precompiledCatalogues(),
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      // Loaders split too: a route's loader (and the query code it pulls) loads with the route, not at start.
+      codeSplittingOptions: {
+        defaultBehavior: [['loader'], ['component'], ['pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+      },
       routesDirectory: 'src/client/routes',
       generatedRouteTree: 'src/client/routeTree.gen.ts',
     }),
@@ -52,6 +95,9 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
+  resolve: {
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: PARSER_WITHOUT_PARSE }],
+  },
   build: {
     manifest: true,
     sourcemap: false,

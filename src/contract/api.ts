@@ -5,12 +5,8 @@
  */
 import { z } from 'zod';
 
-/** Application version, SPEC.md §3 / §9. */
-export const APP_VERSION = '1.3.0';
-
-/** The header every call must carry (SPEC.md §7) and the value our client sends. */
-export const CLIENT_HEADER = 'X-Requested-With';
-export const CLIENT_HEADER_VALUE = 'XMLHttpRequest';
+// Plain constants live in constants.ts (no zod) so the client's login chunk stays small.
+export { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from './constants.ts';
 
 /** GET version — `version` is the server version text (global mode when it contains "CAS", SPEC.md §4). */
 export const VersionAnswerSchema = z.object({ version: z.string() });

@@ -4,7 +4,7 @@
  * `GET distribution`. `isMobile` comes from the user agent (SPEC.md §2).
  */
 import { proxy } from 'valtio';
-import { APP_VERSION, DistributionAnswerSchema, VersionAnswerSchema } from '../../contract/api.ts';
+import { APP_VERSION } from '../../contract/constants.ts';
 import { getJson } from './http.ts';
 
 /** True for phones and tablets, from the user agent (SPEC.md §2 "Mobile layout is detected from the user agent"). */
@@ -49,9 +49,11 @@ export const appState = proxy<AppState>({
  * Asks the server for its version, then its distribution, and applies SPEC.md §4: version read →
  * stored, global mode when it contains "CAS"; version failed → `'error'`, global and total off.
  * Then the distribution sets the client name; total is off when it is "TOTAL", otherwise on.
- * Never throws: the header shows what could be read.
+ * Never throws: the header shows what could be read. Called by the authenticated layout (the
+ * answer schemas, and zod with them, load then rather than with the login).
  */
 export async function loadServerInfo(): Promise<void> {
+  const { DistributionAnswerSchema, VersionAnswerSchema } = await import('../../contract/api.ts');
   try {
     const { version } = await getJson('version', VersionAnswerSchema);
     appState.serverVersion = version;

@@ -7,7 +7,7 @@
  */
 import ky, { HTTPError, type KyInstance } from 'ky';
 import type { z } from 'zod';
-import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../contract/api.ts';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../contract/constants.ts';
 import { session, signOut } from './session.ts';
 
 /** HTTP timeout of SPEC.md §7/§9, in milliseconds. */

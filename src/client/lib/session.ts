@@ -6,11 +6,39 @@
  */
 import { del, get, set } from 'idb-keyval';
 import { proxy } from 'valtio';
-import { type ConnexionAnswer, ConnexionAnswerSchema } from '../../contract/api.ts';
+import type { ConnexionAnswer } from '../../contract/api.ts';
 import { basicAuth, http, toApiFailure } from './http.ts';
 
 /** idb-keyval key of the stored user. */
 export const SESSION_KEY = 'comptoir.session.user';
+
+/**
+ * Format of the stored record. The user was validated against the contract's schema when it was
+ * stored (at sign-in); bump this when ConnexionAnswer changes so older records are dropped rather
+ * than trusted.
+ */
+export const SESSION_FORMAT = 1;
+
+interface StoredSession {
+  format: number;
+  user: ConnexionAnswer;
+}
+
+/** The fields the shell relies on before anything is re-validated (zod stays out of the first load). */
+function isStoredSession(value: unknown): value is StoredSession {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { format?: unknown; user?: unknown };
+  if (v.format !== SESSION_FORMAT || typeof v.user !== 'object' || v.user === null) return false;
+  const u = v.user as Record<string, unknown>;
+  return (
+    typeof u.id === 'number' &&
+    typeof u.login === 'string' &&
+    typeof u.token === 'string' &&
+    Array.isArray(u.droits) &&
+    u.droits.every((d) => typeof d === 'string') &&
+    typeof u.currency === 'string'
+  );
+}
 
 /** `user` is null when nobody is signed in; `ready` turns true once the stored user was read. */
 export const session = proxy<{ user: ConnexionAnswer | null; ready: boolean }>({ user: null, ready: false });
@@ -30,9 +58,9 @@ export function onSignOut(callback: (reason: SignOutReason) => void | Promise<vo
 export async function restoreSession(): Promise<void> {
   try {
     const stored: unknown = await get(SESSION_KEY);
-    const parsed = ConnexionAnswerSchema.safeParse(stored);
-    session.user = parsed.success ? parsed.data : null;
-    if (stored !== undefined && !parsed.success) await del(SESSION_KEY);
+    const valid = isStoredSession(stored);
+    session.user = valid ? stored.user : null;
+    if (stored !== undefined && !valid) await del(SESSION_KEY);
   } catch {
     // IndexedDB unavailable (private mode of some browsers): start signed out.
     session.user = null;
@@ -59,10 +87,12 @@ export async function signIn(login: string, password: string): Promise<Connexion
   } catch (e) {
     throw toApiFailure(e);
   }
+  // The schema (and zod) load only now, after the user pressed "sign in": not in the login's first load.
+  const { ConnexionAnswerSchema } = await import('../../contract/api.ts');
   const user = ConnexionAnswerSchema.parse(answer);
   session.user = user;
   try {
-    await set(SESSION_KEY, user);
+    await set(SESSION_KEY, { format: SESSION_FORMAT, user } satisfies StoredSession);
   } catch {
     // Not persisted: the session still works until the page is closed.
   }

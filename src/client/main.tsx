@@ -1,0 +1,29 @@
+/**
+ * Entry point: reads the stored session and language (idb-keyval) and loads only the active
+ * language's catalogue before the first render, so a signed-in user lands on their screen in
+ * their language with no flash of the login. The service worker registers after that.
+ */
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { router } from './app/router.tsx';
+import { registerServiceWorker } from './app/service-worker.ts';
+import './app/styles.css';
+import { appState } from './lib/app-state.ts';
+import { I18nProvider, initLanguage } from './lib/i18n.tsx';
+import { restoreSession } from './lib/session.ts';
+
+if (appState.isMobile) document.documentElement.dataset.mobile = 'true';
+await Promise.all([restoreSession(), initLanguage()]);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <I18nProvider>
+      <RouterProvider router={router} />
+    </I18nProvider>
+  </StrictMode>,
+);
+
+void registerServiceWorker();

@@ -1,0 +1,109 @@
+/**
+ * The layout of every signed-in screen (SPEC.md §2): header with the navigation the user's rights
+ * allow (rights table of src/contract/rights.ts), language choice and logout; the screen; a footer
+ * with the client and server versions and the distribution name (SPEC.md §1, §4). It provides
+ * TanStack Query (so the login's first load does not carry it) and starts the reference-data load
+ * once per sign-in (SPEC.md §4).
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
+import { AppMark } from '../../app/app-mark.tsx';
+import { LanguageChoice } from '../../app/language-choice.tsx';
+import { loadReferenceData } from '../../features/selection/load-reference-data.ts';
+import { appState, loadServerInfo } from '../../lib/app-state.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { session, signOut } from '../../lib/session.ts';
+import { Button } from '../../ui/button.tsx';
+
+/** The navigation entries; each shows only when the user's rights meet its screen's requirement. */
+const NAV = [
+  { to: '/home', messageId: 'nav.home' },
+  { to: '/rapports', messageId: 'nav.reports' },
+] as const;
+
+function allowed(requirement: Requirement, rights: readonly string[]): boolean {
+  return satisfies(requirement, rights);
+}
+
+export function AuthedLayout() {
+  const { user } = useSnapshot(session);
+  const app = useSnapshot(appState);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const intl = useIntl();
+  const token = user?.token;
+
+  useEffect(() => {
+    if (appState.serverVersion === null) void loadServerInfo();
+  }, []);
+  useEffect(() => {
+    if (token) void loadReferenceData();
+  }, [token]);
+
+  if (!user) return null;
+  const rights = user.droits;
+  const canOpen = allowed(screenRequirement(pathname), rights);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          <FormattedMessage id="app.skipToContent" />
+        </a>
+        <header className="app-header">
+          <Link to="/home" className="app-header__brand">
+            <AppMark className="app-header__mark" />
+            <span className="app-header__name">
+              <FormattedMessage id="app.name" />
+            </span>
+            {app.client ? <span className="app-header__client">{app.client}</span> : null}
+          </Link>
+          <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
+            <ul className="app-nav__list">
+              {NAV.filter((n) => allowed(screenRequirement(n.to), rights)).map((n) => (
+                <li key={n.to}>
+                  <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
+                    <FormattedMessage id={n.messageId} />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="app-header__tools">
+            <LanguageChoice />
+            <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
+              <FormattedMessage id="nav.logout" />
+            </Button>
+          </div>
+        </header>
+        <main className="app-main" id="main" tabIndex={-1}>
+          {canOpen ? (
+            <Outlet />
+          ) : (
+            <p className="app-forbidden" role="alert">
+              <FormattedMessage id="app.forbidden" />
+            </p>
+          )}
+        </main>
+        <footer className="app-footer">
+          <span>
+            <FormattedMessage id="nav.signedInAs" values={{ login: user.login }} />
+          </span>
+          <span>
+            <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
+          </span>
+          <span data-testid="server-version">
+            {app.serverVersion === 'error' ? (
+              <FormattedMessage id="app.serverUnreachable" />
+            ) : app.serverVersion ? (
+              <FormattedMessage id="app.serverVersion" values={{ version: app.serverVersion }} />
+            ) : null}
+          </span>
+        </footer>
+      </div>
+    </QueryClientProvider>
+  );
+}
