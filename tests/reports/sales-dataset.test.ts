@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function dataset(overrides: Partial<RawReportInput> = {}, scope = [1, 2, 3]): Promise<Dataset> {
-  const report = await resolveReport(salesInput(overrides), scope, database, new Date('2026-11-21T10:00:00Z'));
+  const report = await resolveReport(salesInput(overrides), scope, database, { now: new Date('2026-11-21T10:00:00Z') });
   return runReport(report, database);
 }
 

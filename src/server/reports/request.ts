@@ -105,15 +105,18 @@ export async function loadReportSites(database: Database, ids: readonly number[]
 
 /**
  * Checks `input` for a user whose scope is `scopeSiteIds` and builds the request.
+ * @param options.now the generated-at instant (default now).
+ * @param options.findClass where class names are looked up (default the registry).
  * @throws ApiHttpError with the codes listed in this module's header.
  */
 export async function resolveReport(
   input: RawReportInput,
   scopeSiteIds: readonly number[],
   database: Database,
-  now: Date = new Date(),
+  options: { now?: Date; findClass?: (className: string) => ReportClass | undefined } = {},
 ): Promise<ResolvedReport> {
-  const cls = findReportClass(input.rapportClassName);
+  const now = options.now ?? new Date();
+  const cls = (options.findClass ?? findReportClass)(input.rapportClassName);
   if (!cls) throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
   const variant = cls.variants.find((v) => v === input.typeRapport);
   if (!variant) {

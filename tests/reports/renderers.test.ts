@@ -1,0 +1,194 @@
+import { buffer } from 'node:stream/consumers';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset, Language } from '../../src/contract/reports.ts';
+import { renderCsv } from '../../src/server/reports/render/csv.ts';
+import { contentDisposition, reportFileName } from '../../src/server/reports/render/index.ts';
+import { renderPdf } from '../../src/server/reports/render/pdf.ts';
+import { renderXlsx } from '../../src/server/reports/render/xlsx.ts';
+import { resolveReport } from '../../src/server/reports/request.ts';
+import { renderOptionsFor, runReport } from '../../src/server/reports/run.ts';
+import { createTestDatabase } from '../helpers/db.ts';
+import { loadChain, salesInput } from './chain.ts';
+import { pdfPagesText } from './pdf-text.ts';
+
+const LANGS: Language[] = ['fr', 'en', 'de'];
+const GENERATED = new Date('2026-11-21T16:05:00Z'); // 17:05 in Paris
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadChain(database);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+async function report(language: Language, overrides: Parameters<typeof salesInput>[0] = {}) {
+  const resolved = await resolveReport(salesInput({ language, ...overrides }), [1, 2, 3], database, { now: GENERATED });
+  const dataset = await runReport(resolved, database);
+  return { dataset, options: renderOptionsFor(resolved, 'Comptoir demo') };
+}
+
+/** Money as the language shows it, computed here with Intl (not through the server's helpers). */
+function money(language: Language, cents: number, currency = 'EUR'): string {
+  const locale = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' }[language];
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100).replace(/[\s\u00a0\u202f]+/g, ' ');
+}
+
+const EXPECTED = {
+  fr: { title: 'Ventes — Journalier', period: 'Période du 01/11/2026 au 10/11/2026', total: 'Total',
+    generated: 'Généré le 21/11/2026 à 17:05', page: 'Page 1 / 1', netSales: 'CA TTC', chain: 'Enseigne : Le Comptoir' },
+  en: { title: 'Sales — Daily', period: 'Period from 01/11/2026 to 10/11/2026', total: 'Total',
+    generated: 'Generated on 21/11/2026 at 17:05', page: 'Page 1 of 1', netSales: 'Net sales incl. VAT', chain: 'Chain: Le Comptoir' },
+  de: { title: 'Umsatz — Täglich', period: 'Zeitraum vom 01/11/2026 bis 10/11/2026', total: 'Gesamt',
+    generated: 'Erstellt am 21/11/2026 um 17:05', page: 'Seite 1 von 1', netSales: 'Umsatz brutto', chain: 'Kette: Le Comptoir' },
+} as const;
+
+describe('PDF renderer', () => {
+  for (const language of LANGS) {
+    it(`shows title, chain, sites, period, generated-at, totals and page numbers in ${language}`, async () => {
+      const { dataset, options } = await report(language);
+      const pages = pdfPagesText(await renderPdf(dataset, options, false));
+      expect(pages).toHaveLength(1);
+      // pdfmake breaks words after a hyphen into separate runs; read them back joined.
+      const page = pages[0]!.replaceAll('- ', '-');
+      const e = EXPECTED[language];
+      for (const part of [e.title, e.chain, 'Paris Opéra, Lyon Part-Dieu', e.period, e.generated, e.page, e.netSales]) {
+        expect(page).toContain(part);
+      }
+      const t = dataset.totals;
+      expect(page).toContain(`${e.total} ${t.tickets} ${money(language, t.netSales as number)} ` +
+        `${money(language, t.netSalesExclTax as number)} ${money(language, t.tax as number)} ${money(language, t.averageTicket as number)}`);
+      // One row as the table shows it: date DD/MM/YYYY, site, figures in the currency.
+      const r = dataset.rows[3]!;
+      expect(page).toContain(`${String(r.fiscalDate).split('-').reverse().join('/')} ${r.siteId} ${r.site} ${r.tickets} ${money(language, r.netSales as number)}`);
+    });
+  }
+
+  it('spreads a long report over pages, repeating the table header and numbering "x / y"', async () => {
+    const { dataset, options } = await report('fr');
+    const rows = Array.from({ length: 12 }, () => dataset.rows).flat();
+    const long: Dataset = { ...dataset, rows };
+    const pages = pdfPagesText(await renderPdf(long, options, false));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    pages.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} / ${pages.length}`);
+      expect(page).toContain('Date fiscale N° site Site Tickets CA TTC CA HT TVA Ticket moyen');
+    });
+    expect(pages.at(-1)).toContain(`Total ${dataset.totals.tickets}`);
+    expect(pages.slice(0, -1).join(' ')).not.toContain('Total ');
+  });
+
+  it('writes money in the sites\' currency and says so', async () => {
+    const { dataset, options } = await report('en', { sites: [3] });
+    const page = pdfPagesText(await renderPdf(dataset, options, false))[0]!;
+    expect(page).toContain('Currency: GBP');
+    expect(page).toContain(money('en', dataset.totals.netSales as number, 'GBP'));
+    expect(page).toContain('Chain: Counter');
+  });
+
+  it('shows the hour range and the empty-period notice', async () => {
+    const { dataset, options } = await report('fr', {
+      dateDebut: '2025-01-01', dateFin: '2025-01-02', trancheHoraire: true, heureDebut: '11:30', heureFin: '15:00',
+    });
+    expect(dataset.rows).toEqual([]);
+    const page = pdfPagesText(await renderPdf(dataset, options, false))[0]!;
+    expect(page).toContain('Tranche horaire de 11:30 à 15:00');
+    expect(page).toContain('Aucune donnée sur la période choisie.');
+    expect(page).toContain(`Total 0 ${money('fr', 0)}`);
+  });
+
+  it('is a real compressed PDF by default', async () => {
+    const { dataset, options } = await report('fr');
+    const pdf = await renderPdf(dataset, options);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toContain('/FlateDecode');
+  });
+});
+
+describe('CSV renderer', () => {
+  const CONVENTIONS = {
+    fr: { delimiter: ';', decimal: ',' },
+    en: { delimiter: ',', decimal: '.' },
+    de: { delimiter: ';', decimal: ',' },
+  } as const;
+
+  for (const language of LANGS) {
+    it(`writes a BOM, translated labels, '${CONVENTIONS[language].delimiter}' and decimal '${CONVENTIONS[language].decimal}' in ${language}`, async () => {
+      const { dataset } = await report(language);
+      const bytes = await buffer(renderCsv(dataset, language));
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const csv = bytes.toString('utf8');
+      const { delimiter, decimal } = CONVENTIONS[language];
+      const records: string[][] = parse(csv, { bom: true, delimiter });
+      expect(records[0]).toEqual(dataset.columns.map((c) => c.label));
+      expect(records[0]).toContain(EXPECTED[language].netSales);
+      expect(records).toHaveLength(dataset.rows.length + 2);
+      const cents = (cell: string) => {
+        expect(cell).toMatch(new RegExp(`^-?\\d+\\${decimal}\\d{2}$`));
+        return Math.round(Number(cell.replace(decimal, '.')) * 100);
+      };
+      dataset.rows.forEach((row, i) => {
+        const rec = records[i + 1]!;
+        expect(rec[0]).toBe(String(row.fiscalDate).split('-').reverse().join('/'));
+        expect(rec[1]).toBe(String(row.siteId));
+        expect(rec[2]).toBe(row.site);
+        expect(Number(rec[3])).toBe(row.tickets);
+        expect([rec[4], rec[5], rec[6], rec[7]].map((c) => cents(c!))).toEqual(
+          [row.netSales, row.netSalesExclTax, row.tax, row.averageTicket]);
+      });
+      const last = records.at(-1)!;
+      expect(last[0]).toBe(EXPECTED[language].total);
+      expect(cents(last[4]!)).toBe(dataset.totals.netSales);
+    });
+  }
+
+  it('writes negative amounts with a minus sign and two decimals', async () => {
+    const { dataset } = await report('fr', { dateDebut: '2026-11-11', dateFin: '2026-11-11', sites: [2] });
+    const records: string[][] = parse((await buffer(renderCsv(dataset, 'fr'))).toString('utf8'), { bom: true, delimiter: ';' });
+    expect(records[1]!.slice(3)).toEqual(['0', '-19,99', '-18,17', '-1,82', '0,00']);
+  });
+});
+
+describe('XLSX renderer', () => {
+  it('writes figures as numbers with a currency format, dates as dates, and a totals row', async () => {
+    const { dataset } = await report('fr');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(await renderXlsx(dataset, 'fr')).buffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.name).toBe('Ventes');
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(dataset.columns.map((c) => c.label));
+    expect(sheet.rowCount).toBe(dataset.rows.length + 2);
+    const first = sheet.getRow(2);
+    const row = dataset.rows[0]!;
+    expect(first.getCell(1).value).toEqual(new Date(`${row.fiscalDate}T00:00:00Z`));
+    expect(first.getCell(1).numFmt).toBe('dd/mm/yyyy');
+    expect(first.getCell(4).value).toBe(row.tickets);
+    expect(first.getCell(5).value).toBe((row.netSales as number) / 100);
+    expect(first.getCell(5).numFmt).toContain('"€"');
+    const totals = sheet.getRow(dataset.rows.length + 2);
+    expect(totals.getCell(1).value).toBe('Total');
+    expect(totals.getCell(5).value).toBe((dataset.totals.netSales as number) / 100);
+    expect(totals.getCell(8).value).toBe((dataset.totals.averageTicket as number) / 100);
+  });
+
+  it('puts the currency symbol where English puts it', async () => {
+    const { dataset } = await report('en', { sites: [3] });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(await renderXlsx(dataset, 'en')).buffer);
+    expect(workbook.worksheets[0]!.getRow(2).getCell(5).numFmt).toMatch(/^"£"#,##0\.00/);
+  });
+});
+
+describe('download file name', () => {
+  it('is the translated base name with the period and the format', () => {
+    const period = { dateDebut: '2026-11-01', dateFin: '2026-11-21' };
+    expect(reportFileName('report.RapportVentes.filename', period, 'fr', 'PDF')).toBe('ventes_2026-11-01_2026-11-21.pdf');
+    expect(reportFileName('report.RapportVentes.filename', period, 'en', 'CSV')).toBe('sales_2026-11-01_2026-11-21.csv');
+    expect(reportFileName('report.RapportVentes.filename', period, 'de', 'XLSX')).toBe('umsatz_2026-11-01_2026-11-21.xlsx');
+    expect(contentDisposition('ventes_2026-11-01_2026-11-21.pdf')).toBe('attachment; filename="ventes_2026-11-01_2026-11-21.pdf"');
+    expect(contentDisposition('übersicht.pdf')).toBe(`attachment; filename="_bersicht.pdf"; filename*=UTF-8''%C3%BCbersicht.pdf`);
+  });
+});
