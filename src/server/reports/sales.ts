@@ -40,9 +40,9 @@ interface SalesRow {
   site_id: number;
   libelle: string;
   tickets: number;
-  net_cents: number;
-  net_excl_cents: number;
-  tax_cents: number;
+  net_cents: number | string;
+  net_excl_cents: number | string;
+  tax_cents: number | string;
 }
 
 /** True when the request can be answered from `daily_sales` (no filter below the day). */
@@ -60,7 +60,7 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
   const common = [siteIds, request.dateDebut, request.dateFin, request.fiscalDates];
   if (usesDailyAggregate(request)) {
     return {
-      text: `SELECT d.fiscal_date, d.site_id, s.libelle, d.tickets, d.net_cents, d.net_excl_cents, d.tax_cents
+      text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets, d.net_cents, d.net_excl_cents, d.tax_cents
                FROM daily_sales d JOIN sites s ON s.id = d.site_id
               WHERE d.site_id = ANY($1::int[])
                 AND d.fiscal_date BETWEEN $2::date AND $3::date
@@ -74,7 +74,7 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
                    + EXTRACT(MINUTE FROM t.opened_at AT TIME ZONE s.time_zone))`;
   const hours = request.hours;
   return {
-    text: `SELECT t.fiscal_date, t.site_id, s.libelle,
+    text: `SELECT t.fiscal_date::text AS fiscal_date, t.site_id, s.libelle,
                   (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
                   sum(t.total_cents)::bigint AS net_cents,
                   sum(t.total_excl_cents)::bigint AS net_excl_cents,
@@ -112,7 +112,17 @@ async function querySales(ctx: ReportContext<SalesParams>): Promise<Dataset> {
   const { request, database } = ctx;
   const { rows } = await database.pool.query<SalesRow>(salesQuery(request));
   const totals = { tickets: 0, net: 0, excl: 0, tax: 0 };
-  const out = rows.map((r) => {
+  // Sums are bigint; Number() keeps this right even where the int8 parser of connect.ts is not
+  // installed (pg then answers strings). Cents stay far below 2^53.
+  const out = rows.map((raw) => {
+    const r = {
+      ...raw,
+      site_id: Number(raw.site_id),
+      tickets: Number(raw.tickets),
+      net_cents: Number(raw.net_cents),
+      net_excl_cents: Number(raw.net_excl_cents),
+      tax_cents: Number(raw.tax_cents),
+    };
     totals.tickets += r.tickets;
     totals.net += r.net_cents;
     totals.excl += r.net_excl_cents;
