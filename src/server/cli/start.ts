@@ -1,0 +1,111 @@
+/**
+ * `npm start` (issue #2 §1): checks the configuration, builds the client when `dist/` is missing
+ * or older than its sources, then starts the server (src/server/main.ts) and prints the URL and
+ * the administrator's login — and, at the very first start, the generated password, once.
+ *
+ * Exit status: 1 on a bad setting (the message names the variable), a failed client build, or a
+ * start-up failure.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, type Config, loadConfig } from '../config.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** What the client build reads: a change to any of these makes `dist/` stale. */
+export const CLIENT_SOURCES = ['src/client', 'src/contract', 'sw', 'i18n', 'public', 'index.html', 'vite.config.ts'];
+
+/** Latest modification time (ms) of `target` or any file below it; 0 when it does not exist. */
+export function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+/** Why the client in `root/dist` must be (re)built, or null when it is up to date. */
+export function clientBuildReason(root: string): string | null {
+  const built = path.join(root, 'dist', 'index.html');
+  if (!existsSync(built)) return 'dist/index.html is missing';
+  const builtAt = statSync(built).mtimeMs;
+  const stale = CLIENT_SOURCES.find((s) => newestMtime(path.join(root, s)) > builtAt);
+  return stale ? `${stale} changed since the last build` : null;
+}
+
+/** Runs `vite build` in `root` on this Node (not the machine's older one). Rejects when it fails. */
+function viteBuild(root: string): Promise<void> {
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`vite build failed (${signal ?? `exit code ${code}`})`)));
+  });
+}
+
+/**
+ * Makes sure a built client exists in `root/dist`, building it when needed.
+ * @returns the folder to serve, or undefined when the client sources are absent (API only).
+ */
+export async function ensureClient(root: string, log: (message: string) => void): Promise<string | undefined> {
+  if (!existsSync(path.join(root, 'src', 'client')) || !existsSync(path.join(root, 'index.html'))) {
+    log('The client sources (src/client, index.html) are not there: serving the API only.');
+    return undefined;
+  }
+  const reason = clientBuildReason(root);
+  if (reason) {
+    log(`Building the client (${reason})…`);
+    const started = Date.now();
+    await viteBuild(root);
+    log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  }
+  return path.join(root, 'dist');
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const log = (m: string) => console.log(m);
+  // Loaded after the configuration check, so a bad setting is reported at once.
+  const { startServer, stopOnSignals } = await import('../main.ts');
+  const clientDir = await ensureClient(ROOT, log);
+  const server = await startServer(config, { clientDir, log });
+  stopOnSignals(server, log);
+  const { administrator, demo } = server;
+  if (demo) log(`Demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} ticket lines.`);
+  log('');
+  log(`Comptoir is running at ${server.url}`);
+  log(`  API documentation: ${server.url}api/docs`);
+  log(`  Administrator login: ${administrator.login}`);
+  if (administrator.generatedPassword) {
+    log(`  Administrator password: ${administrator.generatedPassword}`);
+    log('  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)');
+  } else if (administrator.created) {
+    log('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+  }
+  log('Stop with Ctrl+C.');
+}
+
+// Only when run as the entry point (`npm start`), so tests can import the helpers above.
+if (import.meta.main) {
+  main().catch((e: unknown) => {
+    console.error('Comptoir could not start:', e instanceof Error ? e.message : e);
+    if (e instanceof Error && e.stack && process.env.LOG_LEVEL === 'debug') console.error(e.stack);
+    process.exit(1);
+  });
+}

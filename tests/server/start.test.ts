@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordProblems } from '../../src/contract/password.ts';
+import { clientBuildReason } from '../../src/server/cli/start.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { publicUrl, startServer } from '../../src/server/main.ts';
+import { createTestDatabase } from '../helpers/db.ts';
+
+const NODE = path.resolve('node_modules', '.bin', 'node');
+
+describe('starting the server', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => { db = await createTestDatabase(); });
+  afterAll(async () => { await db.close(); });
+
+  const config = (extra: Record<string, string> = {}) =>
+    loadConfig({ DATABASE_URL: db.url, PORT: '0', COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', ...extra });
+
+  it('creates the administrator with a printed password at first start only, and listens', async () => {
+    const first = await startServer(config());
+    try {
+      expect(first.administrator.created).toBe(true);
+      expect(passwordProblems(first.administrator.generatedPassword!)).toEqual([]);
+      expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const res = await fetch(`${first.url}api/version`);
+      expect(await res.json()).toEqual({ version: '1.3.0' });
+    } finally {
+      await first.close();
+    }
+    const second = await startServer(config());
+    try {
+      expect(second.administrator).toEqual({ created: false, login: 'admin' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('does not create the demo chain when the database already holds sales', async () => {
+    await db.pool.query(`INSERT INTO companies (raison_sociale) VALUES ('Imported')`);
+    await db.pool.query(`INSERT INTO sites (libelle, company_id) SELECT 'Shop', id FROM companies WHERE raison_sociale = 'Imported'`);
+    await db.pool.query(
+      `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, total_cents, total_excl_cents, tax_cents, source, source_ref)
+       SELECT id, 1, '2026-01-02', now(), 100, 83, 17, 'test', '1' FROM sites WHERE libelle = 'Shop'`,
+    );
+    const server = await startServer(config({ COMPTOIR_DEMO: '1' }));
+    try {
+      expect(server.demo).toBeUndefined();
+      const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM sites');
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closes the database when listening fails, and says why', async () => {
+    const blocker = await startServer(config());
+    try {
+      const port = new URL(blocker.url).port;
+      await expect(startServer(config({ PORT: port }))).rejects.toThrow(/EADDRINUSE|address already in use/);
+    } finally {
+      await blocker.close();
+    }
+  });
+
+  it('prints wildcard addresses as localhost', () => {
+    expect(publicUrl('0.0.0.0', 8080)).toBe('http://localhost:8080/');
+    expect(publicUrl('::1', 80)).toBe('http://[::1]:80/');
+  });
+});
+
+describe('npm start', () => {
+  it('stops with exit status 1 and a message naming a bad setting', () => {
+    const run = spawnSync(NODE, ['src/server/cli/start.ts'], {
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: '/tmp/unused-comptoir' }, encoding: 'utf8', timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/PORT/);
+    expect(run.stdout).not.toMatch(/Building/);
+  });
+});
+
+describe('client build check', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-root-'));
+    await fs.mkdir(path.join(root, 'src', 'client', 'features'), { recursive: true });
+    await fs.writeFile(path.join(root, 'src', 'client', 'features', 'a.ts'), 'export {};');
+    await fs.writeFile(path.join(root, 'index.html'), '<html></html>');
+  });
+  afterAll(async () => { await fs.rm(root, { recursive: true, force: true }); });
+
+  it('builds when dist/index.html is missing or older than a client source, not otherwise', async () => {
+    expect(clientBuildReason(root)).toMatch(/missing/);
+    await fs.mkdir(path.join(root, 'dist'));
+    await fs.writeFile(path.join(root, 'dist', 'index.html'), '<html></html>');
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(root, 'dist', 'index.html'), later, later);
+    expect(clientBuildReason(root)).toBeNull();
+    const evenLater = new Date(Date.now() + 120_000);
+    await fs.utimes(path.join(root, 'src', 'client', 'features', 'a.ts'), evenLater, evenLater);
+    expect(clientBuildReason(root)).toMatch(/src\/client/);
+  });
+});
