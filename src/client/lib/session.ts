@@ -90,12 +90,14 @@ export async function signIn(login: string, password: string): Promise<Connexion
   // The schema (and zod) load only now, after the user pressed "sign in": not in the login's first load.
   const { ConnexionAnswerSchema } = await import('../../contract/api.ts');
   const user = ConnexionAnswerSchema.parse(answer);
-  session.user = user;
   try {
-    await set(SESSION_KEY, { format: SESSION_FORMAT, user } satisfies StoredSession);
+    // Stored before it enters the valtio proxy: valtio wraps nested arrays in Proxies, which
+    // IndexedDB cannot clone.
+    await set(SESSION_KEY, { format: SESSION_FORMAT, user: structuredClone(user) } satisfies StoredSession);
   } catch {
     // Not persisted: the session still works until the page is closed.
   }
+  session.user = user;
   // Ask the browser not to evict the app's data (DESIGN.md §7); a refusal changes nothing.
   void globalThis.navigator?.storage?.persist?.().catch(() => false);
   return user;

@@ -72,12 +72,10 @@ export function AuthedLayout() {
               ))}
             </ul>
           </nav>
-          <div className="app-header__tools">
-            <LanguageChoice />
-            <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
-              <FormattedMessage id="nav.logout" />
-            </Button>
-          </div>
+          <LanguageChoice className="app-header__languages" />
+          <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
+            <FormattedMessage id="nav.logout" />
+          </Button>
         </header>
         <main className="app-main" id="main" tabIndex={-1}>
           {canOpen ? (
