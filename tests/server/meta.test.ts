@@ -30,6 +30,11 @@ describe('version and distribution', () => {
     const doc = res.json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/bo/connexion', '/api/bo/getSites', '/api/bo/home/{widget}']));
+    type Op = { description?: string; security?: unknown[] };
+    const ops = doc.paths as Record<string, Record<string, Op>>;
+    expect(ops['/api/bo/connexion']!.get!.security).toEqual([]);
+    expect(ops['/api/bo/getSites']!.get!.description).toContain('any signed-in user');
+    expect(ops['/api/bo/getReport']!.post!.description).toContain('RAPPORTS');
     const ui = await t.app.inject({ method: 'GET', url: '/api/docs' , headers: { accept: 'text/html' } });
     expect([200, 302]).toContain(ui.statusCode);
   });

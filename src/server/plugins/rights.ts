@@ -57,6 +57,20 @@ export function checkRouteRights(route: RouteOptions): void {
       throw new Error(`Route ${method} ${route.url} names rights "${key}" but is "${own}" in API_RIGHTS terms`);
     }
   }
+  documentRequirement(route, key);
+}
+
+/** Says in the route's OpenAPI description what it requires; public routes need no credentials. */
+function documentRequirement(route: RouteOptions, key: ApiRoute): void {
+  const schema = route.schema;
+  if (!schema) return;
+  const requirement = API_RIGHTS[key];
+  const needs = requirement === 'public' ? 'Access: public.'
+    : requirement === 'session' ? 'Access: any signed-in user.'
+    : `Access: signed-in user holding one of ${requirement.anyOf.join(', ')}.`;
+  if (schema.description?.includes('Access: ')) return; // HEAD twin of a GET route, same schema object
+  schema.description = schema.description ? `${schema.description}\n\n${needs}` : needs;
+  if (requirement === 'public') schema.security ??= [];
 }
 
 /** Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when invalid. */
