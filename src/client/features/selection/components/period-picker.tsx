@@ -28,6 +28,16 @@ import './selection.css';
 
 const CUSTOM = 'custom';
 
+/** A calendar glyph drawn in SVG: emoji fonts are missing on many tills and tablets. */
+function CalendarIcon() {
+  return (
+    <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+      <rect x="3" y="5" width="18" height="16" rx="2" />
+      <path d="M3 10h18M8 3v4M16 3v4" />
+    </svg>
+  );
+}
+
 /** A DD/MM/YYYY text field with a calendar button; `text` is kept exactly as typed. */
 function DateInput(props: {
   label: string;
@@ -60,7 +70,7 @@ function DateInput(props: {
           className="ui-button ui-button--secondary sel-date__calendar"
           aria-label={props.calendarLabel}
         >
-          <span aria-hidden="true">📅</span>
+          <CalendarIcon />
         </AriaButton>
         <Popover className="ui-popover sel-calendar-popover" placement="bottom end">
           <Dialog className="sel-calendar-dialog" aria-label={props.calendarLabel}>

@@ -52,7 +52,7 @@ export function SitePicker({ defaultExpanded }: { defaultExpanded?: boolean }) {
         selection.restaurantIds = ids.map(Number);
         pruneAfterSiteChange(scope.sites, scope.groups);
       }}
-      searchable={items.length > 6}
+      searchable
       filter={(item, search) => {
         const site = byId.get(item.id);
         return site ? searchSites([site], search).length > 0 : false;
