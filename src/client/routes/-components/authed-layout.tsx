@@ -93,6 +93,7 @@ export function AuthedLayout() {
           <span>
             <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
           </span>
+          {app.client ? <span className="app-footer__client">{app.client}</span> : null}
           <span data-testid="server-version">
             {app.serverVersion === 'error' ? (
               <FormattedMessage id="app.serverUnreachable" />
