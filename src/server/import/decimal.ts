@@ -99,3 +99,14 @@ export function decimalFromNumber(value: number): Decimal {
   if (!d) throw new Error(`${value} is not a plain decimal number`);
   return d;
 }
+
+/**
+ * `n / d` rounded half away from zero, for integers where `n` stays within ±2^53 (`d > 0`):
+ * the Number twin of {@link roundDiv} for hot loops (the demo generator).
+ */
+export function roundDivInt(n: number, d: number): number {
+  const q = Math.trunc(n / d);
+  const r = n - q * d;
+  if (2 * Math.abs(r) >= d) return n < 0 ? q - 1 : q + 1;
+  return q;
+}

@@ -1,0 +1,636 @@
+/**
+ * The demo chain (issue #2 §2): what `npm start` loads into an empty database so the app shows
+ * something true to life on first use — 2 companies, 6 sites in Europe/Paris, groups, terminals,
+ * sellers, and 13 months of tickets up to the current hour, about a million ticket lines.
+ *
+ * Guarantees:
+ * - Deterministic: the data of a site and fiscal date comes from a generator seeded with
+ *   (seed, site, date) alone, so the same seed and the same hour of `now` give the same rows
+ *   (ticket ids come from `ticket_id_seq`, hence equal only on equally fresh databases).
+ * - Consistent: line amounts are `quantity × unit price` in cents, `amountExcl =
+ *   round(amount / (1 + vat))` half away from zero, tax = amount − excl; ticket totals are sums of
+ *   lines; payments sum to the ticket total; corrected (voided) lines carry zero amounts; a
+ *   cancellation mirrors a sale of the same day with negative lines and payments; fiscal dates
+ *   follow the site's time zone and day start.
+ * - Bulk: every table is filled with COPY in one transaction that also refreshes `daily_sales`.
+ *
+ * Shapes of the days: lunch and dinner peaks for brasseries (a late bar until 01:30 on the site
+ * whose day starts at 05:00), morning, lunch and after-school peaks for bakeries, busier
+ * weekends, summer peaks for tourist towns and a quieter August in cities, closed on 25 Dec and
+ * 1 Jan (and Mondays for one bakery).
+ */
+import { tzOffset } from '@date-fns/tz';
+import type pg from 'pg';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { refreshDailySales } from '../db/aggregates.ts';
+import { CopyWriter, copyText, RowBuffer } from '../import/copy.ts';
+import { roundDivInt } from '../import/decimal.ts';
+import {
+  type Article, BAKERY, BRASSERIE, COMPANIES, type DemoSite, type Family, GROUPS, SITES, type SiteKind,
+} from './catalogue.ts';
+
+export interface DemoOptions {
+  /** Same seed (and same hour of `now`) → same data. */
+  seed: number;
+  /** Tickets are generated up to the start of this instant's hour (default: the current time). */
+  now?: Date;
+  /** Number of fiscal days ending today (default: the 13 months up to today). Tests use fewer. */
+  days?: number;
+  log?: (message: string) => void;
+}
+
+export interface DemoResult {
+  sites: number;
+  tickets: number;
+  lines: number;
+}
+
+const TIME_ZONE = 'Europe/Paris';
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** pure-rand's xoroshiro128+ behind the few draws the generator needs. */
+class Rng {
+  private readonly g: ReturnType<typeof xoroshiro128plus>;
+  constructor(seed: number) {
+    this.g = xoroshiro128plus(seed | 0);
+  }
+  /** Uniform in [0, 1). */
+  float(): number {
+    return (this.g.next() >>> 0) / 4_294_967_296;
+  }
+  /** Uniform integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.float() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.float() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.float() * items.length)] as T;
+  }
+  /** Index drawn with the given weights. */
+  weighted(weights: readonly number[]): number {
+    let total = 0;
+    for (const w of weights) total += w;
+    let x = this.float() * total;
+    for (let i = 0; i < weights.length; i++) {
+      x -= weights[i] as number;
+      if (x < 0) return i;
+    }
+    return weights.length - 1;
+  }
+  /** Triangular distribution on [a, b] with mode c. */
+  triangular(a: number, b: number, c: number): number {
+    const u = this.float();
+    const f = (c - a) / (b - a);
+    return u < f ? a + Math.sqrt(u * (b - a) * (c - a)) : b - Math.sqrt((1 - u) * (b - a) * (b - c));
+  }
+}
+
+/** 32-bit hash of integers, to seed one generator per (seed, site, day). */
+function mix(...values: number[]): number {
+  let h = 0x9e3779b9 | 0;
+  for (const v of values) {
+    h = Math.imul(h ^ (v | 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return h;
+}
+
+/** A part of the day: minutes from the fiscal date's midnight, weight, and the kind of ticket. */
+interface DayPart {
+  from: number;
+  to: number;
+  peak: number;
+  weight: number;
+  kind: 'coffee' | 'lunch' | 'afternoon' | 'dinner' | 'drinks' | 'morning' | 'bakeryLunch' | 'bakeryAfternoon';
+}
+
+function dayParts(kind: SiteKind, site: DemoSite, weekday: number): DayPart[] {
+  if (kind === 'bakery') {
+    if (weekday === 0) {
+      return [
+        { from: 420, to: 690, peak: 570, weight: 0.8, kind: 'morning' },
+        { from: 690, to: 780, peak: 720, weight: 0.2, kind: 'bakeryLunch' },
+      ];
+    }
+    return [
+      { from: 390, to: 690, peak: 480, weight: 0.45, kind: 'morning' },
+      { from: 690, to: 840, peak: 750, weight: weekday === 6 ? 0.2 : 0.3, kind: 'bakeryLunch' },
+      { from: 900, to: 1170, peak: 1050, weight: 0.25, kind: 'bakeryAfternoon' },
+    ];
+  }
+  const weekend = weekday === 0 || weekday === 6;
+  const parts: DayPart[] = [
+    { from: 480, to: 690, peak: 540, weight: weekend ? 0.09 : 0.15, kind: 'coffee' },
+    { from: 705, to: 870, peak: 765, weight: weekday === 0 ? 0.55 : 0.45, kind: 'lunch' },
+    { from: 870, to: 1110, peak: 1000, weight: 0.08, kind: 'afternoon' },
+    { from: 1140, to: 1350, peak: 1245, weight: weekday === 0 ? 0.16 : weekday === 6 ? 0.42 : weekday === 1 ? 0.26 : 0.33, kind: 'dinner' },
+    { from: 1350, to: 1410, peak: 1360, weight: 0.02, kind: 'drinks' },
+  ];
+  if (site.lateBar) {
+    const busy = weekday >= 4 || weekday === 6;
+    parts.push({ from: 1410, to: 1530, peak: 1430, weight: busy ? 0.08 : 0.025, kind: 'drinks' });
+  }
+  return parts;
+}
+
+const WEEKDAY_FACTOR: Record<SiteKind, number[]> = {
+  //          Sun   Mon   Tue   Wed   Thu   Fri   Sat
+  brasserie: [0.85, 0.8, 0.85, 0.92, 1.0, 1.2, 1.3],
+  bakery: [1.3, 0.85, 0.9, 0.95, 0.95, 1.05, 1.25],
+};
+//                     Jan   Feb   Mar   Apr  May   Jun   Jul   Aug  Sep  Oct  Nov   Dec
+const CITY_SEASON = [0.85, 0.88, 0.95, 1.0, 1.02, 1.05, 0.95, 0.8, 1.0, 1.0, 0.97, 1.12];
+const TOURIST_SEASON = [0.7, 0.75, 0.85, 0.95, 1.05, 1.2, 1.45, 1.5, 1.1, 0.9, 0.75, 0.95];
+
+interface Line {
+  family: Family;
+  article: Article;
+  quantity: number;
+  /** Unit price actually charged (0 for an employee meal), cents. */
+  unitPrice: number;
+  corrected: boolean;
+}
+
+interface Ticket {
+  minute: number;
+  terminal: number;
+  seller: string;
+  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
+  employeeMeal: boolean;
+  training: boolean;
+  covers: number | null;
+  lines: Line[];
+  payments: [string, number][];
+}
+
+/** Ticket contents: adds `quantity` of `article` to `lines`, merging with an earlier line of it. */
+function add(lines: Line[], family: Family, article: Article, quantity = 1): void {
+  const same = lines.find((l) => l.article === article && !l.corrected);
+  if (same) same.quantity += quantity;
+  else lines.push({ family, article, quantity, unitPrice: article.price, corrected: false });
+}
+
+function addFrom(rng: Rng, lines: Line[], family: Family, quantity = 1): void {
+  add(lines, family, rng.pick(family.articles), quantity);
+}
+
+function brasserieTicket(rng: Rng, part: DayPart['kind'], weekday: number): { lines: Line[]; covers: number | null } {
+  const b = BRASSERIE;
+  const lines: Line[] = [];
+  if (part === 'coffee' || part === 'afternoon' || part === 'drinks') {
+    const people = rng.weighted([55, 30, 10, 5]) + 1;
+    for (let p = 0; p < people; p++) {
+      if (part === 'drinks') addFrom(rng, lines, rng.chance(0.85) ? b.alcohol : b.softs);
+      else if (part === 'coffee') {
+        addFrom(rng, lines, b.hot);
+        if (rng.chance(0.1)) addFrom(rng, lines, b.softs);
+      } else {
+        addFrom(rng, lines, rng.chance(0.5) ? b.softs : rng.chance(0.5) ? b.hot : b.alcohol);
+        if (rng.chance(0.2)) addFrom(rng, lines, b.desserts);
+      }
+    }
+    return { lines, covers: null };
+  }
+  const lunch = part === 'lunch';
+  const covers = rng.weighted(lunch ? [38, 40, 11, 7, 2, 2] : [14, 52, 13, 15, 3, 3]) + 1;
+  const weekdayLunch = lunch && weekday >= 1 && weekday <= 5;
+  for (let c = 0; c < covers; c++) {
+    if (weekdayLunch && rng.chance(0.35)) {
+      addFrom(rng, lines, b.menus);
+    } else {
+      if (rng.chance(lunch ? 0.15 : 0.3)) addFrom(rng, lines, b.starters);
+      addFrom(rng, lines, b.mains);
+      if (rng.chance(lunch ? 0.2 : 0.3)) addFrom(rng, lines, b.desserts);
+    }
+    if (rng.chance(lunch ? 0.42 : 0.5)) addFrom(rng, lines, rng.chance(lunch ? 0.6 : 0.3) ? b.softs : b.alcohol);
+    if (rng.chance(lunch ? 0.35 : 0.2)) addFrom(rng, lines, b.hot);
+  }
+  if (!lunch && covers >= 2 && rng.chance(0.25)) add(lines, b.alcohol, rng.pick([b.alcohol.articles[1], b.alcohol.articles[2]]) as Article);
+  return { lines, covers };
+}
+
+function bakeryTicket(rng: Rng, part: DayPart['kind']): Line[] {
+  const k = BAKERY;
+  const lines: Line[] = [];
+  if (part === 'morning') {
+    if (rng.chance(0.72)) addFrom(rng, lines, k.breads, rng.weighted([70, 22, 8]) + 1);
+    if (rng.chance(0.5) || lines.length === 0) addFrom(rng, lines, k.viennoiseries, rng.weighted([40, 30, 10, 15, 5]) + 1);
+    if (rng.chance(0.1)) addFrom(rng, lines, k.hot);
+  } else if (part === 'bakeryLunch') {
+    if (rng.chance(0.85)) addFrom(rng, lines, k.snacks, rng.weighted([80, 20]) + 1);
+    if (rng.chance(0.45)) addFrom(rng, lines, k.colds);
+    if (rng.chance(0.25)) addFrom(rng, lines, k.pastries);
+    if (rng.chance(0.22) || lines.length === 0) addFrom(rng, lines, k.breads);
+  } else {
+    if (rng.chance(0.7)) addFrom(rng, lines, k.breads, rng.weighted([75, 20, 5]) + 1);
+    if (rng.chance(0.38) || lines.length === 0) addFrom(rng, lines, k.pastries, rng.weighted([50, 20, 10, 20]) + 1);
+    if (rng.chance(0.12)) addFrom(rng, lines, k.viennoiseries, rng.int(1, 4));
+  }
+  return lines;
+}
+
+function lineAmount(line: Line): number {
+  return line.corrected ? 0 : line.quantity * line.unitPrice;
+}
+
+function ticketTotal(t: Ticket): number {
+  let total = 0;
+  for (const l of t.lines) total += lineAmount(l);
+  return total;
+}
+
+const VOUCHERS = [900, 1000, 1100, 1200, 1300, 1500, 1800];
+
+function payments(rng: Rng, kind: SiteKind, part: DayPart['kind'], weekday: number, total: number, covers: number | null): [string, number][] {
+  if (total === 0) return [];
+  if (kind === 'brasserie' && covers !== null && covers >= 2 && rng.chance(0.08)) {
+    const parts = Math.min(covers, rng.int(2, 4));
+    const share = Math.floor(total / parts);
+    const result: [string, number][] = [];
+    for (let i = 0; i < parts; i++) result.push([rng.chance(0.85) ? 'CARD' : 'CASH', i === 0 ? total - share * (parts - 1) : share]);
+    return result;
+  }
+  const lunch = part === 'lunch' || part === 'bakeryLunch';
+  if (lunch && weekday >= 1 && weekday <= 5 && rng.chance(kind === 'brasserie' ? 0.22 : 0.15)) {
+    const voucher = Math.min(total, rng.pick(VOUCHERS) * (total > 2500 && rng.chance(0.4) ? 2 : 1));
+    if (voucher === total) return [['MEAL_VOUCHER', total]];
+    return [['MEAL_VOUCHER', voucher], [rng.chance(0.8) ? 'CARD' : 'CASH', total - voucher]];
+  }
+  const cashShare = kind === 'bakery' ? (total < 500 ? 0.5 : 0.28) : part === 'coffee' ? 0.4 : 0.18;
+  if (kind === 'brasserie' && rng.chance(0.01)) return [['CHEQUE', total]];
+  return [[rng.chance(cashShare) ? 'CASH' : 'CARD', total]];
+}
+
+/** Calendar helpers on day numbers (days since 1970-01-01, UTC-based calendar arithmetic). */
+function dayText(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+function minutesOf(hhmm: string): number {
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+}
+
+/** Wall-clock time (ms, as if UTC) in Europe/Paris → instant (ms), with the offset cached per hour. */
+function wallToInstant(cache: Map<number, number>, wallMs: number): number {
+  const key = Math.floor(wallMs / HOUR_MS);
+  let offset = cache.get(key);
+  if (offset === undefined) {
+    const first = tzOffset(TIME_ZONE, new Date(wallMs));
+    offset = tzOffset(TIME_ZONE, new Date(wallMs - first * 60_000));
+    cache.set(key, offset);
+  }
+  return wallMs - offset * 60_000;
+}
+
+interface SiteDay {
+  date: string;
+  tickets: { ticket: Ticket; instant: number }[];
+  losses: { type: 'CUSTOM' | 'LOSS' | 'REMADE' | 'DEGRADED'; family: Family; article: Article; quantity: number }[];
+}
+
+/** Everything a site sells on one fiscal date, from its own generator. */
+function generateDay(seed: number, siteIndex: number, day: number, cutMs: number, offsets: Map<number, number>): SiteDay | null {
+  const site = SITES[siteIndex] as DemoSite;
+  const kind = (COMPANIES[site.company] ?? COMPANIES[0])?.kind ?? 'brasserie';
+  const date = new Date(day * DAY_MS);
+  const weekday = date.getUTCDay();
+  const month = date.getUTCMonth();
+  const dom = date.getUTCDate();
+  if ((month === 11 && dom === 25) || (month === 0 && dom === 1) || site.closedWeekdays.includes(weekday)) return null;
+  const rng = new Rng(mix(seed, siteIndex, day));
+  const season = (site.tourist ? TOURIST_SEASON : CITY_SEASON)[month] ?? 1;
+  const noise = 1 + (rng.float() + rng.float() + rng.float() - 1.5) * 0.16;
+  const count = Math.max(20, Math.round(site.baseTickets * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise));
+  const parts = dayParts(kind, site, weekday);
+  const weights = parts.map((p) => p.weight);
+  const slots: { minute: number; part: DayPart['kind'] }[] = [];
+  for (let i = 0; i < count; i++) {
+    const p = parts[rng.weighted(weights)] as DayPart;
+    slots.push({ minute: Math.floor(rng.triangular(p.from, p.to, p.peak)), part: p.kind });
+  }
+  // Employee meals before the lunch rush, training tickets at the first opening of a month.
+  const employeeMeals = kind === 'brasserie' ? rng.int(1, 3) : rng.int(0, 1);
+  const dayWall = day * DAY_MS;
+  const halfSellers = Math.max(1, Math.floor(site.sellers.length / 2));
+  const pickSeller = (minute: number) => {
+    const team = minute < 960 ? site.sellers.slice(0, halfSellers) : site.sellers.slice(halfSellers);
+    const i = site.sellers.indexOf(rng.pick(team.length > 0 ? team : site.sellers));
+    return `V${String(i + 1).padStart(2, '0')}`;
+  };
+  const pickTerminal = () => (rng.chance(0.5) ? 1 : rng.int(1, site.terminals));
+
+  const tickets: Ticket[] = [];
+  slots.sort((a, b) => a.minute - b.minute);
+  const firstMinute = slots[0]?.minute ?? 480;
+  if (dom === 1) {
+    const lines: Line[] = [];
+    addFrom(rng, lines, kind === 'brasserie' ? BRASSERIE.hot : BAKERY.breads);
+    const t: Ticket = {
+      minute: Math.max(0, firstMinute - 20), terminal: 1, seller: pickSeller(firstMinute), kind: 'SALE', employeeMeal: false,
+      training: true, covers: null, lines, payments: [],
+    };
+    t.payments = [['CASH', ticketTotal(t)]];
+    tickets.push(t);
+  }
+  for (let e = 0; e < employeeMeals; e++) {
+    const lines: Line[] = [];
+    if (kind === 'brasserie') {
+      add(lines, BRASSERIE.mains, BRASSERIE.mains.articles[0] as Article);
+      addFrom(rng, lines, BRASSERIE.softs);
+    } else {
+      add(lines, BAKERY.snacks, BAKERY.snacks.articles[4] as Article);
+    }
+    for (const l of lines) l.unitPrice = 0; // staff meals are offered: rung up at no charge
+    tickets.push({
+      minute: 675 + e * 5, terminal: 1, seller: pickSeller(675), kind: 'SALE', employeeMeal: true, training: false,
+      covers: kind === 'brasserie' ? 1 : null, lines, payments: [],
+    });
+  }
+  for (const slot of slots) {
+    let lines: Line[];
+    let covers: number | null = null;
+    if (kind === 'brasserie') ({ lines, covers } = brasserieTicket(rng, slot.part, weekday));
+    else lines = bakeryTicket(rng, slot.part);
+    if (rng.chance(kind === 'brasserie' ? 0.03 : 0.015)) {
+      // A correction: an article rung up by mistake, then voided on the same ticket.
+      const family = (lines[rng.int(0, lines.length - 1)] as Line).family;
+      const article = rng.pick(family.articles);
+      lines.push({ family, article, quantity: 1, unitPrice: article.price, corrected: true });
+    }
+    const t: Ticket = {
+      minute: slot.minute, terminal: pickTerminal(), seller: pickSeller(slot.minute), kind: 'SALE', employeeMeal: false,
+      training: false, covers, lines, payments: [],
+    };
+    t.payments = payments(rng, kind, slot.part, weekday, ticketTotal(t), covers);
+    tickets.push(t);
+    if (rng.chance(0.005)) {
+      // A cancellation: the whole ticket cancelled a few minutes later on the same terminal.
+      tickets.push({
+        ...t,
+        minute: Math.min(slot.minute + rng.int(1, 8), 24 * 60 + minutesOf(site.dayStart) - 1),
+        kind: 'CANCELLATION',
+        covers: t.covers === null ? null : -t.covers,
+        lines: t.lines.filter((l) => !l.corrected).map((l) => ({ ...l, quantity: -l.quantity })),
+        payments: t.payments.map(([m, a]) => [m, -a]),
+      });
+    } else if (kind === 'bakery' && rng.chance(0.001)) {
+      const article = rng.pick(BAKERY.pastries.articles);
+      tickets.push({
+        minute: slot.minute + 1, terminal: t.terminal, seller: t.seller, kind: 'RETURN', employeeMeal: false, training: false,
+        covers: null, lines: [{ family: BAKERY.pastries, article, quantity: -1, unitPrice: article.price, corrected: false }],
+        payments: [['CASH', -article.price]],
+      });
+    }
+  }
+  tickets.sort((a, b) => a.minute - b.minute);
+  const placed: SiteDay['tickets'] = [];
+  for (const ticket of tickets) {
+    const instant = wallToInstant(offsets, dayWall + ticket.minute * 60_000);
+    if (instant < cutMs) placed.push({ ticket, instant });
+  }
+
+  const losses: SiteDay['losses'] = [];
+  // Losses are declared at closing: none yet for a day still in progress.
+  const closing = wallToInstant(offsets, dayWall + (24 * 60 + minutesOf(site.dayStart)) * 60_000);
+  if (closing <= cutMs) {
+    if (kind === 'bakery') {
+      const n = rng.int(2, 5);
+      for (let i = 0; i < n; i++) {
+        const family = rng.chance(0.6) ? BAKERY.breads : BAKERY.viennoiseries;
+        losses.push({ type: 'LOSS', family, article: rng.pick(family.articles), quantity: rng.int(1, 8) });
+      }
+      if (rng.chance(0.12)) losses.push({ type: 'DEGRADED', family: BAKERY.pastries, article: rng.pick(BAKERY.pastries.articles), quantity: 1 });
+      if (rng.chance(0.05)) losses.push({ type: 'CUSTOM', family: BAKERY.viennoiseries, article: rng.pick(BAKERY.viennoiseries.articles), quantity: rng.int(1, 3) });
+    } else {
+      const remade = rng.weighted([50, 35, 15]);
+      for (let i = 0; i < remade; i++) losses.push({ type: 'REMADE', family: BRASSERIE.mains, article: rng.pick(BRASSERIE.mains.articles), quantity: 1 });
+      if (rng.chance(0.15)) losses.push({ type: 'DEGRADED', family: BRASSERIE.desserts, article: rng.pick(BRASSERIE.desserts.articles), quantity: 1 });
+      if (rng.chance(0.2)) losses.push({ type: 'CUSTOM', family: BRASSERIE.alcohol, article: rng.pick(BRASSERIE.alcohol.articles), quantity: rng.int(1, 2) });
+      if (rng.chance(0.1)) losses.push({ type: 'LOSS', family: BRASSERIE.desserts, article: rng.pick(BRASSERIE.desserts.articles), quantity: rng.int(1, 4) });
+    }
+  }
+  return { date: dayText(day), tickets: placed, losses };
+}
+
+const ARTICLE_CODES = new Map<Article, string>();
+for (const [brand, menu] of [['B', BRASSERIE], ['F', BAKERY]] as const) {
+  for (const [key, fam] of Object.entries(menu)) {
+    fam.articles.forEach((a, i) => {
+      ARTICLE_CODES.set(a, `${brand}${key.slice(0, 3).toUpperCase()}${String(i + 1).padStart(2, '0')}`);
+    });
+  }
+}
+
+/** The fiscal day number of `instant` for a site of the demo (Europe/Paris, day start `dayStart`). */
+function fiscalDay(instant: number, dayStart: string): number {
+  const wall = instant + tzOffset(TIME_ZONE, new Date(instant)) * 60_000;
+  return Math.floor((wall - minutesOf(dayStart) * 60_000) / DAY_MS);
+}
+
+async function insertReference(client: pg.ClientBase): Promise<number[]> {
+  const companyIds: number[] = [];
+  for (const c of COMPANIES) {
+    const { rows } = await client.query<{ id: number }>(
+      'INSERT INTO companies (raison_sociale, enseigne, siret, code_licence) VALUES ($1, $2, $3, $4) RETURNING id',
+      [c.raisonSociale, c.enseigne, c.siret, c.codeLicence],
+    );
+    companyIds.push((rows[0] as { id: number }).id);
+  }
+  const { rows: siteRows } = await client.query<{ id: number }>(
+    `INSERT INTO sites (libelle, company_id, code_implant, time_zone, day_start, currency)
+     SELECT a, b, c, d, e, f
+       FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS s(a, b, c, d, e, f, n)
+      ORDER BY n RETURNING id`,
+    [
+      SITES.map((s) => s.libelle), SITES.map((s) => companyIds[s.company]), SITES.map((s) => s.codeImplant),
+      SITES.map(() => TIME_ZONE), SITES.map((s) => s.dayStart), SITES.map(() => 'EUR'),
+    ],
+  );
+  const siteIds = siteRows.map((r) => r.id);
+  for (const g of GROUPS) {
+    const { rows } = await client.query<{ id: number }>('INSERT INTO groups (raison_sociale) VALUES ($1) RETURNING id', [g.name]);
+    await client.query('INSERT INTO group_sites (group_id, site_id) SELECT $1, unnest($2::int[])', [rows[0]?.id, g.sites.map((i) => siteIds[i])]);
+  }
+  const terminals: [number, number, string][] = [];
+  const sellers: [number, string, string][] = [];
+  SITES.forEach((s, i) => {
+    const id = siteIds[i] as number;
+    for (let t = 1; t <= s.terminals; t++) terminals.push([id, t, `Caisse ${t}`]);
+    s.sellers.forEach((name, k) => {
+      sellers.push([id, `V${String(k + 1).padStart(2, '0')}`, name]);
+    });
+  });
+  await client.query('INSERT INTO terminals (site_id, terminal_id, libelle) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])',
+    [terminals.map((t) => t[0]), terminals.map((t) => t[1]), terminals.map((t) => t[2])]);
+  await client.query('INSERT INTO sellers (site_id, code, nom) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])',
+    [sellers.map((t) => t[0]), sellers.map((t) => t[1]), sellers.map((t) => t[2])]);
+  return siteIds;
+}
+
+/**
+ * On an empty table, drops its primary key, unique constraints and indexes and returns the
+ * statements that recreate them exactly as the migrations made them (read back from the
+ * catalogue): building an index once after a bulk load costs about half of maintaining it
+ * row by row during the COPY. A table that holds rows keeps its indexes (returns []).
+ */
+async function dropIndexesWhileEmpty(client: pg.ClientBase, table: string): Promise<string[]> {
+  const { rows: [probe] } = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS empty`);
+  if (!probe?.empty) return [];
+  const { rows: constraints } = await client.query<{ name: string; def: string }>(
+    `SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
+      WHERE conrelid = $1::regclass AND contype IN ('p', 'u') ORDER BY conname`,
+    [table],
+  );
+  const { rows: indexes } = await client.query<{ name: string; def: string }>(
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      WHERE x.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.oid)
+      ORDER BY i.relname`,
+    [table],
+  );
+  // Emptied in this transaction, the table accepts COPY … FREEZE: rows are written frozen, so
+  // the first report does not rewrite every page to set hint bits, and with wal_level=minimal
+  // the load skips the WAL altogether.
+  await client.query(`TRUNCATE ${table}`);
+  const recreate: string[] = [];
+  for (const c of constraints) {
+    await client.query(`ALTER TABLE ${table} DROP CONSTRAINT "${c.name}"`);
+    recreate.push(`ALTER TABLE ${table} ADD CONSTRAINT "${c.name}" ${c.def}`);
+  }
+  for (const i of indexes) {
+    await client.query(`DROP INDEX "${i.name}"`);
+    recreate.push(i.def);
+  }
+  return recreate;
+}
+
+async function reserveIds(client: pg.ClientBase, sequence: 'ticket_id_seq' | 'loss_id_seq', n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const { rows } = await client.query<{ ids: string[] }>(
+    `SELECT array_agg(nextval('${sequence}')::text ORDER BY g) AS ids FROM generate_series(1, $1) AS g`,
+    [n],
+  );
+  return (rows[0]?.ids ?? []).map(Number);
+}
+
+/**
+ * Creates the demo chain in one transaction (see the module comment) and refreshes `daily_sales`.
+ * Expects a database without the demo's companies and sites (`npm start` calls it when the
+ * tickets table is empty).
+ * @returns how many sites, tickets and ticket lines were written.
+ * @throws the database's error (unique violation when the chain already exists); nothing is written then.
+ */
+export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Promise<DemoResult> {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const nowMs = (options.now ?? new Date()).getTime();
+  const cutMs = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  const offsets = new Map<number, number>();
+  const client = await pool.connect();
+  let failed = false;
+  let ticketCount = 0;
+  let lineCount = 0;
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL synchronous_commit = off');
+    await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+    const siteIds = await insertReference(client);
+    const recreate: string[] = [];
+    const refreshes: [number, string, string][] = [];
+    const emptied = new Set<string>();
+    for (const table of ['tickets', 'ticket_lines', 'payments']) {
+      const statements = await dropIndexesWhileEmpty(client, table);
+      if (statements.length > 0) emptied.add(table);
+      recreate.push(...statements);
+    }
+    for (let s = 0; s < SITES.length; s++) {
+      const site = SITES[s] as DemoSite;
+      const siteId = siteIds[s] as number;
+      const lastDay = fiscalDay(nowMs, site.dayStart);
+      let firstDay: number;
+      if (options.days !== undefined) {
+        firstDay = lastDay - Math.max(1, Math.floor(options.days)) + 1;
+      } else {
+        const last = new Date(lastDay * DAY_MS);
+        firstDay = Math.floor(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 13, last.getUTCDate()) / DAY_MS) + 1;
+      }
+      const days: SiteDay[] = [];
+      let siteTickets = 0;
+      let siteLosses = 0;
+      for (let d = firstDay; d <= lastDay; d++) {
+        const generated = generateDay(options.seed, s, d, cutMs, offsets);
+        if (!generated) continue;
+        days.push(generated);
+        siteTickets += generated.tickets.length;
+        siteLosses += generated.losses.length;
+      }
+      const ticketIds = await reserveIds(client, 'ticket_id_seq', siteTickets);
+      const lossIds = await reserveIds(client, 'loss_id_seq', siteLosses);
+
+      const ticketCopy = new CopyWriter(client, 'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)', { freeze: emptied.has('tickets') });
+      const lineRows = new RowBuffer();
+      const paymentRows = new RowBuffer();
+      let k = 0;
+      for (const day of days) {
+        for (const { ticket: t, instant } of day.tickets) {
+          const id = ticketIds[k] as number;
+          k++;
+          let total = 0;
+          let excl = 0;
+          let lineNo = 0;
+          for (const l of t.lines) {
+            const amount = lineAmount(l);
+            const lineExcl = roundDivInt(amount * 1000, 1000 + l.family.vatMille);
+            total += amount;
+            excl += lineExcl;
+            lineNo++;
+            lineRows.push(`${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`);
+          }
+          t.payments.forEach(([method, amount], i) => {
+            paymentRows.push(`${siteId}\t${id}\t${i + 1}\t${method}\t${amount}`);
+          });
+          const due = ticketCopy.push(
+            `${siteId}\t${id}\t${day.date}\t${new Date(instant).toISOString()}\t${t.terminal}\t${t.seller}\t${t.kind}\t${t.employeeMeal ? 't' : 'f'}\t${t.training ? 't' : 'f'}\t${t.covers ?? '\\N'}\t${total}\t${excl}\t${total - excl}\tdemo\t${site.codeImplant}-${day.date.replaceAll('-', '')}-${String(k).padStart(6, '0')}`,
+          );
+          if (due) await ticketCopy.flush();
+        }
+      }
+      await ticketCopy.end();
+      const lineCopy = new CopyWriter(client, 'ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, corrected)', { freeze: emptied.has('ticket_lines') });
+      await lineCopy.chunks(lineRows.chunks());
+      await lineCopy.end();
+      const paymentCopy = new CopyWriter(client, 'payments (site_id, ticket_id, payment_no, method, amount_cents)', { freeze: emptied.has('payments') });
+      await paymentCopy.chunks(paymentRows.chunks());
+      await paymentCopy.end();
+      const lossCopy = new CopyWriter(client, 'losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)');
+      let li = 0;
+      for (const day of days) {
+        for (const loss of day.losses) {
+          lossCopy.push(`${siteId}\t${lossIds[li]}\t${day.date}\t${loss.type}\t${copyText(loss.article.name)}\t${copyText(loss.family.name)}\t${loss.quantity}\t${loss.quantity * loss.article.price}`);
+          li++;
+        }
+      }
+      await lossCopy.end();
+      if (days.length > 0) refreshes.push([siteId, (days[0] as SiteDay).date, (days[days.length - 1] as SiteDay).date]);
+      ticketCount += siteTickets;
+      lineCount += lineRows.rows;
+      log(`Demo chain: ${site.libelle}: ${siteTickets} tickets, ${lineRows.rows} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    if (recreate.length > 0) log(`Demo chain: building ${recreate.length} indexes…`);
+    for (const statement of recreate) await client.query(statement);
+    for (const [siteId, from, to] of refreshes) await refreshDailySales(client, siteId, from, to);
+    await client.query('ANALYZE tickets, ticket_lines, payments, losses, daily_sales');
+    await client.query('COMMIT');
+  } catch (e) {
+    failed = true;
+    throw e;
+  } finally {
+    client.release(failed ? true : undefined);
+  }
+  log(`Demo chain created: ${SITES.length} sites, ${ticketCount} tickets, ${lineCount} lines in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  return { sites: SITES.length, tickets: ticketCount, lines: lineCount };
+}
