@@ -1,12 +1,15 @@
 /**
  * Reference data for components, read from the query cache that `loadReferenceData` fills.
- * While that load runs the hooks wait (so SPEC.md §4's order is kept: no parallel calls jump the
- * queue); after it, or if it never ran, they read or fetch on their own.
+ * The queries stay disabled until that load has finished (or failed), so SPEC.md §4's order is
+ * kept: a picker mounting first never fires the four calls in parallel. A screen mounting before
+ * anyone started the load starts it (the load is shared, never run twice at once).
  */
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { appState } from '../../lib/app-state.ts';
 import { session } from '../../lib/session.ts';
+import { loadReferenceData } from './load-reference-data.ts';
 import { referenceQueries } from './reference-queries.ts';
 import { referenceLoad, selection } from './selection-state.ts';
 import {
@@ -22,7 +25,11 @@ export function useReferenceData() {
   useSnapshot(session);
   const load = useSnapshot(referenceLoad);
   const app = useSnapshot(appState);
-  const enabled = !load.loading;
+  const enabled = load.loaded || load.failedCode !== null;
+  const idle = !load.loaded && !load.loading && load.failedCode === null;
+  useEffect(() => {
+    if (idle && session.user) void loadReferenceData();
+  }, [idle]);
   const sites = useQuery({ ...referenceQueries.sites(), enabled });
   const groups = useQuery({ ...referenceQueries.groups(), enabled });
   const terminals = useQuery({ ...referenceQueries.terminals(), enabled });
@@ -32,7 +39,7 @@ export function useReferenceData() {
     groups: groups.data ?? [],
     terminals: terminals.data ?? [],
     sellers: sellers.data ?? [],
-    isLoading: load.loading || sites.isPending || groups.isPending,
+    isLoading: !enabled || sites.isPending || groups.isPending,
     error: sites.error ?? groups.error ?? null,
     refetch: () => {
       void sites.refetch();
