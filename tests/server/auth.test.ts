@@ -110,6 +110,15 @@ describe('sign-in, tokens and sign-out', () => {
     expect(minutesLeft).toBeGreaterThan(29);
   });
 
+  it('drops the expired sessions of a user at their next sign-in', async () => {
+    await t.database.pool.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', $1, now() - interval '1 day')`, [userId],
+    );
+    await t.signIn('marie', PASSWORD);
+    const { rows } = await t.database.pool.query(`SELECT 1 FROM sessions WHERE token_hash = 'old'`);
+    expect(rows).toHaveLength(0);
+  });
+
   it('revokes the token at logout', async () => {
     const headers = await t.signIn('marie', PASSWORD);
     const out = await t.app.inject({ method: 'GET', url: '/api/bo/logout', headers });

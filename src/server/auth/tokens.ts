@@ -14,11 +14,13 @@ export function tokenHash(token: string): string {
 }
 
 /**
- * Opens a session for `userId` valid `minutes` minutes.
+ * Opens a session for `userId` valid `minutes` minutes, dropping the user's expired ones.
  * @returns the token (base64url of 32 random bytes) to send back to the client, once.
  */
 export async function openSession(pool: pg.Pool, userId: number, minutes: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  // Expired sessions of this user go now, so the table does not grow with abandoned tokens.
+  await pool.query('DELETE FROM sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
   await pool.query(
     `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))`,
     [tokenHash(token), userId, minutes],
