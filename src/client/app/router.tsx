@@ -5,12 +5,14 @@
  */
 import { createRouter } from '@tanstack/react-router';
 import { routeTree } from '../routeTree.gen.ts';
+import { RouteError } from './route-error.tsx';
 import { wireRouterEvents } from './router-events.ts';
 
 export const router = createRouter({
   routeTree,
   defaultPreload: 'intent',
   scrollRestoration: true,
+  defaultErrorComponent: RouteError,
 });
 
 wireRouterEvents(router);

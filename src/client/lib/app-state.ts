@@ -42,7 +42,10 @@ export const appState = proxy<AppState>({
   isTotal: false,
   client: null,
   isApp: isInstalledApp(),
-  isMobile: isMobileUserAgent(globalThis.navigator?.userAgent ?? ''),
+  // iPadOS announces itself as a Mac; its touch screen gives it away.
+  isMobile:
+    isMobileUserAgent(globalThis.navigator?.userAgent ?? '') ||
+    (/Macintosh/.test(globalThis.navigator?.userAgent ?? '') && (globalThis.navigator?.maxTouchPoints ?? 0) > 1),
 });
 
 /**
