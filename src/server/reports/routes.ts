@@ -23,6 +23,7 @@ import { message } from '../i18n.ts';
 import { errorResponses, ownSession, UserIdParam } from '../routes/common.ts';
 import { REPORT_CLASSES } from './registry.ts';
 import { contentDisposition, CONTENT_TYPES, renderReport, reportFileName } from './render/index.ts';
+import { closePdfPool } from './render/pdf-pool.ts';
 import { type RawReportInput, resolveReport } from './request.ts';
 import { renderOptionsFor, runReport } from './run.ts';
 
@@ -138,6 +139,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { database } = options;
   const distribution = options.distribution ?? 'Comptoir';
+  app.addHook('onClose', closePdfPool);
 
   api.get('/bo/rapport/metrics', {
     config: { rights: 'GET bo/rapport/metrics' },

@@ -7,7 +7,7 @@ import type { Dataset, Language, ReportFormat } from '../../../contract/reports.
 import { message } from '../../i18n.ts';
 import type { RenderOptions } from './cells.ts';
 import { renderCsv } from './csv.ts';
-import { renderPdf } from './pdf.ts';
+import { renderPdfInWorker } from './pdf-pool.ts';
 import { renderXlsx } from './xlsx.ts';
 
 /** MIME type of each format. CSV says its charset (UTF-8, with BOM). */
@@ -30,7 +30,7 @@ export type RenderedBody =
 export async function renderReport(dataset: Dataset, format: ReportFormat, options: RenderOptions): Promise<RenderedBody> {
   switch (format) {
     case 'PDF':
-      return { kind: 'buffer', data: await renderPdf(dataset, options) };
+      return { kind: 'buffer', data: await renderPdfInWorker(dataset, options) };
     case 'XLSX':
       return { kind: 'buffer', data: await renderXlsx(dataset, options.language) };
     case 'CSV':

@@ -1,0 +1,37 @@
+/**
+ * PDFs are rendered off the event loop, in a small pool of worker threads (piscina), started on
+ * the first PDF and shrunk to nothing after five minutes without one. Guarantees: the API keeps
+ * answering while a PDF is laid out; at most `maxThreads` PDFs are laid out at once, the others
+ * wait in the pool's queue.
+ */
+import os from 'node:os';
+import Piscina from 'piscina';
+import type { Dataset } from '../../../contract/reports.ts';
+import type { RenderOptions } from './cells.ts';
+
+let pool: Piscina | null = null;
+
+function pdfPool(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL('./pdf-worker.ts', import.meta.url).href,
+    minThreads: 0,
+    // Leave a core to the API and PostgreSQL.
+    maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
+    // Starting a worker loads pdfmake and its fonts (about a second): keep it for a while.
+    idleTimeout: 5 * 60_000,
+  });
+  return pool;
+}
+
+/** Renders `dataset` as a PDF in a worker thread (same output as pdf.ts's renderPdf). */
+export async function renderPdfInWorker(dataset: Dataset, options: RenderOptions): Promise<Buffer> {
+  const bytes: Uint8Array = await pdfPool().run({ dataset, options });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Stops the worker threads (the app's onClose); a later PDF starts a new pool. */
+export async function closePdfPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.destroy();
+}
