@@ -92,10 +92,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Comptoir API', description: 'API of SPEC.md §7 (paths relative to /api)', version: APP_VERSION },
+      info: {
+        title: 'Comptoir API',
+        description: 'API of SPEC.md §7 (paths relative to /api)',
+        version: APP_VERSION,
+      },
       components: {
         securitySchemes: {
-          basic: { type: 'http', scheme: 'basic', description: 'login:password at bo/connexion, then login:token' },
+          basic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'login:password at bo/connexion, then login:token',
+          },
         },
       },
       security: [{ basic: [] }],
@@ -104,13 +112,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
-  await app.register(async (api) => {
-    await api.register(metaRoutes, { config });
-    await api.register(sessionRoutes, { database, config });
-    await api.register(referenceRoutes, { database, config });
-    await api.register(homeRoutes, { database });
-    await api.register(reportRoutes, { database, distribution: config.distribution });
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      await api.register(metaRoutes, { config });
+      await api.register(sessionRoutes, { database, config });
+      await api.register(referenceRoutes, { database, config });
+      await api.register(homeRoutes, { database });
+      await api.register(reportRoutes, { database, distribution: config.distribution });
+    },
+    { prefix: API_PREFIX },
+  );
 
   await installClient(app, options.clientDir);
   return app;

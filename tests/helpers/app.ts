@@ -39,10 +39,19 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export async function createTestApp(options: { config?: Partial<Config>; clientDir?: string } = {}) {
   const database = await createTestDatabase();
   const config: Config = {
-    ...loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', COMPTOIR_LOGIN_RATE: '10000', DATA_DIR: '/tmp/comptoir-test-unused' }),
+    ...loadConfig({
+      COMPTOIR_DEMO: '0',
+      LOG_LEVEL: 'silent',
+      COMPTOIR_LOGIN_RATE: '10000',
+      DATA_DIR: '/tmp/comptoir-test-unused',
+    }),
     ...options.config,
   };
-  const app = await buildApp({ config, database, ...(options.clientDir ? { clientDir: options.clientDir } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+  });
   await app.ready();
 
   return {
@@ -51,12 +60,15 @@ export async function createTestApp(options: { config?: Partial<Config>; clientD
     config,
     /** Creates a profile and a user; returns the user's id. */
     async createUser(user: TestUser): Promise<number> {
-      const [profile] = await database.db.insert(profiles).values({
-        titre: `profile-${user.login}`,
-        droits: [...user.droits],
-        allSites: user.allSites ?? false,
-        restaurantIds: user.restaurantIds ?? [],
-      }).returning({ id: profiles.id });
+      const [profile] = await database.db
+        .insert(profiles)
+        .values({
+          titre: `profile-${user.login}`,
+          droits: [...user.droits],
+          allSites: user.allSites ?? false,
+          restaurantIds: user.restaurantIds ?? [],
+        })
+        .returning({ id: profiles.id });
       return insertUser(database.db, {
         login: user.login,
         password: user.password,
@@ -77,7 +89,8 @@ export async function createTestApp(options: { config?: Partial<Config>; clientD
         url: `/api/bo/connexion?username=${encodeURIComponent(login)}`,
         headers: { authorization: basic(login, password), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
       });
-      if (res.statusCode !== 200) throw new Error(`sign-in of ${login} refused: ${res.statusCode} ${res.body}`);
+      if (res.statusCode !== 200)
+        throw new Error(`sign-in of ${login} refused: ${res.statusCode} ${res.body}`);
       const { token } = res.json<{ token: string }>();
       return { authorization: basic(login, token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE };
     },

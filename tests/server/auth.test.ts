@@ -17,30 +17,55 @@ describe('sign-in, tokens and sign-out', () => {
   let userId: number;
   beforeAll(async () => {
     t = await createTestApp({ config: { sessionMinutes: 30 } });
-    userId = await t.createUser({ login: 'marie', password: PASSWORD, droits: ['RAPPORTS'], language: 'de', codeExploitant: 'EX1' });
+    userId = await t.createUser({
+      login: 'marie',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      language: 'de',
+      codeExploitant: 'EX1',
+    });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const connexion = (login: string, secret: string, headers: Record<string, string> = XRW) =>
-    t.app.inject({ method: 'GET', url: `/api/bo/connexion?username=${login}`, headers: { ...headers, authorization: basic(login, secret) } });
+    t.app.inject({
+      method: 'GET',
+      url: `/api/bo/connexion?username=${login}`,
+      headers: { ...headers, authorization: basic(login, secret) },
+    });
 
   it('signs in with the right password and answers the user and a 256-bit token', async () => {
     const res = await connexion('marie', PASSWORD);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
-      id: userId, login: 'marie', droits: ['RAPPORTS'], currency: 'EUR', role: '', codeExploitant: 'EX1', language: 'de',
+      id: userId,
+      login: 'marie',
+      droits: ['RAPPORTS'],
+      currency: 'EUR',
+      role: '',
+      codeExploitant: 'EX1',
+      language: 'de',
     });
     expect(Buffer.from(body.token, 'base64url')).toHaveLength(32);
   });
 
   it('stores the password as argon2id and only the SHA-256 of the token', async () => {
     const { token } = (await connexion('marie', PASSWORD)).json<{ token: string }>();
-    const { rows: users } = await t.database.pool.query('SELECT password_hash FROM users WHERE login = $1', ['marie']);
+    const { rows: users } = await t.database.pool.query('SELECT password_hash FROM users WHERE login = $1', [
+      'marie',
+    ]);
     expect(users[0].password_hash).toMatch(/^\$argon2id\$/);
-    const { rows } = await t.database.pool.query('SELECT token_hash, expires_at FROM sessions WHERE token_hash = $1', [sha256(token)]);
+    const { rows } = await t.database.pool.query(
+      'SELECT token_hash, expires_at FROM sessions WHERE token_hash = $1',
+      [sha256(token)],
+    );
     expect(rows).toHaveLength(1);
-    const { rows: plain } = await t.database.pool.query('SELECT 1 FROM sessions WHERE token_hash = $1', [token]);
+    const { rows: plain } = await t.database.pool.query('SELECT 1 FROM sessions WHERE token_hash = $1', [
+      token,
+    ]);
     expect(plain).toHaveLength(0);
     const minutes = (rows[0].expires_at.getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(29);
@@ -64,7 +89,9 @@ describe('sign-in, tokens and sign-out', () => {
     expect(none.statusCode).toBe(401);
     expect(none.json()).toMatchObject({ code: 'badCredentials' });
     const other = await t.app.inject({
-      method: 'GET', url: '/api/bo/connexion?username=paul', headers: { ...XRW, authorization: basic('marie', PASSWORD) },
+      method: 'GET',
+      url: '/api/bo/connexion?username=paul',
+      headers: { ...XRW, authorization: basic('marie', PASSWORD) },
     });
     expect(other.statusCode).toBe(401);
   });
@@ -78,8 +105,17 @@ describe('sign-in, tokens and sign-out', () => {
 
   it('refuses the password itself, a made-up token, or the token under another login with 401 Unauthorized', async () => {
     const { token } = (await connexion('marie', PASSWORD)).json<{ token: string }>();
-    for (const authorization of [basic('marie', PASSWORD), basic('marie', 'x'.repeat(43)), basic('admin', token), 'Bearer abc']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers: { ...XRW, authorization } });
+    for (const authorization of [
+      basic('marie', PASSWORD),
+      basic('marie', 'x'.repeat(43)),
+      basic('admin', token),
+      'Bearer abc',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/bo/getSites?id=${userId}`,
+        headers: { ...XRW, authorization },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'Unauthorized' });
     }
@@ -88,7 +124,10 @@ describe('sign-in, tokens and sign-out', () => {
   it('refuses an expired token with 401 Unauthorized', async () => {
     const headers = await t.signIn('marie', PASSWORD);
     const token = Buffer.from(headers.authorization!.slice(6), 'base64').toString().split(':')[1]!;
-    await t.database.pool.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [sha256(token)]);
+    await t.database.pool.query(
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+      [sha256(token)],
+    );
     const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'Unauthorized' });
@@ -98,12 +137,17 @@ describe('sign-in, tokens and sign-out', () => {
     const headers = await t.signIn('marie', PASSWORD);
     const token = Buffer.from(headers.authorization!.slice(6), 'base64').toString().split(':')[1]!;
     const expiry = async () =>
-      (await t.database.pool.query('SELECT expires_at FROM sessions WHERE token_hash = $1', [sha256(token)])).rows[0].expires_at.getTime();
+      (
+        await t.database.pool.query('SELECT expires_at FROM sessions WHERE token_hash = $1', [sha256(token)])
+      ).rows[0].expires_at.getTime();
     const fresh = await expiry();
     await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers });
     expect(await expiry()).toBe(fresh); // used within the minute: not rewritten
 
-    await t.database.pool.query(`UPDATE sessions SET expires_at = now() + interval '5 minutes' WHERE token_hash = $1`, [sha256(token)]);
+    await t.database.pool.query(
+      `UPDATE sessions SET expires_at = now() + interval '5 minutes' WHERE token_hash = $1`,
+      [sha256(token)],
+    );
     const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers });
     expect(res.statusCode).toBe(200);
     const minutesLeft = ((await expiry()) - Date.now()) / 60_000;
@@ -112,7 +156,8 @@ describe('sign-in, tokens and sign-out', () => {
 
   it('drops the expired sessions of a user at their next sign-in', async () => {
     await t.database.pool.query(
-      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', $1, now() - interval '1 day')`, [userId],
+      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('old', $1, now() - interval '1 day')`,
+      [userId],
     );
     await t.signIn('marie', PASSWORD);
     const { rows } = await t.database.pool.query(`SELECT 1 FROM sessions WHERE token_hash = 'old'`);
@@ -130,7 +175,11 @@ describe('sign-in, tokens and sign-out', () => {
 
   it('requires X-Requested-With on API calls with 400 MissingClientHeader, sign-in included', async () => {
     const headers = await t.signIn('marie', PASSWORD);
-    const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers: { authorization: headers.authorization! } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/bo/getSites?id=${userId}`,
+      headers: { authorization: headers.authorization! },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'MissingClientHeader' });
     const login = await connexion('marie', PASSWORD, {});
@@ -152,22 +201,32 @@ describe('login rate limit', () => {
     t = await createTestApp({ config: { loginRatePerMinute: 3 } });
     await t.createUser({ login: 'paul', password: PASSWORD, droits: [] });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers 429 TooManyRequests once a client address has tried more than the limit in a minute', async () => {
-    const attempt = (secret: string) => t.app.inject({
-      method: 'GET', url: '/api/bo/connexion?username=paul', headers: { ...XRW, authorization: basic('paul', secret) },
-      remoteAddress: '10.0.0.7',
-    });
+    const attempt = (secret: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/bo/connexion?username=paul',
+        headers: { ...XRW, authorization: basic('paul', secret) },
+        remoteAddress: '10.0.0.7',
+      });
     expect((await attempt('Wrong-Pass1')).statusCode).toBe(401);
     expect((await attempt('Wrong-Pass2')).statusCode).toBe(401);
     expect((await attempt(PASSWORD)).statusCode).toBe(200);
     const blocked = await attempt(PASSWORD);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toMatchObject({ code: 'TooManyRequests', details: { retryAfterSeconds: expect.any(Number) } });
+    expect(blocked.json()).toMatchObject({
+      code: 'TooManyRequests',
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
     // Another address is not affected.
     const other = await t.app.inject({
-      method: 'GET', url: '/api/bo/connexion?username=paul', headers: { ...XRW, authorization: basic('paul', PASSWORD) },
+      method: 'GET',
+      url: '/api/bo/connexion?username=paul',
+      headers: { ...XRW, authorization: basic('paul', PASSWORD) },
       remoteAddress: '10.0.0.8',
     });
     expect(other.statusCode).toBe(200);
@@ -175,15 +234,21 @@ describe('login rate limit', () => {
 
   it('does not limit the other API calls', async () => {
     for (let i = 0; i < 6; i++) {
-      expect((await t.app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.7' })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.7' })).statusCode,
+      ).toBe(200);
     }
   });
 });
 
 describe('the administrator of a fresh database', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('is created once, with every right and every site, and a generated password meeting the policy', async () => {
     const first = await ensureAdministrator(t.database, { adminLogin: 'chef', adminPassword: undefined });
@@ -212,8 +277,12 @@ describe('the administrator of a fresh database', () => {
 
 describe('the administrator with COMPTOIR_ADMIN_PASSWORD', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('gets that password and none is generated', async () => {
     const res = await ensureAdministrator(t.database, { adminLogin: 'admin', adminPassword: PASSWORD });

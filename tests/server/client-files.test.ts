@@ -17,7 +17,10 @@ describe('the built client', () => {
     await fs.writeFile(path.join(dir, 'index.html'), INDEX);
     await fs.writeFile(path.join(dir, 'assets', 'index-B4x9k2.js'), SCRIPT);
     await fs.writeFile(path.join(dir, 'sw.js'), SCRIPT);
-    await fs.writeFile(path.join(dir, 'manifest.webmanifest'), JSON.stringify({ name: 'Comptoir', icons: [] }));
+    await fs.writeFile(
+      path.join(dir, 'manifest.webmanifest'),
+      JSON.stringify({ name: 'Comptoir', icons: [] }),
+    );
     t = await createTestApp({ clientDir: dir });
   });
   afterAll(async () => {
@@ -25,7 +28,8 @@ describe('the built client', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
 
   it('sends hashed assets as immutable for a year', async () => {
     const res = await get('/assets/index-B4x9k2.js');
@@ -42,7 +46,9 @@ describe('the built client', () => {
   });
 
   it('serves the manifest with its media type', async () => {
-    expect((await get('/manifest.webmanifest')).headers['content-type']).toMatch(/application\/manifest\+json/);
+    expect((await get('/manifest.webmanifest')).headers['content-type']).toMatch(
+      /application\/manifest\+json/,
+    );
   });
 
   it('answers 404, never the shell, for a missing asset', async () => {
@@ -69,14 +75,26 @@ describe('the built client', () => {
   });
 
   it('compresses with brotli or gzip as the browser accepts', async () => {
-    const br = await t.app.inject({ method: 'GET', url: '/assets/index-B4x9k2.js', headers: { 'accept-encoding': 'br' } });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-B4x9k2.js',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(SCRIPT);
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const gz = await t.app.inject({ method: 'GET', url: '/rapports', headers: { 'accept-encoding': 'gzip', accept: 'text/html' } });
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/rapports',
+      headers: { 'accept-encoding': 'gzip', accept: 'text/html' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(INDEX);
-    const api = await t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'br, gzip' } });
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(api.headers['content-encoding']).toBe('br');
   });
 });

@@ -3,8 +3,12 @@ import { createTestDatabase } from '../helpers/db.ts';
 
 describe('test database', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => { db = await createTestDatabase(); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('has the migrated schema, with bigint cents read as numbers and dates as wire text', async () => {
     const { rows } = await db.pool.query(

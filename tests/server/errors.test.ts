@@ -14,11 +14,25 @@ describe('error answers', () => {
     database = await createTestDatabase();
     app = await buildApp({ config, database });
     // Routes outside /api are not in the rights table; these exist only to throw.
-    app.get('/test/boom', async () => { throw new Error('secret connection string postgres://x'); });
-    app.get('/test/report', async () => { throw new ApiHttpError(400, 'MaxReportDays', 'period too long', { maxDays: 31 }); });
-    app.get('/test/validate', { schema: { querystring: z.object({ n: z.coerce.number().int() }) } }, async () => ({}));
-    app.post('/test/echo', { schema: { body: z.object({ id: z.number() }) } }, async (request) => request.body);
-    app.addHook('onError', async (_request, _reply, error) => { logged.push(error); });
+    app.get('/test/boom', async () => {
+      throw new Error('secret connection string postgres://x');
+    });
+    app.get('/test/report', async () => {
+      throw new ApiHttpError(400, 'MaxReportDays', 'period too long', { maxDays: 31 });
+    });
+    app.get(
+      '/test/validate',
+      { schema: { querystring: z.object({ n: z.coerce.number().int() }) } },
+      async () => ({}),
+    );
+    app.post(
+      '/test/echo',
+      { schema: { body: z.object({ id: z.number() }) } },
+      async (request) => request.body,
+    );
+    app.addHook('onError', async (_request, _reply, error) => {
+      logged.push(error);
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -37,18 +51,28 @@ describe('error answers', () => {
   it('answers an ApiHttpError with its status, code, message and details', async () => {
     const res = await app.inject({ method: 'GET', url: '/test/report' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'MaxReportDays', message: 'period too long', details: { maxDays: 31 } });
+    expect(res.json()).toEqual({
+      code: 'MaxReportDays',
+      message: 'period too long',
+      details: { maxDays: 31 },
+    });
   });
 
   it('answers a request that fails its schema with 400 BadRequest and the issues', async () => {
     const res = await app.inject({ method: 'GET', url: '/test/validate?n=abc' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'BadRequest', details: { issues: [{ where: 'querystring', path: '/n' }] } });
+    expect(res.json()).toMatchObject({
+      code: 'BadRequest',
+      details: { issues: [{ where: 'querystring', path: '/n' }] },
+    });
   });
 
   it('answers malformed JSON bodies with 400 BadRequest', async () => {
     const res = await app.inject({
-      method: 'POST', url: '/test/echo', payload: '{"id":', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/test/echo',
+      payload: '{"id":',
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BadRequest' });
@@ -83,7 +107,13 @@ describe('configuration', () => {
 
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', adminLogin: 'admin', demo: true, databaseUrl: undefined });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      adminLogin: 'admin',
+      demo: true,
+      databaseUrl: undefined,
+    });
     expect(loadConfig({ COMPTOIR_DEMO: '0' }).demo).toBe(false);
   });
 });

@@ -24,17 +24,32 @@ async function insertId(pool: pg.Pool, text: string, values: unknown[]): Promise
  *   Lyon 2026-03-02 5 tickets 50.00; Nantes 2026-03-02 1 ticket 9.99.
  */
 export async function seedChain(pool: pg.Pool): Promise<Chain> {
-  const alpha = await insertId(pool, `INSERT INTO companies (raison_sociale, enseigne, siret) VALUES ('Alpha SAS', 'Alpha', '12345678900011')`, []);
+  const alpha = await insertId(
+    pool,
+    `INSERT INTO companies (raison_sociale, enseigne, siret) VALUES ('Alpha SAS', 'Alpha', '12345678900011')`,
+    [],
+  );
   const beta = await insertId(pool, `INSERT INTO companies (raison_sociale) VALUES ('Beta SARL')`, []);
   const site = (libelle: string, company: number, code: string | null, extras: object = {}) =>
-    insertId(pool, 'INSERT INTO sites (libelle, company_id, code_implant, extras) VALUES ($1, $2, $3, $4)', [libelle, company, code, extras]);
+    insertId(pool, 'INSERT INTO sites (libelle, company_id, code_implant, extras) VALUES ($1, $2, $3, $4)', [
+      libelle,
+      company,
+      code,
+      extras,
+    ]);
   const paris = await site('Paris', alpha, 'P01');
   const lyon = await site('Lyon', alpha, 'L01');
   const nantes = await site('Nantes', beta, null);
   const lille = await site('Lille', beta, 'LI1', { region: 'Nord' });
   const nord = await insertId(pool, `INSERT INTO groups (raison_sociale) VALUES ('Nord')`, []);
   const ouest = await insertId(pool, `INSERT INTO groups (raison_sociale) VALUES ('Ouest')`, []);
-  await pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, $2), ($1, $3), ($4, $5)', [nord, paris, lille, ouest, nantes]);
+  await pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, $2), ($1, $3), ($4, $5)', [
+    nord,
+    paris,
+    lille,
+    ouest,
+    nantes,
+  ]);
   await pool.query(
     `INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, 2, 'Caisse 2'), ($1, 1, 'Caisse 1'), ($2, 1, 'C1')`,
     [paris, nantes],

@@ -20,7 +20,9 @@ describe('home sales widget (bo/home/ventes)', () => {
     id = await t.createUser({ login: 'boss', password: PASSWORD, droits: [], allSites: true });
     headers = await t.signIn('boss', PASSWORD);
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers the day before and the chosen fiscal date for the chosen sites, in cents', async () => {
     const res = await ventes(`sites=${chain.sites.paris},${chain.sites.lyon}&datePerso=2026-03-02`);
@@ -43,12 +45,28 @@ describe('home sales widget (bo/home/ventes)', () => {
   });
 
   it('ignores sites outside the scope, and answers NoSites when none is left', async () => {
-    const limitedId = await t.createUser({ login: 'nantes', password: PASSWORD, droits: [], restaurantIds: [chain.sites.nantes] });
+    const limitedId = await t.createUser({
+      login: 'nantes',
+      password: PASSWORD,
+      droits: [],
+      restaurantIds: [chain.sites.nantes],
+    });
     const limited = await t.signIn('nantes', PASSWORD);
     const url = (sites: string) => `/api/bo/home/ventes?id=${limitedId}&sites=${sites}&datePerso=2026-03-02`;
-    const mixed = await t.app.inject({ method: 'GET', url: url(`${chain.sites.paris},${chain.sites.nantes}`), headers: limited });
-    expect(HomeSalesAnswerSchema.parse(mixed.json()).data.days[1]).toMatchObject({ tickets: 1, netSales: 999 });
-    const outside = await t.app.inject({ method: 'GET', url: url(String(chain.sites.paris)), headers: limited });
+    const mixed = await t.app.inject({
+      method: 'GET',
+      url: url(`${chain.sites.paris},${chain.sites.nantes}`),
+      headers: limited,
+    });
+    expect(HomeSalesAnswerSchema.parse(mixed.json()).data.days[1]).toMatchObject({
+      tickets: 1,
+      netSales: 999,
+    });
+    const outside = await t.app.inject({
+      method: 'GET',
+      url: url(String(chain.sites.paris)),
+      headers: limited,
+    });
     expect(outside.statusCode).toBe(400);
     expect(outside.json()).toMatchObject({ code: 'NoSites' });
   });

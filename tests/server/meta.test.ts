@@ -4,8 +4,12 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('version and distribution', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp({ config: { distribution: 'Chaîne Test' } }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp({ config: { distribution: 'Chaîne Test' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers the application version without any header', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/version' });
@@ -19,7 +23,11 @@ describe('version and distribution', () => {
   });
 
   it('answers an unknown API path with 404 NotFound as { code, message }', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/bo/nothingHere', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/bo/nothingHere',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'NotFound', message: expect.any(String) });
   });
@@ -29,13 +37,15 @@ describe('version and distribution', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/bo/connexion', '/api/bo/getSites', '/api/bo/home/{widget}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/bo/connexion', '/api/bo/getSites', '/api/bo/home/{widget}']),
+    );
     type Op = { description?: string; security?: unknown[] };
     const ops = doc.paths as Record<string, Record<string, Op>>;
     expect(ops['/api/bo/connexion']!.get!.security).toEqual([]);
     expect(ops['/api/bo/getSites']!.get!.description).toContain('any signed-in user');
     expect(ops['/api/bo/getReport']!.post!.description).toContain('RAPPORTS');
-    const ui = await t.app.inject({ method: 'GET', url: '/api/docs' , headers: { accept: 'text/html' } });
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs', headers: { accept: 'text/html' } });
     expect([200, 302]).toContain(ui.statusCode);
   });
 });

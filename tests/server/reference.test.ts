@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CaissesAnswerSchema, EnseigneSchema, RegroupementSchema, SiretSchema, SitesAnswerSchema, VendeursAnswerSchema,
+  CaissesAnswerSchema,
+  EnseigneSchema,
+  RegroupementSchema,
+  SiretSchema,
+  SitesAnswerSchema,
+  VendeursAnswerSchema,
 } from '../../src/contract/api.ts';
 import { restrictToScope, siteScope } from '../../src/server/auth/scope.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -21,7 +26,9 @@ describe('reference data of the user scope', () => {
     adminId = await t.createUser({ login: 'boss', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
     admin = await t.signIn('boss', PASSWORD);
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('getSites lists every site of the scope with its groups, TOUS when in none, and code_implant', async () => {
     const res = await get(`/api/bo/getSites?id=${adminId}&_=${Date.now()}`);
@@ -30,8 +37,15 @@ describe('reference data of the user scope', () => {
     expect(sites.map((s) => s.libelle)).toEqual(['Paris', 'Lyon', 'Nantes', 'Lille']);
     const byName = Object.fromEntries(sites.map((s) => [s.libelle, s]));
     expect(byName.Paris).toEqual({
-      restaurantId: chain.sites.paris, libelle: 'Paris', societeId: chain.companies.alpha, currency: 'EUR',
-      timeZone: 'Europe/Paris', caisses: [], vendeurs: [], groupe: ['Nord'], extras: { code_implant: 'P01' },
+      restaurantId: chain.sites.paris,
+      libelle: 'Paris',
+      societeId: chain.companies.alpha,
+      currency: 'EUR',
+      timeZone: 'Europe/Paris',
+      caisses: [],
+      vendeurs: [],
+      groupe: ['Nord'],
+      extras: { code_implant: 'P01' },
     });
     expect(byName.Lyon!.groupe).toEqual(['TOUS']);
     expect(byName.Lille!.extras).toEqual({ region: 'Nord', code_implant: 'LI1' });
@@ -43,15 +57,29 @@ describe('reference data of the user scope', () => {
     const brands = EnseigneSchema.array().parse(res.json());
     expect(brands).toEqual([
       { id: chain.companies.alpha, libelle: 'Alpha', restaurantIds: [chain.sites.paris, chain.sites.lyon] },
-      { id: chain.companies.beta, libelle: 'Beta SARL', restaurantIds: [chain.sites.nantes, chain.sites.lille] },
+      {
+        id: chain.companies.beta,
+        libelle: 'Beta SARL',
+        restaurantIds: [chain.sites.nantes, chain.sites.lille],
+      },
     ]);
   });
 
   it('getSirets lists the companies with their SIRET and sites', async () => {
     const res = await get(`/api/bo/getSirets?id=${adminId}`);
     expect(SiretSchema.array().parse(res.json())).toEqual([
-      { id: chain.companies.alpha, siret: '12345678900011', raisonSociale: 'Alpha SAS', restaurantIds: [chain.sites.paris, chain.sites.lyon] },
-      { id: chain.companies.beta, siret: null, raisonSociale: 'Beta SARL', restaurantIds: [chain.sites.nantes, chain.sites.lille] },
+      {
+        id: chain.companies.alpha,
+        siret: '12345678900011',
+        raisonSociale: 'Alpha SAS',
+        restaurantIds: [chain.sites.paris, chain.sites.lyon],
+      },
+      {
+        id: chain.companies.beta,
+        siret: null,
+        raisonSociale: 'Beta SARL',
+        restaurantIds: [chain.sites.nantes, chain.sites.lille],
+      },
     ]);
   });
 
@@ -59,12 +87,20 @@ describe('reference data of the user scope', () => {
     const res = await get(`/api/bo/infra/getRegroupements?id=${adminId}`);
     expect(RegroupementSchema.array().parse(res.json())).toEqual([
       {
-        id: chain.groups.nord, raisonSociale: 'Nord', raisonsSociales: ['Alpha SAS', 'Beta SARL'],
-        restaurantIds: [chain.sites.paris, chain.sites.lille], societesPlus: [], societesMoins: [],
+        id: chain.groups.nord,
+        raisonSociale: 'Nord',
+        raisonsSociales: ['Alpha SAS', 'Beta SARL'],
+        restaurantIds: [chain.sites.paris, chain.sites.lille],
+        societesPlus: [],
+        societesMoins: [],
       },
       {
-        id: chain.groups.ouest, raisonSociale: 'Ouest', raisonsSociales: ['Beta SARL'],
-        restaurantIds: [chain.sites.nantes], societesPlus: [], societesMoins: [],
+        id: chain.groups.ouest,
+        raisonSociale: 'Ouest',
+        raisonsSociales: ['Beta SARL'],
+        restaurantIds: [chain.sites.nantes],
+        societesPlus: [],
+        societesMoins: [],
       },
     ]);
   });
@@ -75,7 +111,10 @@ describe('reference data of the user scope', () => {
     expect(Object.keys(caisses)).toHaveLength(4);
     expect(caisses[String(chain.sites.paris)]).toEqual({
       site: { restaurantId: chain.sites.paris, libelle: 'Paris' },
-      caisses: [{ id: 1, libelle: 'Caisse 1' }, { id: 2, libelle: 'Caisse 2' }],
+      caisses: [
+        { id: 1, libelle: 'Caisse 1' },
+        { id: 2, libelle: 'Caisse 2' },
+      ],
     });
     expect(caisses[String(chain.sites.lille)]!.caisses).toEqual([]);
   });
@@ -83,15 +122,24 @@ describe('reference data of the user scope', () => {
   it('getVendeurs answers sellers keyed by restaurantId', async () => {
     const res = await get(`/api/bo/getVendeurs?id=${adminId}`);
     const vendeurs = VendeursAnswerSchema.parse(res.json());
-    expect(vendeurs[String(chain.sites.paris)]!.vendeurs).toEqual([{ code: '01', nom: 'Alice' }, { code: '02', nom: 'Bob' }]);
-    expect(vendeurs[String(chain.sites.lyon)]).toEqual({ site: { restaurantId: chain.sites.lyon, libelle: 'Lyon' }, vendeurs: [{ code: '07', nom: 'Chloé' }] });
+    expect(vendeurs[String(chain.sites.paris)]!.vendeurs).toEqual([
+      { code: '01', nom: 'Alice' },
+      { code: '02', nom: 'Bob' },
+    ]);
+    expect(vendeurs[String(chain.sites.lyon)]).toEqual({
+      site: { restaurantId: chain.sites.lyon, libelle: 'Lyon' },
+      vendeurs: [{ code: '07', nom: 'Chloé' }],
+    });
   });
 
   it('rejects a missing or malformed id with 400 BadRequest and details', async () => {
     for (const url of ['/api/bo/getSites', '/api/bo/getSites?id=abc']) {
       const res = await get(url);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'BadRequest', details: { issues: [expect.objectContaining({ path: '/id' })] } });
+      expect(res.json()).toMatchObject({
+        code: 'BadRequest',
+        details: { issues: [expect.objectContaining({ path: '/id' })] },
+      });
     }
   });
 
@@ -99,38 +147,75 @@ describe('reference data of the user scope', () => {
     it('sees only the profile sites, plus companies added, minus companies removed', async () => {
       // Profile: Paris only; user adds Beta (Nantes, Lille).
       const plusId = await t.createUser({
-        login: 'plus', password: PASSWORD, droits: [], restaurantIds: [chain.sites.paris], societesPlus: [chain.companies.beta],
+        login: 'plus',
+        password: PASSWORD,
+        droits: [],
+        restaurantIds: [chain.sites.paris],
+        societesPlus: [chain.companies.beta],
       });
-      expect(await siteScope(t.database.pool, plusId)).toEqual([chain.sites.paris, chain.sites.nantes, chain.sites.lille]);
+      expect(await siteScope(t.database.pool, plusId)).toEqual([
+        chain.sites.paris,
+        chain.sites.nantes,
+        chain.sites.lille,
+      ]);
       // Profile: every site; user removes Alpha.
-      const minusId = await t.createUser({ login: 'minus', password: PASSWORD, droits: [], allSites: true, societesMoins: [chain.companies.alpha] });
+      const minusId = await t.createUser({
+        login: 'minus',
+        password: PASSWORD,
+        droits: [],
+        allSites: true,
+        societesMoins: [chain.companies.alpha],
+      });
       expect(await siteScope(t.database.pool, minusId)).toEqual([chain.sites.nantes, chain.sites.lille]);
       // Removal wins over the profile's own list, and the profile's company lists count like the user's.
       const bothId = await t.createUser({
-        login: 'both', password: PASSWORD, droits: [], restaurantIds: [chain.sites.paris, chain.sites.nantes], societesMoins: [chain.companies.beta],
+        login: 'both',
+        password: PASSWORD,
+        droits: [],
+        restaurantIds: [chain.sites.paris, chain.sites.nantes],
+        societesMoins: [chain.companies.beta],
       });
-      await t.database.pool.query(
-        `UPDATE profiles SET societes_plus = $1 WHERE titre = 'profile-both'`, [[chain.companies.alpha]],
-      );
+      await t.database.pool.query(`UPDATE profiles SET societes_plus = $1 WHERE titre = 'profile-both'`, [
+        [chain.companies.alpha],
+      ]);
       expect(await siteScope(t.database.pool, bothId)).toEqual([chain.sites.paris, chain.sites.lyon]);
       expect(await siteScope(t.database.pool, 999_999)).toEqual([]);
     });
 
     it('gets reference data restricted to the scope', async () => {
-      const id = await t.createUser({ login: 'lille', password: PASSWORD, droits: [], restaurantIds: [chain.sites.lille] });
+      const id = await t.createUser({
+        login: 'lille',
+        password: PASSWORD,
+        droits: [],
+        restaurantIds: [chain.sites.lille],
+      });
       const headers = await t.signIn('lille', PASSWORD);
       const sites = SitesAnswerSchema.parse((await get(`/api/bo/getSites?id=${id}`, headers)).json());
       expect(sites.map((s) => s.libelle)).toEqual(['Lille']);
-      const groups = RegroupementSchema.array().parse((await get(`/api/bo/infra/getRegroupements?id=${id}`, headers)).json());
-      expect(groups).toEqual([expect.objectContaining({ raisonSociale: 'Nord', restaurantIds: [chain.sites.lille], raisonsSociales: ['Beta SARL'] })]);
+      const groups = RegroupementSchema.array().parse(
+        (await get(`/api/bo/infra/getRegroupements?id=${id}`, headers)).json(),
+      );
+      expect(groups).toEqual([
+        expect.objectContaining({
+          raisonSociale: 'Nord',
+          restaurantIds: [chain.sites.lille],
+          raisonsSociales: ['Beta SARL'],
+        }),
+      ]);
       const sirets = SiretSchema.array().parse((await get(`/api/bo/getSirets?id=${id}`, headers)).json());
       expect(sirets.map((s) => s.raisonSociale)).toEqual(['Beta SARL']);
       const caisses = CaissesAnswerSchema.parse((await get(`/api/bo/getCaisses?id=${id}`, headers)).json());
       expect(Object.keys(caisses)).toEqual([String(chain.sites.lille)]);
-      const vendeurs = VendeursAnswerSchema.parse((await get(`/api/bo/getVendeurs?id=${id}`, headers)).json());
+      const vendeurs = VendeursAnswerSchema.parse(
+        (await get(`/api/bo/getVendeurs?id=${id}`, headers)).json(),
+      );
       expect(Object.keys(vendeurs)).toEqual([String(chain.sites.lille)]);
-      const brands = EnseigneSchema.array().parse((await get(`/api/bo/getEnseignes?id=${id}`, headers)).json());
-      expect(brands).toEqual([{ id: chain.companies.beta, libelle: 'Beta SARL', restaurantIds: [chain.sites.lille] }]);
+      const brands = EnseigneSchema.array().parse(
+        (await get(`/api/bo/getEnseignes?id=${id}`, headers)).json(),
+      );
+      expect(brands).toEqual([
+        { id: chain.companies.beta, libelle: 'Beta SARL', restaurantIds: [chain.sites.lille] },
+      ]);
     });
   });
 
@@ -144,14 +229,20 @@ describe('reference data of the user scope', () => {
 
 describe('getSites for a TOTAL distribution', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp({ config: { distribution: 'TOTAL' } }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp({ config: { distribution: 'TOTAL' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('puts every site in group TOUS (SPEC.md §3)', async () => {
     await seedChain(t.database.pool);
     const id = await t.createUser({ login: 'boss', password: PASSWORD, droits: [], allSites: true });
     const headers = await t.signIn('boss', PASSWORD);
-    const sites = SitesAnswerSchema.parse((await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${id}`, headers })).json());
+    const sites = SitesAnswerSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${id}`, headers })).json(),
+    );
     expect(sites.every((s) => s.groupe.length === 1 && s.groupe[0] === 'TOUS')).toBe(true);
   });
 });

@@ -23,18 +23,26 @@ describe('the rights table is enforced on every route', () => {
     t = await createTestApp();
     nobodyId = await t.createUser({ login: 'nobody', password: PASSWORD, droits: [] });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it.each(entries.map(([key]) => key))('%s is served by a route', (key) => {
     const [method, path] = key.split(' ');
     expect(t.app.hasRoute({ method: method as 'GET', url: `/api/${path}` })).toBe(true);
   });
 
-  it.each(entries.filter(([, r]) => r !== 'public').map(([key]) => key))('%s answers 401 Unauthorized without a session', async (key) => {
-    const res = await t.app.inject({ ...request(key, nobodyId), headers: { 'x-requested-with': 'XMLHttpRequest' } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ code: 'Unauthorized' });
-  });
+  it.each(entries.filter(([, r]) => r !== 'public').map(([key]) => key))(
+    '%s answers 401 Unauthorized without a session',
+    async (key) => {
+      const res = await t.app.inject({
+        ...request(key, nobodyId),
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'Unauthorized' });
+    },
+  );
 
   it.each(entries.filter(([, r]) => typeof r === 'object').map(([key]) => key))(
     '%s answers 403 Forbidden to a signed-in user without the right',
@@ -56,40 +64,77 @@ describe('the rights table is enforced on every route', () => {
     },
   );
 
-  it.each(entries.filter(([, r]) => r === 'public').map(([key]) => key))('%s is reachable without a session', async (key) => {
-    const res = await t.app.inject({ ...request(key, nobodyId), headers: { 'x-requested-with': 'XMLHttpRequest' } });
-    expect(res.statusCode).not.toBe(403);
-    // bo/connexion answers badCredentials for the missing password, never the guard's codes.
-    expect(res.body).not.toMatch(/"code":"(Unauthorized|Forbidden)"/);
-  });
+  it.each(entries.filter(([, r]) => r === 'public').map(([key]) => key))(
+    '%s is reachable without a session',
+    async (key) => {
+      const res = await t.app.inject({
+        ...request(key, nobodyId),
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect(res.statusCode).not.toBe(403);
+      // bo/connexion answers badCredentials for the missing password, never the guard's codes.
+      expect(res.body).not.toMatch(/"code":"(Unauthorized|Forbidden)"/);
+    },
+  );
 });
 
 describe('a route outside the rights table stops the start-up', () => {
   const config = loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent' });
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => { database = await createTestDatabase(); });
-  afterAll(async () => { await database.close(); });
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
 
   it('rejects an /api route without config.rights', async () => {
     const app = await buildApp({ config, database });
-    app.register(async (api) => {
-      api.get('/bo/secret', async () => ({ ok: true }));
-    }, { prefix: '/api' });
+    app.register(
+      async (api) => {
+        api.get('/bo/secret', async () => ({ ok: true }));
+      },
+      { prefix: '/api' },
+    );
     await expect(app.ready()).rejects.toThrow(/GET \/api\/bo\/secret has no config\.rights/);
   });
 
   it('rejects a route naming the rights of another path or method', () => {
-    expect(() => checkRouteRights({ method: 'GET', url: '/api/bo/getCaisses', config: { rights: 'GET bo/getSites' }, handler: () => {} }))
-      .toThrow(/names rights "GET bo\/getSites"/);
-    expect(() => checkRouteRights({ method: 'POST', url: '/api/bo/getSites', config: { rights: 'GET bo/getSites' }, handler: () => {} }))
-      .toThrow(/POST bo\/getSites/);
-    expect(() => checkRouteRights({ method: 'GET', url: '/api/bo/x', config: { rights: 'GET bo/x' as ApiRoute }, handler: () => {} }))
-      .toThrow(/not in API_RIGHTS/);
+    expect(() =>
+      checkRouteRights({
+        method: 'GET',
+        url: '/api/bo/getCaisses',
+        config: { rights: 'GET bo/getSites' },
+        handler: () => {},
+      }),
+    ).toThrow(/names rights "GET bo\/getSites"/);
+    expect(() =>
+      checkRouteRights({
+        method: 'POST',
+        url: '/api/bo/getSites',
+        config: { rights: 'GET bo/getSites' },
+        handler: () => {},
+      }),
+    ).toThrow(/POST bo\/getSites/);
+    expect(() =>
+      checkRouteRights({
+        method: 'GET',
+        url: '/api/bo/x',
+        config: { rights: 'GET bo/x' as ApiRoute },
+        handler: () => {},
+      }),
+    ).toThrow(/not in API_RIGHTS/);
   });
 
   it('accepts routes outside /api and routes naming their own entry', () => {
     expect(() => checkRouteRights({ method: 'GET', url: '/assets/*', handler: () => {} })).not.toThrow();
-    expect(() => checkRouteRights({ method: ['GET', 'HEAD'], url: '/api/bo/getSites', config: { rights: 'GET bo/getSites' }, handler: () => {} }))
-      .not.toThrow();
+    expect(() =>
+      checkRouteRights({
+        method: ['GET', 'HEAD'],
+        url: '/api/bo/getSites',
+        config: { rights: 'GET bo/getSites' },
+        handler: () => {},
+      }),
+    ).not.toThrow();
   });
 });

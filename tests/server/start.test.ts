@@ -13,8 +13,12 @@ const NODE = path.resolve('node_modules', '.bin', 'node');
 
 describe('starting the server', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => { db = await createTestDatabase(); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   const config = (extra: Record<string, string> = {}) =>
     loadConfig({ DATABASE_URL: db.url, PORT: '0', COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', ...extra });
@@ -40,7 +44,9 @@ describe('starting the server', () => {
 
   it('does not create the demo chain when the database already holds sales', async () => {
     await db.pool.query(`INSERT INTO companies (raison_sociale) VALUES ('Imported')`);
-    await db.pool.query(`INSERT INTO sites (libelle, company_id) SELECT 'Shop', id FROM companies WHERE raison_sociale = 'Imported'`);
+    await db.pool.query(
+      `INSERT INTO sites (libelle, company_id) SELECT 'Shop', id FROM companies WHERE raison_sociale = 'Imported'`,
+    );
     await db.pool.query(
       `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, total_cents, total_excl_cents, tax_cents, source, source_ref)
        SELECT id, 1, '2026-01-02', now(), 100, 83, 17, 'test', '1' FROM sites WHERE libelle = 'Shop'`,
@@ -74,7 +80,9 @@ describe('starting the server', () => {
 describe('npm start', () => {
   it('stops with exit status 1 and a message naming a bad setting', () => {
     const run = spawnSync(NODE, ['src/server/cli/start.ts'], {
-      env: { ...process.env, PORT: 'eighty', DATA_DIR: '/tmp/unused-comptoir' }, encoding: 'utf8', timeout: 30_000,
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: '/tmp/unused-comptoir' },
+      encoding: 'utf8',
+      timeout: 30_000,
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/PORT/);
@@ -90,7 +98,9 @@ describe('client build check', () => {
     await fs.writeFile(path.join(root, 'src', 'client', 'features', 'a.ts'), 'export {};');
     await fs.writeFile(path.join(root, 'index.html'), '<html></html>');
   });
-  afterAll(async () => { await fs.rm(root, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
 
   it('builds when dist/index.html is missing or older than a client source, not otherwise', async () => {
     expect(clientBuildReason(root)).toMatch(/missing/);

@@ -32,7 +32,10 @@ export async function siteScope(pool: pg.Pool | pg.PoolClient, userId: number): 
  * empty or absent (SPEC.md §5: "with no sites chosen, all the user's sites are used").
  * Sites outside the scope are dropped, never an error: a user cannot learn which ids exist.
  */
-export function restrictToScope(requested: readonly number[] | undefined, scope: readonly number[]): number[] {
+export function restrictToScope(
+  requested: readonly number[] | undefined,
+  scope: readonly number[],
+): number[] {
   if (!requested || requested.length === 0) return [...scope];
   const wanted = new Set(requested);
   return scope.filter((id) => wanted.has(id));

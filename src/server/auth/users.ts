@@ -65,18 +65,21 @@ export interface NewUser {
 export async function createUser(db: DbOrTx, input: NewUser): Promise<number> {
   const problems = passwordProblems(input.password);
   if (problems.length > 0) throw new Error(`password rejected by the policy: ${problems.join(', ')}`);
-  const [row] = await db.insert(users).values({
-    login: input.login,
-    passwordHash: await hashPassword(input.password),
-    profileId: input.profileId,
-    email: input.email ?? null,
-    role: input.role ?? '',
-    currency: input.currency ?? 'EUR',
-    language: input.language ?? null,
-    codeExploitant: input.codeExploitant ?? null,
-    societesPlus: input.societesPlus ?? [],
-    societesMoins: input.societesMoins ?? [],
-  }).returning({ id: users.id });
+  const [row] = await db
+    .insert(users)
+    .values({
+      login: input.login,
+      passwordHash: await hashPassword(input.password),
+      profileId: input.profileId,
+      email: input.email ?? null,
+      role: input.role ?? '',
+      currency: input.currency ?? 'EUR',
+      language: input.language ?? null,
+      codeExploitant: input.codeExploitant ?? null,
+      societesPlus: input.societesPlus ?? [],
+      societesMoins: input.societesMoins ?? [],
+    })
+    .returning({ id: users.id });
   return row!.id;
 }
 
@@ -128,9 +131,14 @@ export async function ensureAdministrator(
     const [any] = await tx.select({ id: users.id }).from(users).limit(1);
     if (any) return { created: false, login: config.adminLogin };
     const droits = [...RIGHTS];
-    await tx.insert(profiles).values({ titre: ADMIN_PROFILE, droits, allSites: true })
+    await tx
+      .insert(profiles)
+      .values({ titre: ADMIN_PROFILE, droits, allSites: true })
       .onConflictDoUpdate({ target: profiles.titre, set: { droits, allSites: true } });
-    const [profile] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.titre, ADMIN_PROFILE));
+    const [profile] = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(eq(profiles.titre, ADMIN_PROFILE));
     const generatedPassword = config.adminPassword === undefined ? generatePassword() : undefined;
     await createUser(tx, {
       login: config.adminLogin,

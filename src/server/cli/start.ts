@@ -15,7 +15,15 @@ import { ConfigError, type Config, loadConfig } from '../config.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** What the client build reads: a change to any of these makes `dist/` stale. */
-export const CLIENT_SOURCES = ['src/client', 'src/contract', 'sw', 'i18n', 'public', 'index.html', 'vite.config.ts'];
+export const CLIENT_SOURCES = [
+  'src/client',
+  'src/contract',
+  'sw',
+  'i18n',
+  'public',
+  'index.html',
+  'vite.config.ts',
+];
 
 /** Latest modification time (ms) of `target` or any file below it; 0 when it does not exist. */
 export function newestMtime(target: string): number {
@@ -46,7 +54,8 @@ function viteBuild(root: string): Promise<void> {
     const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`vite build failed (${signal ?? `exit code ${code}`})`)));
+      code === 0 ? resolve() : reject(new Error(`vite build failed (${signal ?? `exit code ${code}`})`)),
+    );
   });
 }
 
@@ -54,7 +63,10 @@ function viteBuild(root: string): Promise<void> {
  * Makes sure a built client exists in `root/dist`, building it when needed.
  * @returns the folder to serve, or undefined when the client sources are absent (API only).
  */
-export async function ensureClient(root: string, log: (message: string) => void): Promise<string | undefined> {
+export async function ensureClient(
+  root: string,
+  log: (message: string) => void,
+): Promise<string | undefined> {
   if (!existsSync(path.join(root, 'src', 'client')) || !existsSync(path.join(root, 'index.html'))) {
     log('The client sources (src/client, index.html) are not there: serving the API only.');
     return undefined;
@@ -94,7 +106,9 @@ async function main(): Promise<void> {
   log(`  Administrator login: ${administrator.login}`);
   if (administrator.generatedPassword) {
     log(`  Administrator password: ${administrator.generatedPassword}`);
-    log('  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)');
+    log(
+      '  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)',
+    );
   } else if (administrator.created) {
     log('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
   }

@@ -25,7 +25,10 @@ export function cacheControlFor(clientDir: string, filePath: string): string {
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
 }
 
 function isApi(url: string): boolean {

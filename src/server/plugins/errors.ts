@@ -59,11 +59,16 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 500) return { status, body: { code: 'InternalError', message: 'internal error' } };
   // Fastify's own 4xx (malformed JSON, body too large, bad content type, rate limit…).
-  const code: ErrorCode = status === 401 ? 'Unauthorized'
-    : status === 403 ? 'Forbidden'
-    : status === 404 ? 'NotFound'
-    : status === 429 ? 'TooManyRequests'
-    : 'BadRequest';
+  const code: ErrorCode =
+    status === 401
+      ? 'Unauthorized'
+      : status === 403
+        ? 'Forbidden'
+        : status === 404
+          ? 'NotFound'
+          : status === 429
+            ? 'TooManyRequests'
+            : 'BadRequest';
   return { status, body: { code, message: fe.message ?? code } };
 }
 

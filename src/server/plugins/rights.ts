@@ -19,7 +19,11 @@ import { ApiHttpError } from './errors.ts';
 export const API_PREFIX = '/api';
 
 /** Routes answered without `X-Requested-With`: documentation and the two calls made before sign-in. */
-const HEADER_EXEMPT: ReadonlySet<ApiRoute> = new Set<ApiRoute>(['GET docs', 'GET version', 'GET distribution']);
+const HEADER_EXEMPT: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
+  'GET docs',
+  'GET version',
+  'GET distribution',
+]);
 
 /** The API_RIGHTS key of a route: `GET bo/getSites` for GET `/api/bo/getSites` (HEAD counts as GET). */
 export function routeKey(method: string, url: string): string {
@@ -46,7 +50,9 @@ export function checkRouteRights(route: RouteOptions): void {
   const key = route.config.rights;
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (!key) {
-    throw new Error(`Route ${methods.join(',')} ${route.url} has no config.rights: add it to API_RIGHTS (src/contract/rights.ts)`);
+    throw new Error(
+      `Route ${methods.join(',')} ${route.url} has no config.rights: add it to API_RIGHTS (src/contract/rights.ts)`,
+    );
   }
   if (!Object.hasOwn(API_RIGHTS, key)) {
     throw new Error(`Route ${methods.join(',')} ${route.url} names "${key}", which is not in API_RIGHTS`);
@@ -54,7 +60,9 @@ export function checkRouteRights(route: RouteOptions): void {
   for (const method of methods) {
     const own = routeKey(method, route.url);
     if (own !== key) {
-      throw new Error(`Route ${method} ${route.url} names rights "${key}" but is "${own}" in API_RIGHTS terms`);
+      throw new Error(
+        `Route ${method} ${route.url} names rights "${key}" but is "${own}" in API_RIGHTS terms`,
+      );
     }
   }
   documentRequirement(route, key);
@@ -65,9 +73,12 @@ function documentRequirement(route: RouteOptions, key: ApiRoute): void {
   const schema = route.schema;
   if (!schema) return;
   const requirement = API_RIGHTS[key];
-  const needs = requirement === 'public' ? 'Access: public.'
-    : requirement === 'session' ? 'Access: any signed-in user.'
-    : `Access: signed-in user holding one of ${requirement.anyOf.join(', ')}.`;
+  const needs =
+    requirement === 'public'
+      ? 'Access: public.'
+      : requirement === 'session'
+        ? 'Access: any signed-in user.'
+        : `Access: signed-in user holding one of ${requirement.anyOf.join(', ')}.`;
   if (schema.description?.includes('Access: ')) return; // HEAD twin of a GET route, same schema object
   schema.description = schema.description ? `${schema.description}\n\n${needs}` : needs;
   if (requirement === 'public') schema.security ??= [];
@@ -84,7 +95,10 @@ async function sessionFromRequest(request: FastifyRequest, pool: pg.Pool, sessio
  * Installs the rights table's guard on the root instance `app`; call it before any route is
  * registered (the onRoute check only sees routes registered afterwards).
  */
-export function installRights(app: FastifyInstance, options: { pool: pg.Pool; sessionMinutes: number }): void {
+export function installRights(
+  app: FastifyInstance,
+  options: { pool: pg.Pool; sessionMinutes: number },
+): void {
   app.decorateRequest('session', null);
   app.addHook('onRoute', checkRouteRights);
   app.addHook('onRequest', async (request) => {

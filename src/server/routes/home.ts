@@ -20,9 +20,15 @@ export const HOME_WIDGETS = ['ventes'] as const;
 
 const HomeQuery = z.object({
   id: UserIdParam,
-  sites: z.string().regex(/^(\d+(,\d+)*)?$/, 'comma-separated site ids').optional()
+  sites: z
+    .string()
+    .regex(/^(\d+(,\d+)*)?$/, 'comma-separated site ids')
+    .optional()
     .describe('restaurantIds, comma-separated; empty or absent = every site of the scope'),
-  datePerso: z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date').optional()
+  datePerso: z
+    .string()
+    .refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date')
+    .optional()
     .describe("fiscal date (YYYY-MM-DD); default today's fiscal date of the first site"),
   // Sent by the client of SPEC.md §7; accepted, not used by the `ventes` widget.
   exploitant: z.string().optional(),
@@ -46,51 +52,61 @@ export async function homeRoutes(app: FastifyInstance, options: { database: Data
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
 
-  api.get('/bo/home/:widget', {
-    config: { rights: 'GET bo/home/:widget' },
-    schema: {
-      summary: 'Home dashboard widget; `ventes`: sales (cents incl. VAT) for datePerso-1 and datePerso',
-      tags: ['home'],
-      params: z.object({ widget: z.string().describe(`one of ${HOME_WIDGETS.join(', ')}`) }),
-      querystring: HomeQuery,
-      response: { 200: HomeSalesAnswerSchema, ...errorResponses },
+  api.get(
+    '/bo/home/:widget',
+    {
+      config: { rights: 'GET bo/home/:widget' },
+      schema: {
+        summary: 'Home dashboard widget; `ventes`: sales (cents incl. VAT) for datePerso-1 and datePerso',
+        tags: ['home'],
+        params: z.object({ widget: z.string().describe(`one of ${HOME_WIDGETS.join(', ')}`) }),
+        querystring: HomeQuery,
+        response: { 200: HomeSalesAnswerSchema, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const session = ownSession(request, request.query.id);
-    if (!(HOME_WIDGETS as readonly string[]).includes(request.params.widget)) {
-      throw new ApiHttpError(404, 'NotFound', `unknown home widget ${request.params.widget}`);
-    }
-    const requested = request.query.sites ? request.query.sites.split(',').map(Number) : [];
-    const siteIds = restrictToScope(requested, session.siteIds);
-    if (siteIds.length === 0) throw new ApiHttpError(400, 'NoSites', 'no site of your scope in the selection');
+    async (request) => {
+      const session = ownSession(request, request.query.id);
+      if (!(HOME_WIDGETS as readonly string[]).includes(request.params.widget)) {
+        throw new ApiHttpError(404, 'NotFound', `unknown home widget ${request.params.widget}`);
+      }
+      const requested = request.query.sites ? request.query.sites.split(',').map(Number) : [];
+      const siteIds = restrictToScope(requested, session.siteIds);
+      if (siteIds.length === 0)
+        throw new ApiHttpError(400, 'NoSites', 'no site of your scope in the selection');
 
-    const { rows: sites } = await pool.query<{ time_zone: string; day_start: string; currency: string }>(
-      'SELECT time_zone, day_start, currency FROM sites WHERE id = ANY($1) ORDER BY id',
-      [siteIds],
-    );
-    const first = sites[0]!;
-    const day = request.query.datePerso ?? currentFiscalDate(new Date(), first.time_zone, first.day_start);
-    const previous = toWireDate(subDays(parseWireDate(day)!, 1));
-    const currencies = new Set(sites.map((s) => s.currency));
-    const currency = currencies.size === 1 ? first.currency : session.currency;
+      const { rows: sites } = await pool.query<{ time_zone: string; day_start: string; currency: string }>(
+        'SELECT time_zone, day_start, currency FROM sites WHERE id = ANY($1) ORDER BY id',
+        [siteIds],
+      );
+      const first = sites[0]!;
+      const day = request.query.datePerso ?? currentFiscalDate(new Date(), first.time_zone, first.day_start);
+      const previous = toWireDate(subDays(parseWireDate(day)!, 1));
+      const currencies = new Set(sites.map((s) => s.currency));
+      const currency = currencies.size === 1 ? first.currency : session.currency;
 
-    const { rows } = await pool.query<{ fiscal_date: string; tickets: number; net: number }>(
-      `SELECT fiscal_date, sum(tickets)::bigint AS tickets, sum(net_cents)::bigint AS net
+      const { rows } = await pool.query<{ fiscal_date: string; tickets: number; net: number }>(
+        `SELECT fiscal_date, sum(tickets)::bigint AS tickets, sum(net_cents)::bigint AS net
          FROM daily_sales WHERE site_id = ANY($1) AND fiscal_date = ANY($2::date[])
         GROUP BY fiscal_date`,
-      [siteIds, [previous, day]],
-    );
-    const byDate = new Map(rows.map((r) => [r.fiscal_date, r]));
-    return {
-      data: {
-        currency,
-        days: [previous, day].map((fiscalDate) => {
-          const r = byDate.get(fiscalDate);
-          const tickets = r?.tickets ?? 0;
-          const netSales = r?.net ?? 0;
-          return { fiscalDate, tickets, netSales, averageTicket: tickets > 0 ? Math.round(netSales / tickets) : 0 };
-        }),
-      },
-    };
-  });
+        [siteIds, [previous, day]],
+      );
+      const byDate = new Map(rows.map((r) => [r.fiscal_date, r]));
+      return {
+        data: {
+          currency,
+          days: [previous, day].map((fiscalDate) => {
+            const r = byDate.get(fiscalDate);
+            const tickets = r?.tickets ?? 0;
+            const netSales = r?.net ?? 0;
+            return {
+              fiscalDate,
+              tickets,
+              netSales,
+              averageTicket: tickets > 0 ? Math.round(netSales / tickets) : 0,
+            };
+          }),
+        },
+      };
+    },
+  );
 }

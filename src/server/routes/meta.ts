@@ -7,20 +7,28 @@ import { errorResponses } from './common.ts';
 
 export async function metaRoutes(app: FastifyInstance, options: { config: Pick<Config, 'distribution'> }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get('/version', {
-    config: { rights: 'GET version' },
-    schema: {
-      summary: 'Server version (global mode when it contains "CAS", SPEC.md §4)',
-      tags: ['session'],
-      response: { 200: VersionAnswerSchema, ...errorResponses },
+  api.get(
+    '/version',
+    {
+      config: { rights: 'GET version' },
+      schema: {
+        summary: 'Server version (global mode when it contains "CAS", SPEC.md §4)',
+        tags: ['session'],
+        response: { 200: VersionAnswerSchema, ...errorResponses },
+      },
     },
-  }, async () => ({ version: APP_VERSION }));
-  api.get('/distribution', {
-    config: { rights: 'GET distribution' },
-    schema: {
-      summary: 'Distribution (client) name; "TOTAL" switches total mode off (SPEC.md §4)',
-      tags: ['session'],
-      response: { 200: DistributionAnswerSchema, ...errorResponses },
+    async () => ({ version: APP_VERSION }),
+  );
+  api.get(
+    '/distribution',
+    {
+      config: { rights: 'GET distribution' },
+      schema: {
+        summary: 'Distribution (client) name; "TOTAL" switches total mode off (SPEC.md §4)',
+        tags: ['session'],
+        response: { 200: DistributionAnswerSchema, ...errorResponses },
+      },
     },
-  }, async () => ({ nom: options.config.distribution }));
+    async () => ({ nom: options.config.distribution }),
+  );
 }
