@@ -31,6 +31,8 @@ export async function sessionRoutes(
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
+  // Computed now, so the first sign-in with an unknown login does not take twice as long.
+  await dummyPasswordHash();
 
   api.get(
     '/bo/connexion',
