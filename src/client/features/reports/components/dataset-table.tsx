@@ -29,6 +29,28 @@ export function formatCell(
   }
 }
 
+/**
+ * The dataset's totals as key figures above the table: on a phone the table scrolls sideways,
+ * and the totals are what a manager looks for first.
+ */
+export function DatasetTotals({ dataset }: { dataset: Dataset }) {
+  const intl = useIntl();
+  const figures = dataset.columns.filter(
+    (c) => c.type !== 'text' && c.type !== 'date' && typeof dataset.totals[c.key] === 'number',
+  );
+  if (figures.length === 0 || dataset.rows.length === 0) return null;
+  return (
+    <dl className="rep-totals">
+      {figures.map((c) => (
+        <div key={c.key} className="rep-totals__item">
+          <dt>{c.label}</dt>
+          <dd>{formatCell(dataset.totals[c.key], c.type, dataset.currency, intl.locale)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export function DatasetTable({ dataset }: { dataset: Dataset }) {
   const intl = useIntl();
   const locale = intl.locale;

@@ -4,7 +4,7 @@
  * on screen (format=JSON). Errors arrive translated through the notification area (SPEC.md §8).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Radio, RadioGroup } from 'react-aria-components/RadioGroup';
 import { Label } from 'react-aria-components/Label';
@@ -26,7 +26,7 @@ import { useSiteScope } from '../../selection/use-reference-data.ts';
 import { reportQueries } from '../report-queries.ts';
 import { buildReportParams, precheckReport } from '../report-request.ts';
 import { saveFile } from '../save-file.ts';
-import { DatasetTable } from './dataset-table.tsx';
+import { DatasetTable, DatasetTotals } from './dataset-table.tsx';
 import './reports.css';
 
 function isDownloadFormat(value: string): value is DownloadFormat {
@@ -58,6 +58,12 @@ export function ReportsPage() {
   const [previewing, setPreviewing] = useState(false);
   const [dataset, setDataset] = useState<Dataset | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const previewHeading = useRef<HTMLHeadingElement>(null);
+  // A new on-screen result gets the focus: on a phone it is below the fold, and a screen reader
+  // user hears its title.
+  useEffect(() => {
+    if (dataset) previewHeading.current?.focus();
+  }, [dataset]);
 
   /** Request parameters for the current choice, or null after telling the user what is missing. */
   function prepare(): SearchParams | null {
@@ -237,7 +243,7 @@ export function ReportsPage() {
 
       {dataset ? (
         <section className="rep-card rep-preview" aria-labelledby="rep-preview-heading">
-          <h2 id="rep-preview-heading" className="rep-card__title">
+          <h2 id="rep-preview-heading" className="rep-card__title" tabIndex={-1} ref={previewHeading}>
             {dataset.title}
           </h2>
           <p className="rep-muted">
@@ -250,6 +256,7 @@ export function ReportsPage() {
               },
             )}
           </p>
+          <DatasetTotals dataset={dataset} />
           <DatasetTable dataset={dataset} />
         </section>
       ) : null}
