@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordProblems } from '../../src/contract/password.ts';
-import { clientBuildReason } from '../../src/server/cli/start.ts';
+import { clientBuildReason, ensureClient } from '../../src/server/cli/start.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { publicUrl, startServer } from '../../src/server/main.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -112,5 +112,29 @@ describe('client build check', () => {
     const evenLater = new Date(Date.now() + 120_000);
     await fs.utimes(path.join(root, 'src', 'client', 'features', 'a.ts'), evenLater, evenLater);
     expect(clientBuildReason(root)).toMatch(/src\/client/);
+  });
+});
+
+describe('client to serve', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-deploy-'));
+  });
+  afterAll(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('serves the API only, saying so, when there is neither a client source nor a build', async () => {
+    const lines: string[] = [];
+    expect(await ensureClient(root, (m) => lines.push(m))).toBeUndefined();
+    expect(lines.join('\n')).toMatch(/API only/);
+  });
+
+  it('serves a shipped dist/ as it is when the sources are absent', async () => {
+    await fs.mkdir(path.join(root, 'dist'));
+    await fs.writeFile(path.join(root, 'dist', 'index.html'), '<html></html>');
+    const lines: string[] = [];
+    expect(await ensureClient(root, (m) => lines.push(m))).toBe(path.join(root, 'dist'));
+    expect(lines).toEqual([]);
   });
 });

@@ -61,13 +61,17 @@ function viteBuild(root: string): Promise<void> {
 
 /**
  * Makes sure a built client exists in `root/dist`, building it when needed.
- * @returns the folder to serve, or undefined when the client sources are absent (API only).
+ * @returns the folder to serve, or undefined when neither the client sources nor a build exist (API only).
+ * @throws Error when `vite build` fails.
  */
 export async function ensureClient(
   root: string,
   log: (message: string) => void,
 ): Promise<string | undefined> {
+  const dist = path.join(root, 'dist');
   if (!existsSync(path.join(root, 'src', 'client')) || !existsSync(path.join(root, 'index.html'))) {
+    // A deployment may ship dist/ without the sources: serve it as it is.
+    if (existsSync(path.join(dist, 'index.html'))) return dist;
     log('The client sources (src/client, index.html) are not there: serving the API only.');
     return undefined;
   }
@@ -78,7 +82,7 @@ export async function ensureClient(
     await viteBuild(root);
     log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  return path.join(root, 'dist');
+  return dist;
 }
 
 async function main(): Promise<void> {
