@@ -58,12 +58,15 @@ const CSP_DIRECTIVES = {
   formAction: ["'self'"],
 };
 
-/** Builds the application without listening. Reject on a route that breaks the rights table. */
+/**
+ * Builds the application without listening.
+ * @throws Error naming the route when one breaks the rights table (see plugins/rights.ts).
+ */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
-    // Report downloads can be large POST bodies of site lists; 1 MiB is ample.
+    // Request bodies are report requests (a few site ids and dates): 1 MiB bounds them generously.
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
