@@ -17,6 +17,13 @@ describe('version and distribution', () => {
     expect(res.json()).toEqual({ version: APP_VERSION });
   });
 
+  it('marks API answers, errors included, as not to be stored by HTTP caches', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/version' })).headers['cache-control']).toBe('no-store');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/bo/getSites?id=1', headers: { 'x-requested-with': 'x' } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['cache-control']).toBe('no-store');
+  });
+
   it('answers the configured distribution name as nom', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/distribution' });
     expect(res.json()).toEqual({ nom: 'Chaîne Test' });

@@ -101,6 +101,12 @@ export function installRights(
 ): void {
   app.decorateRequest('session', null);
   app.addHook('onRoute', checkRouteRights);
+  // API answers carry users' sales: no shared or browser HTTP cache keeps them (the service
+  // worker keeps its own copies, DESIGN.md §7).
+  app.addHook('onSend', async (request, reply) => {
+    const key = request.routeOptions.config?.rights;
+    if (key && key !== 'GET docs' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
   app.addHook('onRequest', async (request) => {
     const key = request.routeOptions.config?.rights;
     if (!key) return; // not an API route (client files, not-found)
