@@ -18,8 +18,14 @@ describe('version and distribution', () => {
   });
 
   it('marks API answers, errors included, as not to be stored by HTTP caches', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/version' })).headers['cache-control']).toBe('no-store');
-    const refused = await t.app.inject({ method: 'GET', url: '/api/bo/getSites?id=1', headers: { 'x-requested-with': 'x' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/version' })).headers['cache-control']).toBe(
+      'no-store',
+    );
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/bo/getSites?id=1',
+      headers: { 'x-requested-with': 'x' },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['cache-control']).toBe('no-store');
   });

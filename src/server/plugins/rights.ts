@@ -105,7 +105,8 @@ export function installRights(
   // worker keeps its own copies, DESIGN.md §7).
   app.addHook('onSend', async (request, reply) => {
     const key = request.routeOptions.config?.rights;
-    if (key && key !== 'GET docs' && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (key && key !== 'GET docs' && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
   app.addHook('onRequest', async (request) => {
     const key = request.routeOptions.config?.rights;
