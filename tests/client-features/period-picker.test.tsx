@@ -30,7 +30,9 @@ function render(locale: 'fr' | 'de' = 'fr') {
 /** The input whose label reads `label`. */
 function field(label: string): HTMLInputElement {
   const labelEl = [...container.querySelectorAll('label')].find((l) => l.textContent === label);
-  const input = labelEl?.htmlFor ? container.querySelector<HTMLInputElement>(`#${CSS.escape(labelEl.htmlFor)}`) : null;
+  const input = labelEl?.htmlFor
+    ? container.querySelector<HTMLInputElement>(`#${CSS.escape(labelEl.htmlFor)}`)
+    : null;
   if (!input) throw new Error(`no field labelled ${label}`);
   return input;
 }

@@ -102,11 +102,14 @@ export function TerminalPicker() {
   const sections = scope.siteTerminals.map((s) => ({
     id: `site-${s.restaurantId}`,
     title: several ? s.libelle : undefined,
-    items: s.caisses.map((c) => ({
-      id: terminalKey(s.restaurantId, c.id),
-      label: c.libelle,
-      detail: intl.formatMessage({ id: 'selection.terminals.number' }, { number: c.id }),
-    })),
+    items: s.caisses.map((c) => {
+      const item: PickerItem = { id: terminalKey(s.restaurantId, c.id), label: c.libelle };
+      // The number only when the label does not already say it ("Caisse 2").
+      if (!c.libelle.includes(String(c.id))) {
+        item.detail = intl.formatMessage({ id: 'selection.terminals.number' }, { number: c.id });
+      }
+      return item;
+    }),
   }));
   const chosen = sel.terminals.length;
   return (
