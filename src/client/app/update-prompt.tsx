@@ -1,10 +1,11 @@
 /**
  * "A new version is available — reload": shown while a new service worker waits. Reloading is the
  * user's choice (a form may be open, DESIGN.md §7); "later" hides it until the next version.
+ * Plain buttons (styled as ui/Button): the root renders this, so react-aria would otherwise join
+ * every screen's first load, the login's included.
  */
 import { FormattedMessage } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { Button } from '../ui/button.tsx';
 import { applyUpdate, dismissUpdate, pwaState } from './service-worker.ts';
 
 export function UpdatePrompt() {
@@ -16,12 +17,12 @@ export function UpdatePrompt() {
         <FormattedMessage id="pwa.updateAvailable" />
       </p>
       <div className="update-prompt__actions">
-        <Button variant="quiet" onPress={dismissUpdate}>
+        <button type="button" className="ui-button ui-button--quiet" onClick={dismissUpdate}>
           <FormattedMessage id="pwa.later" />
-        </Button>
-        <Button variant="primary" onPress={applyUpdate}>
+        </button>
+        <button type="button" className="ui-button ui-button--primary" onClick={applyUpdate}>
           <FormattedMessage id="pwa.reload" />
-        </Button>
+        </button>
       </div>
     </section>
   );

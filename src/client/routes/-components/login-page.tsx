@@ -1,29 +1,40 @@
 /**
  * The login screen (SPEC.md §2 `/` and `/index`, §5): login and password required, language
  * choice kept locally. A failed sign-in shows badCredentials / Network Error… in the notification
- * area and keeps what was typed; success opens /home.
+ * area and keeps what was typed; success opens /home. Built on plain DOM elements (no react-aria)
+ * so the first screen stays within the JavaScript budget (issue #2 §7).
  */
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
-import { Form } from 'react-aria-components/Form';
+import { type FormEvent, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { LanguageChoice } from '../../app/language-choice.tsx';
 import { AppMark } from '../../app/app-mark.tsx';
+import { LanguageChoice } from '../../app/language-choice.tsx';
 import { clearNotifications, notifyFailure } from '../../lib/notifications.ts';
 import { signIn } from '../../lib/session.ts';
-import { Button } from '../../ui/button.tsx';
-import { TextField } from '../../ui/text-field.tsx';
+import { PlainTextField } from '../../ui/plain-text-field.tsx';
 
 export function LoginPage() {
   const intl = useIntl();
   const navigate = useNavigate();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
   const [pending, setPending] = useState(false);
+  const loginRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const loginMissing = login.trim() === '';
+  const passwordMissing = password === '';
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
+    setSubmitted(true);
+    // SPEC.md §5: login required, no field empty. Focus goes to the first field to fix.
+    if (loginMissing || passwordMissing) {
+      (loginMissing ? loginRef : passwordRef).current?.focus();
+      return;
+    }
     setPending(true);
     clearNotifications();
     try {
@@ -50,32 +61,41 @@ export function LoginPage() {
         <p className="login__intro">
           <FormattedMessage id="login.intro" />
         </p>
-        <Form className="login__form" onSubmit={submit}>
-          <TextField
+        {/* noValidate: our translated messages replace the browser's, which follow its own language. */}
+        <form className="login__form" onSubmit={submit} noValidate>
+          <PlainTextField
             name="login"
+            inputRef={loginRef}
             label={intl.formatMessage({ id: 'login.login' })}
             value={login}
             onChange={setLogin}
-            isRequired
+            required
             autoComplete="username"
+            autoCapitalize="none"
             autoCorrect="off"
-            spellCheck="false"
-            errorMessage={intl.formatMessage({ id: 'login.loginRequired' })}
+            spellCheck={false}
+            errorMessage={submitted && loginMissing ? intl.formatMessage({ id: 'login.loginRequired' }) : undefined}
           />
-          <TextField
+          <PlainTextField
             name="password"
             type="password"
+            inputRef={passwordRef}
             label={intl.formatMessage({ id: 'login.password' })}
             value={password}
             onChange={setPassword}
-            isRequired
+            required
             autoComplete="current-password"
-            errorMessage={intl.formatMessage({ id: 'login.passwordRequired' })}
+            errorMessage={submitted && passwordMissing ? intl.formatMessage({ id: 'login.passwordRequired' }) : undefined}
           />
-          <Button type="submit" variant="primary" className="login__submit" isPending={pending}>
+          <button
+            type="submit"
+            className="ui-button ui-button--primary login__submit"
+            aria-disabled={pending || undefined}
+            data-pending={pending || undefined}
+          >
             <FormattedMessage id={pending ? 'login.submitting' : 'login.submit'} />
-          </Button>
-        </Form>
+          </button>
+        </form>
         <LanguageChoice className="login__languages" />
       </div>
     </main>
