@@ -14,12 +14,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { APP_VERSION } from '../contract/api.ts';
+import type { SwaggerTransform } from '@fastify/swagger';
+import { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../contract/api.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
-import { API_PREFIX, installRights } from './plugins/rights.ts';
+import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -56,6 +57,33 @@ const CSP_DIRECTIVES = {
   objectSrc: ["'none'"],
   frameAncestors: ["'none'"],
   formAction: ["'self'"],
+};
+
+/**
+ * The zod → OpenAPI transform, plus the `X-Requested-With` header on every route that requires
+ * it, so that "Try it out" in the documentation works. Documentation only: the header is checked
+ * by the rights guard, not by the schema.
+ */
+const openApiTransform: SwaggerTransform = (document) => {
+  const out = jsonSchemaTransform(document);
+  const key = document.route.config?.rights;
+  if (out.schema && !out.schema.hide && key && needsClientHeader(key)) {
+    out.schema = {
+      ...out.schema,
+      headers: {
+        type: 'object',
+        properties: {
+          [CLIENT_HEADER]: {
+            type: 'string',
+            default: CLIENT_HEADER_VALUE,
+            description: 'marks calls of the client (SPEC.md §7)',
+          },
+        },
+        required: [CLIENT_HEADER],
+      },
+    };
+  }
+  return out;
 };
 
 /**
@@ -111,7 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
       security: [{ basic: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 

@@ -58,6 +58,13 @@ describe('version and distribution', () => {
     expect(ops['/api/bo/connexion']!.get!.security).toEqual([]);
     expect(ops['/api/bo/getSites']!.get!.description).toContain('any signed-in user');
     expect(ops['/api/bo/getReport']!.post!.description).toContain('RAPPORTS');
+    type Param = { in: string; name: string; required?: boolean };
+    const headerParams = (path: string) =>
+      ((ops[path]!.get as { parameters?: Param[] }).parameters ?? []).filter((p) => p.in === 'header');
+    expect(headerParams('/api/bo/getSites')).toEqual([
+      expect.objectContaining({ name: 'X-Requested-With', required: true }),
+    ]);
+    expect(headerParams('/api/version')).toEqual([]);
     const ui = await t.app.inject({ method: 'GET', url: '/api/docs', headers: { accept: 'text/html' } });
     expect([200, 302]).toContain(ui.statusCode);
   });

@@ -25,6 +25,11 @@ const HEADER_EXEMPT: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
   'GET distribution',
 ]);
 
+/** True when calls to the route of rights key `key` must carry `X-Requested-With`. */
+export function needsClientHeader(key: ApiRoute): boolean {
+  return !HEADER_EXEMPT.has(key);
+}
+
 /** The API_RIGHTS key of a route: `GET bo/getSites` for GET `/api/bo/getSites` (HEAD counts as GET). */
 export function routeKey(method: string, url: string): string {
   const m = method === 'HEAD' ? 'GET' : method;
@@ -111,7 +116,7 @@ export function installRights(
   app.addHook('onRequest', async (request) => {
     const key = request.routeOptions.config?.rights;
     if (!key) return; // not an API route (client files, not-found)
-    if (!HEADER_EXEMPT.has(key) && !request.headers[CLIENT_HEADER.toLowerCase()]) {
+    if (needsClientHeader(key) && !request.headers[CLIENT_HEADER.toLowerCase()]) {
       throw new ApiHttpError(400, 'MissingClientHeader', `the ${CLIENT_HEADER} header is required`);
     }
     const requirement = API_RIGHTS[key];
