@@ -139,6 +139,13 @@ describe('client features against the real server', () => {
     expect(typeof failure.details?.maxDays).toBe('number');
   });
 
+  it('gets a refused download as a translated code too, not as a broken file', async () => {
+    const params = { ...salesParams({ format: 'PDF' }), dateDebut: '2020-01-01', dateFin: '2026-03-02' };
+    const failure: unknown = await m.http.download('bo/getReport', params, () => {}).catch((e: unknown) => e);
+    if (!(failure instanceof m.http.ApiFailure)) throw new Error(`expected an ApiFailure, got ${String(failure)}`);
+    expect(failure.code).toBe('MaxReportDays');
+  });
+
   it('reads yesterday and today on the home screen for the selected sites', async () => {
     const data = await m.queryClient.fetchQuery(
       m.home.homeQueries.sales({
