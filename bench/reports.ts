@@ -35,11 +35,18 @@ function median(values: number[]): number {
  * @returns milliseconds (medians) and `ratio = reportMs / bareSqlMs`.
  * @throws Error when the database holds no sales.
  */
-export async function benchSalesReport(
-  pool: pg.Pool,
-): Promise<{ name: string; reportMs: number; bareSqlMs: number; ratio: number; rows: number; sites: number }> {
+export async function benchSalesReport(pool: pg.Pool): Promise<{
+  name: string;
+  reportMs: number;
+  bareSqlMs: number;
+  ratio: number;
+  rows: number;
+  sites: number;
+}> {
   const database: Database = { pool, db: drizzle(pool, { schema }), close: async () => {} };
-  const { rows: last } = await pool.query<{ d: string | null }>('SELECT max(fiscal_date) AS d FROM daily_sales');
+  const { rows: last } = await pool.query<{ d: string | null }>(
+    'SELECT max(fiscal_date) AS d FROM daily_sales',
+  );
   const lastDate = last[0]?.d;
   if (!lastDate) throw new Error('benchSalesReport: the database holds no sales (daily_sales is empty)');
   const { rows: siteRows } = await pool.query<{ id: number }>(
@@ -48,10 +55,25 @@ export async function benchSalesReport(
   );
   const siteIds = siteRows.map((r) => r.id);
   const input: RawReportInput = {
-    rapportClassName: SALES_REPORT, typeRapport: 'Daily', format: 'JSON', language: 'fr',
-    dateDebut: toWireDate(subDays(parseWireDate(lastDate)!, 364)), dateFin: lastDate, datefiscales: [],
-    sites: siteIds, tpv: [], vendeurs: [], trancheHoraire: false, heureDebut: '12:00', heureFin: '23:00',
-    trainingMode: false, operation: 'VENTE', filtre: undefined, condition: [], tri: undefined, regroupement: undefined,
+    rapportClassName: SALES_REPORT,
+    typeRapport: 'Daily',
+    format: 'JSON',
+    language: 'fr',
+    dateDebut: toWireDate(subDays(parseWireDate(lastDate)!, 364)),
+    dateFin: lastDate,
+    datefiscales: [],
+    sites: siteIds,
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
     isFilters: false,
   };
 
@@ -87,6 +109,8 @@ export async function benchSalesReport(
     rows,
     sites: siteIds.length,
   };
-  console.log(`  ${result.name}: ${rows} rows, report ${result.reportMs} ms, bare SQL ${result.bareSqlMs} ms, ratio ${result.ratio}`);
+  console.log(
+    `  ${result.name}: ${rows} rows, report ${result.reportMs} ms, bare SQL ${result.bareSqlMs} ms, ratio ${result.ratio}`,
+  );
   return result;
 }

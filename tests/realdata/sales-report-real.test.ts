@@ -29,8 +29,20 @@ const TAKEAWAY_PRICES = path.join(DATA, 'takeaway-restaurants-london/restaurant-
 const UCI = path.join(DATA, 'uci-online-retail/online_retail_uci_2010-2011.csv.gz');
 const PASSWORD = 'Real-Data-2026!';
 
-interface Line { ticket: string; when: string; quantity: bigint; pricePence1000: bigint }
-interface ExpectedRow { fiscalDate: string; tickets: number; netSales: number; netSalesExclTax: number; tax: number; averageTicket: number }
+interface Line {
+  ticket: string;
+  when: string;
+  quantity: bigint;
+  pricePence1000: bigint;
+}
+interface ExpectedRow {
+  fiscalDate: string;
+  tickets: number;
+  netSales: number;
+  netSalesExclTax: number;
+  tax: number;
+  averageTicket: number;
+}
 
 /** A price text (at most 3 decimals) as thousandths of a pound. */
 function thousandths(text: string): bigint {
@@ -47,7 +59,10 @@ function roundDiv(a: bigint, b: bigint): bigint {
 }
 
 function expectedRows(lines: Line[], cancelPrefix: string | null): ExpectedRow[] {
-  const tickets = new Map<string, { first: string; cancel: boolean; negativeOnly: boolean; net: bigint; excl: bigint }>();
+  const tickets = new Map<
+    string,
+    { first: string; cancel: boolean; negativeOnly: boolean; net: bigint; excl: bigint }
+  >();
   for (const l of lines) {
     const cancel = cancelPrefix !== null && l.ticket.startsWith(cancelPrefix);
     const quantity = cancel && l.quantity > 0n ? -l.quantity : l.quantity;
@@ -66,7 +81,14 @@ function expectedRows(lines: Line[], cancelPrefix: string | null): ExpectedRow[]
   const days = new Map<string, ExpectedRow>();
   for (const t of tickets.values()) {
     const date = t.first.slice(0, 10);
-    const d = days.get(date) ?? { fiscalDate: date, tickets: 0, netSales: 0, netSalesExclTax: 0, tax: 0, averageTicket: 0 };
+    const d = days.get(date) ?? {
+      fiscalDate: date,
+      tickets: 0,
+      netSales: 0,
+      netSalesExclTax: 0,
+      tax: 0,
+      averageTicket: 0,
+    };
     if (!t.cancel && !t.negativeOnly) d.tickets += 1;
     d.netSales += Number(t.net);
     d.netSalesExclTax += Number(t.excl);
@@ -84,7 +106,8 @@ let userId: number;
 
 beforeAll(async () => {
   const missing = [TAKEAWAY, TAKEAWAY_PRICES, UCI].filter((f) => !existsSync(f));
-  if (missing.length > 0) throw new Error(`The real data sets are missing: ${missing.join(', ')} (read from ../shared/data).`);
+  if (missing.length > 0)
+    throw new Error(`The real data sets are missing: ${missing.join(', ')} (read from ../shared/data).`);
   t = await createTestApp();
   userId = await t.createUser({ login: 'analyst', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
   headers = await t.signIn('analyst', PASSWORD);
@@ -93,9 +116,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function report(siteId: number, dateDebut: string, dateFin: string, fmt: 'JSON' | 'CSV', language = 'en') {
+async function report(
+  siteId: number,
+  dateDebut: string,
+  dateFin: string,
+  fmt: 'JSON' | 'CSV',
+  language = 'en',
+) {
   return t.app.inject({
-    url: `/api/bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=${fmt}` +
+    url:
+      `/api/bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=${fmt}` +
       `&language=${language}&dateDebut=${dateDebut}&dateFin=${dateFin}&sites[]=${siteId}`,
     headers,
   });
@@ -110,18 +140,26 @@ function totals(rows: ExpectedRow[]) {
   const net = rows.reduce((a, r) => a + r.netSales, 0);
   const count = rows.reduce((a, r) => a + r.tickets, 0);
   return {
-    tickets: count, netSales: net, netSalesExclTax: rows.reduce((a, r) => a + r.netSalesExclTax, 0),
-    tax: rows.reduce((a, r) => a + r.tax, 0), averageTicket: count === 0 ? 0 : Math.round(net / count),
+    tickets: count,
+    netSales: net,
+    netSalesExclTax: rows.reduce((a, r) => a + r.netSalesExclTax, 0),
+    tax: rows.reduce((a, r) => a + r.tax, 0),
+    averageTicket: count === 0 ? 0 : Math.round(net / count),
   };
 }
 
 describe('sales report on the real exports of ../shared/data', () => {
   it('equals, day by day and to the penny, the London takeaway file over every 400-day window', async () => {
     const prices = new Map<string, bigint>();
-    for (const row of parse(await fs.readFile(TAKEAWAY_PRICES), { bom: true, columns: true }) as Record<string, string>[]) {
+    for (const row of parse(await fs.readFile(TAKEAWAY_PRICES), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[]) {
       prices.set(row['Item Name']!, thousandths(row['Product Price']!));
     }
-    const lines: Line[] = (parse(await fs.readFile(TAKEAWAY), { columns: true }) as Record<string, string>[]).map((row) => ({
+    const lines: Line[] = (
+      parse(await fs.readFile(TAKEAWAY), { columns: true }) as Record<string, string>[]
+    ).map((row) => ({
       ticket: row['Order Number']!,
       when: format(parseDate(row['Order Date']!, 'd/M/yyyy H:mm', new Date(2000, 0, 1)), 'yyyy-MM-dd HH:mm'),
       quantity: BigInt(row.Quantity!),
@@ -129,19 +167,23 @@ describe('sales report on the real exports of ../shared/data', () => {
     }));
     const expected = expectedRows(lines, null);
     const imported = await importSalesFile(t.database.pool, {
-      file: TAKEAWAY, mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'), site: 'Takeaway London 1',
+      file: TAKEAWAY,
+      mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'),
+      site: 'Takeaway London 1',
     });
 
     const first = expected[0]!.fiscalDate;
     const last = expected.at(-1)!.fiscalDate;
     const got: Dataset['rows'] = [];
-    for (let start = first; start <= last;) {
+    for (let start = first; start <= last; ) {
       const end = format(addDays(new Date(`${start}T12:00:00`), 399), 'yyyy-MM-dd');
       const res = await report(imported.siteId, start, end, 'JSON');
       expect(res.statusCode).toBe(200);
       const d = res.json<Dataset>();
       expect(d.currency).toBe('GBP');
-      expect(d.totals).toMatchObject(totals(expected.filter((r) => r.fiscalDate >= start && r.fiscalDate <= end)));
+      expect(d.totals).toMatchObject(
+        totals(expected.filter((r) => r.fiscalDate >= start && r.fiscalDate <= end)),
+      );
       got.push(...figures(d));
       start = format(addDays(new Date(`${end}T12:00:00`), 1), 'yyyy-MM-dd');
     }
@@ -152,11 +194,19 @@ describe('sales report on the real exports of ../shared/data', () => {
 
   it('equals the UCI Online Retail file (cancellations and returns negative) in one report of the whole year, JSON and CSV', async () => {
     const rows = parse(gunzipSync(await fs.readFile(UCI)), { columns: true }) as Record<string, string>[];
-    const expected = expectedRows(rows.map((row) => ({
-      ticket: row.InvoiceNo!, when: row.InvoiceDate!, quantity: BigInt(row.Quantity!), pricePence1000: thousandths(row.UnitPrice!),
-    })), 'C');
+    const expected = expectedRows(
+      rows.map((row) => ({
+        ticket: row.InvoiceNo!,
+        when: row.InvoiceDate!,
+        quantity: BigInt(row.Quantity!),
+        pricePence1000: thousandths(row.UnitPrice!),
+      })),
+      'C',
+    );
     const imported = await importSalesFile(t.database.pool, {
-      file: UCI, mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'), site: 'UCI Online Retail',
+      file: UCI,
+      mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'),
+      site: 'UCI Online Retail',
     });
     const first = expected[0]!.fiscalDate;
     const last = expected.at(-1)!.fiscalDate;
@@ -174,7 +224,12 @@ describe('sales report on the real exports of ../shared/data', () => {
     const want = totals(expected);
     const total = records.at(-1)!;
     expect(total[0]).toBe('Total');
-    expect([Number(total[3]), pence(total[4]!), pence(total[5]!), pence(total[6]!), pence(total[7]!)])
-      .toEqual([want.tickets, want.netSales, want.netSalesExclTax, want.tax, want.averageTicket]);
+    expect([
+      Number(total[3]),
+      pence(total[4]!),
+      pence(total[5]!),
+      pence(total[6]!),
+      pence(total[7]!),
+    ]).toEqual([want.tickets, want.netSales, want.netSalesExclTax, want.tax, want.averageTicket]);
   });
 });

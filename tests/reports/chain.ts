@@ -55,8 +55,18 @@ export function chainTickets(): ChainTicket[] {
         const excl = Math.round(total / 1.1);
         // Hours spread over the whole day, plus the edges of the usual ranges.
         const slot = k % 9;
-        const [localHour, localMinute] = slot === 0 ? [23, 0] : slot === 1 ? [23, 30] : slot === 2 ? [0, 30]
-          : slot === 3 ? [11, 59] : slot === 4 ? [12, 0] : [(n % 24), (n * 7) % 60];
+        const [localHour, localMinute] =
+          slot === 0
+            ? [23, 0]
+            : slot === 1
+              ? [23, 30]
+              : slot === 2
+                ? [0, 30]
+                : slot === 3
+                  ? [11, 59]
+                  : slot === 4
+                    ? [12, 0]
+                    : [n % 24, (n * 7) % 60];
         out.push({
           siteId: site.id,
           ticketId: ticketId++,
@@ -76,8 +86,18 @@ export function chainTickets(): ChainTicket[] {
   }
   // A day with only a return (Lyon, 2026-11-11): negative sales, no sale ticket.
   out.push({
-    siteId: 2, ticketId: ticketId++, fiscalDate: '2026-11-11', localHour: 15, localMinute: 10, terminalId: 1,
-    sellerCode: 'S1', kind: 'RETURN', trainingMode: false, totalCents: -1999, totalExclCents: -1817, taxCents: -182,
+    siteId: 2,
+    ticketId: ticketId++,
+    fiscalDate: '2026-11-11',
+    localHour: 15,
+    localMinute: 10,
+    terminalId: 1,
+    sellerCode: 'S1',
+    kind: 'RETURN',
+    trainingMode: false,
+    totalCents: -1999,
+    totalExclCents: -1817,
+    taxCents: -182,
   });
   return out;
 }
@@ -93,7 +113,11 @@ export async function loadChain(database: Database): Promise<ChainTicket[]> {
       [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
     );
     for (const t of [1, 2, 3]) {
-      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [s.id, t, `Caisse ${t}`]);
+      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
+        s.id,
+        t,
+        `Caisse ${t}`,
+      ]);
     }
     for (const code of SELLERS) {
       await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, code, code]);
@@ -115,7 +139,14 @@ export async function loadChain(database: Database): Promise<ChainTicket[]> {
         const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
         // Tickets after midnight belong to the previous fiscal date (late service).
         const dayOffset = t.localHour < 5 ? 1 : 0;
-        return new TZDate(y, m - 1, d + dayOffset, t.localHour, t.localMinute, tz.get(t.siteId)!).toISOString();
+        return new TZDate(
+          y,
+          m - 1,
+          d + dayOffset,
+          t.localHour,
+          t.localMinute,
+          tz.get(t.siteId)!,
+        ).toISOString();
       }),
       tickets.map((t) => t.terminalId),
       tickets.map((t) => t.sellerCode),
@@ -152,8 +183,14 @@ export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[
     let row = byKey.get(key);
     if (!row) {
       row = {
-        fiscalDate: t.fiscalDate, siteId: t.siteId, site: SITES.find((s) => s.id === t.siteId)!.libelle,
-        tickets: 0, netSales: 0, netSalesExclTax: 0, tax: 0, averageTicket: 0,
+        fiscalDate: t.fiscalDate,
+        siteId: t.siteId,
+        site: SITES.find((s) => s.id === t.siteId)!.libelle,
+        tickets: 0,
+        netSales: 0,
+        netSalesExclTax: 0,
+        tax: 0,
+        averageTicket: 0,
       };
       byKey.set(key, row);
     }
@@ -163,7 +200,8 @@ export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[
     row.tax += t.taxCents;
   }
   const rows = [...byKey.values()].sort((a, b) =>
-    a.fiscalDate < b.fiscalDate ? -1 : a.fiscalDate > b.fiscalDate ? 1 : a.siteId - b.siteId);
+    a.fiscalDate < b.fiscalDate ? -1 : a.fiscalDate > b.fiscalDate ? 1 : a.siteId - b.siteId,
+  );
   for (const r of rows) r.averageTicket = r.tickets === 0 ? 0 : Math.round(r.netSales / r.tickets);
   return rows;
 }
@@ -176,10 +214,26 @@ export function localMinute(t: ChainTicket): number {
 /** Defaults of a bo/getReport call for the sales report. */
 export function salesInput(overrides: Partial<RawReportInput> = {}): RawReportInput {
   return {
-    rapportClassName: 'RapportVentes', typeRapport: 'Daily', format: 'JSON', language: 'fr',
-    dateDebut: FIRST_DATE, dateFin: LAST_DATE, datefiscales: [], sites: [1, 2], tpv: [], vendeurs: [],
-    trancheHoraire: false, heureDebut: '12:00', heureFin: '23:00', trainingMode: false, operation: 'VENTE',
-    filtre: undefined, condition: [], tri: undefined, regroupement: undefined, isFilters: false,
+    rapportClassName: 'RapportVentes',
+    typeRapport: 'Daily',
+    format: 'JSON',
+    language: 'fr',
+    dateDebut: FIRST_DATE,
+    dateFin: LAST_DATE,
+    datefiscales: [],
+    sites: [1, 2],
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
+    isFilters: false,
     ...overrides,
   };
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, REPORT_VARIANTS } from '../../src/contract/reports.ts';
 import {
-  formatCentsPlain, formatDate, formatInstant, formatMoney, formatNumber, hasMessage, message, MissingMessageError,
+  formatCentsPlain,
+  formatDate,
+  formatInstant,
+  formatMoney,
+  formatNumber,
+  hasMessage,
+  message,
+  MissingMessageError,
 } from '../../src/server/i18n.ts';
 import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
 
@@ -21,22 +28,42 @@ describe('server-side messages', () => {
 
   it('has every message a report document uses in fr, en and de', () => {
     const ids = [
-      'report.total', 'report.pdf.chain', 'report.pdf.sites', 'report.pdf.period', 'report.pdf.dates',
-      'report.pdf.hours', 'report.pdf.currency', 'report.pdf.generatedAt', 'report.pdf.page', 'report.pdf.empty',
-      'report.pdf.trainingMode', 'error.mixedCurrencies',
+      'report.total',
+      'report.pdf.chain',
+      'report.pdf.sites',
+      'report.pdf.period',
+      'report.pdf.dates',
+      'report.pdf.hours',
+      'report.pdf.currency',
+      'report.pdf.generatedAt',
+      'report.pdf.page',
+      'report.pdf.empty',
+      'report.pdf.trainingMode',
+      'error.mixedCurrencies',
       ...REPORT_VARIANTS.map((v) => `report.variant.${v}`),
       ...REPORT_CLASSES.flatMap((c) => [c.titleId, c.fileNameId]),
-      ...['fiscalDate', 'siteId', 'site', 'tickets', 'netSales', 'netSalesExclTax', 'tax', 'averageTicket']
-        .map((k) => `report.column.${k}`),
+      ...[
+        'fiscalDate',
+        'siteId',
+        'site',
+        'tickets',
+        'netSales',
+        'netSalesExclTax',
+        'tax',
+        'averageTicket',
+      ].map((k) => `report.column.${k}`),
     ];
     for (const language of LANGUAGES) {
-      expect(ids.filter((id) => !hasMessage(language, id)), language).toEqual([]);
+      expect(
+        ids.filter((id) => !hasMessage(language, id)),
+        language,
+      ).toEqual([]);
     }
   });
 });
 
 describe('document formats', () => {
-  it('writes money in the currency with each language\'s separators', () => {
+  it("writes money in the currency with each language's separators", () => {
     expect(spaces(formatMoney('fr', 123456, 'EUR'))).toBe('1 234,56 €');
     expect(formatMoney('en', 123456, 'EUR')).toBe('€1,234.56');
     expect(spaces(formatMoney('de', -123456, 'EUR'))).toBe('-1.234,56 €');
@@ -57,9 +84,18 @@ describe('document formats', () => {
     expect(formatDate('2026-11-01')).toBe('01/11/2026');
   });
 
-  it('shows an instant in the site\'s clock, summer and winter time alike', () => {
-    expect(formatInstant(new Date('2026-07-14T10:05:00Z'), 'Europe/Paris')).toEqual({ date: '14/07/2026', time: '12:05' });
-    expect(formatInstant(new Date('2026-12-31T23:30:00Z'), 'Europe/Paris')).toEqual({ date: '01/01/2027', time: '00:30' });
-    expect(formatInstant(new Date('2026-12-31T23:30:00Z'), 'Europe/London')).toEqual({ date: '31/12/2026', time: '23:30' });
+  it("shows an instant in the site's clock, summer and winter time alike", () => {
+    expect(formatInstant(new Date('2026-07-14T10:05:00Z'), 'Europe/Paris')).toEqual({
+      date: '14/07/2026',
+      time: '12:05',
+    });
+    expect(formatInstant(new Date('2026-12-31T23:30:00Z'), 'Europe/Paris')).toEqual({
+      date: '01/01/2027',
+      time: '00:30',
+    });
+    expect(formatInstant(new Date('2026-12-31T23:30:00Z'), 'Europe/London')).toEqual({
+      date: '31/12/2026',
+      time: '23:30',
+    });
   });
 });

@@ -4,21 +4,37 @@ import type { RenderOptions } from '../../src/server/reports/render/cells.ts';
 import { closePdfPool, renderPdfInWorker } from '../../src/server/reports/render/pdf-pool.ts';
 
 const OPTIONS: RenderOptions = {
-  language: 'fr', chain: 'Le Comptoir', timeZone: 'Europe/Paris', hours: null, fiscalDates: null, trainingMode: false,
+  language: 'fr',
+  chain: 'Le Comptoir',
+  timeZone: 'Europe/Paris',
+  hours: null,
+  fiscalDates: null,
+  trainingMode: false,
 };
 
 /** A year of daily rows for six sites, as large as the demo chain's biggest sales report. */
 function bigDataset(): Dataset {
   const rows = Array.from({ length: 2190 }, (_, i) => ({
     fiscalDate: `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
-    siteId: 1 + (i % 6), site: `Site ${1 + (i % 6)}`, tickets: 100 + i, netSales: 123_456 + i,
+    siteId: 1 + (i % 6),
+    site: `Site ${1 + (i % 6)}`,
+    tickets: 100 + i,
+    netSales: 123_456 + i,
   }));
   return {
-    className: 'RapportVentes', variant: 'Daily', title: 'Ventes', currency: 'EUR', dateDebut: '2026-01-01',
-    dateFin: '2026-12-31', sites: [{ restaurantId: 1, libelle: 'Site 1' }], generatedAt: '2026-11-21T10:00:00Z',
+    className: 'RapportVentes',
+    variant: 'Daily',
+    title: 'Ventes',
+    currency: 'EUR',
+    dateDebut: '2026-01-01',
+    dateFin: '2026-12-31',
+    sites: [{ restaurantId: 1, libelle: 'Site 1' }],
+    generatedAt: '2026-11-21T10:00:00Z',
     columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' }, { key: 'siteId', label: 'N° site', type: 'qty' },
-      { key: 'site', label: 'Site', type: 'text' }, { key: 'tickets', label: 'Tickets', type: 'qty' },
+      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
+      { key: 'siteId', label: 'N° site', type: 'qty' },
+      { key: 'site', label: 'Site', type: 'text' },
+      { key: 'tickets', label: 'Tickets', type: 'qty' },
       { key: 'netSales', label: 'CA TTC', type: 'money' },
     ],
     rows,

@@ -30,7 +30,9 @@ function utf16(hex: string): string {
 function parseCmap(cmap: string): Map<number, string> {
   const map = new Map<number, string>();
   for (const block of cmap.matchAll(/beginbfrange\s*([\s\S]*?)endbfrange/g)) {
-    for (const m of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F ]+>)/g)) {
+    for (const m of block[1]!.matchAll(
+      /<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F ]+>)/g,
+    )) {
       const from = Number.parseInt(m[1]!, 16);
       const to = Number.parseInt(m[2]!, 16);
       if (m[3]!.startsWith('[')) {
@@ -92,17 +94,23 @@ export function pdfPagesText(pdf: Buffer): string[] {
         cmap = cmapOfFont(fonts.get(m[1])!);
         continue;
       }
-      const parts = m[2] ? [...m[2].matchAll(/<([0-9a-fA-F]*)>|(-?[\d.]+)/g)] : [[m[0], m[3], undefined] as const];
+      const parts = m[2]
+        ? [...m[2].matchAll(/<([0-9a-fA-F]*)>|(-?[\d.]+)/g)]
+        : [[m[0], m[3], undefined] as const];
       let chunk = '';
       for (const p of parts) {
         if (p[1] !== undefined) {
-          for (let i = 0; i < p[1].length; i += 4) chunk += cmap.get(Number.parseInt(p[1].slice(i, i + 4), 16)) ?? '\ufffd';
+          for (let i = 0; i < p[1].length; i += 4)
+            chunk += cmap.get(Number.parseInt(p[1].slice(i, i + 4), 16)) ?? '\ufffd';
         } else if (p[2] !== undefined && Number(p[2]) < -333) {
           chunk += ' ';
         }
       }
       chunks.push(chunk);
     }
-    return chunks.join(' ').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+    return chunks
+      .join(' ')
+      .replace(/[\s\u00a0\u202f]+/g, ' ')
+      .trim();
   });
 }

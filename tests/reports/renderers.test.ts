@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 async function report(language: Language, overrides: Parameters<typeof salesInput>[0] = {}) {
-  const resolved = await resolveReport(salesInput({ language, ...overrides }), [1, 2, 3], database, { now: GENERATED });
+  const resolved = await resolveReport(salesInput({ language, ...overrides }), [1, 2, 3], database, {
+    now: GENERATED,
+  });
   const dataset = await runReport(resolved, database);
   return { dataset, options: renderOptionsFor(resolved, 'Comptoir demo') };
 }
@@ -34,16 +36,39 @@ async function report(language: Language, overrides: Parameters<typeof salesInpu
 /** Money as the language shows it, computed here with Intl (not through the server's helpers). */
 function money(language: Language, cents: number, currency = 'EUR'): string {
   const locale = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' }[language];
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100).replace(/[\s\u00a0\u202f]+/g, ' ');
+  return new Intl.NumberFormat(locale, { style: 'currency', currency })
+    .format(cents / 100)
+    .replace(/[\s\u00a0\u202f]+/g, ' ');
 }
 
 const EXPECTED = {
-  fr: { title: 'Ventes — Journalier', period: 'Période du 01/11/2026 au 10/11/2026', total: 'Total',
-    generated: 'Généré le 21/11/2026 à 17:05', page: 'Page 1 / 1', netSales: 'CA TTC', chain: 'Enseigne : Le Comptoir' },
-  en: { title: 'Sales — Daily', period: 'Period from 01/11/2026 to 10/11/2026', total: 'Total',
-    generated: 'Generated on 21/11/2026 at 17:05', page: 'Page 1 of 1', netSales: 'Net sales incl. VAT', chain: 'Chain: Le Comptoir' },
-  de: { title: 'Umsatz — Täglich', period: 'Zeitraum vom 01/11/2026 bis 10/11/2026', total: 'Gesamt',
-    generated: 'Erstellt am 21/11/2026 um 17:05', page: 'Seite 1 von 1', netSales: 'Umsatz brutto', chain: 'Kette: Le Comptoir' },
+  fr: {
+    title: 'Ventes — Journalier',
+    period: 'Période du 01/11/2026 au 10/11/2026',
+    total: 'Total',
+    generated: 'Généré le 21/11/2026 à 17:05',
+    page: 'Page 1 / 1',
+    netSales: 'CA TTC',
+    chain: 'Enseigne : Le Comptoir',
+  },
+  en: {
+    title: 'Sales — Daily',
+    period: 'Period from 01/11/2026 to 10/11/2026',
+    total: 'Total',
+    generated: 'Generated on 21/11/2026 at 17:05',
+    page: 'Page 1 of 1',
+    netSales: 'Net sales incl. VAT',
+    chain: 'Chain: Le Comptoir',
+  },
+  de: {
+    title: 'Umsatz — Täglich',
+    period: 'Zeitraum vom 01/11/2026 bis 10/11/2026',
+    total: 'Gesamt',
+    generated: 'Erstellt am 21/11/2026 um 17:05',
+    page: 'Seite 1 von 1',
+    netSales: 'Umsatz brutto',
+    chain: 'Kette: Le Comptoir',
+  },
 } as const;
 
 describe('PDF renderer', () => {
@@ -55,15 +80,27 @@ describe('PDF renderer', () => {
       // pdfmake breaks words after a hyphen into separate runs; read them back joined.
       const page = pages[0]!.replaceAll('- ', '-');
       const e = EXPECTED[language];
-      for (const part of [e.title, e.chain, 'Paris Opéra, Lyon Part-Dieu', e.period, e.generated, e.page, e.netSales]) {
+      for (const part of [
+        e.title,
+        e.chain,
+        'Paris Opéra, Lyon Part-Dieu',
+        e.period,
+        e.generated,
+        e.page,
+        e.netSales,
+      ]) {
         expect(page).toContain(part);
       }
       const t = dataset.totals;
-      expect(page).toContain(`${e.total} ${t.tickets} ${money(language, t.netSales as number)} ` +
-        `${money(language, t.netSalesExclTax as number)} ${money(language, t.tax as number)} ${money(language, t.averageTicket as number)}`);
+      expect(page).toContain(
+        `${e.total} ${t.tickets} ${money(language, t.netSales as number)} ` +
+          `${money(language, t.netSalesExclTax as number)} ${money(language, t.tax as number)} ${money(language, t.averageTicket as number)}`,
+      );
       // One row as the table shows it: date DD/MM/YYYY, site, figures in the currency.
       const r = dataset.rows[3]!;
-      expect(page).toContain(`${String(r.fiscalDate).split('-').reverse().join('/')} ${r.siteId} ${r.site} ${r.tickets} ${money(language, r.netSales as number)}`);
+      expect(page).toContain(
+        `${String(r.fiscalDate).split('-').reverse().join('/')} ${r.siteId} ${r.site} ${r.tickets} ${money(language, r.netSales as number)}`,
+      );
     });
   }
 
@@ -81,7 +118,7 @@ describe('PDF renderer', () => {
     expect(pages.slice(0, -1).join(' ')).not.toContain('Total ');
   });
 
-  it('writes money in the sites\' currency and says so', async () => {
+  it("writes money in the sites' currency and says so", async () => {
     const { dataset, options } = await report('en', { sites: [3] });
     const page = pdfPagesText(await renderPdf(dataset, options, false))[0]!;
     expect(page).toContain('Currency: GBP');
@@ -91,7 +128,11 @@ describe('PDF renderer', () => {
 
   it('shows the hour range and the empty-period notice', async () => {
     const { dataset, options } = await report('fr', {
-      dateDebut: '2025-01-01', dateFin: '2025-01-02', trancheHoraire: true, heureDebut: '11:30', heureFin: '15:00',
+      dateDebut: '2025-01-01',
+      dateFin: '2025-01-02',
+      trancheHoraire: true,
+      heureDebut: '11:30',
+      heureFin: '15:00',
     });
     expect(dataset.rows).toEqual([]);
     const page = pdfPagesText(await renderPdf(dataset, options, false))[0]!;
@@ -136,8 +177,12 @@ describe('CSV renderer', () => {
         expect(rec[1]).toBe(String(row.siteId));
         expect(rec[2]).toBe(row.site);
         expect(Number(rec[3])).toBe(row.tickets);
-        expect([rec[4], rec[5], rec[6], rec[7]].map((c) => cents(c!))).toEqual(
-          [row.netSales, row.netSalesExclTax, row.tax, row.averageTicket]);
+        expect([rec[4], rec[5], rec[6], rec[7]].map((c) => cents(c!))).toEqual([
+          row.netSales,
+          row.netSalesExclTax,
+          row.tax,
+          row.averageTicket,
+        ]);
       });
       const last = records.at(-1)!;
       expect(last[0]).toBe(EXPECTED[language].total);
@@ -147,7 +192,10 @@ describe('CSV renderer', () => {
 
   it('writes negative amounts with a minus sign and two decimals', async () => {
     const { dataset } = await report('fr', { dateDebut: '2026-11-11', dateFin: '2026-11-11', sites: [2] });
-    const records: string[][] = parse((await buffer(renderCsv(dataset, 'fr'))).toString('utf8'), { bom: true, delimiter: ';' });
+    const records: string[][] = parse((await buffer(renderCsv(dataset, 'fr'))).toString('utf8'), {
+      bom: true,
+      delimiter: ';',
+    });
     expect(records[1]!.slice(3)).toEqual(['0', '-19,99', '-18,17', '-1,82', '0,00']);
   });
 });
@@ -185,10 +233,20 @@ describe('XLSX renderer', () => {
 describe('download file name', () => {
   it('is the translated base name with the period and the format', () => {
     const period = { dateDebut: '2026-11-01', dateFin: '2026-11-21' };
-    expect(reportFileName('report.RapportVentes.filename', period, 'fr', 'PDF')).toBe('ventes_2026-11-01_2026-11-21.pdf');
-    expect(reportFileName('report.RapportVentes.filename', period, 'en', 'CSV')).toBe('sales_2026-11-01_2026-11-21.csv');
-    expect(reportFileName('report.RapportVentes.filename', period, 'de', 'XLSX')).toBe('umsatz_2026-11-01_2026-11-21.xlsx');
-    expect(contentDisposition('ventes_2026-11-01_2026-11-21.pdf')).toBe('attachment; filename="ventes_2026-11-01_2026-11-21.pdf"');
-    expect(contentDisposition('übersicht.pdf')).toBe(`attachment; filename="_bersicht.pdf"; filename*=UTF-8''%C3%BCbersicht.pdf`);
+    expect(reportFileName('report.RapportVentes.filename', period, 'fr', 'PDF')).toBe(
+      'ventes_2026-11-01_2026-11-21.pdf',
+    );
+    expect(reportFileName('report.RapportVentes.filename', period, 'en', 'CSV')).toBe(
+      'sales_2026-11-01_2026-11-21.csv',
+    );
+    expect(reportFileName('report.RapportVentes.filename', period, 'de', 'XLSX')).toBe(
+      'umsatz_2026-11-01_2026-11-21.xlsx',
+    );
+    expect(contentDisposition('ventes_2026-11-01_2026-11-21.pdf')).toBe(
+      'attachment; filename="ventes_2026-11-01_2026-11-21.pdf"',
+    );
+    expect(contentDisposition('übersicht.pdf')).toBe(
+      `attachment; filename="_bersicht.pdf"; filename*=UTF-8''%C3%BCbersicht.pdf`,
+    );
   });
 });

@@ -23,9 +23,24 @@ let nowhereId: number;
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({ login: 'manager', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
-  lyonId = await t.createUser({ login: 'lyon', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [2] });
-  noRightsId = await t.createUser({ login: 'cashier', password: PASSWORD, droits: ['TICKETS'], allSites: true });
+  managerId = await t.createUser({
+    login: 'manager',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+  });
+  lyonId = await t.createUser({
+    login: 'lyon',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [2],
+  });
+  noRightsId = await t.createUser({
+    login: 'cashier',
+    password: PASSWORD,
+    droits: ['TICKETS'],
+    allSites: true,
+  });
   nowhereId = await t.createUser({ login: 'nowhere', password: PASSWORD, droits: ['RAPPORTS'] });
   manager = await t.signIn('manager', PASSWORD);
   lyon = await t.signIn('lyon', PASSWORD);
@@ -39,12 +54,24 @@ afterAll(async () => {
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 
 function getReport(headers: AuthHeaders, id: number, query: string) {
-  return t.app.inject({ method: 'GET', url: `/api/bo/getReport?id=${id}&rapportClassName=RapportVentes&${query}`, headers });
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/bo/getReport?id=${id}&rapportClassName=RapportVentes&${query}`,
+    headers,
+  });
 }
 
 function expectedFor(sites: number[], keep: (t: ChainTicket) => boolean = () => true) {
-  return expectedSalesRows(tickets.filter((k) =>
-    sites.includes(k.siteId) && k.fiscalDate >= '2026-11-01' && k.fiscalDate <= '2026-11-10' && !k.trainingMode && keep(k)));
+  return expectedSalesRows(
+    tickets.filter(
+      (k) =>
+        sites.includes(k.siteId) &&
+        k.fiscalDate >= '2026-11-01' &&
+        k.fiscalDate <= '2026-11-10' &&
+        !k.trainingMode &&
+        keep(k),
+    ),
+  );
 }
 
 describe('GET bo/rapport/metrics', () => {
@@ -52,9 +79,20 @@ describe('GET bo/rapport/metrics', () => {
     const fr = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${managerId}`, headers: manager });
     expect(fr.statusCode).toBe(200);
     expect(fr.json()).toEqual({
-      editions: [{ className: 'RapportVentes', localisedTitle: 'Ventes', variants: ['Daily'], formats: ['PDF', 'CSV', 'XLSX', 'JSON'], maxDays: 400 }],
+      editions: [
+        {
+          className: 'RapportVentes',
+          localisedTitle: 'Ventes',
+          variants: ['Daily'],
+          formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+          maxDays: 400,
+        },
+      ],
     });
-    const de = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${managerId}&language=de`, headers: manager });
+    const de = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
+      headers: manager,
+    });
     expect(de.json().editions[0].localisedTitle).toBe('Umsatz');
   });
 
@@ -91,7 +129,9 @@ describe('GET bo/getReport', () => {
     const res = await getReport(manager, managerId, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="ventes_2026-11-01_2026-11-10.pdf"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="ventes_2026-11-01_2026-11-10.pdf"',
+    );
     expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
@@ -110,7 +150,9 @@ describe('GET bo/getReport', () => {
   it('downloads an XLSX in German', async () => {
     const res = await getReport(manager, managerId, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe('attachment; filename="umsatz_2026-11-01_2026-11-10.xlsx"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="umsatz_2026-11-01_2026-11-10.xlsx"',
+    );
     expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(new Uint8Array(res.rawPayload).buffer);
@@ -118,34 +160,52 @@ describe('GET bo/getReport', () => {
   });
 
   it('applies the hour range, terminals and sellers of the query (a comma in a seller travels as the marker)', async () => {
-    const hours = await getReport(manager, managerId,
-      `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`);
-    expect(hours.json<Dataset>().rows).toEqual(expectedFor([1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380));
+    const hours = await getReport(
+      manager,
+      managerId,
+      `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`,
+    );
+    expect(hours.json<Dataset>().rows).toEqual(
+      expectedFor([1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
+    );
     const terminals = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`);
     expect(terminals.json<Dataset>().rows).toEqual(expectedFor([1], (k) => k.terminalId !== 2));
-    const sellers = await getReport(manager, managerId,
-      `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`);
-    expect(sellers.json<Dataset>().rows).toEqual(expectedFor([1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'));
+    const sellers = await getReport(
+      manager,
+      managerId,
+      `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`,
+    );
+    expect(sellers.json<Dataset>().rows).toEqual(
+      expectedFor([1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
+    );
     const training = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&trainingMode=true`);
-    expect(training.json<Dataset>().totals.netSales).toBe(tickets
-      .filter((k) => k.siteId === 1 && k.fiscalDate <= '2026-11-10').reduce((a, k) => a + k.totalCents, 0));
+    expect(training.json<Dataset>().totals.netSales).toBe(
+      tickets
+        .filter((k) => k.siteId === 1 && k.fiscalDate <= '2026-11-10')
+        .reduce((a, k) => a + k.totalCents, 0),
+    );
   });
 
   it('answers explicit fiscal dates given as datefiscales[]', async () => {
-    const res = await getReport(manager, managerId, 'format=JSON&sites[]=2&datefiscales[]=2026-11-03&datefiscales[]=2026-11-05');
+    const res = await getReport(
+      manager,
+      managerId,
+      'format=JSON&sites[]=2&datefiscales[]=2026-11-03&datefiscales[]=2026-11-05',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json<Dataset>().rows.map((r) => r.fiscalDate)).toEqual(['2026-11-03', '2026-11-05']);
   });
 
   it('answers 400 ErrorUnknownRap for an unknown class', async () => {
     const res = await t.app.inject({
-      url: `/api/bo/getReport?id=${managerId}&rapportClassName=RapportInconnu&${PERIOD}`, headers: manager,
+      url: `/api/bo/getReport?id=${managerId}&rapportClassName=RapportInconnu&${PERIOD}`,
+      headers: manager,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('ErrorUnknownRap');
   });
 
-  it('answers 403 Forbidden for a site outside the user\'s scope', async () => {
+  it("answers 403 Forbidden for a site outside the user's scope", async () => {
     const res = await getReport(lyon, lyonId, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('Forbidden');
@@ -158,10 +218,18 @@ describe('GET bo/getReport', () => {
   });
 
   it('answers 400 MaxReportDays with the maximum for a period too long', async () => {
-    const res = await getReport(manager, managerId, 'dateDebut=2025-01-01&dateFin=2026-02-05&format=JSON&sites[]=1');
+    const res = await getReport(
+      manager,
+      managerId,
+      'dateDebut=2025-01-01&dateFin=2026-02-05&format=JSON&sites[]=1',
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
-    const fits = await getReport(manager, managerId, 'dateDebut=2025-01-01&dateFin=2026-02-04&format=JSON&sites[]=1');
+    const fits = await getReport(
+      manager,
+      managerId,
+      'dateDebut=2025-01-01&dateFin=2026-02-04&format=JSON&sites[]=1',
+    );
     expect(fits.statusCode).toBe(200);
   });
 
@@ -188,7 +256,7 @@ describe('GET bo/getReport', () => {
     expect(res.json()).toMatchObject({ code: 'mixedCurrencies', details: { currencies: ['EUR', 'GBP'] } });
   });
 
-  it('answers 403 Forbidden without the RAPPORTS right, and for another user\'s id', async () => {
+  it("answers 403 Forbidden without the RAPPORTS right, and for another user's id", async () => {
     const res = await getReport(noRights, noRightsId, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(403);
     const other = await getReport(lyon, managerId, `${PERIOD}&format=JSON`);
@@ -204,29 +272,57 @@ describe('GET bo/getReport', () => {
 describe('POST bo/getReport', () => {
   it('answers the same report from a JSON body', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/api/bo/getReport', headers: manager,
+      method: 'POST',
+      url: '/api/bo/getReport',
+      headers: manager,
       payload: {
-        id: managerId, rapportClassName: 'RapportVentes', typeRapport: 'Daily', operation: 'VENTE', trancheHoraire: false,
-        format: 'PDF', language: 'en', dateDebut: '2026-11-01', dateFin: '2026-11-10', sites: [1, 2],
+        id: managerId,
+        rapportClassName: 'RapportVentes',
+        typeRapport: 'Daily',
+        operation: 'VENTE',
+        trancheHoraire: false,
+        format: 'PDF',
+        language: 'en',
+        dateDebut: '2026-11-01',
+        dateFin: '2026-11-10',
+        sites: [1, 2],
       },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.pdf"');
     const json = await t.app.inject({
-      method: 'POST', url: '/api/bo/getReport', headers: manager,
-      payload: { id: managerId, rapportClassName: 'RapportVentes', format: 'JSON', dateDebut: '2026-11-01', dateFin: '2026-11-10', sites: [2] },
+      method: 'POST',
+      url: '/api/bo/getReport',
+      headers: manager,
+      payload: {
+        id: managerId,
+        rapportClassName: 'RapportVentes',
+        format: 'JSON',
+        dateDebut: '2026-11-01',
+        dateFin: '2026-11-10',
+        sites: [2],
+      },
     });
     expect(json.json<Dataset>().rows).toEqual(expectedFor([2]));
   });
 
   it('answers 403 without the RAPPORTS right and 400 for an unknown class', async () => {
     const denied = await t.app.inject({
-      method: 'POST', url: '/api/bo/getReport', headers: noRights,
-      payload: { id: noRightsId, rapportClassName: 'RapportVentes', dateDebut: '2026-11-01', dateFin: '2026-11-10' },
+      method: 'POST',
+      url: '/api/bo/getReport',
+      headers: noRights,
+      payload: {
+        id: noRightsId,
+        rapportClassName: 'RapportVentes',
+        dateDebut: '2026-11-01',
+        dateFin: '2026-11-10',
+      },
     });
     expect(denied.statusCode).toBe(403);
     const unknown = await t.app.inject({
-      method: 'POST', url: '/api/bo/getReport', headers: manager,
+      method: 'POST',
+      url: '/api/bo/getReport',
+      headers: manager,
       payload: { id: managerId, rapportClassName: 'Nope', dateDebut: '2026-11-01', dateFin: '2026-11-10' },
     });
     expect(unknown.json().code).toBe('ErrorUnknownRap');
@@ -237,10 +333,14 @@ describe('format rules', () => {
   it('answers notAPdf for a class without PDF, BadRequest for another missing format', async () => {
     const csvOnly = { ...salesReport, formats: ['CSV', 'JSON'] as const };
     const findClass = (name: string) => (name === 'RapportVentes' ? csvOnly : undefined);
-    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], t.database, { findClass }).catch((e: unknown) => e);
+    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], t.database, { findClass }).catch(
+      (e: unknown) => e,
+    );
     expect(pdf).toBeInstanceOf(ApiHttpError);
     expect(pdf).toMatchObject({ status: 400, code: 'notAPdf' });
-    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], t.database, { findClass }).catch((e: unknown) => e);
+    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], t.database, { findClass }).catch(
+      (e: unknown) => e,
+    );
     expect(xlsx).toMatchObject({ status: 400, code: 'BadRequest' });
   });
 });

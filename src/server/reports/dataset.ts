@@ -10,7 +10,10 @@ import type { ReportClass, ReportRequest } from './types.ts';
 export type DatasetHeader = Omit<Dataset, 'columns' | 'rows' | 'totals'>;
 
 /** The common header of `cls`'s dataset for `request`, title in the request's language. */
-export function datasetHeader(cls: Pick<ReportClass, 'className' | 'titleId'>, request: ReportRequest): DatasetHeader {
+export function datasetHeader(
+  cls: Pick<ReportClass, 'className' | 'titleId'>,
+  request: ReportRequest,
+): DatasetHeader {
   return {
     className: cls.className,
     variant: request.variant,
@@ -31,5 +34,9 @@ export function translatedColumns(
   request: Pick<ReportRequest, 'language'>,
   specs: ReadonlyArray<readonly [key: string, type: ColumnType]>,
 ): DatasetColumn[] {
-  return specs.map(([key, type]) => ({ key, type, label: message(request.language, `report.column.${key}`) }));
+  return specs.map(([key, type]) => ({
+    key,
+    type,
+    label: message(request.language, `report.column.${key}`),
+  }));
 }

@@ -8,9 +8,7 @@ import { salesReport } from './sales.ts';
 import type { ReportClass } from './types.ts';
 
 /** Every report class, in the order bo/rapport/metrics lists them. */
-export const REPORT_CLASSES: readonly ReportClass[] = [
-  salesReport,
-];
+export const REPORT_CLASSES: readonly ReportClass[] = [salesReport];
 
 const BY_NAME = new Map(REPORT_CLASSES.map((c) => [c.className, c]));
 

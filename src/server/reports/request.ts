@@ -71,13 +71,17 @@ function resolvePeriod(input: RawReportInput, maxDays: number) {
     }
     return { dateDebut: fiscalDates[0]!, dateFin: fiscalDates.at(-1)!, fiscalDates };
   }
-  if (!input.dateDebut || !input.dateFin) throw badRequest('dateDebut and dateFin (or datefiscales[]) are required');
+  if (!input.dateDebut || !input.dateFin)
+    throw badRequest('dateDebut and dateFin (or datefiscales[]) are required');
   const dateDebut = checkedDate(input.dateDebut, 'dateDebut');
   const dateFin = checkedDate(input.dateFin, 'dateFin');
   const days = daysInclusive(dateDebut, dateFin);
   if (days < 1) throw badRequest(`dateFin ${dateFin} is before dateDebut ${dateDebut}`);
   if (days > maxDays) {
-    throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${maxDays}`, { maxDays, days });
+    throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
+      maxDays,
+      days,
+    });
   }
   return { dateDebut, dateFin, fiscalDates: null };
 }
@@ -87,7 +91,9 @@ function resolveHours(input: RawReportInput): HourRange | null {
   const start = hhmmToMinutes(input.heureDebut);
   const end = hhmmToMinutes(input.heureFin);
   if (start === null || end === null) {
-    throw badRequest(`heureDebut and heureFin must be HH:mm, got "${input.heureDebut}" and "${input.heureFin}"`);
+    throw badRequest(
+      `heureDebut and heureFin must be HH:mm, got "${input.heureDebut}" and "${input.heureFin}"`,
+    );
   }
   return { start, end };
 }
@@ -117,13 +123,15 @@ export async function resolveReport(
 ): Promise<ResolvedReport> {
   const now = options.now ?? new Date();
   const cls = (options.findClass ?? findReportClass)(input.rapportClassName);
-  if (!cls) throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
+  if (!cls)
+    throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
   const variant = cls.variants.find((v) => v === input.typeRapport);
   if (!variant) {
     throw badRequest(`${cls.className} has no variant "${input.typeRapport}"`, { variants: cls.variants });
   }
   if (!cls.formats.includes(input.format)) {
-    if (input.format === 'PDF') throw new ApiHttpError(400, 'notAPdf', `${cls.className} is not available in PDF`);
+    if (input.format === 'PDF')
+      throw new ApiHttpError(400, 'notAPdf', `${cls.className} is not available in PDF`);
     throw badRequest(`${cls.className} is not available in ${input.format}`, { formats: cls.formats });
   }
   const parsedParams = cls.params.safeParse({
@@ -150,7 +158,7 @@ export async function resolveReport(
     });
   }
   const wanted = input.sites.length > 0 ? [...new Set(input.sites)] : [...scope];
-  if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'no site in the user\'s scope');
+  if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
   const sites = await loadReportSites(database, wanted);
   if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
   const currencies = [...new Set(sites.map((s) => s.currency))];

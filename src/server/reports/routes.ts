@@ -16,7 +16,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  decodeSellers, LanguageSchema, MetricsAnswerSchema, REPORT_FORMATS, ReportPostBodySchema,
+  decodeSellers,
+  LanguageSchema,
+  MetricsAnswerSchema,
+  REPORT_FORMATS,
+  ReportPostBodySchema,
 } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { message } from '../i18n.ts';
@@ -28,45 +32,59 @@ import { type RawReportInput, resolveReport } from './request.ts';
 import { renderOptionsFor, runReport } from './run.ts';
 
 /** A query value that may come once (string) or several times (array); absent → []. */
-const many = z.union([z.string(), z.array(z.string())]).optional()
+const many = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
   .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
 
 /** Several values, each possibly comma-separated (`sites=1,2`), flattened, empties dropped. */
 const manyCommaSeparated = many.transform((values) =>
-  values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''));
+  values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+);
 
-const intList = manyCommaSeparated.pipe(z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)));
+const intList = manyCommaSeparated.pipe(
+  z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
+);
 
 /** `true`/`false`/`1`/`0` as a boolean (query strings carry text). */
-const flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1');
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
 
-const ReportQuerySchema = z.object({
-  id: UserIdParam,
-  rapportClassName: z.string().describe('report class, e.g. RapportVentes (see bo/rapport/metrics)'),
-  typeRapport: z.string().default('Daily').describe('variant: Daily, Graph or Cumulative'),
-  format: z.enum(REPORT_FORMATS).default('PDF'),
-  language: LanguageSchema.default('fr').describe('language of titles, labels and number formats'),
-  dateDebut: z.string().optional().describe('first fiscal date, YYYY-MM-DD'),
-  dateFin: z.string().optional().describe('last fiscal date, YYYY-MM-DD (included)'),
-  'datefiscales[]': many.describe('explicit fiscal dates instead of dateDebut..dateFin'),
-  datefiscales: many.describe('same as datefiscales[]'),
-  'sites[]': intList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
-  sites: intList.describe('same as sites[] (also comma-separated)'),
-  'tpv[]': intList.describe('terminal numbers; none = every terminal'),
-  tpv: intList.describe('same as tpv[]'),
-  vendeurs: many.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
-  operation: z.string().default('VENTE'),
-  trancheHoraire: flag.describe('only tickets opened between heureDebut and heureFin (site local time)'),
-  heureDebut: z.string().default('12:00').describe('HH:mm, included'),
-  heureFin: z.string().default('23:00').describe('HH:mm, excluded; before heureDebut wraps past midnight'),
-  trainingMode: flag.describe('include training-mode tickets'),
-  filtre: z.string().optional(),
-  'condition[]': many,
-  condition: many,
-  tri: z.string().optional(),
-  regroupement: z.string().optional(),
-  isFilters: flag,
-}).catchall(z.unknown()).describe('bo/getReport parameters (SPEC.md §7); merim_* settings are accepted and ignored');
+const ReportQuerySchema = z
+  .object({
+    id: UserIdParam,
+    rapportClassName: z.string().describe('report class, e.g. RapportVentes (see bo/rapport/metrics)'),
+    typeRapport: z.string().default('Daily').describe('variant: Daily, Graph or Cumulative'),
+    format: z.enum(REPORT_FORMATS).default('PDF'),
+    language: LanguageSchema.default('fr').describe('language of titles, labels and number formats'),
+    dateDebut: z.string().optional().describe('first fiscal date, YYYY-MM-DD'),
+    dateFin: z.string().optional().describe('last fiscal date, YYYY-MM-DD (included)'),
+    'datefiscales[]': many.describe('explicit fiscal dates instead of dateDebut..dateFin'),
+    datefiscales: many.describe('same as datefiscales[]'),
+    'sites[]': intList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
+    sites: intList.describe('same as sites[] (also comma-separated)'),
+    'tpv[]': intList.describe('terminal numbers; none = every terminal'),
+    tpv: intList.describe('same as tpv[]'),
+    vendeurs: many.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
+    operation: z.string().default('VENTE'),
+    trancheHoraire: flag.describe('only tickets opened between heureDebut and heureFin (site local time)'),
+    heureDebut: z.string().default('12:00').describe('HH:mm, included'),
+    heureFin: z.string().default('23:00').describe('HH:mm, excluded; before heureDebut wraps past midnight'),
+    trainingMode: flag.describe('include training-mode tickets'),
+    filtre: z.string().optional(),
+    'condition[]': many,
+    condition: many,
+    tri: z.string().optional(),
+    regroupement: z.string().optional(),
+    isFilters: flag,
+  })
+  .catchall(z.unknown())
+  .describe('bo/getReport parameters (SPEC.md §7); merim_* settings are accepted and ignored');
 
 type ReportQuery = z.infer<typeof ReportQuerySchema>;
 
@@ -122,10 +140,12 @@ function inputFromBody(b: z.infer<typeof ReportPostBodySchema>): RawReportInput 
 
 /** Documented answer of bo/getReport: the dataset as JSON, or a document. */
 const reportAnswer = {
-  200: z.unknown().describe(
-    'format=JSON: the dataset (DatasetSchema: columns, rows, totals; money in integer cents); ' +
-      'PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment',
-  ),
+  200: z
+    .unknown()
+    .describe(
+      'format=JSON: the dataset (DatasetSchema: columns, rows, totals; money in integer cents); ' +
+        'PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment',
+    ),
   ...errorResponses,
 };
 
@@ -135,41 +155,43 @@ const reportAnswer = {
  * @param options.distribution the GET distribution name, shown on PDFs when the sites' companies
  *   have no brand.
  */
-export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution?: string }> = async (app, options) => {
+export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution?: string }> = async (
+  app,
+  options,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { database } = options;
   const distribution = options.distribution ?? 'Comptoir';
   app.addHook('onClose', closePdfPool);
 
-  api.get('/bo/rapport/metrics', {
-    config: { rights: 'GET bo/rapport/metrics' },
-    schema: {
-      summary: 'Report classes (editions) with their title, variants, formats and maximum days',
-      tags: ['reports'],
-      querystring: z.object({ id: UserIdParam, language: LanguageSchema.default('fr') }),
-      response: { 200: MetricsAnswerSchema, ...errorResponses },
+  api.get(
+    '/bo/rapport/metrics',
+    {
+      config: { rights: 'GET bo/rapport/metrics' },
+      schema: {
+        summary: 'Report classes (editions) with their title, variants, formats and maximum days',
+        tags: ['reports'],
+        querystring: z.object({ id: UserIdParam, language: LanguageSchema.default('fr') }),
+        response: { 200: MetricsAnswerSchema, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    ownSession(request, request.query.id);
-    const { language } = request.query;
-    return {
-      editions: REPORT_CLASSES.map((c) => ({
-        className: c.className,
-        localisedTitle: message(language, c.titleId),
-        variants: [...c.variants],
-        formats: [...c.formats],
-        maxDays: c.maxDays,
-      })),
-    };
-  });
+    async (request) => {
+      ownSession(request, request.query.id);
+      const { language } = request.query;
+      return {
+        editions: REPORT_CLASSES.map((c) => ({
+          className: c.className,
+          localisedTitle: message(language, c.titleId),
+          variants: [...c.variants],
+          formats: [...c.formats],
+          maxDays: c.maxDays,
+        })),
+      };
+    },
+  );
 
   /** Runs and sends one report for the signed-in user. */
-  const answer = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    id: number,
-    input: RawReportInput,
-  ) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply, id: number, input: RawReportInput) => {
     const session = ownSession(request, id);
     const report = await resolveReport(input, session.siteIds, database);
     const dataset = await runReport(report, database);
@@ -191,23 +213,31 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
     }
   };
 
-  api.get('/bo/getReport', {
-    config: { rights: 'GET bo/getReport' },
-    schema: {
-      summary: 'A report (PDF, CSV, XLSX, or the JSON dataset) for sites and a period',
-      tags: ['reports'],
-      querystring: ReportQuerySchema,
-      response: reportAnswer,
+  api.get(
+    '/bo/getReport',
+    {
+      config: { rights: 'GET bo/getReport' },
+      schema: {
+        summary: 'A report (PDF, CSV, XLSX, or the JSON dataset) for sites and a period',
+        tags: ['reports'],
+        querystring: ReportQuerySchema,
+        response: reportAnswer,
+      },
     },
-  }, async (request, reply) => answer(request, reply, request.query.id, inputFromQuery(request.query)));
+    async (request, reply) => answer(request, reply, request.query.id, inputFromQuery(request.query)),
+  );
 
-  api.post('/bo/getReport', {
-    config: { rights: 'POST bo/getReport' },
-    schema: {
-      summary: 'Same as GET bo/getReport with a JSON body',
-      tags: ['reports'],
-      body: ReportPostBodySchema,
-      response: reportAnswer,
+  api.post(
+    '/bo/getReport',
+    {
+      config: { rights: 'POST bo/getReport' },
+      schema: {
+        summary: 'Same as GET bo/getReport with a JSON body',
+        tags: ['reports'],
+        body: ReportPostBodySchema,
+        response: reportAnswer,
+      },
     },
-  }, async (request, reply) => answer(request, reply, request.body.id, inputFromBody(request.body)));
+    async (request, reply) => answer(request, reply, request.body.id, inputFromBody(request.body)),
+  );
 };

@@ -28,7 +28,9 @@ export function renderOptionsFor(report: ResolvedReport, distribution: string): 
     language: request.language,
     chain: brands.length > 0 ? brands.join(', ') : distribution,
     timeZone: request.sites[0]?.timeZone ?? 'Europe/Paris',
-    hours: request.hours ? { heureDebut: hhmm(request.hours.start), heureFin: hhmm(request.hours.end) } : null,
+    hours: request.hours
+      ? { heureDebut: hhmm(request.hours.start), heureFin: hhmm(request.hours.end) }
+      : null,
     fiscalDates: request.fiscalDates,
     trainingMode: request.trainingMode,
   };

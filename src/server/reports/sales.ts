@@ -47,8 +47,12 @@ interface SalesRow {
 
 /** True when the request can be answered from `daily_sales` (no filter below the day). */
 export function usesDailyAggregate(request: ReportRequest): boolean {
-  return request.hours === null && request.terminals.length === 0 && request.sellers.length === 0 &&
-    !request.trainingMode;
+  return (
+    request.hours === null &&
+    request.terminals.length === 0 &&
+    request.sellers.length === 0 &&
+    !request.trainingMode
+  );
 }
 
 /**

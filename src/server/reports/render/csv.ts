@@ -18,7 +18,11 @@ export function csvDelimiter(language: Language): string {
   return language === 'en' ? ',' : ';';
 }
 
-function csvCell(value: string | number | null | undefined, column: DatasetColumn, language: Language): string {
+function csvCell(
+  value: string | number | null | undefined,
+  column: DatasetColumn,
+  language: Language,
+): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return column.type === 'date' ? formatDate(value) : value;
   const sep = decimalSeparator(language);
@@ -41,7 +45,11 @@ function* records(dataset: Dataset, language: Language): Generator<string[]> {
 
 /** A stream of `dataset` as CSV text (UTF-8 with BOM) in `language`'s conventions. */
 export function renderCsv(dataset: Dataset, language: Language): Readable {
-  const stringifier = stringify({ bom: true, delimiter: csvDelimiter(language), record_delimiter: 'windows' });
+  const stringifier = stringify({
+    bom: true,
+    delimiter: csvDelimiter(language),
+    record_delimiter: 'windows',
+  });
   const source = Readable.from(records(dataset, language));
   source.on('error', (e) => stringifier.destroy(e));
   return source.pipe(stringifier);

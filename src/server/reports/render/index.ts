@@ -27,7 +27,11 @@ export type RenderedBody =
   | { kind: 'dataset'; data: Dataset };
 
 /** Renders `dataset` as `format`. */
-export async function renderReport(dataset: Dataset, format: ReportFormat, options: RenderOptions): Promise<RenderedBody> {
+export async function renderReport(
+  dataset: Dataset,
+  format: ReportFormat,
+  options: RenderOptions,
+): Promise<RenderedBody> {
   switch (format) {
     case 'PDF':
       return { kind: 'buffer', data: await renderPdfInWorker(dataset, options) };

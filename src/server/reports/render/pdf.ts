@@ -14,7 +14,11 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { formatDate, formatInstant, message } from '../../i18n.ts';
 import { displayCell, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
 
-const ROBOTO_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
+const ROBOTO_DIR = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')),
+  'fonts',
+  'Roboto',
+);
 
 pdfmake.setFonts({
   Roboto: {
@@ -33,13 +37,20 @@ function pdfText(text: string): string {
 }
 
 /** The pdfmake document of `dataset` (exported for tests and benchmarks). */
-export function pdfDefinition(dataset: Dataset, options: RenderOptions, compress = true): TDocumentDefinitions {
+export function pdfDefinition(
+  dataset: Dataset,
+  options: RenderOptions,
+  compress = true,
+): TDocumentDefinitions {
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
   const generated = formatInstant(new Date(dataset.generatedAt), options.timeZone);
   const period = options.fiscalDates
     ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
-    : t('report.pdf.period', { dateDebut: formatDate(dataset.dateDebut), dateFin: formatDate(dataset.dateFin) });
+    : t('report.pdf.period', {
+        dateDebut: formatDate(dataset.dateDebut),
+        dateFin: formatDate(dataset.dateFin),
+      });
   // French typography puts a (no-break) space before the colon.
   const colon = language === 'fr' ? '\u00a0: ' : ': ';
   const title = `${pdfText(dataset.title)} — ${t(`report.variant.${dataset.variant}`)}`;
@@ -74,7 +85,8 @@ export function pdfDefinition(dataset: Dataset, options: RenderOptions, compress
   intro.push({ text: t('report.pdf.generatedAt', generated), style: 'muted', margin: [0, 0, 0, 8] });
 
   const content: Content[] = [...intro];
-  if (dataset.rows.length === 0) content.push({ text: t('report.pdf.empty'), italics: true, margin: [0, 0, 0, 8] });
+  if (dataset.rows.length === 0)
+    content.push({ text: t('report.pdf.empty'), italics: true, margin: [0, 0, 0, 8] });
   content.push({
     table: {
       headerRows: 1,
@@ -92,13 +104,15 @@ export function pdfDefinition(dataset: Dataset, options: RenderOptions, compress
     pageMargins: [36, 48, 36, 40],
     info: { title: `${dataset.title} ${dataset.dateDebut} ${dataset.dateFin}`, creator: 'Comptoir' },
     header: (currentPage: number) =>
-      currentPage === 1
-        ? ''
-        : { text: `${title} · ${period}`, style: 'muted', margin: [36, 20, 36, 0] },
+      currentPage === 1 ? '' : { text: `${title} · ${period}`, style: 'muted', margin: [36, 20, 36, 0] },
     footer: (currentPage: number, pageCount: number) => ({
       columns: [
         { text: pdfText(options.chain), style: 'muted' },
-        { text: t('report.pdf.page', { page: currentPage, pages: pageCount }), alignment: 'right', style: 'muted' },
+        {
+          text: t('report.pdf.page', { page: currentPage, pages: pageCount }),
+          alignment: 'right',
+          style: 'muted',
+        },
       ],
       margin: [36, 12, 36, 0],
     }),

@@ -23,7 +23,10 @@ export function moneyNumberFormat(language: Language, currency: string): string 
   return before ? `${quoted}#,##0.00;-${quoted}#,##0.00` : `#,##0.00 ${quoted};-#,##0.00 ${quoted}`;
 }
 
-function xlsxCell(value: string | number | null | undefined, column: DatasetColumn): string | number | Date | null {
+function xlsxCell(
+  value: string | number | null | undefined,
+  column: DatasetColumn,
+): string | number | Date | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
     if (column.type !== 'date') return value;
@@ -46,7 +49,14 @@ export async function renderXlsx(dataset: Dataset, language: Language): Promise<
     key: c.key,
     width: c.type === 'text' ? 28 : 16,
     style: {
-      numFmt: c.type === 'money' ? money : c.type === 'date' ? 'dd/mm/yyyy' : c.type === 'percent' ? '0.0%' : undefined,
+      numFmt:
+        c.type === 'money'
+          ? money
+          : c.type === 'date'
+            ? 'dd/mm/yyyy'
+            : c.type === 'percent'
+              ? '0.0%'
+              : undefined,
     },
   }));
   const head = sheet.addRow(dataset.columns.map((c) => c.label));
