@@ -33,9 +33,15 @@ export function SitePicker({ defaultExpanded }: { defaultExpanded?: boolean }) {
     if (s.extras.code_implant) item.detail = s.extras.code_implant;
     return item;
   });
+  const group = sel.groupId === null ? undefined : scope.groups.find((g) => g.id === sel.groupId);
   const summary =
     chosen.length === 0
-      ? intl.formatMessage({ id: 'selection.sites.all' }, { count: offeredIds.length })
+      ? group
+        ? intl.formatMessage(
+            { id: 'selection.sites.allInGroup' },
+            { count: offeredIds.length, group: group.raisonSociale },
+          )
+        : intl.formatMessage({ id: 'selection.sites.all' }, { count: offeredIds.length })
       : chosen.length === 1
         ? (scope.offered.find((s) => s.restaurantId === chosen[0])?.libelle ?? '')
         : intl.formatMessage(
