@@ -11,7 +11,7 @@ import { Label } from 'react-aria-components/Label';
 import { useSnapshot } from 'valtio';
 import type { Dataset, ReportClassInfo, ReportVariant } from '../../../../contract/reports.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { download, type SearchParams } from '../../../lib/http.ts';
+import { ApiFailure, download, type SearchParams } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -42,6 +42,14 @@ export function ReportsPage() {
   const userId = user?.id ?? 0;
   const metrics = useQuery({ ...reportQueries.metrics(userId, language), enabled: user !== null });
   const editions = metrics.data ?? [];
+  // SPEC.md §8 ErrorGettingAllReport: the list of reports could not be loaded (a lost network
+  // says so in its own words).
+  useEffect(() => {
+    if (metrics.errorUpdatedAt === 0) return;
+    const e = metrics.error;
+    if (e instanceof ApiFailure && e.code === 'Network Error') notifyFailure(e);
+    else notify.error('ErrorGettingAllReport');
+  }, [metrics.errorUpdatedAt, metrics.error]);
   const edition: ReportClassInfo | undefined =
     editions.find((e) => e.className === sel.report.className) ?? editions[0];
   const formats = DOWNLOAD_FORMATS.filter((f) => !edition || edition.formats.includes(f));
