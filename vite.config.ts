@@ -39,14 +39,19 @@ function precompiledCatalogues(): Plugin {
       const file = id.slice(0, -COMPILED_SUFFIX.length);
       this.addWatchFile(file);
       const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-      const compiled = Object.fromEntries(Object.entries(catalogue).map(([key, message]) => [key, parse(message)]));
+      const compiled = Object.fromEntries(
+        Object.entries(catalogue).map(([key, message]) => [key, parse(message)]),
+      );
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`;
     },
   };
 }
 
 const require = createRequire(import.meta.url);
-const PARSER_WITHOUT_PARSE = path.join(path.dirname(require.resolve('@formatjs/icu-messageformat-parser')), 'no-parser.js');
+const PARSER_WITHOUT_PARSE = path.join(
+  path.dirname(require.resolve('@formatjs/icu-messageformat-parser')),
+  'no-parser.js',
+);
 
 const THEME_COLOUR = '#1f4e5f';
 const BACKGROUND_COLOUR = '#f6f4ef';
@@ -59,7 +64,13 @@ export default defineConfig({
       autoCodeSplitting: true,
       // Loaders split too: a route's loader (and the query code it pulls) loads with the route, not at start.
       codeSplittingOptions: {
-        defaultBehavior: [['loader'], ['component'], ['pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+        defaultBehavior: [
+          ['loader'],
+          ['component'],
+          ['pendingComponent'],
+          ['errorComponent'],
+          ['notFoundComponent'],
+        ],
       },
       routesDirectory: 'src/client/routes',
       generatedRouteTree: 'src/client/routeTree.gen.ts',

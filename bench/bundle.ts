@@ -42,20 +42,30 @@ function withStaticImports(manifest: ViteManifest, key: string, into: Set<string
  * Sums the gzip size (level 9, bytes) of the login route's initial JavaScript in `distDir`.
  * Throws when the build or its manifest is missing, or when the login route chunk cannot be found.
  */
-export async function benchBundle(
-  distDir: string,
-): Promise<{ name: string; loginInitialJsGzipBytes: number; budgetBytes: number; ratio: number; files: string[] }> {
-  const manifest = JSON.parse(await fs.readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
+export async function benchBundle(distDir: string): Promise<{
+  name: string;
+  loginInitialJsGzipBytes: number;
+  budgetBytes: number;
+  ratio: number;
+  files: string[];
+}> {
+  const manifest = JSON.parse(
+    await fs.readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8'),
+  ) as ViteManifest;
   const html = await fs.readFile(path.join(distDir, 'index.html'), 'utf8');
   const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry && k.endsWith('index.html'));
   if (!entryKey) throw new Error('vite manifest has no index.html entry');
   const entryFile = manifest[entryKey]!.file;
-  if (!html.includes(entryFile)) throw new Error(`dist/index.html does not load the manifest's entry ${entryFile}`);
+  if (!html.includes(entryFile))
+    throw new Error(`dist/index.html does not load the manifest's entry ${entryFile}`);
 
   const keys = new Set<string>();
   withStaticImports(manifest, entryKey, keys);
   const loginKey = Object.keys(manifest).find((k) => LOGIN_ROUTE_KEY.test(k));
-  if (!loginKey) throw new Error('vite manifest has no split chunk for src/client/routes/index.tsx (autoCodeSplitting off?)');
+  if (!loginKey)
+    throw new Error(
+      'vite manifest has no split chunk for src/client/routes/index.tsx (autoCodeSplitting off?)',
+    );
   withStaticImports(manifest, loginKey, keys);
   const catalogueKey = Object.keys(manifest).find((k) => DEFAULT_CATALOGUE_KEY.test(k));
   if (catalogueKey) withStaticImports(manifest, catalogueKey, keys);

@@ -17,7 +17,9 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
+};
 
 /** Paths the service worker never answers from a cache (the API base, DESIGN.md §4). */
 const API_PATH = /^\/api\//;
@@ -32,7 +34,11 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denyl
 // straight to the network.
 
 self.addEventListener('message', (event) => {
-  if (event.data && typeof event.data === 'object' && (event.data as { type?: unknown }).type === 'SKIP_WAITING') {
+  if (
+    event.data &&
+    typeof event.data === 'object' &&
+    (event.data as { type?: unknown }).type === 'SKIP_WAITING'
+  ) {
     void self.skipWaiting();
   }
 });

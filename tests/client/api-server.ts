@@ -22,7 +22,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -33,7 +38,12 @@ export async function startTestApi(): Promise<TestApi> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname.replace(/^\/api\//, '');
-    const rec: Recorded = { method: req.method ?? 'GET', path, search: url.searchParams, headers: req.headers };
+    const rec: Recorded = {
+      method: req.method ?? 'GET',
+      path,
+      search: url.searchParams,
+      headers: req.headers,
+    };
     requests.push(rec);
     const handler = handlers.get(path);
     if (handler) handler(rec, res);

@@ -31,7 +31,12 @@ describe('server information', () => {
   it('stores the version and the distribution name; total mode on for any name but TOTAL', async () => {
     const { appState, loadServerInfo } = await freshAppState();
     await loadServerInfo();
-    expect(appState).toMatchObject({ serverVersion: '1.3.0', isGlobal: false, client: 'Brasseries du Port', isTotal: true });
+    expect(appState).toMatchObject({
+      serverVersion: '1.3.0',
+      isGlobal: false,
+      client: 'Brasseries du Port',
+      isTotal: true,
+    });
   });
 
   it('switches global mode on when the version contains CAS, and total mode off for TOTAL', async () => {
@@ -39,7 +44,12 @@ describe('server information', () => {
     api.on('distribution', (_req, res) => json(res, 200, { nom: 'TOTAL' }));
     const { appState, loadServerInfo } = await freshAppState();
     await loadServerInfo();
-    expect(appState).toMatchObject({ serverVersion: '2.0-CAS', isGlobal: true, client: 'TOTAL', isTotal: false });
+    expect(appState).toMatchObject({
+      serverVersion: '2.0-CAS',
+      isGlobal: true,
+      client: 'TOTAL',
+      isTotal: false,
+    });
   });
 
   it("marks the version 'error' with global and total off when it cannot be read", async () => {
@@ -52,8 +62,16 @@ describe('server information', () => {
 
   it('tells phones and tablets from desktops by their user agent', async () => {
     const { isMobileUserAgent } = await freshAppState();
-    expect(isMobileUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe(true);
-    expect(isMobileUserAgent('Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 Chrome/126 Safari/537.36')).toBe(true);
-    expect(isMobileUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126 Safari/537.36')).toBe(false);
+    expect(isMobileUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe(
+      true,
+    );
+    expect(
+      isMobileUserAgent(
+        'Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 Chrome/126 Safari/537.36',
+      ),
+    ).toBe(true);
+    expect(
+      isMobileUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126 Safari/537.36'),
+    ).toBe(false);
   });
 });

@@ -56,9 +56,14 @@ describe('every API call', () => {
 
   it('sends arrays as repeated name[] parameters and validates the answer with the schema', async () => {
     api.on('bo/getSites', (req, res) => json(res, 200, { got: req.search.getAll('sites[]') }));
-    const answer = await httpLib.getJson('bo/getSites', z.object({ got: z.array(z.string()) }), { id: 7, sites: [3, 5] });
+    const answer = await httpLib.getJson('bo/getSites', z.object({ got: z.array(z.string()) }), {
+      id: 7,
+      sites: [3, 5],
+    });
     expect(answer.got).toEqual(['3', '5']);
-    await expect(httpLib.getJson('bo/getSites', z.object({ other: z.string() }), { sites: [1] })).rejects.toThrow();
+    await expect(
+      httpLib.getJson('bo/getSites', z.object({ other: z.string() }), { sites: [1] }),
+    ).rejects.toThrow();
   });
 });
 
@@ -100,7 +105,10 @@ describe('failures', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<h1>Bad gateway</h1>');
     });
-    await expect(httpLib.getJson('bo/getCaisses', z.unknown())).rejects.toMatchObject({ code: 'Network Error', status: 502 });
+    await expect(httpLib.getJson('bo/getCaisses', z.unknown())).rejects.toMatchObject({
+      code: 'Network Error',
+      status: 502,
+    });
   });
 
   it('sign the user out on a 401 of an authenticated call, and forget the stored user', async () => {
@@ -111,7 +119,10 @@ describe('failures', () => {
       reasons.push(reason);
     });
     api.on('bo/getVendeurs', (_req, res) => json(res, 401, { code: 'Unauthorized', message: 'expired' }));
-    await expect(httpLib.getJson('bo/getVendeurs', z.unknown())).rejects.toMatchObject({ code: 'Unauthorized', status: 401 });
+    await expect(httpLib.getJson('bo/getVendeurs', z.unknown())).rejects.toMatchObject({
+      code: 'Unauthorized',
+      status: 401,
+    });
     await vi.waitFor(() => expect(reasons).toEqual(['expired']));
     off();
     expect(sessionLib.session.user).toBeNull();
@@ -131,7 +142,11 @@ describe('download', () => {
       res.end(body);
     });
     const seen: (number | null)[] = [];
-    const { blob, filename } = await httpLib.download('bo/getReport', { format: 'PDF', 'sites[]': [1] }, (f) => seen.push(f));
+    const { blob, filename } = await httpLib.download(
+      'bo/getReport',
+      { format: 'PDF', 'sites[]': [1] },
+      (f) => seen.push(f),
+    );
     expect(blob.size).toBe(body.length);
     expect(filename).toBe('ventes décembre.pdf');
     expect(seen.at(-1)).toBe(1);

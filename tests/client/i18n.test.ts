@@ -12,7 +12,8 @@ import { del, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const root = path.join(import.meta.dirname, '..', '..');
-const catalogue = (l: string) => JSON.parse(fs.readFileSync(path.join(root, 'i18n', `${l}.json`), 'utf8')) as Record<string, string>;
+const catalogue = (l: string) =>
+  JSON.parse(fs.readFileSync(path.join(root, 'i18n', `${l}.json`), 'utf8')) as Record<string, string>;
 
 /** A fresh copy of lib/i18n, as after a page reload (nothing loaded yet). */
 async function reloadI18n() {
@@ -65,7 +66,9 @@ describe('catalogues', () => {
   });
 
   it('pass scripts/i18n-check.ts (same keys, valid ICU, same arguments)', () => {
-    const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'i18n-check.ts')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'i18n-check.ts')], {
+      encoding: 'utf8',
+    });
     expect(run.stderr.replace(/npm warn.*\n?/g, '')).toBe('');
     expect(run.status).toBe(0);
   });
@@ -73,19 +76,27 @@ describe('catalogues', () => {
   it('contain every message id written in the shell (app, routes, lib) and every notification code', async () => {
     const fr = catalogue('fr');
     const files = ['src/client/app', 'src/client/routes', 'src/client/lib', 'src/client/ui'].flatMap((dir) =>
-      fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => path.join(root, dir, f)),
+      fs
+        .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .map((f) => path.join(root, dir, f)),
     );
     const ids = new Set<string>();
     for (const file of files.filter((f) => /\.tsx?$/.test(f))) {
       const text = fs.readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/\b(?:id|messageId)[=:]\s*["'`]((?:app|login|nav|notFound|pwa)\.[\w.]+)["'`]/g)) ids.add(m[1]!);
+      for (const m of text.matchAll(
+        /\b(?:id|messageId)[=:]\s*["'`]((?:app|login|nav|notFound|pwa)\.[\w.]+)["'`]/g,
+      ))
+        ids.add(m[1]!);
     }
     for (const l of ['fr', 'en', 'de']) ids.add(`app.language.${l}`);
     expect(ids.size).toBeGreaterThan(20);
     expect([...ids].filter((id) => !(id in fr))).toEqual([]);
 
     const { ERROR_CODES, SUCCESS_CODES } = await import('../../src/contract/errors.ts');
-    const missing = [...ERROR_CODES.map((c) => `error.${c}`), ...SUCCESS_CODES.map((c) => `success.${c}`)].filter((id) => !(id in fr));
+    const missing = [
+      ...ERROR_CODES.map((c) => `error.${c}`),
+      ...SUCCESS_CODES.map((c) => `success.${c}`),
+    ].filter((id) => !(id in fr));
     expect(missing).toEqual([]);
   });
 });

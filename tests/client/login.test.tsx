@@ -106,7 +106,9 @@ describe('the login screen', () => {
     await type('password', 'wrong');
     await submit();
     await vi.waitFor(() =>
-      expect(container.querySelector('[role="alert"]')?.textContent).toContain('Identifiant ou mot de passe incorrect.'),
+      expect(container.querySelector('[role="alert"]')?.textContent).toContain(
+        'Identifiant ou mot de passe incorrect.',
+      ),
     );
     expect(input('login').value).toBe(ADMIN.login);
     expect(input('password').value).toBe('wrong');

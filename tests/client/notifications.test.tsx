@@ -49,7 +49,9 @@ describe('notifications', () => {
     notify.error('NoSitesSelected');
     notify.error('NoSitesSelected');
     vi.advanceTimersByTime(10 * 60_000);
-    expect(notifications.items.map((n) => [n.kind, n.messageId])).toEqual([['error', 'error.NoSitesSelected']]);
+    expect(notifications.items.map((n) => [n.kind, n.messageId])).toEqual([
+      ['error', 'error.NoSitesSelected'],
+    ]);
   });
 
   it('translate an ApiFailure by its code with its details as values, anything else as the generic error', () => {

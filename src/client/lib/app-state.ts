@@ -45,7 +45,8 @@ export const appState = proxy<AppState>({
   // iPadOS announces itself as a Mac; its touch screen gives it away.
   isMobile:
     isMobileUserAgent(globalThis.navigator?.userAgent ?? '') ||
-    (/Macintosh/.test(globalThis.navigator?.userAgent ?? '') && (globalThis.navigator?.maxTouchPoints ?? 0) > 1),
+    (/Macintosh/.test(globalThis.navigator?.userAgent ?? '') &&
+      (globalThis.navigator?.maxTouchPoints ?? 0) > 1),
 });
 
 /**

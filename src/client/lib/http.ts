@@ -27,7 +27,12 @@ export class ApiFailure extends Error {
   readonly status: number | null;
   readonly details?: Record<string, unknown>;
 
-  constructor(code: string, status: number | null, details?: Record<string, unknown>, options?: ErrorOptions) {
+  constructor(
+    code: string,
+    status: number | null,
+    details?: Record<string, unknown>,
+    options?: ErrorOptions,
+  ) {
     super(`API failure: ${code}${status === null ? '' : ` (HTTP ${status})`}`, options);
     this.name = 'ApiFailure';
     this.code = code;
@@ -59,11 +64,16 @@ export function toApiFailure(error: unknown): unknown {
     const status = error.response.status;
     const body: unknown = error.data;
     if (isRecord(body) && typeof body.code === 'string') {
-      return new ApiFailure(body.code, status, isRecord(body.details) ? body.details : undefined, { cause: error });
+      return new ApiFailure(body.code, status, isRecord(body.details) ? body.details : undefined, {
+        cause: error,
+      });
     }
     return new ApiFailure(codeForStatus(status), status, undefined, { cause: error });
   }
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'NetworkError' || error instanceof TypeError)) {
+  if (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' || error.name === 'NetworkError' || error instanceof TypeError)
+  ) {
     // fetch rejects with a TypeError when the server cannot be reached (SPEC.md §8 "Network Error").
     return new ApiFailure('Network Error', null, undefined, { cause: error });
   }
@@ -111,15 +121,20 @@ export const http: KyInstance = ky.create({
         }
       },
     ],
-    beforeError: [({ error }) => {
-      const failure = toApiFailure(error);
-      return failure instanceof Error ? failure : error;
-    }],
+    beforeError: [
+      ({ error }) => {
+        const failure = toApiFailure(error);
+        return failure instanceof Error ? failure : error;
+      },
+    ],
   },
 });
 
 /** Search parameters as SPEC.md §7 writes them; an array is sent as repeated `name[]=…`. */
-export type SearchParams = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+export type SearchParams = Record<
+  string,
+  string | number | boolean | readonly (string | number)[] | undefined
+>;
 
 /** Builds URLSearchParams, turning `sites: [1, 2]` into `sites[]=1&sites[]=2` (SPEC.md §7 `sites[]`). */
 export function toSearchParams(params: SearchParams | undefined): URLSearchParams {
@@ -149,8 +164,14 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
  * GET `path` (relative to the API base) and validate the JSON answer with `schema`.
  * Throws {@link ApiFailure} on any failure; a ZodError when the answer breaks the contract.
  */
-export async function getJson<T>(path: string, schema: z.ZodType<T>, searchParams?: SearchParams): Promise<T> {
-  const body = await guarded(() => http.get(path, { searchParams: toSearchParams(searchParams) }).json<unknown>());
+export async function getJson<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  searchParams?: SearchParams,
+): Promise<T> {
+  const body = await guarded(() =>
+    http.get(path, { searchParams: toSearchParams(searchParams) }).json<unknown>(),
+  );
   return schema.parse(body);
 }
 

@@ -28,7 +28,12 @@ export const notifications = proxy<{ items: Notification[] }>({ items: [] });
 let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
-function push(kind: Notification['kind'], code: string, messageId: string, values?: Record<string, string | number>): void {
+function push(
+  kind: Notification['kind'],
+  code: string,
+  messageId: string,
+  values?: Record<string, string | number>,
+): void {
   // The same error raised by several calls at once (e.g. every reference list failing offline) shows once.
   const same = notifications.items.find((n) => n.kind === kind && n.messageId === messageId);
   if (same && kind === 'error') return;
@@ -37,7 +42,10 @@ function push(kind: Notification['kind'], code: string, messageId: string, value
   if (values) item.values = values;
   notifications.items.push(item);
   if (kind === 'success') {
-    timers.set(id, setTimeout(() => dismissNotification(id), SUCCESS_DURATION_MS));
+    timers.set(
+      id,
+      setTimeout(() => dismissNotification(id), SUCCESS_DURATION_MS),
+    );
   }
 }
 
@@ -68,7 +76,9 @@ export function clearNotifications(): void {
   notifications.items.splice(0);
 }
 
-function messageValues(details: Record<string, unknown> | undefined): Record<string, string | number> | undefined {
+function messageValues(
+  details: Record<string, unknown> | undefined,
+): Record<string, string | number> | undefined {
   if (!details) return undefined;
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(details)) {

@@ -12,7 +12,8 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 5 * 60_000,
       retry: (failureCount, error) => {
-        if (error instanceof ApiFailure && error.status !== null && error.status >= 400 && error.status < 500) return false;
+        if (error instanceof ApiFailure && error.status !== null && error.status >= 400 && error.status < 500)
+          return false;
         return failureCount < 1;
       },
       refetchOnWindowFocus: false,

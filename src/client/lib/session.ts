@@ -117,7 +117,10 @@ export function signOut(reason: SignOutReason = 'user'): Promise<void> {
     if (user && reason === 'user') {
       // Sent with the old token explicitly: the session is cleared before the answer arrives.
       void http
-        .get('bo/logout', { headers: { Authorization: basicAuth(user.login, user.token) }, context: { signingIn: true } })
+        .get('bo/logout', {
+          headers: { Authorization: basicAuth(user.login, user.token) },
+          context: { signingIn: true },
+        })
         .catch(() => undefined);
     }
     session.user = null;

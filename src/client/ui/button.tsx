@@ -11,5 +11,10 @@ export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {
 }
 
 export function Button({ variant = 'secondary', className, ...props }: ButtonProps) {
-  return <AriaButton {...props} className={['ui-button', `ui-button--${variant}`, className].filter(Boolean).join(' ')} />;
+  return (
+    <AriaButton
+      {...props}
+      className={['ui-button', `ui-button--${variant}`, className].filter(Boolean).join(' ')}
+    />
+  );
 }

@@ -1,6 +1,9 @@
 /** Checkbox with its label, 44 px tall (react-aria-components Checkbox). */
 import type { ReactNode } from 'react';
-import { Checkbox as AriaCheckbox, type CheckboxProps as AriaCheckboxProps } from 'react-aria-components/Checkbox';
+import {
+  Checkbox as AriaCheckbox,
+  type CheckboxProps as AriaCheckboxProps,
+} from 'react-aria-components/Checkbox';
 
 export interface CheckboxProps extends Omit<AriaCheckboxProps, 'className' | 'children'> {
   children: ReactNode;

@@ -22,7 +22,15 @@ export interface ComboBoxProps {
   className?: string;
 }
 
-export function ComboBox({ label, options, value, onChange, isDisabled, placeholder, className }: ComboBoxProps) {
+export function ComboBox({
+  label,
+  options,
+  value,
+  onChange,
+  isDisabled,
+  placeholder,
+  className,
+}: ComboBoxProps) {
   return (
     <AriaComboBox
       className={['ui-field', 'ui-combobox', className].filter(Boolean).join(' ')}

@@ -21,7 +21,16 @@ export interface DateFieldProps {
   className?: string;
 }
 
-export function DateField({ label, value, onChange, invalidMessage, placeholder, isRequired, isDisabled, className }: DateFieldProps) {
+export function DateField({
+  label,
+  value,
+  onChange,
+  invalidMessage,
+  placeholder,
+  isRequired,
+  isDisabled,
+  className,
+}: DateFieldProps) {
   const [text, setText] = useState(value ? wireToDisplay(value) : '');
   // Follow outside changes (a period code chosen elsewhere) without fighting the user's typing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only an outside change of `value` resyncs the text

@@ -17,9 +17,21 @@ export interface DialogProps {
   children: ReactNode;
 }
 
-export function Dialog({ title, isOpen, onOpenChange, isDismissable = true, role = 'dialog', children }: DialogProps) {
+export function Dialog({
+  title,
+  isOpen,
+  onOpenChange,
+  isDismissable = true,
+  role = 'dialog',
+  children,
+}: DialogProps) {
   return (
-    <ModalOverlay className="ui-modal-overlay" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={isDismissable}>
+    <ModalOverlay
+      className="ui-modal-overlay"
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      isDismissable={isDismissable}
+    >
       <Modal className="ui-modal">
         <AriaDialog className="ui-dialog" role={role}>
           <Heading slot="title" className="ui-dialog__title">

@@ -18,7 +18,15 @@ export interface PlainTextFieldProps
   className?: string;
 }
 
-export function PlainTextField({ label, value, onChange, errorMessage, inputRef, className, ...input }: PlainTextFieldProps) {
+export function PlainTextField({
+  label,
+  value,
+  onChange,
+  errorMessage,
+  inputRef,
+  className,
+  ...input
+}: PlainTextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const invalid = Boolean(errorMessage);

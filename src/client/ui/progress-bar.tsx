@@ -28,7 +28,9 @@ export function ProgressBar({ label, value, className }: ProgressBarProps) {
           </div>
           <div className="ui-progress__track">
             <div
-              className={indeterminate ? 'ui-progress__fill ui-progress__fill--indeterminate' : 'ui-progress__fill'}
+              className={
+                indeterminate ? 'ui-progress__fill ui-progress__fill--indeterminate' : 'ui-progress__fill'
+              }
               style={indeterminate ? undefined : { width: `${percentage ?? 0}%` }}
             />
           </div>

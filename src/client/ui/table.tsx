@@ -29,7 +29,11 @@ export function Table({ label, columns, rows, empty, className }: TableProps) {
       <AriaTable aria-label={label} className="ui-table">
         <TableHeader columns={columns}>
           {(c) => (
-            <Column id={c.key} isRowHeader={c.isRowHeader} className={c.align === 'end' ? 'ui-table__col--end' : undefined}>
+            <Column
+              id={c.key}
+              isRowHeader={c.isRowHeader}
+              className={c.align === 'end' ? 'ui-table__col--end' : undefined}
+            >
               {c.label}
             </Column>
           )}
@@ -37,7 +41,11 @@ export function Table({ label, columns, rows, empty, className }: TableProps) {
         <TableBody items={rows} renderEmptyState={empty ? () => empty : undefined}>
           {(r) => (
             <Row id={r.id} columns={columns}>
-              {(c) => <Cell className={c.align === 'end' ? 'ui-table__cell--end' : undefined}>{r.cells[c.key]}</Cell>}
+              {(c) => (
+                <Cell className={c.align === 'end' ? 'ui-table__cell--end' : undefined}>
+                  {r.cells[c.key]}
+                </Cell>
+              )}
             </Row>
           )}
         </TableBody>

@@ -20,7 +20,11 @@ export interface TabsProps {
 
 export function Tabs({ label, items, selectedKey, onSelectionChange, className }: TabsProps) {
   return (
-    <AriaTabs className={['ui-tabs', className].filter(Boolean).join(' ')} selectedKey={selectedKey} onSelectionChange={onSelectionChange}>
+    <AriaTabs
+      className={['ui-tabs', className].filter(Boolean).join(' ')}
+      selectedKey={selectedKey}
+      onSelectionChange={onSelectionChange}
+    >
       <TabList aria-label={label} className="ui-tabs__list">
         {items.map((t) => (
           <Tab key={t.id} id={t.id} className="ui-tabs__tab">

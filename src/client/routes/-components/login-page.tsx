@@ -74,7 +74,9 @@ export function LoginPage() {
             autoCapitalize="none"
             autoCorrect="off"
             spellCheck={false}
-            errorMessage={submitted && loginMissing ? intl.formatMessage({ id: 'login.loginRequired' }) : undefined}
+            errorMessage={
+              submitted && loginMissing ? intl.formatMessage({ id: 'login.loginRequired' }) : undefined
+            }
           />
           <PlainTextField
             name="password"
@@ -85,7 +87,9 @@ export function LoginPage() {
             onChange={setPassword}
             required
             autoComplete="current-password"
-            errorMessage={submitted && passwordMissing ? intl.formatMessage({ id: 'login.passwordRequired' }) : undefined}
+            errorMessage={
+              submitted && passwordMissing ? intl.formatMessage({ id: 'login.passwordRequired' }) : undefined
+            }
           />
           <button
             type="submit"
