@@ -190,6 +190,23 @@ describe('CSV renderer', () => {
     });
   }
 
+  it('writes a site name that a spreadsheet would run as a formula as plain text', async () => {
+    const { dataset } = await report('fr', { sites: [1] });
+    const hostile: Dataset = {
+      ...dataset,
+      rows: dataset.rows
+        .slice(0, 2)
+        .map((r, i) => ({ ...r, site: i === 0 ? '=HYPERLINK("http://x")' : '@SUM(A1)' })),
+    };
+    const records: string[][] = parse((await buffer(renderCsv(hostile, 'fr'))).toString('utf8'), {
+      bom: true,
+      delimiter: ';',
+    });
+    expect(records.slice(1, 3).map((r) => r[2])).toEqual([`'=HYPERLINK("http://x")`, `'@SUM(A1)`]);
+    // Negative amounts keep their minus sign: only text columns are neutralised.
+    expect(records[1]![4]).toMatch(/^-?\d+,\d{2}$/);
+  });
+
   it('writes negative amounts with a minus sign and two decimals', async () => {
     const { dataset } = await report('fr', { dateDebut: '2026-11-11', dateFin: '2026-11-11', sites: [2] });
     const records: string[][] = parse((await buffer(renderCsv(dataset, 'fr'))).toString('utf8'), {

@@ -3,7 +3,8 @@
  * programs of the user's language: `;` and decimal comma in French and German, `,` and decimal
  * point in English, a UTF-8 BOM (so Excel reads the accents), CRLF line ends (RFC 4180), a
  * header row of translated labels, then the rows and a totals row. Money is written in currency
- * units with two decimals and no symbol or grouping, so the program reads it as a number.
+ * units with two decimals and no symbol or grouping, so the program reads it as a number; text
+ * that would run as a formula is neutralised.
  *
  * The output is a stream: rows are stringified as the answer is sent, never held as one string.
  */
@@ -18,13 +19,22 @@ export function csvDelimiter(language: Language): string {
   return language === 'en' ? ',' : ';';
 }
 
+/**
+ * Text that a spreadsheet program would run as a formula (`=`, `+`, `@`, tab, carriage return
+ * first: CSV injection, OWASP) is written with a leading apostrophe, which the program shows as
+ * plain text. Names come from imported files, so they are not trusted.
+ */
+export function neutraliseFormula(text: string): string {
+  return /^[=+@\t\r]/.test(text) ? `'${text}` : text;
+}
+
 function csvCell(
   value: string | number | null | undefined,
   column: DatasetColumn,
   language: Language,
 ): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return column.type === 'date' ? formatDate(value) : value;
+  if (typeof value === 'string') return column.type === 'date' ? formatDate(value) : neutraliseFormula(value);
   const sep = decimalSeparator(language);
   switch (column.type) {
     case 'money':
