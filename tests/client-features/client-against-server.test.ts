@@ -142,7 +142,8 @@ describe('client features against the real server', () => {
   it('gets a refused download as a translated code too, not as a broken file', async () => {
     const params = { ...salesParams({ format: 'PDF' }), dateDebut: '2020-01-01', dateFin: '2026-03-02' };
     const failure: unknown = await m.http.download('bo/getReport', params, () => {}).catch((e: unknown) => e);
-    if (!(failure instanceof m.http.ApiFailure)) throw new Error(`expected an ApiFailure, got ${String(failure)}`);
+    if (!(failure instanceof m.http.ApiFailure))
+      throw new Error(`expected an ApiFailure, got ${String(failure)}`);
     expect(failure.code).toBe('MaxReportDays');
   });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PERIOD_CODES } from '../../src/contract/periods.ts';
 import {
   resolvePeriodChoice,
+  tidyTypedDate,
+  tidyTypedTime,
   toCustomChoice,
   validateHours,
 } from '../../src/client/features/selection/period.ts';
@@ -83,5 +85,30 @@ describe('custom period validation', () => {
     expect(validateHours('12:00', '23:00')).toEqual({});
     expect(validateHours('18:00', '02:00')).toEqual({});
     expect(validateHours('24:00', '9h')).toEqual({ heureDebut: 'badTime', heureFin: 'badTime' });
+  });
+});
+
+describe('tidying typed dates and times', () => {
+  it('turns the usual ways of typing a date into DD/MM/YYYY and leaves anything else alone', () => {
+    expect(tidyTypedDate('31.01.2025')).toBe('31/01/2025');
+    expect(tidyTypedDate('1-2-2025')).toBe('01/02/2025');
+    expect(tidyTypedDate('31012025')).toBe('31/01/2025');
+    expect(tidyTypedDate(' 05/06/2025 ')).toBe('05/06/2025');
+    expect(tidyTypedDate('31/01/25')).toBe('31/01/25');
+    expect(tidyTypedDate('demain')).toBe('demain');
+  });
+
+  it('turns 9, 9h30, 9.30 and 0930 into HH:mm and leaves impossible times alone', () => {
+    expect(['9', '9h', '9h30', '9.30', '0930', '930', '21:05'].map(tidyTypedTime)).toEqual([
+      '09:00',
+      '09:00',
+      '09:30',
+      '09:30',
+      '09:30',
+      '09:30',
+      '21:05',
+    ]);
+    expect(tidyTypedTime('25:00')).toBe('25:00');
+    expect(tidyTypedTime('midi')).toBe('midi');
   });
 });

@@ -41,9 +41,17 @@ function field(label: string): HTMLInputElement {
 async function type(input: HTMLInputElement, text: string) {
   // Async act: valtio notifies React after a microtask.
   await act(async () => {
+    input.focus();
     const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
     setter?.call(input, text);
     input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+/** Leaves the field (tab away): errors show and typed dates are tidied. */
+async function leave(input: HTMLInputElement) {
+  await act(async () => {
+    input.blur();
   });
 }
 
@@ -73,6 +81,8 @@ describe('period picker', () => {
     selection.period = { kind: 'custom', debut: '01/02/2024', fin: '29/02/2024' };
     render();
     await type(field('Du'), '31/02/2024');
+    expect(container.textContent).not.toContain('Date invalide');
+    await leave(field('Du'));
     expect(field('Du').value).toBe('31/02/2024');
     expect(selection.period).toEqual({ kind: 'custom', debut: '31/02/2024', fin: '29/02/2024' });
     expect(container.textContent).toContain('Date invalide : utilisez le format JJ/MM/AAAA');
@@ -85,7 +95,9 @@ describe('period picker', () => {
     expect(field('Von').value).toBe('01/02/2024');
     expect(field('Bis').value).toBe('05/01/2024');
     expect(container.textContent).toContain('Das Startdatum liegt nach dem Enddatum.');
-    await type(field('Bis'), '05/03/2024');
+    await type(field('Bis'), '05.03.2024');
+    await leave(field('Bis'));
+    expect(field('Bis').value).toBe('05/03/2024');
     expect(container.textContent).toContain('Vom 01/02/2024 bis 05/03/2024');
   });
 });

@@ -81,3 +81,32 @@ export function validateHours(
   if (hhmmToMinutes(heureFin) === null) errors.heureFin = 'badTime';
   return errors;
 }
+
+/**
+ * Tidies a typed date when the field loses focus, so the common ways of typing a date all land
+ * on DD/MM/YYYY: `31.01.2025` (German habit), `31-01-2025`, `31 01 2025`, `31012025` (phone
+ * keypads without a slash). Anything else is returned unchanged, so the error still shows what
+ * the user typed.
+ */
+export function tidyTypedDate(text: string): string {
+  const t = text.trim();
+  const digits = /^(\d{2})(\d{2})(\d{4})$/.exec(t);
+  if (digits) return `${digits[1]}/${digits[2]}/${digits[3]}`;
+  const separated = /^(\d{1,2})[./\-\s](\d{1,2})[./\-\s](\d{4})$/.exec(t);
+  if (separated) return `${separated[1]!.padStart(2, '0')}/${separated[2]!.padStart(2, '0')}/${separated[3]}`;
+  return text;
+}
+
+/**
+ * Tidies a typed time of day on blur: `9` → `09:00`, `9h30` / `9.30` / `930` / `0930` → `09:30`.
+ * Anything else is returned unchanged (and then refused by {@link validateHours}).
+ */
+export function tidyTypedTime(text: string): string {
+  const t = text.trim().toLowerCase();
+  const m = /^(\d{1,2})(?:[h:.]?(\d{2})?|h)$/.exec(t);
+  if (!m) return text;
+  const hh = Number(m[1]);
+  const mm = m[2] === undefined ? 0 : Number(m[2]);
+  if (hh > 23 || mm > 59) return text;
+  return `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`;
+}

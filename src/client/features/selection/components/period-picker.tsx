@@ -6,6 +6,7 @@
  */
 import { CalendarDate } from '@internationalized/date';
 import { format } from 'date-fns';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import {
@@ -22,7 +23,14 @@ import { PERIOD_CODES } from '../../../../contract/periods.ts';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { isPeriodCode, resolvePeriodChoice, toCustomChoice, validateHours } from '../period.ts';
+import {
+  isPeriodCode,
+  resolvePeriodChoice,
+  tidyTypedDate,
+  tidyTypedTime,
+  toCustomChoice,
+  validateHours,
+} from '../period.ts';
 import { selection } from '../selection-state.ts';
 import './selection.css';
 
@@ -55,6 +63,8 @@ function DateInput(props: {
   calendarLabel: string;
 }) {
   const intl = useIntl();
+  // Errors show once the user has left the field, not while a date is half typed.
+  const [touched, setTouched] = useState(false);
   const parsed = parseDisplayDate(props.text);
   const value = parsed
     ? new CalendarDate(parsed.getFullYear(), parsed.getMonth() + 1, parsed.getDate())
@@ -66,12 +76,17 @@ function DateInput(props: {
         label={props.label}
         value={props.text}
         onChange={props.onChange}
+        onBlur={() => {
+          setTouched(true);
+          const tidy = tidyTypedDate(props.text);
+          if (tidy !== props.text) props.onChange(tidy);
+        }}
         inputMode="numeric"
         autoComplete="off"
         placeholder={intl.formatMessage({ id: 'selection.period.datePlaceholder' })}
         description={intl.formatMessage({ id: 'selection.period.dateHint' })}
-        isInvalid={props.error !== undefined}
-        errorMessage={props.error}
+        isInvalid={touched && props.error !== undefined}
+        errorMessage={touched ? props.error : undefined}
       />
       <DialogTrigger>
         <AriaButton
@@ -202,6 +217,9 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
                 onChange={(t) => {
                   selection.heureDebut = t;
                 }}
+                onBlur={() => {
+                  selection.heureDebut = tidyTypedTime(selection.heureDebut);
+                }}
                 inputMode="numeric"
                 placeholder="12:00"
                 isInvalid={hourErrors.heureDebut !== undefined}
@@ -216,6 +234,9 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
                 value={sel.heureFin}
                 onChange={(t) => {
                   selection.heureFin = t;
+                }}
+                onBlur={() => {
+                  selection.heureFin = tidyTypedTime(selection.heureFin);
                 }}
                 inputMode="numeric"
                 placeholder="23:00"
