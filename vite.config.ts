@@ -87,6 +87,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,png,ico,svg,webmanifest}'],
       },
       manifest: {
+        id: '/',
         name: 'Comptoir',
         short_name: 'Comptoir',
         description: 'Rapports, ventes et comptages de vos restaurants et magasins.',
