@@ -136,6 +136,8 @@ async function main(): Promise<number> {
   const { MappingError } = await import('../import/mapping.ts');
   try {
     opened = await openForImport(log);
+    // An idle connection cut when the server stops must not crash the command after its work.
+    opened.pool.on('error', () => {});
     const result = await importSalesFile(opened.pool, {
       file,
       mapping: args.values.mapping,

@@ -52,7 +52,7 @@ export class CopyWriter {
   }
 
   /** Sends rows already joined by {@link RowBuffer} (each chunk ends with a newline). */
-  async chunks(chunks: readonly string[]): Promise<void> {
+  async chunks(chunks: readonly (string | Buffer)[]): Promise<void> {
     await this.flush();
     for (const chunk of chunks) await this.send(chunk);
   }
@@ -67,7 +67,7 @@ export class CopyWriter {
     await this.send(chunk);
   }
 
-  private async send(chunk: string): Promise<void> {
+  private async send(chunk: string | Buffer): Promise<void> {
     if (this.failure) throw this.failure;
     if (!this.stream.write(chunk)) {
       await new Promise<void>((resolve, reject) => {

@@ -12,9 +12,13 @@
  * - Exact amounts: numbers are parsed as decimals and each line's amount is
  *   `quantity × unit price` rounded half away from zero to the cent; VAT-exclusive amounts are
  *   `round(amount / (1 + rate))` per line and ticket totals are sums of lines.
- * - Streamed in bounded memory: the file is parsed as it is read (csv-parse) and copied into a
- *   temporary staging table with COPY while PostgreSQL ingests, then moved into the sales tables
- *   by one set-based INSERT … SELECT (ticket ids from `ticket_id_seq`).
+ * - Streamed: the file is parsed as it is read (csv-parse) and each line, once checked and
+ *   priced, goes straight into `ticket_lines` through COPY while PostgreSQL ingests (no second
+ *   pass over the lines: the bench holds the import within 2x of a bare COPY of the same rows).
+ *   Ticket ids come from `ticket_id_seq` in growing blocks, taken between COPY segments. Tickets
+ *   (one per ticket value) are staged in a temporary table and inserted by one INSERT … SELECT
+ *   that dates them in the site's time zone and business day. Memory grows with the number of
+ *   tickets (about 200 bytes each), not lines.
  *
  * Fiscal date: the file's times are wall-clock times in the site's time zone; a ticket (the
  * earliest time of its lines) belongs to the day its time falls in once moved back by the site's
@@ -35,7 +39,7 @@ import { parse as parseDate } from 'date-fns';
 import iconv from 'iconv-lite';
 import type pg from 'pg';
 import { refreshDailySales } from '../db/aggregates.ts';
-import { CopyWriter, copyText } from './copy.ts';
+import { CopyWriter, copyText, RowBuffer } from './copy.ts';
 import {
   type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, toCents,
 } from './decimal.ts';
@@ -269,7 +273,30 @@ async function resolveSite(
   return { site: found, created: false };
 }
 
-const STAGE_COLUMNS = 'ref, line_no, local_ts, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, terminal_id, seller_code, payment';
+/** What the import learns of one ticket value while streaming its lines. */
+interface TicketAcc {
+  /** Ticket id from `ticket_id_seq`, or 0 when the ticket is already in the database. */
+  id: number;
+  firstWall: string;
+  lines: number;
+  allNegative: boolean;
+  total: number;
+  excl: number;
+  terminal: number | null;
+  seller: string | null;
+  payments: Map<string, number> | null;
+}
+
+const LINE_COLUMNS = 'site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents';
+
+/** Ticket ids reserved from `ticket_id_seq` in growing blocks (an import that fails leaves a gap, as sequences do). */
+async function reserveTicketIds(client: pg.ClientBase, n: number): Promise<number[]> {
+  const { rows } = await client.query<{ ids: string[] }>(
+    "SELECT array_agg(nextval('ticket_id_seq')::text ORDER BY g) AS ids FROM generate_series(1, $1) AS g",
+    [n],
+  );
+  return (rows[0]?.ids ?? []).map(Number);
+}
 
 /**
  * Imports a sales file into a site, in one transaction (see the module comment for the rules).
@@ -303,7 +330,6 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   const defaultVatText = defaultVat ? decimalText(defaultVat) : '';
   const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
   const parseWall = wallClockParser(mapping.dateFormat);
-  const parseDateOnly = parseWall;
   const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
 
   const client = await pool.connect();
@@ -313,15 +339,13 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     await client.query('BEGIN');
     const { site, created } = await resolveSite(client, { ...options, dayStart }, mapping);
     if (created) log(`Site "${options.site}" created (${site.currency}, ${site.time_zone}, day start ${site.day_start}).`);
-    await client.query(
-      `CREATE TEMP TABLE import_stage (
-         ref text NOT NULL, line_no int NOT NULL, local_ts timestamp NOT NULL, article_code text, article text NOT NULL,
-         family text, quantity numeric NOT NULL, unit_price_cents bigint NOT NULL, amount_cents bigint NOT NULL,
-         vat_rate numeric NOT NULL, amount_excl_cents bigint NOT NULL, tax_cents bigint NOT NULL,
-         terminal_id int, seller_code text, payment text
-       ) ON COMMIT DROP`,
+    // One import of a given source into a site at a time, so the set of tickets already
+    // present, read below, stays true until COMMIT.
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [site.id, source]);
+    const present = new Set(
+      (await client.query<{ ref: string }>('SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2', [site.id, source]))
+        .rows.map((r) => r.ref),
     );
-    copy = new CopyWriter(client, `import_stage (${STAGE_COLUMNS})`);
 
     let bytesRead = 0;
     let linesRead = 0;
@@ -335,7 +359,16 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       }
     };
     const input = decoded(await openSource(file, onBytes), mapping.encoding);
-    const parser = input.pipe(parseCsv({ delimiter: mapping.delimiter, bom: true, info: true, skip_empty_lines: true }));
+    const parser = input.pipe(parseCsv({
+      delimiter: mapping.delimiter,
+      bom: true,
+      skip_empty_lines: true,
+      // The physical line of each record, appended to it (cheaper than `info`, which copies an object per record).
+      on_record: (record: string[], context: { lines: number }) => {
+        (record as unknown[]).push(context.lines);
+        return record;
+      },
+    }));
     input.on('error', (e) => parser.destroy(e));
 
     let header: string[] | null = null;
@@ -344,28 +377,33 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       const i = index[key] ?? -1;
       return new ImportError(reason, { file, line, column: i + 1, columnName: header?.[i] ?? key });
     };
-    const lineNos = new Map<string, number>();
     const optional = (record: string[], key: string): string | null => {
       const i = index[key];
       if (i === undefined) return null;
       const v = (record[i] ?? '').trim();
       return v === '' ? null : v;
     };
+    const tickets = new Map<string, TicketAcc>();
+    let ids: number[] = [];
+    let nextId = 0;
+    let block = 1024;
+    let linesWritten = 0;
+    copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
 
     try {
-      for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-        const { record, info } = item;
+      for await (const raw of parser as AsyncIterable<unknown[]>) {
+        const line = raw.pop() as number;
+        const record = raw as string[];
         if (header === null) {
           header = record.map((h) => h.trim());
           for (const [key, name] of Object.entries(cols)) {
             if (name === null || name === undefined) continue;
             const i = header.indexOf(name);
-            if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line: info.lines });
+            if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line });
             index[key] = i;
           }
           continue;
         }
-        const line = info.lines;
         linesRead++;
         const ref = (record[index.ticket as number] ?? '').trim();
         if (ref === '') throw at(line, 'ticket', 'empty ticket value');
@@ -380,7 +418,7 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
           const timeText = (record[index.time as number] ?? '').trim();
           wall = parseDateTime(`${dateText} ${timeText}`);
           if (wall === null) {
-            if (parseDateOnly(dateText) === null) throw at(line, 'date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
+            if (parseWall(dateText) === null) throw at(line, 'date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
             throw at(line, 'time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
           }
         }
@@ -414,22 +452,54 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
         }
         if (!vat) throw at(line, 'vatRate', 'no VAT rate');
 
-        let terminal: string | null = null;
+        let terminal: number | null = null;
         const terminalText = optional(record, 'terminal');
         if (terminalText !== null) {
           if (!/^\d{1,9}$/.test(terminalText)) throw at(line, 'terminal', `"${terminalText}" is not a terminal number`);
-          terminal = String(Number(terminalText));
+          terminal = Number(terminalText);
         }
+        const seller = optional(record, 'seller');
         const paymentText = optional(record, 'payment');
+        const method = paymentText === null ? null : paymentMethod(paymentText);
 
         const amount = lineAmountCents(quantity, price);
         const excl = exclVatCents(amount, vat);
-        const lineNo = (lineNos.get(ref) ?? 0) + 1;
-        lineNos.set(ref, lineNo);
-        const due = copy.push(
-          `${copyText(ref)}\t${lineNo}\t${wall}\t${copyText(optional(record, 'articleCode'))}\t${copyText(article)}\t${copyText(optional(record, 'family'))}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}\t${terminal ?? '\\N'}\t${copyText(optional(record, 'seller'))}\t${copyText(paymentText === null ? null : paymentMethod(paymentText))}`,
-        );
-        if (due) await copy.flush();
+
+        let t = tickets.get(ref);
+        if (!t) {
+          let id = 0;
+          if (!present.has(ref)) {
+            if (nextId >= ids.length) {
+              // COPY holds the connection: pause it to take the next block of ids.
+              linesWritten += await copy.end();
+              ids = await reserveTicketIds(client, block);
+              nextId = 0;
+              block = Math.min(block * 2, 65_536);
+              copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
+            }
+            id = ids[nextId++] as number;
+          }
+          t = { id, firstWall: wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal, seller, payments: null };
+          tickets.set(ref, t);
+        } else if (wall < t.firstWall) {
+          t.firstWall = wall;
+        }
+        t.lines++;
+        t.allNegative &&= quantity.units < 0n;
+        t.total += amount;
+        t.excl += excl;
+        if (terminal !== null && (t.terminal === null || terminal < t.terminal)) t.terminal = terminal;
+        if (seller !== null && (t.seller === null || seller < t.seller)) t.seller = seller;
+        if (method !== null) {
+          t.payments ??= new Map();
+          t.payments.set(method, (t.payments.get(method) ?? 0) + amount);
+        }
+        if (t.id !== 0) {
+          const due = copy.push(
+            `${site.id}\t${t.id}\t${t.lines}\t${copyText(optional(record, 'articleCode'))}\t${copyText(article)}\t${copyText(optional(record, 'family'))}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}`,
+          );
+          if (due) await copy.flush();
+        }
       }
     } catch (e) {
       if (e instanceof ImportError) throw e;
@@ -440,77 +510,85 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       throw e;
     }
     if (header === null) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
-    await copy.end();
+    linesWritten += await copy.end();
     copy = undefined;
     options.progress?.({ bytesRead: totalBytes, totalBytes, lines: linesRead });
-    log(`${linesRead} lines read; writing tickets…`);
+    log(`${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`);
 
-    await client.query('ANALYZE import_stage');
-    const { rows } = await client.query<{
-      tickets_read: number; tickets: number; lines: number; payments: number; from_date: string | null; to_date: string | null;
-    }>(
-      `WITH t AS (
-         SELECT ref, min(local_ts) AS local_ts, bool_and(quantity < 0) AS all_negative,
-                min(terminal_id) AS terminal_id, min(seller_code) AS seller_code,
-                sum(amount_cents) AS total, sum(amount_excl_cents) AS excl, sum(tax_cents) AS tax
-           FROM import_stage GROUP BY ref
-       ), ins AS (
+    // Tickets are few next to lines: staged, then dated in the site's zone and day by SQL.
+    await client.query(
+      `CREATE TEMP TABLE import_tickets (
+         ticket_id bigint NOT NULL, ref text NOT NULL, local_ts timestamp NOT NULL, kind text NOT NULL,
+         terminal_id int, seller_code text, total bigint NOT NULL, excl bigint NOT NULL
+       ) ON COMMIT DROP`,
+    );
+    const ticketCopy = new CopyWriter(client, 'import_tickets');
+    const paymentRows = new RowBuffer();
+    const terminals = new Set<number>();
+    const sellers = new Set<string>();
+    let inserted = 0;
+    for (const [ref, t] of tickets) {
+      const kind = cancelPrefix !== null && ref.startsWith(cancelPrefix) ? 'CANCELLATION' : t.allNegative ? 'RETURN' : 'SALE';
+      const due = ticketCopy.push(`${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`);
+      if (due) await ticketCopy.flush();
+      if (t.id === 0) continue;
+      inserted++;
+      if (t.terminal !== null) terminals.add(t.terminal);
+      if (t.seller !== null) sellers.add(t.seller);
+      if (t.payments) {
+        let no = 0;
+        for (const [method, amount] of [...t.payments].sort(([a], [b]) => a.localeCompare(b))) {
+          paymentRows.push(`${site.id}\t${t.id}\t${++no}\t${method}\t${amount}`);
+        }
+      }
+    }
+    await ticketCopy.end();
+    const { rows } = await client.query<{ from_date: string | null; to_date: string | null; new_from: string | null; new_to: string | null }>(
+      `WITH ins AS (
          INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind,
                               total_cents, total_excl_cents, tax_cents, source, source_ref)
-         SELECT $1, nextval('ticket_id_seq'), (local_ts - $2::interval)::date, local_ts AT TIME ZONE $3,
-                terminal_id, seller_code,
-                CASE WHEN $4::text IS NOT NULL AND starts_with(ref, $4::text) THEN 'CANCELLATION'
-                     WHEN all_negative THEN 'RETURN' ELSE 'SALE' END,
-                total, excl, tax, $5, ref
-           FROM t ORDER BY local_ts, ref
-         ON CONFLICT (site_id, source, source_ref) DO NOTHING
-         RETURNING ticket_id, source_ref
-       ), lines AS (
-         INSERT INTO ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity,
-                                   unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents)
-         SELECT $1, ins.ticket_id, s.line_no, s.article_code, s.article, s.family, s.quantity,
-                s.unit_price_cents, s.amount_cents, s.vat_rate, s.amount_excl_cents, s.tax_cents
-           FROM import_stage s JOIN ins ON ins.source_ref = s.ref
-         RETURNING 1
-       ), pays AS (
-         INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
-         SELECT $1, ins.ticket_id, row_number() OVER (PARTITION BY ins.ticket_id ORDER BY p.method)::smallint, p.method, p.amount
-           FROM (SELECT ref, payment AS method, sum(amount_cents) AS amount FROM import_stage
-                  WHERE payment IS NOT NULL GROUP BY ref, payment) p
-           JOIN ins ON ins.source_ref = p.ref
-         RETURNING 1
-       ), terms AS (
-         INSERT INTO terminals (site_id, terminal_id, libelle)
-         SELECT DISTINCT $1::int, terminal_id, terminal_id::text FROM import_stage WHERE terminal_id IS NOT NULL
-         ON CONFLICT DO NOTHING RETURNING 1
-       ), sells AS (
-         INSERT INTO sellers (site_id, code, nom)
-         SELECT DISTINCT $1::int, seller_code, seller_code FROM import_stage WHERE seller_code IS NOT NULL
-         ON CONFLICT DO NOTHING RETURNING 1
+         SELECT $1, ticket_id, (local_ts - $2::interval)::date, local_ts AT TIME ZONE $3, terminal_id, seller_code, kind,
+                total, excl, total - excl, $4, ref
+           FROM import_tickets WHERE ticket_id <> 0
+         RETURNING fiscal_date
        )
-       SELECT (SELECT count(*) FROM t)::int AS tickets_read,
-              (SELECT count(*) FROM ins)::int AS tickets,
-              (SELECT count(*) FROM lines)::int AS lines,
-              (SELECT count(*) FROM pays)::int AS payments,
-              (SELECT count(*) FROM terms) + (SELECT count(*) FROM sells) AS refs,
-              (SELECT min((local_ts - $2::interval)::date) FROM t) AS from_date,
-              (SELECT max((local_ts - $2::interval)::date) FROM t) AS to_date`,
-      [site.id, site.day_start, site.time_zone, cancelPrefix, source],
+       SELECT (SELECT min((local_ts - $2::interval)::date) FROM import_tickets) AS from_date,
+              (SELECT max((local_ts - $2::interval)::date) FROM import_tickets) AS to_date,
+              (SELECT min(fiscal_date) FROM ins) AS new_from,
+              (SELECT max(fiscal_date) FROM ins) AS new_to`,
+      [site.id, site.day_start, site.time_zone, source],
     );
     const r = rows[0];
-    if (!r) throw new Error('import statement returned no row');
-    if (r.from_date && r.to_date) await refreshDailySales(client, site.id, r.from_date, r.to_date);
+    if (!r) throw new Error('ticket insert returned no row');
+    if (paymentRows.rows > 0) {
+      const paymentCopy = new CopyWriter(client, 'payments (site_id, ticket_id, payment_no, method, amount_cents)');
+      await paymentCopy.chunks(paymentRows.chunks());
+      await paymentCopy.end();
+    }
+    if (terminals.size > 0) {
+      await client.query(
+        'INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, t, t::text FROM unnest($2::int[]) AS t ON CONFLICT DO NOTHING',
+        [site.id, [...terminals]],
+      );
+    }
+    if (sellers.size > 0) {
+      await client.query(
+        'INSERT INTO sellers (site_id, code, nom) SELECT $1, s, s FROM unnest($2::text[]) AS s ON CONFLICT DO NOTHING',
+        [site.id, [...sellers]],
+      );
+    }
+    if (r.new_from && r.new_to) await refreshDailySales(client, site.id, r.new_from, r.new_to);
     await client.query('COMMIT');
     const result: ImportResult = {
       siteId: site.id,
       siteCreated: created,
       source,
       linesRead,
-      ticketsRead: r.tickets_read,
-      ticketsInserted: r.tickets,
-      ticketsSkipped: r.tickets_read - r.tickets,
-      linesInserted: r.lines,
-      paymentsInserted: r.payments,
+      ticketsRead: tickets.size,
+      ticketsInserted: inserted,
+      ticketsSkipped: tickets.size - inserted,
+      linesInserted: linesWritten,
+      paymentsInserted: paymentRows.rows,
       fromDate: r.from_date,
       toDate: r.to_date,
       seconds: (performance.now() - started) / 1000,
