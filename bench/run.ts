@@ -34,7 +34,7 @@ async function freshDatabase(admin: pg.PoolConfig, name: string): Promise<pg.Poo
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-'));
 await fs.chmod(dir, 0o755);
 const server = await startEmbeddedPostgres(dir);
-const results: Record<string, unknown>[] = [];
+const results: object[] = [];
 try {
   console.log('• import of the UCI Online Retail file vs a bare COPY of the same rows');
   const importPool = await freshDatabase(server.connection, 'bench_import');

@@ -8,6 +8,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { I18nProvider as AriaI18nProvider } from 'react-aria-components/I18nProvider';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
@@ -49,60 +50,63 @@ export function AuthedLayout() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="shell">
-        <a className="skip-link" href="#main">
-          <FormattedMessage id="app.skipToContent" />
-        </a>
-        <header className="app-header">
-          <Link to="/home" className="app-header__brand">
-            <AppMark className="app-header__mark" />
-            <span className="app-header__name">
-              <FormattedMessage id="app.name" />
+      {/* react-aria's own strings (dismiss buttons, date fields) in the interface language */}
+      <AriaI18nProvider locale={intl.locale}>
+        <div className="shell">
+          <a className="skip-link" href="#main">
+            <FormattedMessage id="app.skipToContent" />
+          </a>
+          <header className="app-header">
+            <Link to="/home" className="app-header__brand">
+              <AppMark className="app-header__mark" />
+              <span className="app-header__name">
+                <FormattedMessage id="app.name" />
+              </span>
+              {app.client ? <span className="app-header__client">{app.client}</span> : null}
+            </Link>
+            <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
+              <ul className="app-nav__list">
+                {NAV.filter((n) => allowed(screenRequirement(n.to), rights)).map((n) => (
+                  <li key={n.to}>
+                    <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
+                      <FormattedMessage id={n.messageId} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <LanguageChoice className="app-header__languages" />
+            <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
+              <FormattedMessage id="nav.logout" />
+            </Button>
+          </header>
+          <main className="app-main" id="main" tabIndex={-1}>
+            {canOpen ? (
+              <Outlet />
+            ) : (
+              <p className="app-forbidden" role="alert">
+                <FormattedMessage id="app.forbidden" />
+              </p>
+            )}
+          </main>
+          <footer className="app-footer">
+            <span>
+              <FormattedMessage id="nav.signedInAs" values={{ login: user.login }} />
             </span>
-            {app.client ? <span className="app-header__client">{app.client}</span> : null}
-          </Link>
-          <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
-            <ul className="app-nav__list">
-              {NAV.filter((n) => allowed(screenRequirement(n.to), rights)).map((n) => (
-                <li key={n.to}>
-                  <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
-                    <FormattedMessage id={n.messageId} />
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <LanguageChoice className="app-header__languages" />
-          <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
-            <FormattedMessage id="nav.logout" />
-          </Button>
-        </header>
-        <main className="app-main" id="main" tabIndex={-1}>
-          {canOpen ? (
-            <Outlet />
-          ) : (
-            <p className="app-forbidden" role="alert">
-              <FormattedMessage id="app.forbidden" />
-            </p>
-          )}
-        </main>
-        <footer className="app-footer">
-          <span>
-            <FormattedMessage id="nav.signedInAs" values={{ login: user.login }} />
-          </span>
-          <span>
-            <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
-          </span>
-          {app.client ? <span className="app-footer__client">{app.client}</span> : null}
-          <span data-testid="server-version">
-            {app.serverVersion === 'error' ? (
-              <FormattedMessage id="app.serverUnreachable" />
-            ) : app.serverVersion ? (
-              <FormattedMessage id="app.serverVersion" values={{ version: app.serverVersion }} />
-            ) : null}
-          </span>
-        </footer>
-      </div>
+            <span>
+              <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
+            </span>
+            {app.client ? <span className="app-footer__client">{app.client}</span> : null}
+            <span data-testid="server-version">
+              {app.serverVersion === 'error' ? (
+                <FormattedMessage id="app.serverUnreachable" />
+              ) : app.serverVersion ? (
+                <FormattedMessage id="app.serverVersion" values={{ version: app.serverVersion }} />
+              ) : null}
+            </span>
+          </footer>
+        </div>
+      </AriaI18nProvider>
     </QueryClientProvider>
   );
 }
