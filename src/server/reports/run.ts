@@ -6,11 +6,7 @@ import type { Dataset } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import type { RenderOptions } from './render/cells.ts';
 import type { ResolvedReport } from './request.ts';
-
-/** Minutes since midnight → `HH:mm`. */
-function hhmm(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-}
+import { minutesToHhmm as hhmm } from './types.ts';
 
 /** The dataset of `report` (money cells integer cents). */
 export function runReport(report: ResolvedReport, database: Database): Promise<Dataset> {

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { Dataset } from '../../contract/reports.ts';
 import { SALES_REPORT } from '../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from './dataset.ts';
-import type { ReportClass, ReportContext, ReportRequest } from './types.ts';
+import { minutesToHhmm, type ReportClass, type ReportContext, type ReportRequest } from './types.ts';
 
 /**
  * Class parameters. `operation`: VENTE (default) and TOUTES both mean "every ticket" for this
@@ -73,9 +73,8 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
       values: common,
     };
   }
-  // Minute of the day in the site's own clock: ranges like 12:00–23:00 are local times.
-  const minute = `(EXTRACT(HOUR FROM t.opened_at AT TIME ZONE s.time_zone) * 60
-                   + EXTRACT(MINUTE FROM t.opened_at AT TIME ZONE s.time_zone))`;
+  // Time of day in the site's own clock (ranges like 12:00–23:00 are local times), computed
+  // once per ticket: a cast to `time` costs a third of extracting hours and minutes apart.
   const hours = request.hours;
   return {
     text: `SELECT t.fiscal_date::text AS fiscal_date, t.site_id, s.libelle,
@@ -84,15 +83,16 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
                   sum(t.total_excl_cents)::bigint AS net_excl_cents,
                   sum(t.tax_cents)::bigint AS tax_cents
              FROM tickets t JOIN sites s ON s.id = t.site_id
+             CROSS JOIN LATERAL (SELECT (t.opened_at AT TIME ZONE s.time_zone)::time AS tod) local
             WHERE t.site_id = ANY($1::int[])
               AND t.fiscal_date BETWEEN $2::date AND $3::date
               AND ($4::date[] IS NULL OR t.fiscal_date = ANY($4::date[]))
               AND ($5::boolean OR NOT t.training_mode)
               AND (cardinality($6::int[]) = 0 OR t.terminal_id = ANY($6::int[]))
               AND (cardinality($7::text[]) = 0 OR t.seller_code = ANY($7::text[]))
-              AND ($8::int IS NULL OR CASE
-                    WHEN $8::int < $9::int THEN ${minute} >= $8::int AND ${minute} < $9::int
-                    WHEN $8::int > $9::int THEN ${minute} >= $8::int OR ${minute} < $9::int
+              AND ($8::time IS NULL OR CASE
+                    WHEN $8::time < $9::time THEN local.tod >= $8::time AND local.tod < $9::time
+                    WHEN $8::time > $9::time THEN local.tod >= $8::time OR local.tod < $9::time
                     ELSE true END)
             GROUP BY t.fiscal_date, t.site_id, s.libelle
             ORDER BY t.fiscal_date, t.site_id`,
@@ -101,8 +101,8 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
       request.trainingMode,
       request.terminals,
       request.sellers,
-      hours ? hours.start : null,
-      hours ? hours.end : null,
+      hours ? minutesToHhmm(hours.start) : null,
+      hours ? minutesToHhmm(hours.end) : null,
     ],
   };
 }

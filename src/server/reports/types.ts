@@ -28,6 +28,11 @@ export interface HourRange {
   end: number;
 }
 
+/** Minutes since midnight → `HH:mm` (an {@link HourRange} bound as SQL and documents take it). */
+export function minutesToHhmm(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
 /**
  * The checked request a class query runs on (built by request.ts from SPEC.md §7's
  * bo/getReport parameters). The period is either `dateDebut..dateFin` (both included) or the
