@@ -57,6 +57,15 @@ export class CopyWriter {
     for (const chunk of chunks) await this.send(chunk);
   }
 
+  /**
+   * Hands chunks already in memory to the stream without waiting for the socket: they would
+   * stay in memory anyway, and the caller can go on working (e.g. generating the next rows)
+   * while the connection sends them. Follow with {@link end}.
+   */
+  enqueue(chunks: readonly (string | Buffer)[]): void {
+    for (const chunk of chunks) this.stream.write(chunk);
+  }
+
   /** Sends the queued rows, waiting while the socket is full. */
   async flush(): Promise<void> {
     if (this.failure) throw this.failure;
