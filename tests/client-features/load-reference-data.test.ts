@@ -16,6 +16,8 @@ interface Call {
 
 const calls: Call[] = [];
 let failOn: string | null = null;
+/** What GET distribution answers (SPEC.md §4: 'TOTAL' skips the sellers). */
+let distribution = 'Comptoir';
 
 const user = {
   id: 42,
@@ -39,6 +41,7 @@ const site = (restaurantId: number, libelle: string) => ({
   extras: { code_implant: null },
 });
 const answers: Record<string, unknown> = {
+  '/api/version': { version: '1.3.0' },
   '/api/bo/connexion': user,
   '/api/bo/getSites': [site(1, 'Lyon'), site(2, 'NON REMPLI')],
   '/api/bo/infra/getRegroupements': [],
@@ -63,7 +66,7 @@ const server = http.createServer((req, res) => {
       .end(JSON.stringify({ code: 'Unauthorized', message: 'no' }));
     return;
   }
-  const body = answers[url.pathname];
+  const body = url.pathname === '/api/distribution' ? { nom: distribution } : answers[url.pathname];
   if (body === undefined) {
     res
       .writeHead(404, { 'Content-Type': 'application/json' })
@@ -110,7 +113,9 @@ beforeAll(async () => {
 afterEach(() => {
   calls.length = 0;
   failOn = null;
+  distribution = 'Comptoir';
   mod.appState.client = null;
+  mod.appState.serverVersion = null;
   mod.queryClient.clear();
 });
 
@@ -126,6 +131,9 @@ describe('reference data after sign-in (SPEC.md §4)', () => {
     expect(calls).toEqual([
       { path: 'bo/getSites', id: '42' },
       { path: 'bo/infra/getRegroupements', id: '42' },
+      // the distribution name decides whether sellers load, so it is known before that step
+      { path: 'version', id: null },
+      { path: 'distribution', id: null },
       { path: 'bo/getVendeurs', id: '42' },
       { path: 'bo/getCaisses', id: '42' },
     ]);
@@ -135,11 +143,18 @@ describe('reference data after sign-in (SPEC.md §4)', () => {
     ]);
   });
 
-  it('skips the sellers when the client type is TOTAL', async () => {
+  it('skips the sellers when the server says the client type is TOTAL', async () => {
     await mod.signIn('gerant', 'Motdepasse1!');
-    mod.appState.client = 'TOTAL';
+    distribution = 'TOTAL';
     await mod.loadReferenceData();
-    expect(calls.map((c) => c.path)).toEqual(['bo/getSites', 'bo/infra/getRegroupements', 'bo/getCaisses']);
+    expect(mod.appState.client).toBe('TOTAL');
+    expect(calls.map((c) => c.path)).toEqual([
+      'bo/getSites',
+      'bo/infra/getRegroupements',
+      'version',
+      'distribution',
+      'bo/getCaisses',
+    ]);
   });
 
   it('signs out, stops loading and clears the selection when a step answers 401', async () => {

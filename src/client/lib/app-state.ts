@@ -75,3 +75,18 @@ export async function loadServerInfo(): Promise<void> {
     appState.client = null;
   }
 }
+
+let serverInfoLoad: Promise<void> | null = null;
+
+/**
+ * Loads the server version and distribution once (SPEC.md §4); concurrent callers share the
+ * call. Resolves at once when they are known. The reference-data load awaits it, because the
+ * distribution name decides whether sellers are loaded (skipped for client type TOTAL).
+ */
+export function ensureServerInfo(): Promise<void> {
+  if (appState.serverVersion !== null) return Promise.resolve();
+  serverInfoLoad ??= loadServerInfo().finally(() => {
+    serverInfoLoad = null;
+  });
+  return serverInfoLoad;
+}

@@ -5,7 +5,7 @@
  * call); a missing user (NoConnectedUser, SPEC.md §8) signs out too. `referenceLoad.loading` is
  * true around the load (SPEC.md §4 "a loading flag").
  */
-import { appState } from '../../lib/app-state.ts';
+import { appState, ensureServerInfo } from '../../lib/app-state.ts';
 import { ApiFailure } from '../../lib/http.ts';
 import { notifyFailure } from '../../lib/notifications.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -22,6 +22,7 @@ async function run(): Promise<void> {
     if (!session.user) throw new ApiFailure('NoConnectedUser', null);
     await queryClient.fetchQuery(referenceQueries.sites());
     await queryClient.fetchQuery(referenceQueries.groups());
+    await ensureServerInfo();
     if (appState.client !== 'TOTAL') await queryClient.fetchQuery(referenceQueries.sellers());
     await queryClient.fetchQuery(referenceQueries.terminals());
     referenceLoad.loaded = true;

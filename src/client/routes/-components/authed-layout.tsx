@@ -15,7 +15,7 @@ import { type Requirement, satisfies, screenRequirement } from '../../../contrac
 import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { loadReferenceData } from '../../features/selection/load-reference-data.ts';
-import { appState, loadServerInfo } from '../../lib/app-state.ts';
+import { appState, ensureServerInfo } from '../../lib/app-state.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { session, signOut } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -38,7 +38,7 @@ export function AuthedLayout() {
   const token = user?.token;
 
   useEffect(() => {
-    if (appState.serverVersion === null) void loadServerInfo();
+    void ensureServerInfo();
   }, []);
   useEffect(() => {
     if (token) void loadReferenceData();
