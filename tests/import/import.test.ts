@@ -57,7 +57,7 @@ async function snapshot() {
   };
 }
 
-describe('importSalesFile', () => {
+describe.each([0, 2])('importSalesFile with %i worker threads', (workers) => {
   it('loads a good file: one ticket per ticket value, exact cents, VAT per line, daily sales', async () => {
     const file = await write('good.csv', [
       'Ticket,Date,Item,Qty,Price',
@@ -67,7 +67,7 @@ describe('importSalesFile', () => {
       '1003,2024-03-02 12:00,Fries,3,2.555',
       '',
     ].join('\n'));
-    const result = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho', company: 'London Food Ltd' });
+    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho', company: 'London Food Ltd' });
     expect(result).toMatchObject({
       siteCreated: true, linesRead: 4, ticketsRead: 3, ticketsInserted: 3, ticketsSkipped: 0, linesInserted: 4,
       fromDate: '2024-03-01', toDate: '2024-03-02', source: 'file:good.csv',
@@ -105,7 +105,7 @@ describe('importSalesFile', () => {
       '3,2024-13-45 12:12,Burger,1,9.95',
       '4,2024-03-01 12:13,Burger,1,9.95',
     ].join('\n'));
-    const error = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho' }).catch((e: unknown) => e);
+    const error = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect((error as ImportError).message).toBe(`${file}:4:2 (Date): "2024-13-45 12:12" is not a date matching "yyyy-MM-dd HH:mm"`);
     expect(await counts()).toEqual({ companies: 0, sites: 0, tickets: 0, lines: 0, days: 0 });
@@ -113,7 +113,7 @@ describe('importSalesFile', () => {
 
   it('aborts on an unparseable quantity, naming its column', async () => {
     const file = await write('bad-qty.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,two,9.95\n');
-    await expect(importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho' }))
+    await expect(importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' }))
       .rejects.toThrow(`${file}:2:4 (Qty): "two" is not a number`);
     expect(await counts()).toEqual({ companies: 0, sites: 0, tickets: 0, lines: 0, days: 0 });
   });
@@ -133,7 +133,7 @@ describe('importSalesFile', () => {
       timeZone: 'Europe/London',
     }));
     const good = await write('orders.csv', 'Order Number,Order Date,Item Name,Quantity\n16118,3/8/2019 20:25,Plain Papadum,2\n16118,3/8/2019 20:25,Garlic Naan,1\n');
-    const result = await importSalesFile(db.pool, { file: good, mapping: mappingFile, site: 'Takeaway' });
+    const result = await importSalesFile(db.pool, { workers, file: good, mapping: mappingFile, site: 'Takeaway' });
     expect(result.ticketsInserted).toBe(1);
     const { rows } = await db.pool.query(
       "SELECT t.total_cents, t.fiscal_date, to_char(t.opened_at AT TIME ZONE 'UTC', 'HH24:MI') AS utc, s.currency, s.time_zone FROM tickets t JOIN sites s ON s.id = t.site_id",
@@ -142,7 +142,7 @@ describe('importSalesFile', () => {
     expect(rows).toEqual([{ total_cents: 455, fiscal_date: '2019-08-03', utc: '19:25', currency: 'GBP', time_zone: 'Europe/London' }]);
 
     const bad = await write('orders-unknown.csv', 'Order Number,Order Date,Item Name,Quantity\n1,3/8/2019 20:25,Garlic Naan,1\n2,3/8/2019 20:30,Peshwari Naan,1\n');
-    await expect(importSalesFile(db.pool, { file: bad, mapping: mappingFile, site: 'Takeaway 2' }))
+    await expect(importSalesFile(db.pool, { workers, file: bad, mapping: mappingFile, site: 'Takeaway 2' }))
       .rejects.toThrow(`${bad}:3:3 (Item Name): no price for article "Peshwari Naan" in the price list`);
     const { rows: after } = await db.pool.query("SELECT count(*)::int AS n FROM sites WHERE libelle = 'Takeaway 2'");
     expect(after[0].n).toBe(0);
@@ -150,9 +150,9 @@ describe('importSalesFile', () => {
 
   it('changes nothing when the same file is imported again', async () => {
     const file = await write('again.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,1,9.95\n2,2024-03-02 12:10,Burger,2,9.95\nC3,2024-03-02 12:20,Burger,-1,9.95\n');
-    const first = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho' });
+    const first = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     const before = await snapshot();
-    const second = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho' });
+    const second = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     expect(second).toMatchObject({ siteCreated: false, ticketsRead: 3, ticketsInserted: 0, ticketsSkipped: 3, linesInserted: 0 });
     expect(first.ticketsInserted).toBe(3);
     expect(await snapshot()).toEqual(before);
@@ -169,7 +169,7 @@ describe('importSalesFile', () => {
       // a negative price (a bad-debt adjustment) is taken as written
       'A563185,2010-12-01 11:00,Adjust bad debt,1,-11062.06',
     ].join('\n'));
-    await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Retail' });
+    await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Retail' });
     const { rows } = await db.pool.query('SELECT source_ref, kind, total_cents FROM tickets ORDER BY source_ref');
     expect(rows).toEqual([
       { source_ref: '536365', kind: 'SALE', total_cents: 2034 },
@@ -184,7 +184,7 @@ describe('importSalesFile', () => {
 
   it('puts a 01:30 ticket on the previous fiscal date when the day starts at 05:00', async () => {
     const file = await write('late.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 23:50,Beer,1,5\n2,2024-03-02 01:30,Beer,1,5\n3,2024-03-02 05:00,Coffee,1,2\n');
-    const result = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Bar', dayStart: '05:00' });
+    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '05:00' });
     expect(result).toMatchObject({ fromDate: '2024-03-01', toDate: '2024-03-02' });
     const { rows } = await db.pool.query('SELECT source_ref, fiscal_date FROM tickets ORDER BY source_ref');
     expect(rows).toEqual([
@@ -195,13 +195,13 @@ describe('importSalesFile', () => {
     const { rows: site } = await db.pool.query('SELECT day_start FROM sites');
     expect(site).toEqual([{ day_start: '05:00' }]);
     // The site keeps its day start: another one is refused rather than silently mixing two.
-    await expect(importSalesFile(db.pool, { file, mapping: BASIC, site: 'Bar', dayStart: '04:00' }))
+    await expect(importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '04:00' }))
       .rejects.toThrow('site "Bar" already exists with day start 05:00, not 04:00');
   });
 
   it('reads a gzip file', async () => {
     const file = await write('sales.csv.gz', gzipSync('Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,1,9.95\n2,2024-03-01 12:20,Burger,1,9.95\n'));
-    const result = await importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho' });
+    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     expect(result).toMatchObject({ ticketsInserted: 2, linesInserted: 2, source: 'file:sales.csv' });
   });
 
@@ -218,7 +218,7 @@ describe('importSalesFile', () => {
         unitPrice: 'Prix TTC', vatRate: 'TVA', terminal: 'Caisse', seller: 'Vendeur', payment: 'Règlement',
       },
     };
-    await importSalesFile(db.pool, { file, mapping, site: 'Lyon' });
+    await importSalesFile(db.pool, { workers, file, mapping, site: 'Lyon' });
     const { rows: lines } = await db.pool.query('SELECT article, family, quantity::text, amount_cents, vat_rate::text, amount_excl_cents FROM ticket_lines ORDER BY ticket_id, line_no');
     expect(lines).toEqual([
       { article: 'Crème brûlée', family: 'Desserts', quantity: '2.000', amount_cents: 1500, vat_rate: '0.1000', amount_excl_cents: 1364 },
@@ -246,7 +246,7 @@ describe('importSalesFile', () => {
       delimiter: ';', decimal: ',', dateFormat: 'dd/MM/yyyy', timeFormat: 'HH:mm', vatRate: 0.1,
       columns: { ticket: 'T', date: 'D', time: 'H', article: 'A', quantity: 'Q', unitPrice: 'P' },
     };
-    await expect(importSalesFile(db.pool, { file, mapping, site: 'Lyon' }))
+    await expect(importSalesFile(db.pool, { workers, file, mapping, site: 'Lyon' }))
       .rejects.toThrow(`${file}:2:3 (H): "25:99" is not a time matching "HH:mm"`);
   });
 });
@@ -277,5 +277,33 @@ describe('npm run import', () => {
     const run = spawnSync(process.execPath, [cli, 'file.csv'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('Usage: npm run import');
+  });
+});
+
+describe('files cut into blocks', () => {
+  it('keeps quoted fields with commas, quotes and newlines whole across blocks, and still reports the physical line', async () => {
+    const rows = ['Ticket,Date,Item,Qty,Price'];
+    for (let i = 1; i <= 40; i++) {
+      const item = i % 7 === 0 ? `"Mug ""Paris"", blue,\nlarge ${i}"` : `Item ${i}`;
+      rows.push(`${Math.ceil(i / 3)},2024-03-01 12:${String(i).padStart(2, '0')},${item},1,1.50`);
+    }
+    const good = await write('blocks.csv', `${rows.join('\n')}\n`);
+    for (const workers of [0, 1]) {
+      await db.pool.query('TRUNCATE tickets, ticket_lines, daily_sales, sites, companies CASCADE');
+      const result = await importSalesFile(db.pool, { file: good, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 });
+      expect(result).toMatchObject({ linesRead: 40, ticketsInserted: 14, linesInserted: 40 });
+      const { rows: mugs } = await db.pool.query("SELECT article FROM ticket_lines WHERE article LIKE 'Mug%' ORDER BY article");
+      expect(mugs).toHaveLength(5);
+      expect(mugs[0].article).toBe('Mug "Paris", blue,\nlarge 14');
+    }
+    // Physical lines: header 1, then each record one line, plus one more line per quoted newline before it.
+    const bad = rows.slice();
+    bad[30] = bad[30]?.replace(',1,1.50', ',one,1.50') as string;
+    const file = await write('blocks-bad.csv', `${bad.join('\n')}\n`);
+    const newlinesBefore = bad.slice(0, 30).filter((r) => r.includes('\n')).length;
+    for (const workers of [0, 1]) {
+      await expect(importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho 2', workers, blockBytes: 64 }))
+        .rejects.toThrow(`${file}:${31 + newlinesBefore}:4 (Qty): "one" is not a number`);
+    }
   });
 });

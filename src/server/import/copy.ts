@@ -92,13 +92,13 @@ export class CopyWriter {
     }
   }
 
-  /** Sends what is left and waits for PostgreSQL to confirm the COPY. @returns rows copied. */
+  /** Sends what is left and waits for PostgreSQL to confirm the COPY. @returns rows copied, as PostgreSQL counted them. */
   async end(): Promise<number> {
     await this.flush();
     this.stream.end();
     await finished(this.stream);
     if (this.failure) throw this.failure;
-    return this.rows;
+    return this.stream.rowCount;
   }
 
   /** Abandons the COPY (PostgreSQL receives CopyFail and rolls it back). */

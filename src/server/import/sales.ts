@@ -30,45 +30,19 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { tz } from '@date-fns/tz';
-import { parse as parseCsv } from 'csv-parse';
 import { parse as parseCsvSync } from 'csv-parse/sync';
-import { parse as parseDate } from 'date-fns';
 import iconv from 'iconv-lite';
 import type pg from 'pg';
 import { refreshDailySales } from '../db/aggregates.ts';
-import { CopyWriter, copyText, RowBuffer } from './copy.ts';
-import {
-  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, toCents,
-} from './decimal.ts';
+import { AssemblerWorker, type Block, recordBlocks } from './blocks.ts';
+import { CopyWriter } from './copy.ts';
+import { type Decimal, parseDecimal } from './decimal.ts';
+import { Assembler, type AssemblySummary, type BlockError, ImportError, type ImportLocation } from './lines.ts';
 import { checkDayStart, type Mapping, MappingError, parseMapping, readMappingFile } from './mapping.ts';
 
-/** Where an import stopped: file, physical line (header = 1), 1-based column and its header name. */
-export interface ImportLocation {
-  file: string;
-  line: number;
-  column?: number;
-  columnName?: string;
-}
-
-/**
- * A line of the file (or of the price list) that cannot be imported, or a site that does not
- * match the import's settings. `message` reads `file:line:column (Column): reason`.
- */
-export class ImportError extends Error {
-  readonly location: ImportLocation | undefined;
-  readonly reason: string;
-  constructor(reason: string, location?: ImportLocation) {
-    const where = location
-      ? `${location.file}:${location.line}${location.column ? `:${location.column}` : ''}${location.columnName !== undefined ? ` (${location.columnName})` : ''}: `
-      : '';
-    super(`${where}${reason}`);
-    this.reason = reason;
-    this.location = location;
-  }
-}
+export { ImportError, type ImportLocation, MappingError };
 
 /** Progress of a running import: bytes of the file read so far (compressed bytes for .gz). */
 export interface ImportProgress {
@@ -92,6 +66,10 @@ export interface ImportOptions {
   dayStart?: string;
   log?: (message: string) => void;
   progress?: (progress: ImportProgress) => void;
+  /** Worker threads reading the file: 1 (the default for files over 1.5 MB) or 0 (read inline). */
+  workers?: number;
+  /** Size of the blocks the file is cut into, in bytes (default 512 KiB; tests use tiny blocks). */
+  blockBytes?: number;
 }
 
 export interface ImportResult {
@@ -114,77 +92,47 @@ export interface ImportResult {
   seconds: number;
 }
 
-const REFERENCE_DATE = new Date(2000, 0, 1);
-const UTC = tz('UTC');
-
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
 /**
- * Parses wall-clock date-times with a date-fns format, memoised per text (exports repeat the
- * same time on every line of a ticket, and date-fns parsing costs ~15 µs).
- * Returns `YYYY-MM-DD HH:mm:ss` or null when the text does not match the format.
+ * The file's bytes as UTF-8, streamed: gunzipped when it starts with the gzip magic bytes,
+ * transcoded from the mapping's encoding, without a leading BOM.
  */
-function wallClockParser(format: string): (text: string) => string | null {
-  const memo = new Map<string, string | null>();
-  return (text) => {
-    const known = memo.get(text);
-    if (known !== undefined) return known;
-    let value: string | null = null;
-    let d = parseDate(text, format, REFERENCE_DATE);
-    if (!Number.isNaN(d.getTime())) {
-      // date-fns builds the date in the process's zone; around a DST change a wall time can
-      // shift or not exist there, so parse those few in UTC where every wall time exists.
-      const offset = d.getTimezoneOffset();
-      const near = (h: number) => new Date(d.getTime() + h * 3_600_000).getTimezoneOffset();
-      if (near(-3) !== offset || near(3) !== offset) {
-        const u = parseDate(text, format, REFERENCE_DATE, { in: UTC });
-        value = `${u.getUTCFullYear()}-${pad2(u.getUTCMonth() + 1)}-${pad2(u.getUTCDate())} ${pad2(u.getUTCHours())}:${pad2(u.getUTCMinutes())}:${pad2(u.getUTCSeconds())}`;
-      } else {
-        value = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
-      }
-      const year = Number(value.slice(0, 4));
-      if (year < 1900 || year > 2999) value = null;
-    }
-    d = REFERENCE_DATE;
-    memo.set(text, value);
-    return value;
-  };
-}
-
-/** Payment methods of the schema, from the words tills write. */
-function paymentMethod(raw: string): string | null {
-  const w = raw.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  if (w === '') return null;
-  if (/^(cash|especes?|liquide|bar)$/.test(w)) return 'CASH';
-  if (/^(card|cards|carte|cb|carte bancaire|credit card|debit card|visa|mastercard|amex|kreditkarte|ec)$/.test(w)) return 'CARD';
-  if (/(meal voucher|ticket restaurant|titre restaurant|ticket resto|swile|^tr$|essensgutschein)/.test(w)) return 'MEAL_VOUCHER';
-  if (/^(cheque|check|scheck)$/.test(w)) return 'CHEQUE';
-  return 'OTHER';
-}
-
-async function openSource(file: string, onBytes: (n: number) => void): Promise<Readable> {
+async function openUtf8(file: string, encoding: string, onBytes: (n: number) => void): Promise<AsyncIterable<Buffer>> {
   const handle = await fs.open(file, 'r');
   const head = Buffer.alloc(2);
   await handle.read(head, 0, 2, 0);
   await handle.close();
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   raw.on('data', (chunk) => onBytes(chunk.length));
-  const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  if (!gzip) return raw;
-  const gunzip = createGunzip({ chunkSize: 1 << 20 });
-  raw.on('error', (e) => gunzip.destroy(e));
-  return raw.pipe(gunzip);
-}
-
-function decoded(stream: Readable, encoding: string): Readable {
-  const normal = encoding.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (normal === 'utf8') return stream;
-  // iconv-lite's stream is a Node Transform; its typings only promise a ReadWriteStream.
-  const decoder = iconv.decodeStream(encoding) as unknown as Transform;
-  stream.on('error', (e) => decoder.destroy(e));
-  return stream.pipe(decoder);
+  let stream: Readable = raw;
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const gunzip = createGunzip({ chunkSize: 1 << 20 });
+    raw.on('error', (e) => gunzip.destroy(e));
+    stream = raw.pipe(gunzip);
+  }
+  const utf8 = encoding.toLowerCase().replace(/[^a-z0-9]/g, '') === 'utf8';
+  const source = stream;
+  return (async function* () {
+    let first = true;
+    if (utf8) {
+      for await (const chunk of source) {
+        let bytes = chunk as Buffer;
+        if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+        first = false;
+        yield bytes;
+      }
+      return;
+    }
+    // Blocks are cut on ASCII bytes: any other encoding is read as text and handed on as UTF-8.
+    const decoder = iconv.getDecoder(encoding);
+    for await (const chunk of source) {
+      let text = decoder.write(chunk as Buffer);
+      if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.length > 0) first = false;
+      yield Buffer.from(text, 'utf8');
+    }
+    const rest = decoder.end();
+    if (rest) yield Buffer.from(rest, 'utf8');
+  })();
 }
 
 /** Reads the price list of `mapping.prices`: article name → unit price incl. VAT. */
@@ -273,20 +221,6 @@ async function resolveSite(
   return { site: found, created: false };
 }
 
-/** What the import learns of one ticket value while streaming its lines. */
-interface TicketAcc {
-  /** Ticket id from `ticket_id_seq`, or 0 when the ticket is already in the database. */
-  id: number;
-  firstWall: string;
-  lines: number;
-  allNegative: boolean;
-  total: number;
-  excl: number;
-  terminal: number | null;
-  seller: string | null;
-  payments: Map<string, number> | null;
-}
-
 const LINE_COLUMNS = 'site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents';
 
 /** Ticket ids reserved from `ticket_id_seq` in growing blocks (an import that fails leaves a gap, as sequences do). */
@@ -324,15 +258,19 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   }
   const prices = await readPrices(mapping, baseDir);
   const source = `file:${path.basename(file).replace(/\.gz$/i, '')}`;
-  const cols = mapping.columns;
-  const decimalMark = mapping.decimal;
-  const defaultVat = mapping.vatRate === undefined ? null : decimalFromNumber(mapping.vatRate);
-  const defaultVatText = defaultVat ? decimalText(defaultVat) : '';
-  const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
-  const parseWall = wallClockParser(mapping.dateFormat);
-  const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
+  // Parsing costs more than PostgreSQL's COPY: a big file is read by a worker thread, so the
+  // parsing runs on one core while PostgreSQL ingests on the other. Started first, it loads its
+  // modules while the transaction starts.
+  const workerCount = options.workers ?? (totalBytes > 1_500_000 ? 1 : 0);
+  let worker: AssemblerWorker | undefined = workerCount > 0 ? new AssemblerWorker() : undefined;
 
-  const client = await pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    await worker?.close();
+    throw e;
+  }
   let copy: CopyWriter | undefined;
   let broken = false;
   try {
@@ -342,176 +280,84 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     // One import of a given source into a site at a time, so the set of tickets already
     // present, read below, stays true until COMMIT.
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [site.id, source]);
-    const present = new Set(
-      (await client.query<{ ref: string }>('SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2', [site.id, source]))
-        .rows.map((r) => r.ref),
-    );
+    const present = (await client.query<{ ref: string }>(
+      'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2', [site.id, source],
+    )).rows.map((r) => r.ref);
 
     let bytesRead = 0;
-    let linesRead = 0;
+    let linesSoFar = 0;
     const reportEvery = 1 << 20;
     let nextReport = reportEvery;
     const onBytes = (n: number) => {
       bytesRead += n;
       if (bytesRead >= nextReport) {
         nextReport = bytesRead + reportEvery;
-        options.progress?.({ bytesRead, totalBytes, lines: linesRead });
+        options.progress?.({ bytesRead, totalBytes, lines: linesSoFar });
       }
     };
-    const input = decoded(await openSource(file, onBytes), mapping.encoding);
-    const parser = input.pipe(parseCsv({
-      delimiter: mapping.delimiter,
-      bom: true,
-      skip_empty_lines: true,
-      // The physical line of each record, appended to it (cheaper than `info`, which copies an object per record).
-      on_record: (record: string[], context: { lines: number }) => {
-        (record as unknown[]).push(context.lines);
-        return record;
-      },
-    }));
-    input.on('error', (e) => parser.destroy(e));
+    const blocks = recordBlocks(await openUtf8(file, mapping.encoding, onBytes), options.blockBytes ?? 512 << 10);
 
-    let header: string[] | null = null;
+    const headerBlock = (await blocks.next()).value as Block | undefined;
+    if (!headerBlock) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
+    const headerRecord = (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ?? [];
+    const header = headerRecord.map((h) => h.trim());
     const index: Record<string, number> = {};
-    const at = (line: number, key: string, reason: string): ImportError => {
-      const i = index[key] ?? -1;
-      return new ImportError(reason, { file, line, column: i + 1, columnName: header?.[i] ?? key });
-    };
-    const optional = (record: string[], key: string): string | null => {
-      const i = index[key];
-      if (i === undefined) return null;
-      const v = (record[i] ?? '').trim();
-      return v === '' ? null : v;
-    };
-    const tickets = new Map<string, TicketAcc>();
-    let ids: number[] = [];
-    let nextId = 0;
-    let block = 1024;
-    let linesWritten = 0;
-    copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-
-    try {
-      for await (const raw of parser as AsyncIterable<unknown[]>) {
-        const line = raw.pop() as number;
-        const record = raw as string[];
-        if (header === null) {
-          header = record.map((h) => h.trim());
-          for (const [key, name] of Object.entries(cols)) {
-            if (name === null || name === undefined) continue;
-            const i = header.indexOf(name);
-            if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line });
-            index[key] = i;
-          }
-          continue;
-        }
-        linesRead++;
-        const ref = (record[index.ticket as number] ?? '').trim();
-        if (ref === '') throw at(line, 'ticket', 'empty ticket value');
-
-        let wall: string | null;
-        if (cols.datetime) {
-          const text = record[index.datetime as number] ?? '';
-          wall = parseWall(text.trim());
-          if (wall === null) throw at(line, 'datetime', `"${text}" is not a date matching "${mapping.dateFormat}"`);
-        } else {
-          const dateText = (record[index.date as number] ?? '').trim();
-          const timeText = (record[index.time as number] ?? '').trim();
-          wall = parseDateTime(`${dateText} ${timeText}`);
-          if (wall === null) {
-            if (parseWall(dateText) === null) throw at(line, 'date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
-            throw at(line, 'time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
-          }
-        }
-
-        const quantityText = record[index.quantity as number] ?? '';
-        const quantity = parseDecimal(quantityText, decimalMark);
-        if (!quantity) throw at(line, 'quantity', `"${quantityText}" is not a number`);
-        if (cancelPrefix !== null && quantity.units > 0n && ref.startsWith(cancelPrefix)) quantity.units = -quantity.units;
-
-        const article = (record[index.article as number] ?? '').trim();
-        let price: Decimal | null | undefined = null;
-        const priceText = cols.unitPrice ? (record[index.unitPrice as number] ?? '').trim() : '';
-        if (priceText !== '') {
-          price = parseDecimal(priceText, decimalMark);
-          if (!price) throw at(line, 'unitPrice', `"${priceText}" is not a number`);
-        } else {
-          price = prices?.get(article);
-          if (!price) throw at(line, 'article', `no price for article "${article}"${prices ? ' in the price list' : ''}`);
-        }
-
-        let vat = defaultVat;
-        let vatText = defaultVatText;
-        if (cols.vatRate) {
-          const text = (record[index.vatRate as number] ?? '').replace('%', '').trim();
-          if (text !== '' || !defaultVat) {
-            const percent = parseDecimal(text, decimalMark);
-            if (!percent) throw at(line, 'vatRate', `"${text}" is not a VAT rate in percent`);
-            vat = { units: percent.units, scale: percent.scale + 2 };
-            vatText = decimalText(vat);
-          }
-        }
-        if (!vat) throw at(line, 'vatRate', 'no VAT rate');
-
-        let terminal: number | null = null;
-        const terminalText = optional(record, 'terminal');
-        if (terminalText !== null) {
-          if (!/^\d{1,9}$/.test(terminalText)) throw at(line, 'terminal', `"${terminalText}" is not a terminal number`);
-          terminal = Number(terminalText);
-        }
-        const seller = optional(record, 'seller');
-        const paymentText = optional(record, 'payment');
-        const method = paymentText === null ? null : paymentMethod(paymentText);
-
-        const amount = lineAmountCents(quantity, price);
-        const excl = exclVatCents(amount, vat);
-
-        let t = tickets.get(ref);
-        if (!t) {
-          let id = 0;
-          if (!present.has(ref)) {
-            if (nextId >= ids.length) {
-              // COPY holds the connection: pause it to take the next block of ids.
-              linesWritten += await copy.end();
-              ids = await reserveTicketIds(client, block);
-              nextId = 0;
-              block = Math.min(block * 2, 65_536);
-              copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-            }
-            id = ids[nextId++] as number;
-          }
-          t = { id, firstWall: wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal, seller, payments: null };
-          tickets.set(ref, t);
-        } else if (wall < t.firstWall) {
-          t.firstWall = wall;
-        }
-        t.lines++;
-        t.allNegative &&= quantity.units < 0n;
-        t.total += amount;
-        t.excl += excl;
-        if (terminal !== null && (t.terminal === null || terminal < t.terminal)) t.terminal = terminal;
-        if (seller !== null && (t.seller === null || seller < t.seller)) t.seller = seller;
-        if (method !== null) {
-          t.payments ??= new Map();
-          t.payments.set(method, (t.payments.get(method) ?? 0) + amount);
-        }
-        if (t.id !== 0) {
-          const due = copy.push(
-            `${site.id}\t${t.id}\t${t.lines}\t${copyText(optional(record, 'articleCode'))}\t${copyText(article)}\t${copyText(optional(record, 'family'))}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}`,
-          );
-          if (due) await copy.flush();
-        }
-      }
-    } catch (e) {
-      if (e instanceof ImportError) throw e;
-      const csv = e as { code?: string; lines?: number; message?: string };
-      if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
-        throw new ImportError(`unreadable CSV: ${csv.message ?? csv.code}`, { file, line: csv.lines ?? linesRead + 1 });
-      }
-      throw e;
+    for (const [key, name] of Object.entries(mapping.columns)) {
+      if (name === null || name === undefined) continue;
+      const i = header.indexOf(name);
+      if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line: 1 });
+      index[key] = i;
     }
-    if (header === null) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
+    const setup = { file, mapping, header, index, prices, siteId: site.id, present };
+
+    // The connection does one thing at a time: COPY segments of lines, and between them the
+    // reservation of the next batch of ticket ids. Every use goes through this queue.
+    let connection: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = connection.then(work);
+      connection = next.catch(() => {});
+      return next;
+    };
+    let linesWritten = 0;
+    let idBatch = 4096;
+    const takeIds = () => exclusive(async () => {
+      linesWritten += await (copy as CopyWriter).end();
+      const ids = await reserveTicketIds(client, idBatch);
+      idBatch = Math.min(idBatch * 2, 65_536);
+      copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
+      return ids;
+    });
+    copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
+    type Output = { rows: string; count: number; error?: BlockError };
+    const write = async (output: Output) => {
+      linesSoFar += output.count;
+      if (output.rows) await exclusive(() => (copy as CopyWriter).chunks([output.rows]));
+      if (output.error) throw new ImportError(output.error.reason, output.error.location);
+    };
+
+    let summary: AssemblySummary;
+    if (worker) {
+      worker.start(setup, takeIds);
+      const inFlight: Promise<Output>[] = [];
+      for await (const block of blocks) {
+        const p = worker.block(block);
+        p.catch(() => {}); // consumed (and rethrown) in order below
+        inFlight.push(p);
+        if (inFlight.length >= 3) await write(await (inFlight.shift() as Promise<Output>));
+      }
+      while (inFlight.length > 0) await write(await (inFlight.shift() as Promise<Output>));
+      summary = await worker.finish();
+      await worker.close();
+      worker = undefined;
+    } else {
+      const assembler = new Assembler(setup, takeIds);
+      for await (const block of blocks) await write(await assembler.block(block.bytes, block.firstLine));
+      summary = assembler.finish();
+    }
+    await connection;
     linesWritten += await copy.end();
     copy = undefined;
+    const linesRead = summary.linesRead;
     options.progress?.({ bytesRead: totalBytes, totalBytes, lines: linesRead });
     log(`${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`);
 
@@ -523,25 +369,7 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
        ) ON COMMIT DROP`,
     );
     const ticketCopy = new CopyWriter(client, 'import_tickets');
-    const paymentRows = new RowBuffer();
-    const terminals = new Set<number>();
-    const sellers = new Set<string>();
-    let inserted = 0;
-    for (const [ref, t] of tickets) {
-      const kind = cancelPrefix !== null && ref.startsWith(cancelPrefix) ? 'CANCELLATION' : t.allNegative ? 'RETURN' : 'SALE';
-      const due = ticketCopy.push(`${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`);
-      if (due) await ticketCopy.flush();
-      if (t.id === 0) continue;
-      inserted++;
-      if (t.terminal !== null) terminals.add(t.terminal);
-      if (t.seller !== null) sellers.add(t.seller);
-      if (t.payments) {
-        let no = 0;
-        for (const [method, amount] of [...t.payments].sort(([a], [b]) => a.localeCompare(b))) {
-          paymentRows.push(`${site.id}\t${t.id}\t${++no}\t${method}\t${amount}`);
-        }
-      }
-    }
+    await ticketCopy.chunks([summary.tickets]);
     await ticketCopy.end();
     const { rows } = await client.query<{ from_date: string | null; to_date: string | null; new_from: string | null; new_to: string | null }>(
       `WITH ins AS (
@@ -560,21 +388,23 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     );
     const r = rows[0];
     if (!r) throw new Error('ticket insert returned no row');
-    if (paymentRows.rows > 0) {
+    if (summary.paymentCount > 0) {
       const paymentCopy = new CopyWriter(client, 'payments (site_id, ticket_id, payment_no, method, amount_cents)');
-      await paymentCopy.chunks(paymentRows.chunks());
+      await paymentCopy.chunks([summary.payments]);
       await paymentCopy.end();
     }
-    if (terminals.size > 0) {
+    const terminals = summary.terminals;
+    const sellers = summary.sellers;
+    if (terminals.length > 0) {
       await client.query(
         'INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, t, t::text FROM unnest($2::int[]) AS t ON CONFLICT DO NOTHING',
-        [site.id, [...terminals]],
+        [site.id, terminals],
       );
     }
-    if (sellers.size > 0) {
+    if (sellers.length > 0) {
       await client.query(
         'INSERT INTO sellers (site_id, code, nom) SELECT $1, s, s FROM unnest($2::text[]) AS s ON CONFLICT DO NOTHING',
-        [site.id, [...sellers]],
+        [site.id, sellers],
       );
     }
     if (r.new_from && r.new_to) await refreshDailySales(client, site.id, r.new_from, r.new_to);
@@ -584,11 +414,11 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       siteCreated: created,
       source,
       linesRead,
-      ticketsRead: tickets.size,
-      ticketsInserted: inserted,
-      ticketsSkipped: tickets.size - inserted,
+      ticketsRead: summary.ticketsRead,
+      ticketsInserted: summary.ticketsInserted,
+      ticketsSkipped: summary.ticketsRead - summary.ticketsInserted,
       linesInserted: linesWritten,
-      paymentsInserted: paymentRows.rows,
+      paymentsInserted: summary.paymentCount,
       fromDate: r.from_date,
       toDate: r.to_date,
       seconds: (performance.now() - started) / 1000,
@@ -602,10 +432,10 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     if (copy) copy.abort(e instanceof Error ? e : new Error(String(e)));
     throw e;
   } finally {
+    await worker?.close();
     // A failed transaction (possibly mid-COPY) is never reused: the connection is discarded,
     // which makes PostgreSQL roll everything back.
     client.release(broken ? true : undefined);
   }
 }
 
-export { MappingError };

@@ -1,0 +1,391 @@
+/**
+ * Reading one block of sales lines: CSV parsing (csv-parse), dates (date-fns), exact amounts
+ * and VAT, with the first bad field reported as `file:line:column (Column): reason`.
+ *
+ * A block is a run of whole CSV records cut at a record boundary (see `blocks.ts`), so blocks are
+ * independent: the import reads them in worker threads in parallel and consumes the results in
+ * file order. Everything here is plain data in and plain data out (structured-clone friendly).
+ */
+import { tz } from '@date-fns/tz';
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import { parse as parseDate } from 'date-fns/parse';
+import { copyText } from './copy.ts';
+import {
+  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, toCents,
+} from './decimal.ts';
+import type { Mapping } from './mapping.ts';
+
+/** Where an import stopped: file, physical line (header = 1), 1-based column and its header name. */
+export interface ImportLocation {
+  file: string;
+  line: number;
+  column?: number;
+  columnName?: string;
+}
+
+/**
+ * A line of the file (or of the price list) that cannot be imported, or a site that does not
+ * match the import's settings. `message` reads `file:line:column (Column): reason`.
+ */
+export class ImportError extends Error {
+  readonly location: ImportLocation | undefined;
+  readonly reason: string;
+  constructor(reason: string, location?: ImportLocation) {
+    const where = location
+      ? `${location.file}:${location.line}${location.column ? `:${location.column}` : ''}${location.columnName !== undefined ? ` (${location.columnName})` : ''}: `
+      : '';
+    super(`${where}${reason}`);
+    this.reason = reason;
+    this.location = location;
+  }
+}
+
+const REFERENCE_DATE = new Date(2000, 0, 1);
+const UTC = tz('UTC');
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * Parses wall-clock date-times with a date-fns format, memoised per text (exports repeat the
+ * same time on every line of a ticket, and date-fns parsing costs ~15 µs).
+ * Returns `YYYY-MM-DD HH:mm:ss` or null when the text does not match the format.
+ */
+export function wallClockParser(format: string): (text: string) => string | null {
+  const memo = new Map<string, string | null>();
+  return (text) => {
+    const known = memo.get(text);
+    if (known !== undefined) return known;
+    let value: string | null = null;
+    const d = parseDate(text, format, REFERENCE_DATE);
+    if (!Number.isNaN(d.getTime())) {
+      // date-fns builds the date in the process's zone; around a DST change a wall time can
+      // shift or not exist there, so parse those few in UTC where every wall time exists.
+      const offset = d.getTimezoneOffset();
+      const near = (h: number) => new Date(d.getTime() + h * 3_600_000).getTimezoneOffset();
+      if (near(-3) !== offset || near(3) !== offset) {
+        const u = parseDate(text, format, REFERENCE_DATE, { in: UTC });
+        value = `${u.getUTCFullYear()}-${pad2(u.getUTCMonth() + 1)}-${pad2(u.getUTCDate())} ${pad2(u.getUTCHours())}:${pad2(u.getUTCMinutes())}:${pad2(u.getUTCSeconds())}`;
+      } else {
+        value = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+      }
+      const year = Number(value.slice(0, 4));
+      if (year < 1900 || year > 2999) value = null;
+    }
+    memo.set(text, value);
+    return value;
+  };
+}
+
+/** Payment methods of the schema, from the words tills write. */
+export function paymentMethod(raw: string): string | null {
+  const w = raw.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  if (w === '') return null;
+  if (/^(cash|especes?|liquide|bar)$/.test(w)) return 'CASH';
+  if (/^(card|cards|carte|cb|carte bancaire|credit card|debit card|visa|mastercard|amex|kreditkarte|ec)$/.test(w)) return 'CARD';
+  if (/(meal voucher|ticket restaurant|titre restaurant|ticket resto|swile|^tr$|essensgutschein)/.test(w)) return 'MEAL_VOUCHER';
+  if (/^(cheque|check|scheck)$/.test(w)) return 'CHEQUE';
+  return 'OTHER';
+}
+
+/** What every block reader needs to know: the mapping, the header and the price list. */
+export interface BlockSetup {
+  file: string;
+  mapping: Mapping;
+  header: string[];
+  /** Mapping key (`ticket`, `quantity`…) → 0-based field index. */
+  index: Record<string, number>;
+  prices: Map<string, Decimal> | null;
+}
+
+/** The first bad line of a block. */
+export interface BlockError {
+  reason: string;
+  location?: ImportLocation;
+}
+
+/** A field that cannot be read: mapping key of its column and why. */
+class FieldProblem {
+  readonly key: string;
+  readonly reason: string;
+  constructor(key: string, reason: string) {
+    this.key = key;
+    this.reason = reason;
+  }
+}
+
+/** One line, read: reused from line to line (no allocation per line). */
+interface LineValues {
+  ref: string;
+  wall: string;
+  negative: boolean;
+  amount: number;
+  excl: number;
+  terminal: number;
+  seller: string | null;
+  method: string | null;
+  /** COPY text after `site_id, ticket_id, line_no`. */
+  suffix: string;
+}
+
+/** Reads one CSV record into `values`, or throws a FieldProblem. */
+function lineReader(setup: BlockSetup): (record: string[], values: LineValues) => void {
+  const { mapping, index, prices } = setup;
+  const cols = mapping.columns;
+  const decimalMark = mapping.decimal;
+  const defaultVat = mapping.vatRate === undefined ? null : decimalFromNumber(mapping.vatRate);
+  const defaultVatText = defaultVat ? decimalText(defaultVat) : '';
+  const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
+  const parseWall = wallClockParser(mapping.dateFormat);
+  const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
+  const field = (record: string[], key: string): string => {
+    const i = index[key];
+    return i === undefined ? '' : (record[i] ?? '').trim();
+  };
+  const optional = (record: string[], key: string): string | null => {
+    const v = field(record, key);
+    return v === '' ? null : v;
+  };
+  const iTicket = index.ticket as number;
+  const iQuantity = index.quantity as number;
+  const iArticle = index.article as number;
+  const iDatetime = index.datetime;
+
+  return (record, values) => {
+    const ref = (record[iTicket] ?? '').trim();
+    if (ref === '') throw new FieldProblem('ticket', 'empty ticket value');
+
+    let wall: string | null;
+    if (iDatetime !== undefined) {
+      const raw = record[iDatetime] ?? '';
+      wall = parseWall(raw.trim());
+      if (wall === null) throw new FieldProblem('datetime', `"${raw}" is not a date matching "${mapping.dateFormat}"`);
+    } else {
+      const dateText = field(record, 'date');
+      const timeText = field(record, 'time');
+      wall = parseDateTime(`${dateText} ${timeText}`);
+      if (wall === null) {
+        if (parseWall(dateText) === null) throw new FieldProblem('date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
+        throw new FieldProblem('time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
+      }
+    }
+
+    const quantityText = record[iQuantity] ?? '';
+    const quantity = parseDecimal(quantityText, decimalMark);
+    if (!quantity) throw new FieldProblem('quantity', `"${quantityText}" is not a number`);
+    if (cancelPrefix !== null && quantity.units > 0n && ref.startsWith(cancelPrefix)) quantity.units = -quantity.units;
+
+    const article = (record[iArticle] ?? '').trim();
+    let price: Decimal | null | undefined = null;
+    const priceText = cols.unitPrice ? field(record, 'unitPrice') : '';
+    if (priceText !== '') {
+      price = parseDecimal(priceText, decimalMark);
+      if (!price) throw new FieldProblem('unitPrice', `"${priceText}" is not a number`);
+    } else {
+      price = prices?.get(article);
+      if (!price) throw new FieldProblem('article', `no price for article "${article}"${prices ? ' in the price list' : ''}`);
+    }
+
+    let vat = defaultVat;
+    let vatText = defaultVatText;
+    if (cols.vatRate) {
+      const rate = field(record, 'vatRate').replace('%', '').trim();
+      if (rate !== '' || !defaultVat) {
+        const percent = parseDecimal(rate, decimalMark);
+        if (!percent) throw new FieldProblem('vatRate', `"${rate}" is not a VAT rate in percent`);
+        vat = { units: percent.units, scale: percent.scale + 2 };
+        vatText = decimalText(vat);
+      }
+    }
+    if (!vat) throw new FieldProblem('vatRate', 'no VAT rate');
+
+    let terminal = -1;
+    if (cols.terminal) {
+      const t = field(record, 'terminal');
+      if (t !== '') {
+        if (!/^\d{1,9}$/.test(t)) throw new FieldProblem('terminal', `"${t}" is not a terminal number`);
+        terminal = Number(t);
+      }
+    }
+    const paymentText = cols.payment ? optional(record, 'payment') : null;
+
+    const amount = lineAmountCents(quantity, price);
+    const excl = exclVatCents(amount, vat);
+    values.ref = ref;
+    values.wall = wall;
+    values.negative = quantity.units < 0n;
+    values.amount = amount;
+    values.excl = excl;
+    values.terminal = terminal;
+    values.seller = cols.seller ? optional(record, 'seller') : null;
+    values.method = paymentText === null ? null : paymentMethod(paymentText);
+    values.suffix = `${cols.articleCode ? copyText(optional(record, 'articleCode')) : '\\N'}\t${copyText(article)}\t${cols.family ? copyText(optional(record, 'family')) : '\\N'}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}`;
+  };
+}
+
+/** What the import learns of one ticket value while reading its lines. */
+interface TicketAcc {
+  /** Ticket id from `ticket_id_seq`, or 0 when the ticket is already in the database. */
+  id: number;
+  firstWall: string;
+  lines: number;
+  allNegative: boolean;
+  total: number;
+  excl: number;
+  terminal: number | null;
+  seller: string | null;
+  payments: Map<string, number> | null;
+}
+
+/** Everything after the lines: COPY text of the staged tickets and of the payments. */
+export interface AssemblySummary {
+  linesRead: number;
+  ticketsRead: number;
+  ticketsInserted: number;
+  /** Rows for `import_tickets (ticket_id, ref, local_ts, kind, terminal_id, seller_code, total, excl)`. */
+  tickets: string;
+  /** Rows for `payments (site_id, ticket_id, payment_no, method, amount_cents)`. */
+  payments: string;
+  paymentCount: number;
+  terminals: number[];
+  sellers: string[];
+}
+
+/** The physical line of each record of `bytes` (only needed to report an error). */
+function recordLines(bytes: Buffer, delimiter: string, firstLine: number): number[] {
+  const lines: number[] = [];
+  parseCsvSync(bytes, {
+    delimiter,
+    skip_empty_lines: true,
+    on_record: (record: string[], context: { lines: number }) => {
+      lines.push(firstLine + context.lines - 1);
+      return record;
+    },
+  });
+  return lines;
+}
+
+/**
+ * Turns blocks of records into finished `ticket_lines` COPY rows: reads each line, groups lines
+ * by ticket value, numbers them, gives each new ticket an id (asked for in batches through
+ * `takeIds`), skips the tickets already present, and sums what the ticket rows need. Runs in the
+ * import's worker thread (or inline for small files); blocks must come in file order.
+ */
+export class Assembler {
+  private readonly readLine: (record: string[], values: LineValues) => void;
+  private readonly tickets = new Map<string, TicketAcc>();
+  private readonly present: Set<string>;
+  private ids: number[] = [];
+  private nextId = 0;
+  private linesRead = 0;
+  private readonly setup: BlockSetup & { siteId: number; present: string[] };
+  private readonly takeIds: () => Promise<number[]>;
+
+  /** @param takeIds gives the next batch of ticket ids reserved from `ticket_id_seq`. */
+  constructor(setup: BlockSetup & { siteId: number; present: string[] }, takeIds: () => Promise<number[]>) {
+    this.setup = setup;
+    this.takeIds = takeIds;
+    this.readLine = lineReader(setup);
+    this.present = new Set(setup.present);
+  }
+
+  /**
+   * Reads one block (UTF-8 bytes of whole records starting at physical line `firstLine`).
+   * @returns the COPY text of its new lines, their count, and the block's first bad line if any
+   *   (the lines before it are in the text).
+   */
+  async block(bytes: Buffer, firstLine: number): Promise<{ rows: string; count: number; error?: BlockError }> {
+    const { file, header, index, mapping } = this.setup;
+    const siteId = this.setup.siteId;
+    const out: string[] = [];
+    const done = (error?: BlockError) => {
+      const rows = out.length > 0 ? `${out.join('\n')}\n` : '';
+      return error ? { rows, count: out.length, error } : { rows, count: out.length };
+    };
+    let records: string[][];
+    try {
+      records = parseCsvSync(bytes, { delimiter: mapping.delimiter, skip_empty_lines: true }) as string[][];
+    } catch (e) {
+      const csv = e as { code?: string; lines?: number; message?: string };
+      if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
+        return done({ reason: `unreadable CSV: ${csv.message ?? csv.code}`, location: { file, line: firstLine + (csv.lines ?? 1) - 1 } });
+      }
+      throw e;
+    }
+    const v: LineValues = { ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '' };
+    for (let k = 0; k < records.length; k++) {
+      try {
+        this.readLine(records[k] as string[], v);
+      } catch (e) {
+        if (!(e instanceof FieldProblem)) throw e;
+        const line = recordLines(bytes, mapping.delimiter, firstLine)[k] ?? firstLine;
+        const i = index[e.key] ?? -1;
+        this.linesRead += k;
+        return done({ reason: e.reason, location: { file, line, column: i + 1, columnName: header[i] ?? e.key } });
+      }
+      let t = this.tickets.get(v.ref);
+      if (!t) {
+        let id = 0;
+        if (!this.present.has(v.ref)) {
+          if (this.nextId >= this.ids.length) {
+            this.ids = await this.takeIds();
+            this.nextId = 0;
+          }
+          id = this.ids[this.nextId++] as number;
+        }
+        t = { id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null };
+        this.tickets.set(v.ref, t);
+      } else if (v.wall < t.firstWall) {
+        t.firstWall = v.wall;
+      }
+      t.lines++;
+      if (!v.negative) t.allNegative = false;
+      t.total += v.amount;
+      t.excl += v.excl;
+      if (v.terminal >= 0 && (t.terminal === null || v.terminal < t.terminal)) t.terminal = v.terminal;
+      if (v.seller !== null && (t.seller === null || v.seller < t.seller)) t.seller = v.seller;
+      if (v.method !== null) {
+        t.payments ??= new Map();
+        t.payments.set(v.method, (t.payments.get(v.method) ?? 0) + v.amount);
+      }
+      if (t.id !== 0) out.push(`${siteId}\t${t.id}\t${t.lines}\t${v.suffix}`);
+    }
+    this.linesRead += records.length;
+    return done();
+  }
+  /** The ticket and payment rows, once every block is read. */
+  finish(): AssemblySummary {
+    const cancelPrefix = this.setup.mapping.cancellation?.ticketPrefix ?? null;
+    const siteId = this.setup.siteId;
+    const tickets: string[] = [];
+    const payments: string[] = [];
+    const terminals = new Set<number>();
+    const sellers = new Set<string>();
+    let inserted = 0;
+    for (const [ref, t] of this.tickets) {
+      const kind = cancelPrefix !== null && ref.startsWith(cancelPrefix) ? 'CANCELLATION' : t.allNegative ? 'RETURN' : 'SALE';
+      tickets.push(`${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`);
+      if (t.id === 0) continue;
+      inserted++;
+      if (t.terminal !== null) terminals.add(t.terminal);
+      if (t.seller !== null) sellers.add(t.seller);
+      if (t.payments) {
+        let no = 0;
+        for (const [method, amount] of [...t.payments].sort(([a], [b]) => a.localeCompare(b))) {
+          payments.push(`${siteId}\t${t.id}\t${++no}\t${method}\t${amount}`);
+        }
+      }
+    }
+    return {
+      linesRead: this.linesRead,
+      ticketsRead: this.tickets.size,
+      ticketsInserted: inserted,
+      tickets: tickets.length > 0 ? `${tickets.join('\n')}\n` : '',
+      payments: payments.length > 0 ? `${payments.join('\n')}\n` : '',
+      paymentCount: payments.length,
+      terminals: [...terminals],
+      sellers: [...sellers],
+    };
+  }
+}
