@@ -1,10 +1,10 @@
 /**
- * Reading one block of sales lines: CSV parsing (csv-parse), dates (date-fns), exact amounts
- * and VAT, with the first bad field reported as `file:line:column (Column): reason`.
+ * Reading the lines of a sales file: CSV records (csv-parse), dates (date-fns), exact amounts
+ * and VAT, with the first bad field reported as `file:line:column (Column): reason`; and the
+ * {@link Assembler} that turns them into finished `ticket_lines` COPY rows and ticket totals.
  *
- * A block is a run of whole CSV records cut at a record boundary (see `blocks.ts`), so blocks are
- * independent: the import reads them in worker threads in parallel and consumes the results in
- * file order. Everything here is plain data in and plain data out (structured-clone friendly).
+ * Input comes as blocks of whole records cut at record boundaries (blocks.ts), in file order.
+ * Everything crossing the worker-thread boundary is plain, structured-clone friendly data.
  */
 import { tz } from '@date-fns/tz';
 import { parse as parseCsvSync } from 'csv-parse/sync';

@@ -12,13 +12,14 @@
  * - Exact amounts: numbers are parsed as decimals and each line's amount is
  *   `quantity × unit price` rounded half away from zero to the cent; VAT-exclusive amounts are
  *   `round(amount / (1 + rate))` per line and ticket totals are sums of lines.
- * - Streamed: the file is parsed as it is read (csv-parse) and each line, once checked and
- *   priced, goes straight into `ticket_lines` through COPY while PostgreSQL ingests (no second
- *   pass over the lines: the bench holds the import within 2x of a bare COPY of the same rows).
- *   Ticket ids come from `ticket_id_seq` in growing blocks, taken between COPY segments. Tickets
- *   (one per ticket value) are staged in a temporary table and inserted by one INSERT … SELECT
- *   that dates them in the site's time zone and business day. Memory grows with the number of
- *   tickets (about 200 bytes each), not lines.
+ * - Streamed: the file is read as it comes (gunzip, transcoding to UTF-8) and cut into blocks of
+ *   whole records (blocks.ts); for a big file a worker thread parses them with csv-parse and
+ *   assembles finished `ticket_lines` rows (lines.ts) while the main thread feeds them to
+ *   PostgreSQL through COPY — no second pass over the lines, so the import stays within about
+ *   2x of a bare COPY of the same rows (bench/import.ts). Ticket ids come from `ticket_id_seq` in
+ *   growing batches, taken between COPY segments. Tickets (one per ticket value) are staged in a
+ *   temporary table and inserted by one INSERT … SELECT that dates them in the site's time zone
+ *   and business day. Memory grows with the number of tickets (~200 bytes each), not of lines.
  *
  * Fiscal date: the file's times are wall-clock times in the site's time zone; a ticket (the
  * earliest time of its lines) belongs to the day its time falls in once moved back by the site's
