@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoChain } from '../../src/server/demo/generate.ts';
+import { demoFiscalDates, generateDemoChain } from '../../src/server/demo/generate.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 // Four weeks (a month start included) instead of the default 13 months keeps the test quick;
@@ -172,5 +172,16 @@ describe('demo chain', () => {
              (SELECT count(*) FROM (SELECT * FROM daily_sales EXCEPT SELECT * FROM direct) x)::int AS extra`);
     expect(rows[0].days).toBeGreaterThan(6 * 20);
     expect(rows[0]).toMatchObject({ missing: 0, extra: 0 });
+  });
+});
+
+describe('demo span', () => {
+  it('covers by default the 13 months up to the current fiscal date, which follows the site’s day start', () => {
+    expect(demoFiscalDates(NOW, '00:00')).toEqual({ from: '2025-02-19', to: '2026-03-18' });
+    expect(demoFiscalDates(NOW, '00:00', DAYS)).toEqual({ from: '2026-02-19', to: '2026-03-18' });
+    // 03:30 in Paris on 19 March is still the 18th for a site whose day starts at 05:00.
+    const night = new Date('2026-03-19T02:30:00Z');
+    expect(demoFiscalDates(night, '05:00').to).toBe('2026-03-18');
+    expect(demoFiscalDates(night, '00:00').to).toBe('2026-03-19');
   });
 });

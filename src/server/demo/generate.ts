@@ -436,6 +436,23 @@ function fiscalDay(instant: number, dayStart: string): number {
   return Math.floor((wall - minutesOf(dayStart) * 60_000) / DAY_MS);
 }
 
+/** Fiscal day numbers generated for a site: the 13 months (or `days` days) up to today's date. */
+function span(nowMs: number, dayStart: string, days?: number): { firstDay: number; lastDay: number } {
+  const lastDay = fiscalDay(nowMs, dayStart);
+  if (days !== undefined) return { firstDay: lastDay - Math.max(1, Math.floor(days)) + 1, lastDay };
+  const last = new Date(lastDay * DAY_MS);
+  return { firstDay: Math.floor(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 13, last.getUTCDate()) / DAY_MS) + 1, lastDay };
+}
+
+/**
+ * The fiscal dates the demo covers for a site with day start `dayStart` (Europe/Paris), as
+ * `YYYY-MM-DD`: by default the 13 months up to the fiscal date of `now`.
+ */
+export function demoFiscalDates(now: Date, dayStart: string, days?: number): { from: string; to: string } {
+  const { firstDay, lastDay } = span(now.getTime(), dayStart, days);
+  return { from: dayText(firstDay), to: dayText(lastDay) };
+}
+
 async function insertReference(client: pg.ClientBase): Promise<number[]> {
   const companyIds: number[] = [];
   for (const c of COMPANIES) {
@@ -555,14 +572,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     for (let s = 0; s < SITES.length; s++) {
       const site = SITES[s] as DemoSite;
       const siteId = siteIds[s] as number;
-      const lastDay = fiscalDay(nowMs, site.dayStart);
-      let firstDay: number;
-      if (options.days !== undefined) {
-        firstDay = lastDay - Math.max(1, Math.floor(options.days)) + 1;
-      } else {
-        const last = new Date(lastDay * DAY_MS);
-        firstDay = Math.floor(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 13, last.getUTCDate()) / DAY_MS) + 1;
-      }
+      const { firstDay, lastDay } = span(nowMs, site.dayStart, options.days);
       const days: SiteDay[] = [];
       let siteTickets = 0;
       let siteLosses = 0;
