@@ -378,6 +378,7 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
         ...t,
         minute: Math.min(slot.minute + rng.int(1, 8), 24 * 60 + minutesOf(site.dayStart) - 1),
         kind: 'CANCELLATION',
+        // Mirrored like the amounts, so covers of a day net out a cancelled table.
         covers: t.covers === null ? null : -t.covers,
         lines: t.lines.filter((l) => !l.corrected).map((l) => ({ ...l, quantity: -l.quantity })),
         payments: t.payments.map(([m, a]) => [m, -a]),

@@ -93,7 +93,7 @@ export async function* recordBlocks(chunks: AsyncIterable<Buffer>, size: number)
   if (rest.length > 0) yield take(rest, rest.length);
 }
 
-type BlockOutput = { rows: string; count: number; error?: BlockError };
+type BlockOutput = { rows: string; count: number; read: number; error?: BlockError };
 
 /**
  * The import's worker thread seen from the main thread: blocks go in, finished COPY rows come
@@ -115,7 +115,7 @@ export class AssemblerWorker {
       } else if (m.type === 'block') {
         const w = this.waiting.get(m.seq ?? -1);
         this.waiting.delete(m.seq ?? -1);
-        w?.resolve({ rows: m.rows ?? '', count: m.count ?? 0, ...(m.error ? { error: m.error } : {}) });
+        w?.resolve({ rows: m.rows ?? '', count: m.count ?? 0, read: m.read ?? 0, ...(m.error ? { error: m.error } : {}) });
       } else if (m.type === 'summary' && m.summary) {
         this.summaryWanted?.resolve(m.summary);
       } else if (m.type === 'failure') {

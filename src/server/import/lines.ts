@@ -295,13 +295,15 @@ export class Assembler {
    * @returns the COPY text of its new lines, their count, and the block's first bad line if any
    *   (the lines before it are in the text).
    */
-  async block(bytes: Buffer, firstLine: number): Promise<{ rows: string; count: number; error?: BlockError }> {
+  async block(bytes: Buffer, firstLine: number): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
     const { file, header, index, mapping } = this.setup;
     const siteId = this.setup.siteId;
     const out: string[] = [];
+    const linesBefore = this.linesRead;
     const done = (error?: BlockError) => {
       const rows = out.length > 0 ? `${out.join('\n')}\n` : '';
-      return error ? { rows, count: out.length, error } : { rows, count: out.length };
+      const read = this.linesRead - linesBefore;
+      return error ? { rows, count: out.length, read, error } : { rows, count: out.length, read };
     };
     let records: string[][];
     try {

@@ -329,9 +329,9 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       return ids;
     });
     copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-    type Output = { rows: string; count: number; error?: BlockError };
+    type Output = { rows: string; count: number; read: number; error?: BlockError };
     const write = async (output: Output) => {
-      linesSoFar += output.count;
+      linesSoFar += output.read;
       if (output.rows) await exclusive(() => (copy as CopyWriter).chunks([output.rows]));
       if (output.error) throw new ImportError(output.error.reason, output.error.location);
     };
