@@ -63,6 +63,9 @@ export async function openDatabase(options: {
     poolConfig = { ...server.connection, database: EMBEDDED_DATABASE };
   }
   const pool = new pg.Pool({ ...poolConfig, max: options.poolSize ?? 10 });
+  // An idle connection closed by the server (shutdown, restart, admin kill) emits 'error' on
+  // the pool; without a listener Node ends the process. The pool replaces the connection itself.
+  pool.on('error', (e) => log(`PostgreSQL closed an idle connection: ${e.message}`));
   try {
     await migrateDatabase(pool);
   } catch (e) {
