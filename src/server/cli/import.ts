@@ -14,18 +14,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import type pg from 'pg';
+import { processAlive } from '../db/embedded.ts';
 import type { ImportProgress } from '../import/sales.ts';
 
 const USAGE = 'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Connection settings of the embedded PostgreSQL already running on `dataDir`, read from its

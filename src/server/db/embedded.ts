@@ -29,7 +29,8 @@ export interface EmbeddedServer {
 const SOCKET_LIMIT = 100;
 const PG_USER = 'postgres';
 
-function processAlive(pid: number): boolean {
+/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
