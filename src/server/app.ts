@@ -22,10 +22,12 @@ import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
 import { reportRoutes } from './reports/routes.ts';
+import { favouriteRoutes } from './routes/favourites.ts';
 import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/session.ts';
+import { ticketRoutes } from './routes/tickets.ts';
 
 /** What {@link buildApp} needs. */
 export interface BuildAppOptions {
@@ -149,7 +151,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(sessionRoutes, { database, config });
       await api.register(referenceRoutes, { database, config });
       await api.register(homeRoutes, { database });
+      await api.register(favouriteRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution });
+      await api.register(ticketRoutes, { database });
     },
     { prefix: API_PREFIX },
   );
