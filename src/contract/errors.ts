@@ -36,6 +36,12 @@ export const ERROR_CODES = [
   'InternalError',
   // Added by the reports (issue #2): the sites of one report trade in different currencies.
   'mixedCurrencies',
+  // Added by counting (issue #3, src/contract/counting.ts): idempotent writes and counts.
+  'IdempotencyKeyReused',
+  'IdempotencyKeyInProgress',
+  'MissingCount',
+  'BadManagerCode',
+  'AlreadyCountersigned',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
