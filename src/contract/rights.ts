@@ -51,6 +51,8 @@ export const API_RIGHTS = {
   'GET bo/getReport': { anyOf: ['RAPPORTS'] },
   'POST bo/getReport': { anyOf: ['RAPPORTS'] },
   'GET bo/home/:widget': 'session',
+  'GET bo/tickets/search': { anyOf: ['TICKETS'] },
+  'GET bo/tickets/detail': { anyOf: ['TICKETS'] },
   'GET bo/favoris': { anyOf: ['RAPPORTS'] },
   'POST bo/favoris/save': { anyOf: ['RAPPORTS'] },
   'GET bo/favoris/remove': { anyOf: ['RAPPORTS'] },

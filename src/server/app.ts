@@ -27,6 +27,7 @@ import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/session.ts';
+import { ticketRoutes } from './routes/tickets.ts';
 
 /** What {@link buildApp} needs. */
 export interface BuildAppOptions {
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(homeRoutes, { database });
       await api.register(favouriteRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution });
+      await api.register(ticketRoutes, { database });
     },
     { prefix: API_PREFIX },
   );
