@@ -1,0 +1,142 @@
+/**
+ * The app's Dexie database (DESIGN.md §7, §8: "reports, dashboards, the outbox and drafts in
+ * Dexie"). One module opened by the page and by the service worker, so both always agree on the
+ * schema: a version bump here reaches both in the same build.
+ *
+ * Tables:
+ * - `outbox`: offline writes waiting to reach the server (see lib/outbox). `seq` is an
+ *   auto-increment key: IndexedDB never reuses or reorders it, so "oldest first" is exact even for
+ *   writes queued in the same millisecond.
+ * - `cashCounts`, `safeCounts`, `receipts`: the local records the user typed. Each is written in the
+ *   same transaction as its outbox item, so a record and its pending write never part.
+ * - `offlineCopies`: the last answers of allow-listed read-only GETs, kept by the service worker
+ *   (bounded by count and bytes, oldest out) and served offline.
+ * - `meta`: small named values (`lastSyncedAt`).
+ */
+import { Dexie, type EntityTable } from 'dexie';
+
+/** Name of the IndexedDB database. */
+export const DB_NAME = 'comptoir';
+
+/** Where a local record stands with the server. */
+export type LocalSyncState = 'pending' | 'synced' | 'needsAttention' | 'discarded';
+
+/** The outbox item's life (DESIGN.md §7). */
+export type OutboxState = 'waiting' | 'sending' | 'needsAttention';
+
+/** Tables that hold local records linked to outbox items. */
+export type LocalTableName = 'cashCounts' | 'safeCounts' | 'receipts';
+
+/**
+ * One queued write. `body` is the JSON the server receives; `searchParams` the query string
+ * (SPEC.md §7 writes some parameters in the query, e.g. createDocument's codeVendeur).
+ */
+export interface OutboxItem {
+  /** Auto-increment order key (oldest first). */
+  seq?: number;
+  /** Stable id of the item on this device (UUID). */
+  id: string;
+  /**
+   * UUID sent as `Idempotency-Key`. Equal to `id` at first; a user's resend after a 4xx gets a new
+   * key, because the server refuses a known key with another body (422).
+   */
+  idempotencyKey: string;
+  /** What it writes (`cashCount`, `safeCount`, `receipt`…): picks the label on /sync. */
+  kind: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path relative to the API base, no leading slash (`bo/comptage/saveCashCount`). */
+  path: string;
+  searchParams?: Record<string, string>;
+  body: unknown;
+  /** Format of `body` (OUTBOX_SCHEMA_VERSION when queued); a replayer never sends a format it does not know. */
+  schemaVersion: number;
+  /** Login of the user who queued it: only their session sends it. */
+  login: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Sends tried so far (network errors, 5xx). */
+  attempts: number;
+  /** Epoch milliseconds before which no replayer retries it. */
+  nextAttemptAt: number;
+  state: OutboxState;
+  /** Error code of the last failure (server `{code}`, `Network Error`, `InternalError`…). */
+  reason: string | null;
+  /** HTTP status of the last failure, null without an answer. */
+  status: number | null;
+  /** The local record this write carries, updated with the answer once sent. */
+  record: { table: LocalTableName; key: string } | null;
+  /** Short human summary shown on /sync (site, fiscal date, terminal…), never translated text. */
+  summary: Record<string, string | number>;
+}
+
+/** Fields every local record has; the rest is the contract's shape of the write. */
+export interface LocalRecord {
+  /** Client UUID (also the first Idempotency-Key of its write). */
+  localId: string;
+  syncState: LocalSyncState;
+  /** The server's answer once synced (its id, version…). */
+  serverAnswer: unknown;
+  /** Epoch milliseconds of the local save. */
+  savedAt: number;
+  /** Login of the author. */
+  login: string;
+  /** Site (restaurantId) and fiscal date (YYYY-MM-DD) for listing. */
+  siteId: number;
+  fiscalDate: string;
+  /** The write as sent (contract shape). */
+  data: Record<string, unknown>;
+  /** The outbox item carrying it, while it is queued. */
+  outboxId: string | null;
+  /** Set when the server refused it (error code). */
+  reason: string | null;
+}
+
+/** A kept answer of an allow-listed GET (see sw/offline-copies). */
+export interface OfflineCopy {
+  /** Login + normalised path and query (cache-busting `_` removed). */
+  key: string;
+  /** Epoch milliseconds of the network answer. */
+  storedAt: number;
+  status: number;
+  contentType: string;
+  body: ArrayBuffer;
+  /** `body.byteLength`, indexed for the size bound. */
+  bytes: number;
+  login: string;
+}
+
+export interface MetaEntry {
+  key: string;
+  value: unknown;
+}
+
+export type ComptoirDb = Dexie & {
+  outbox: EntityTable<OutboxItem, 'seq'>;
+  cashCounts: EntityTable<LocalRecord, 'localId'>;
+  safeCounts: EntityTable<LocalRecord, 'localId'>;
+  receipts: EntityTable<LocalRecord, 'localId'>;
+  offlineCopies: EntityTable<OfflineCopy, 'key'>;
+  meta: EntityTable<MetaEntry, 'key'>;
+};
+
+/** Opens (lazily) a database named `name`; tests open one per "tab" on the same name. */
+export function openDb(name: string = DB_NAME): ComptoirDb {
+  const db = new Dexie(name) as ComptoirDb;
+  db.version(1).stores({
+    outbox: '++seq, &id, state, login, createdAt',
+    cashCounts: 'localId, [siteId+fiscalDate], syncState, savedAt',
+    safeCounts: 'localId, [siteId+fiscalDate], syncState, savedAt',
+    receipts: 'localId, [siteId+fiscalDate], fiscalDate, syncState, savedAt',
+    offlineCopies: 'key, storedAt, login',
+    meta: 'key',
+  });
+  return db;
+}
+
+let shared: ComptoirDb | null = null;
+
+/** The database of this page or service worker (one connection per context). */
+export function db(): ComptoirDb {
+  shared ??= openDb();
+  return shared;
+}

@@ -1,0 +1,206 @@
+/**
+ * Putting writes into the outbox and taking them out by the user's hand (DESIGN.md §7).
+ *
+ * Guarantees:
+ * - a write and its local record are stored in ONE Dexie transaction: either both exist or
+ *   neither, so a count typed offline is never shown saved without a pending write, nor sent
+ *   without a local copy;
+ * - every item carries a client UUID (its Idempotency-Key), the schema version of its body, its
+ *   creation time, attempts, next-attempt time and state;
+ * - nothing leaves the outbox except by reaching the server (replay.ts) or by a discard the user
+ *   confirmed (`confirmDiscard` needs the ticket `prepareDiscard` gave for the same item).
+ */
+import type { ComptoirDb, LocalRecord, LocalTableName, OutboxItem } from '../db.ts';
+
+/** Format of queued bodies. Bump it when a body's shape changes; older items then need attention. */
+export const OUTBOX_SCHEMA_VERSION = 1;
+
+/** Tag of the Background Sync registration the service worker answers (Chromium only). */
+export const OUTBOX_SYNC_TAG = 'comptoir-outbox';
+
+/** A write to queue. `record` is the local copy stored with it (same transaction). */
+export interface WriteToQueue {
+  kind: string;
+  method: OutboxItem['method'];
+  path: string;
+  searchParams?: Record<string, string>;
+  body: unknown;
+  login: string;
+  summary: Record<string, string | number>;
+  record?: {
+    table: LocalTableName;
+    siteId: number;
+    fiscalDate: string;
+    data: Record<string, unknown>;
+    /** Reuse a local record (an edit of a pending receipt); a new UUID otherwise. */
+    localId?: string;
+  };
+  /** Clock for tests (epoch ms). */
+  now?: number;
+}
+
+/** Stores the local record and its outbox item in one transaction; resolves to the item. */
+export async function queueWrite(db: ComptoirDb, write: WriteToQueue): Promise<OutboxItem> {
+  const now = write.now ?? Date.now();
+  const id = crypto.randomUUID();
+  const localId = write.record?.localId ?? id;
+  const item: OutboxItem = {
+    id,
+    idempotencyKey: id,
+    kind: write.kind,
+    method: write.method,
+    path: write.path,
+    body: write.body,
+    schemaVersion: OUTBOX_SCHEMA_VERSION,
+    login: write.login,
+    createdAt: now,
+    attempts: 0,
+    nextAttemptAt: now,
+    state: 'waiting',
+    reason: null,
+    status: null,
+    record: write.record ? { table: write.record.table, key: localId } : null,
+    summary: write.summary,
+  };
+  if (write.searchParams) item.searchParams = write.searchParams;
+  const tables = write.record ? [db.outbox, db.table(write.record.table)] : [db.outbox];
+  await db.transaction('rw', tables, async () => {
+    if (write.record) {
+      const record: LocalRecord = {
+        localId,
+        syncState: 'pending',
+        serverAnswer: null,
+        savedAt: now,
+        login: write.login,
+        siteId: write.record.siteId,
+        fiscalDate: write.record.fiscalDate,
+        data: write.record.data,
+        outboxId: id,
+        reason: null,
+      };
+      await db.table<LocalRecord, string>(write.record.table).put(record);
+    }
+    item.seq = await db.outbox.add(item);
+  });
+  return item;
+}
+
+/** The outbox item with this id, or undefined. */
+export function findItem(db: ComptoirDb, id: string): Promise<OutboxItem | undefined> {
+  return db.outbox.where('id').equals(id).first();
+}
+
+/** Thrown when an item cannot be changed now (it is being sent, or is gone). */
+export class OutboxItemBusy extends Error {
+  readonly itemId: string;
+  constructor(itemId: string) {
+    super(`outbox item ${itemId} is being sent or no longer exists`);
+    this.name = 'OutboxItemBusy';
+    this.itemId = itemId;
+  }
+}
+
+/**
+ * Sends an item again now, optionally with a corrected body (the user fixed what the server
+ * refused). The item gets a new Idempotency-Key: the old one may be known to the server with the
+ * refused body, and a known key with another body is refused (422). Attempts start again.
+ * Throws {@link OutboxItemBusy} while the item is being sent.
+ */
+export async function resendItem(
+  db: ComptoirDb,
+  id: string,
+  change?: { body: unknown; data?: Record<string, unknown>; summary?: Record<string, string | number> },
+  now: number = Date.now(),
+): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.cashCounts, db.safeCounts, db.receipts], async () => {
+    const item = await findItem(db, id);
+    if (!item || item.seq === undefined || item.state === 'sending') throw new OutboxItemBusy(id);
+    const update: Partial<OutboxItem> = {
+      idempotencyKey: crypto.randomUUID(),
+      state: 'waiting',
+      attempts: 0,
+      nextAttemptAt: now,
+      reason: null,
+      status: null,
+    };
+    if (change) {
+      update.body = change.body;
+      update.schemaVersion = OUTBOX_SCHEMA_VERSION;
+      if (change.summary) update.summary = change.summary;
+    }
+    await db.outbox.update(item.seq, update);
+    if (item.record) {
+      const recordUpdate: Partial<LocalRecord> = { syncState: 'pending', reason: null };
+      if (change?.data) recordUpdate.data = change.data;
+      await db.table<LocalRecord, string>(item.record.table).update(item.record.key, recordUpdate);
+    }
+  });
+}
+
+/** What the confirmation dialog shows before a discard; pass it back to {@link confirmDiscard}. */
+export interface DiscardTicket {
+  id: string;
+  idempotencyKey: string;
+  kind: string;
+  summary: Record<string, string | number>;
+  createdAt: number;
+}
+
+/** First step of a discard: describes the item (nothing is removed). Throws OutboxItemBusy. */
+export async function prepareDiscard(db: ComptoirDb, id: string): Promise<DiscardTicket> {
+  const item = await findItem(db, id);
+  if (!item || item.state === 'sending') throw new OutboxItemBusy(id);
+  return {
+    id: item.id,
+    idempotencyKey: item.idempotencyKey,
+    kind: item.kind,
+    summary: item.summary,
+    createdAt: item.createdAt,
+  };
+}
+
+/**
+ * Second step, after the user confirmed: removes the item and marks its local record discarded
+ * (kept on the device, never sent). Refuses (OutboxItemBusy) if the item is being sent or was
+ * resent since the ticket was made, so a confirmation never applies to something else.
+ */
+export async function confirmDiscard(db: ComptoirDb, ticket: DiscardTicket): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.cashCounts, db.safeCounts, db.receipts], async () => {
+    const item = await findItem(db, ticket.id);
+    if (
+      !item ||
+      item.seq === undefined ||
+      item.state === 'sending' ||
+      item.idempotencyKey !== ticket.idempotencyKey
+    ) {
+      throw new OutboxItemBusy(ticket.id);
+    }
+    await db.outbox.delete(item.seq);
+    if (item.record) {
+      const table = db.table<LocalRecord, string>(item.record.table);
+      const record = await table.get(item.record.key);
+      if (record && record.outboxId === item.id) {
+        await table.update(item.record.key, { syncState: 'discarded', outboxId: null });
+      }
+    }
+  });
+}
+
+/** Counts shown by the sync badge, for one login (or every login when null). */
+export interface OutboxCounts {
+  waiting: number;
+  sending: number;
+  needsAttention: number;
+}
+
+export async function countOutbox(db: ComptoirDb, login: string | null): Promise<OutboxCounts> {
+  const counts: OutboxCounts = { waiting: 0, sending: 0, needsAttention: 0 };
+  await db.outbox.each((item) => {
+    if (login !== null && item.login !== login) return;
+    counts[item.state] += 1;
+  });
+  return counts;
+}
+
+/** meta key of the last time a write reached the server (epoch ms). */
+export const LAST_SYNCED_KEY = 'lastSyncedAt';
