@@ -24,7 +24,8 @@ import {
   queueWrite,
   resendItem,
 } from '../../src/client/lib/outbox/queue.ts';
-import { type ReplayOptions, replayOutbox } from '../../src/client/lib/outbox/replay.ts';
+import { IDEMPOTENCY_HEADER, type ReplayOptions, replayOutbox } from '../../src/client/lib/outbox/replay.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../src/contract/counting.ts';
 import { SESSION_FORMAT, SESSION_KEY } from '../../src/client/lib/session.ts';
 import { type OutboxServer, startOutboxServer } from './outbox-server.ts';
 
@@ -201,6 +202,7 @@ describe('outbox', () => {
   it('sends the schema version with every item and never sends an item of an unknown version', async () => {
     const item = await queueCount(1);
     expect(item.schemaVersion).toBe(OUTBOX_SCHEMA_VERSION);
+    expect(IDEMPOTENCY_HEADER).toBe(IDEMPOTENCY_KEY_HEADER);
     const old = await queueCount(2);
     await db.outbox.update(old.seq!, { schemaVersion: OUTBOX_SCHEMA_VERSION + 1 });
     await replayOutbox(options());
@@ -211,7 +213,10 @@ describe('outbox', () => {
       method: 'POST',
       path: '/api/bo/comptage/caisses',
     });
-    expect(await findItem(db, old.id)).toMatchObject({ state: 'needsAttention', reason: 'OutboxSchemaOutdated' });
+    expect(await findItem(db, old.id)).toMatchObject({
+      state: 'needsAttention',
+      reason: 'OutboxSchemaOutdated',
+    });
   });
 
   it('two tabs replaying at once never send the same item twice', async () => {
