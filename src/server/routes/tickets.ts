@@ -200,6 +200,38 @@ function toSummary(r: SummaryRow): TicketSummary {
 }
 
 /**
+ * The two queries of a search: the count of every match, and one page of `pageSize` tickets
+ * (page 1-based) newest first. The page is cut before the names of site, terminal and seller
+ * are joined and the corrected/cashed flags are read, so that work is done for 50 rows, not
+ * for every match. Exported so the EXPLAIN measurements run the very queries the route runs.
+ */
+export function searchQueries(
+  search: TicketSearch,
+  page: number,
+  pageSize: number,
+): { count: { text: string; values: unknown[] }; page: { text: string; values: unknown[] } } {
+  const { where, values } = searchWhere(search);
+  const n = values.length;
+  const order = 't.opened_at DESC, t.site_id DESC, t.ticket_id DESC';
+  return {
+    count: {
+      text: `SELECT count(*)::int AS total FROM tickets t JOIN sites s ON s.id = t.site_id WHERE ${where}`,
+      values,
+    },
+    page: {
+      text: `SELECT ${SUMMARY_COLUMNS}
+               FROM (SELECT t.* FROM tickets t JOIN sites s ON s.id = t.site_id
+                      WHERE ${where}
+                      ORDER BY ${order}
+                      LIMIT $${n + 1} OFFSET $${n + 2}) t
+               ${SUMMARY_JOINS}
+              ORDER BY ${order}`,
+      values: [...values, pageSize, (page - 1) * pageSize],
+    },
+  };
+}
+
+/**
  * Runs `search`: one page (newest first) and the count of every match, in parallel.
  * @returns the tickets of page `page` (1-based) of `pageSize`, and `total`.
  */
@@ -209,21 +241,10 @@ export async function searchTickets(
   page: number,
   pageSize: number,
 ): Promise<{ total: number; tickets: TicketSummary[] }> {
-  const { where, values } = searchWhere(search);
-  const n = values.length;
+  const queries = searchQueries(search, page, pageSize);
   const [count, rows] = await Promise.all([
-    database.pool.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM tickets t JOIN sites s ON s.id = t.site_id WHERE ${where}`,
-      values,
-    ),
-    database.pool.query<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS}
-         FROM tickets t ${SUMMARY_JOINS}
-        WHERE ${where}
-        ORDER BY t.opened_at DESC, t.site_id DESC, t.ticket_id DESC
-        LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...values, pageSize, (page - 1) * pageSize],
-    ),
+    database.pool.query<{ total: number }>(queries.count),
+    database.pool.query<SummaryRow>(queries.page),
   ]);
   return { total: count.rows[0]?.total ?? 0, tickets: rows.rows.map(toSummary) };
 }
