@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 
@@ -29,6 +30,11 @@ const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
+  id: '/configFavoris',
+  path: '/configFavoris',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedHomeRoute = AuthedHomeRouteImport.update({
   id: '/home',
   path: '/home',
@@ -43,12 +49,14 @@ const AuthedRapportsRoute = AuthedRapportsRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
 }
@@ -57,19 +65,21 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/index' | '/home' | '/rapports'
+  fullPaths: '/' | '/index' | '/configFavoris' | '/home' | '/rapports'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/index' | '/home' | '/rapports'
+  to: '/' | '/index' | '/configFavoris' | '/home' | '/rapports'
   id:
     | '__root__'
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/configFavoris'
     | '/_authed/home'
     | '/_authed/rapports'
   fileRoutesById: FileRoutesById
@@ -103,6 +113,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authed/configFavoris': {
+      id: '/_authed/configFavoris'
+      path: '/configFavoris'
+      fullPath: '/configFavoris'
+      preLoaderRoute: typeof AuthedConfigFavorisRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/home': {
       id: '/_authed/home'
       path: '/home'
@@ -121,11 +138,13 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
 }

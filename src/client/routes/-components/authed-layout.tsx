@@ -24,6 +24,8 @@ import { Button } from '../../ui/button.tsx';
 const NAV = [
   { to: '/home', messageId: 'nav.home' },
   { to: '/rapports', messageId: 'nav.reports' },
+  { to: '/tickets', messageId: 'nav.tickets' },
+  { to: '/configFavoris', messageId: 'nav.favourites' },
 ] as const;
 
 function allowed(requirement: Requirement, rights: readonly string[]): boolean {

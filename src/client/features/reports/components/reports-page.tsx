@@ -19,6 +19,7 @@ import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
+import { FavouritesBar } from '../../favourites/components/favourites-bar.tsx';
 import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import { DOWNLOAD_FORMATS, type DownloadFormat, selection } from '../../selection/selection-state.ts';
@@ -193,6 +194,15 @@ export function ReportsPage() {
           </div>
         )}
       </section>
+
+      <FavouritesBar
+        chosen={
+          edition
+            ? { className: edition.className, localisedTitle: edition.localisedTitle, typeRapport: variant, format }
+            : null
+        }
+        onApplied={() => setDataset(null)}
+      />
 
       <SelectionPanel />
 

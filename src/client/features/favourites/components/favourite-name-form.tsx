@@ -1,0 +1,92 @@
+/**
+ * The name of a favourite, typed in a form (new favourite, save from /rapports, rename). What was
+ * typed stays in the field when saving fails; an empty name is refused before any call
+ * (SPEC.md §5 "no field may be empty").
+ */
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { FAVOURITE_NAME_MAX } from '../../../../contract/favourites.ts';
+import { Button } from '../../../ui/button.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+
+export interface FavouriteNameFormProps {
+  /** Name shown at first (rename), empty for a new favourite. */
+  initialName?: string;
+  /** Label of the submit button. */
+  submitLabel: string;
+  /** Saves under `name` (trimmed); resolves to true when saved, false to keep the form as it is. */
+  onSubmit: (name: string) => Promise<boolean>;
+  onCancel?: () => void;
+  /** A failure to show under the field (already translated). */
+  error?: string | null;
+  /** More actions beside submit and cancel. */
+  extraActions?: ReactNode;
+  autoFocus?: boolean;
+}
+
+export function FavouriteNameForm({
+  initialName = '',
+  submitLabel,
+  onSubmit,
+  onCancel,
+  error,
+  extraActions,
+  autoFocus,
+}: FavouriteNameFormProps) {
+  const intl = useIntl();
+  const [name, setName] = useState(initialName);
+  const [empty, setEmpty] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (name.trim() === '') {
+      setEmpty(true);
+      return;
+    }
+    setBusy(true);
+    try {
+      const saved = await onSubmit(name.trim());
+      if (saved) setName('');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="fav-name-form" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        label={intl.formatMessage({ id: 'favourites.name' })}
+        description={intl.formatMessage({ id: 'favourites.name.hint' }, { max: FAVOURITE_NAME_MAX })}
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          if (v.trim() !== '') setEmpty(false);
+        }}
+        maxLength={FAVOURITE_NAME_MAX}
+        isRequired
+        isInvalid={empty}
+        errorMessage={empty ? intl.formatMessage({ id: 'favourites.name.required' }) : undefined}
+        autoFocus={autoFocus}
+        autoComplete="off"
+      />
+      {error ? (
+        <p className="fav-form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="fav-buttons">
+        <Button type="submit" variant="primary" isDisabled={busy}>
+          {submitLabel}
+        </Button>
+        {extraActions}
+        {onCancel ? (
+          <Button onPress={onCancel} isDisabled={busy}>
+            {intl.formatMessage({ id: 'favourites.cancel' })}
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,297 @@
+/**
+ * /configFavoris (SPEC.md §2 "Favourite reports configuration"): the user's favourites with their
+ * report, sites, period and format; opening one fills the selection of /rapports and goes there;
+ * "New favourite" mode saves the current selection under a name (SPEC.md §4); rename; delete
+ * after a confirmation (SPEC.md §5).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { type Favourite, FavouriteSaveBodySchema } from '../../../../contract/favourites.ts';
+import type { ReportClassInfo } from '../../../../contract/reports.ts';
+import { session } from '../../../lib/session.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { selection } from '../../selection/selection-state.ts';
+import { useReferenceData } from '../../selection/use-reference-data.ts';
+import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
+import {
+  favouriteFailureCode,
+  favouriteQueries,
+  useRemoveFavouriteMutation,
+  useSaveFavouriteMutation,
+} from '../favourite-queries.ts';
+import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
+import { describeFormat, describePeriod, describeReport, describeSites } from '../favourite-summary.ts';
+import { useApplyFavourite } from '../use-apply-favourite.ts';
+import { FavouriteNameForm } from './favourite-name-form.tsx';
+import './favourites.css';
+
+export interface FavouritesPageProps {
+  /** Report classes the user may run (bo/rapport/metrics), for today's titles; empty while unknown. */
+  editions: readonly ReportClassInfo[];
+}
+
+/** The report a new favourite takes: the one chosen on /rapports, else the first of the list (as /rapports shows). */
+function chosenReport(editions: readonly ReportClassInfo[]): ChosenReport | null {
+  const edition = editions.find((e) => e.className === selection.report.className) ?? editions[0];
+  if (!edition) return null;
+  const { typeRapport, format } = selection.report;
+  return {
+    className: edition.className,
+    localisedTitle: edition.localisedTitle,
+    typeRapport: edition.variants.includes(typeRapport) ? typeRapport : (edition.variants[0] ?? 'Daily'),
+    format: edition.formats.includes(format) ? format : 'PDF',
+  };
+}
+
+export function FavouritesPage({ editions }: FavouritesPageProps) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const { user } = useSnapshot(session);
+  const mode = useSnapshot(favouriteMode);
+  useSnapshot(selection); // the new-favourite summary follows the selection
+  const ref = useReferenceData();
+  const list = useQuery({ ...favouriteQueries.list(user?.id ?? 0), enabled: user !== null });
+  const favourites = list.data ?? [];
+  const titles = new Map(editions.map((e) => [e.className, e.localisedTitle]));
+  const { ready, apply } = useApplyFavourite();
+  const save = useSaveFavouriteMutation();
+  const remove = useRemoveFavouriteMutation();
+  const [newError, setNewError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<Favourite | null>(null);
+  const [renameError, setRenameError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Favourite | null>(null);
+
+  const chosen = chosenReport(editions);
+  const draft = chosen ? favouriteFromSelection(selection, chosen, '-') : null;
+  const preview = draft?.ok ? FavouriteSaveBodySchema.safeParse(draft.body) : null;
+  const previewFavourite: Favourite | null = preview?.success ? { ...preview.data, id: 0 } : null;
+
+  async function saveNew(name: string): Promise<boolean> {
+    setNewError(null);
+    if (!chosen || !draft) {
+      setNewError(intl.formatMessage({ id: 'error.NoReportInState' }));
+      return false;
+    }
+    const built = favouriteFromSelection(selection, chosen, name);
+    if (!built.ok) {
+      setNewError(intl.formatMessage({ id: built.messageId }));
+      return false;
+    }
+    try {
+      const saved = await save.mutateAsync(built.body);
+      dispatchFavouriteMode({ type: 'savedNew', id: saved.id });
+      return true;
+    } catch (e) {
+      setNewError(intl.formatMessage({ id: `error.${favouriteFailureCode(e)}` }));
+      return false;
+    }
+  }
+
+  async function rename(favourite: Favourite, name: string): Promise<boolean> {
+    setRenameError(null);
+    try {
+      await save.mutateAsync({ ...favourite, libelle: name });
+      setRenaming(null);
+      return true;
+    } catch (e) {
+      setRenameError(intl.formatMessage({ id: `error.${favouriteFailureCode(e)}` }));
+      return false;
+    }
+  }
+
+  function open(favourite: Favourite) {
+    if (apply(favourite)) void navigate({ to: '/rapports' });
+  }
+
+  return (
+    <div className="fav-page">
+      <div className="fav-head">
+        <h1 className="fav-title">{intl.formatMessage({ id: 'favourites.title' })}</h1>
+        <Button
+          variant="primary"
+          onPress={() => {
+            setNewError(null);
+            dispatchFavouriteMode({ type: 'startNew' });
+          }}
+          isDisabled={mode.newMode}
+        >
+          {intl.formatMessage({ id: 'favourites.new' })}
+        </Button>
+      </div>
+      <p className="fav-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
+
+      {mode.newMode ? (
+        <section className="rep-card fav-new" aria-labelledby="fav-new-heading">
+          <h2 id="fav-new-heading" className="rep-card__title">
+            {intl.formatMessage({ id: 'favourites.new.title' })}
+          </h2>
+          <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
+          {previewFavourite ? (
+            <FavouriteFacts
+              favourite={previewFavourite}
+              report={describeReport(intl, previewFavourite, titles)}
+              sites={describeSites(intl, previewFavourite, ref.sites, ref.groups)}
+            />
+          ) : null}
+          <Link to="/rapports" className="fav-link">
+            {intl.formatMessage({ id: 'favourites.new.editSelection' })}
+          </Link>
+          <FavouriteNameForm
+            autoFocus
+            submitLabel={intl.formatMessage({ id: 'favourites.save' })}
+            onSubmit={saveNew}
+            onCancel={() => dispatchFavouriteMode({ type: 'cancelNew' })}
+            error={newError}
+          />
+        </section>
+      ) : null}
+
+      {list.isPending ? (
+        <p className="fav-muted">{intl.formatMessage({ id: 'favourites.loading' })}</p>
+      ) : list.isError ? (
+        <div className="fav-error" role="alert">
+          <p>{intl.formatMessage({ id: 'favourites.loadFailed' })}</p>
+          <Button onPress={() => void list.refetch()}>
+            {intl.formatMessage({ id: 'favourites.retry' })}
+          </Button>
+        </div>
+      ) : favourites.length === 0 ? (
+        <p className="rep-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
+      ) : (
+        <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
+          {favourites.map((f) => {
+            const isSelected = f.id === mode.selectedId;
+            return (
+              <li key={f.id} className="fav-item" data-selected={isSelected || undefined}>
+                <h2 className="fav-item__name">
+                  {f.libelle}
+                  {isSelected ? (
+                    <span className="fav-badge">{intl.formatMessage({ id: 'favourites.selected' })}</span>
+                  ) : null}
+                </h2>
+                <FavouriteFacts
+                  favourite={f}
+                  report={describeReport(intl, f, titles)}
+                  sites={describeSites(intl, f, ref.sites, ref.groups)}
+                />
+                <div className="fav-buttons fav-item__actions">
+                  <Button
+                    variant="primary"
+                    onPress={() => open(f)}
+                    isDisabled={!ready}
+                    aria-label={intl.formatMessage({ id: 'favourites.open.label' }, { name: f.libelle })}
+                  >
+                    {intl.formatMessage({ id: 'favourites.open' })}
+                  </Button>
+                  <Button
+                    onPress={() => {
+                      setRenameError(null);
+                      setRenaming(f);
+                    }}
+                    aria-label={intl.formatMessage({ id: 'favourites.rename.label' }, { name: f.libelle })}
+                  >
+                    {intl.formatMessage({ id: 'favourites.rename' })}
+                  </Button>
+                  <Button
+                    className="fav-danger"
+                    onPress={() => setDeleting(f)}
+                    aria-label={intl.formatMessage({ id: 'favourites.delete.label' }, { name: f.libelle })}
+                  >
+                    {intl.formatMessage({ id: 'favourites.delete' })}
+                  </Button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <Dialog
+        title={intl.formatMessage({ id: 'favourites.rename.title' })}
+        isOpen={renaming !== null}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setRenaming(null);
+        }}
+        isDismissable={!save.isPending}
+      >
+        {renaming ? (
+          <FavouriteNameForm
+            autoFocus
+            initialName={renaming.libelle}
+            submitLabel={intl.formatMessage({ id: 'favourites.rename' })}
+            onSubmit={(name) => rename(renaming, name)}
+            onCancel={() => setRenaming(null)}
+            error={renameError}
+          />
+        ) : null}
+      </Dialog>
+
+      <Dialog
+        role="alertdialog"
+        title={intl.formatMessage({ id: 'favourites.delete.title' })}
+        isOpen={deleting !== null}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setDeleting(null);
+        }}
+        isDismissable={!remove.isPending}
+      >
+        {deleting ? (
+          <>
+            <p>{intl.formatMessage({ id: 'favourites.delete.body' }, { name: deleting.libelle })}</p>
+            <div className="fav-buttons">
+              <Button
+                className="fav-danger fav-danger--solid"
+                isDisabled={remove.isPending}
+                onPress={() => {
+                  const target = deleting;
+                  remove.mutate(target.id, {
+                    onSuccess: () => dispatchFavouriteMode({ type: 'removed', id: target.id }),
+                    onSettled: () => setDeleting(null),
+                  });
+                }}
+              >
+                {intl.formatMessage({ id: 'favourites.delete.confirm' })}
+              </Button>
+              <Button autoFocus onPress={() => setDeleting(null)} isDisabled={remove.isPending}>
+                {intl.formatMessage({ id: 'favourites.cancel' })}
+              </Button>
+            </div>
+          </>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+/** Report, sites, period and format of a favourite, as a description list. */
+function FavouriteFacts({
+  favourite,
+  report,
+  sites,
+}: {
+  favourite: Favourite;
+  report: string;
+  sites: string;
+}) {
+  const intl = useIntl();
+  const rows: [string, string][] = [
+    ['favourites.field.report', report],
+    ['favourites.field.sites', sites],
+    ['favourites.field.period', describePeriod(intl, favourite)],
+    ['favourites.field.format', describeFormat(intl, favourite)],
+  ];
+  return (
+    <dl className="fav-facts">
+      {rows.map(([label, value]) => (
+        <div key={label} className="fav-facts__row">
+          <dt>{intl.formatMessage({ id: label })}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

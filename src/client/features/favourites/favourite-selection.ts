@@ -1,0 +1,163 @@
+/**
+ * Between a favourite (src/contract/favourites.ts, wire names of SPEC.md §3) and the selection of
+ * /rapports (selection-state.ts). Pure, so the tests pin the rules:
+ *
+ * - a period code stays a code both ways, so a favourite "last week" means last week on the day
+ *   it is opened; custom dates travel as wire dates and show as DD/MM/YYYY;
+ * - applying drops sites the user can no longer see (SPEC.md §6), with their terminals and
+ *   sellers; a favourite whose chosen sites are all gone is refused rather than widened to
+ *   "every site";
+ * - a group that no longer exists is dropped; a JSON format (not offered for download) becomes PDF.
+ */
+import { wireToDisplay } from '../../../contract/dates.ts';
+import type { Favourite, FavouriteSaveBody } from '../../../contract/favourites.ts';
+import type { ReportVariant } from '../../../contract/reports.ts';
+import { resolvePeriodChoice, validateHours } from '../selection/period.ts';
+import {
+  DOWNLOAD_FORMATS,
+  type DownloadFormat,
+  type SelectionState,
+  sellerKey,
+  terminalKey,
+} from '../selection/selection-state.ts';
+
+/** The part of the selection a favourite sets (all of it). */
+export type FavouriteSelection = Pick<
+  SelectionState,
+  | 'restaurantIds'
+  | 'groupId'
+  | 'terminals'
+  | 'sellers'
+  | 'period'
+  | 'trancheHoraire'
+  | 'heureDebut'
+  | 'heureFin'
+  | 'report'
+>;
+
+export type ApplyOutcome =
+  | {
+      ok: true;
+      selection: FavouriteSelection;
+      /** How many of the favourite's sites were dropped as no longer visible to the user. */
+      droppedSites: number;
+    }
+  /** `favouriteSitesOutOfScope`: none of the favourite's chosen sites is visible any more. */
+  | { ok: false; code: 'favouriteSitesOutOfScope' };
+
+function isDownloadFormat(value: string): value is DownloadFormat {
+  return (DOWNLOAD_FORMATS as readonly string[]).includes(value);
+}
+
+/**
+ * The selection a favourite stands for, for a user who sees `visibleSiteIds` and groups `groupIds`.
+ */
+export function selectionFromFavourite(
+  favourite: Favourite,
+  visibleSiteIds: readonly number[],
+  groupIds: readonly number[],
+): ApplyOutcome {
+  const visible = new Set(visibleSiteIds);
+  const restaurantIds = favourite.lSites.filter((id) => visible.has(id));
+  if (favourite.lSites.length > 0 && restaurantIds.length === 0) {
+    return { ok: false, code: 'favouriteSitesOutOfScope' };
+  }
+  const kept = restaurantIds.length > 0 ? new Set(restaurantIds) : visible;
+  return {
+    ok: true,
+    droppedSites: favourite.lSites.length - restaurantIds.length,
+    selection: {
+      restaurantIds,
+      groupId:
+        favourite.groupement !== null && groupIds.includes(favourite.groupement)
+          ? favourite.groupement
+          : null,
+      terminals: favourite.lCaisses
+        .filter((c) => kept.has(c.restaurantId))
+        .map((c) => terminalKey(c.restaurantId, c.terminalId)),
+      sellers: favourite.vendeur
+        .filter((v) => kept.has(v.restaurantId))
+        .map((v) => sellerKey(v.restaurantId, v.code)),
+      period:
+        favourite.periode !== null
+          ? { kind: 'code', code: favourite.periode }
+          : {
+              kind: 'custom',
+              debut: wireToDisplay(favourite.dateDebut ?? ''),
+              fin: wireToDisplay(favourite.dateFin ?? ''),
+            },
+      trancheHoraire: favourite.trancheHoraire,
+      heureDebut: favourite.heureDebut,
+      heureFin: favourite.heureFin,
+      report: {
+        className: favourite.typeRapport.className,
+        typeRapport: favourite.type,
+        format: isDownloadFormat(favourite.format) ? favourite.format : 'PDF',
+      },
+    },
+  };
+}
+
+/** The report chosen on /rapports when the favourite is saved (the page resolves fallbacks). */
+export interface ChosenReport {
+  className: string;
+  /** Title in the current language, kept so the list reads well before the report list loads. */
+  localisedTitle: string;
+  typeRapport: ReportVariant;
+  format: DownloadFormat;
+}
+
+export type SaveOutcome =
+  | { ok: true; body: FavouriteSaveBody }
+  /** Message ids of /rapports: the period or the hours must be fixed first. */
+  | { ok: false; messageId: 'reports.fixPeriod' | 'reports.fixHours' };
+
+function afterFirstColon(key: string): string {
+  return key.slice(key.indexOf(':') + 1);
+}
+
+/**
+ * The favourite (without id) for the current selection and report, named `libelle`. Sites are
+ * saved as chosen (none = every site of the user, SPEC.md §5), a period code as its code.
+ */
+export function favouriteFromSelection(
+  sel: Readonly<FavouriteSelection> & { readonly period: SelectionState['period'] },
+  report: ChosenReport,
+  libelle: string,
+): SaveOutcome {
+  let dates: { periode: Favourite['periode']; dateDebut: string | null; dateFin: string | null };
+  if (sel.period.kind === 'code') {
+    dates = { periode: sel.period.code, dateDebut: null, dateFin: null };
+  } else {
+    const resolved = resolvePeriodChoice(sel.period);
+    if (!resolved.ok) return { ok: false, messageId: 'reports.fixPeriod' };
+    dates = { periode: null, ...resolved.range };
+  }
+  const hoursValid = Object.keys(validateHours(sel.heureDebut, sel.heureFin)).length === 0;
+  if (sel.trancheHoraire && !hoursValid) return { ok: false, messageId: 'reports.fixHours' };
+  return {
+    ok: true,
+    body: {
+      libelle: libelle.trim(),
+      typeRapport: { className: report.className, localisedTitle: report.localisedTitle },
+      type: report.typeRapport,
+      lSites: [...sel.restaurantIds],
+      groupement: sel.groupId,
+      lCaisses: sel.terminals.map((key) => ({
+        restaurantId: Number(key.split(':')[0]),
+        terminalId: Number(afterFirstColon(key)),
+      })),
+      vendeur: sel.sellers.map((key) => ({
+        restaurantId: Number(key.split(':')[0]),
+        code: afterFirstColon(key),
+      })),
+      operation: 'VENTE',
+      ...dates,
+      trancheHoraire: sel.trancheHoraire,
+      // Hours typed wrong while the range is off are not worth refusing the favourite for.
+      heureDebut: hoursValid ? sel.heureDebut : '12:00',
+      heureFin: hoursValid ? sel.heureFin : '23:00',
+      format: report.format,
+    },
+  };
+}
