@@ -5,10 +5,11 @@
  * renderers pick it up from here.
  */
 import { salesReport } from './sales.ts';
+import { SALES_ANALYSES } from './sales-analyses/index.ts';
 import type { ReportClass } from './types.ts';
 
 /** Every report class, in the order bo/rapport/metrics lists them. */
-export const REPORT_CLASSES: readonly ReportClass[] = [salesReport];
+export const REPORT_CLASSES: readonly ReportClass[] = [salesReport, ...SALES_ANALYSES];
 
 const BY_NAME = new Map(REPORT_CLASSES.map((c) => [c.className, c]));
 

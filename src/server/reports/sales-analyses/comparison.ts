@@ -1,0 +1,170 @@
+/**
+ * Sales compared with the same period a year earlier (`RapportVentesComparaison`, SPEC.md §1):
+ * one row per fiscal date and site with the SALE tickets and net sales of the date and of its
+ * counterpart a year before, and the variance in cents and as a fraction of last year's sales.
+ *
+ * Alignment: the counterpart of a date is the date {@link YEAR_SHIFT_DAYS} = 364 days earlier,
+ * i.e. 52 whole weeks, so a Saturday is compared with a Saturday. Trade follows the weekday far
+ * more than the calendar date (a weekend against weekdays would swing the variance by tens of
+ * percent), so this is how restaurant chains compare; the price is that the compared period
+ * starts one day (two in a leap year) later in the calendar. With datefiscales[], each date is
+ * shifted the same way.
+ *
+ * A row exists when the date or its counterpart has tickets; the missing side reads 0.
+ * `variancePercent = (net − previousNet) / previousNet`, null when last year's sales are 0.
+ * Like the sales report, it reads the per-day aggregate `daily_sales` when the request has no
+ * filter below the day, and the tickets otherwise — one statement either way.
+ */
+import { subDays } from 'date-fns';
+import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
+import type { Dataset } from '../../../contract/reports.ts';
+import { datasetHeader, translatedColumns } from '../dataset.ts';
+import { usesDailyAggregate } from '../sales.ts';
+import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
+import {
+  type AnalysisParams, AnalysisParamsSchema, num, periodOf, type SelectedPeriod, sumOf, TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
+
+/** Days between a date and the one it is compared with: 52 weeks, same weekday. */
+export const YEAR_SHIFT_DAYS = 364;
+
+/** `date` (wire) moved `YEAR_SHIFT_DAYS` earlier. */
+export function previousYearDate(date: string): string {
+  const d = parseWireDate(date);
+  if (!d) throw new RangeError(`not a wire date: ${date}`);
+  return toWireDate(subDays(d, YEAR_SHIFT_DAYS));
+}
+
+function shifted(period: SelectedPeriod): SelectedPeriod {
+  return {
+    dateDebut: previousYearDate(period.dateDebut),
+    dateFin: previousYearDate(period.dateFin),
+    fiscalDates: period.fiscalDates?.map(previousYearDate) ?? null,
+  };
+}
+
+interface ComparisonRow {
+  fiscal_date: string;
+  site_id: number;
+  libelle: string;
+  tickets: number | null;
+  net_cents: number | string | null;
+  previous_tickets: number | null;
+  previous_net_cents: number | string | null;
+}
+
+/** One side (this year or last year) of the comparison as a SELECT, dates moved onto this year. */
+function side(request: ReportRequest, values: unknown[], period: SelectedPeriod, shift: number): string {
+  if (usesDailyAggregate(request)) {
+    const $ = (value: unknown): string => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    const dates = period.fiscalDates ? `AND d.fiscal_date = ANY(${$(period.fiscalDates)}::date[])` : '';
+    return `SELECT d.site_id, d.fiscal_date + ${shift} AS fiscal_date, d.tickets, d.net_cents
+              FROM daily_sales d
+             WHERE d.site_id = ANY(${$(request.sites.map((s) => s.id))}::int[])
+               AND d.fiscal_date BETWEEN ${$(period.dateDebut)}::date AND ${$(period.dateFin)}::date ${dates}`;
+  }
+  return `SELECT t.site_id, t.fiscal_date + ${shift} AS fiscal_date,
+                 (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
+                 sum(t.total_cents)::bigint AS net_cents
+            FROM ${TICKETS_FROM}
+           WHERE ${ticketConditions(request, values, period)}
+           GROUP BY t.site_id, t.fiscal_date`;
+}
+
+/** The SQL of the comparison rows of `request` (exported for the benchmark and EXPLAIN). */
+export function comparisonQuery(request: ReportRequest): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const current = side(request, values, periodOf(request), 0);
+  const previous = side(request, values, shifted(periodOf(request)), YEAR_SHIFT_DAYS);
+  return {
+    text: `WITH cur AS (${current}), prev AS (${previous})
+           SELECT coalesce(c.fiscal_date, p.fiscal_date)::text AS fiscal_date,
+                  coalesce(c.site_id, p.site_id) AS site_id, si.libelle,
+                  c.tickets, c.net_cents, p.tickets AS previous_tickets, p.net_cents AS previous_net_cents
+             FROM cur c
+             FULL JOIN prev p ON p.site_id = c.site_id AND p.fiscal_date = c.fiscal_date
+             JOIN sites si ON si.id = coalesce(c.site_id, p.site_id)
+            ORDER BY 1, 2`,
+    values,
+  };
+}
+
+/** Variance as a fraction of last year's figure, null when last year is 0. */
+export function variancePercent(current: number, previous: number): number | null {
+  return previous === 0 ? null : (current - previous) / previous;
+}
+
+async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Dataset> {
+  const { request, database } = ctx;
+  const { rows } = await database.pool.query<ComparisonRow>(comparisonQuery(request));
+  const figures = rows.map((r) => ({
+    fiscalDate: r.fiscal_date,
+    siteId: num(r.site_id),
+    site: r.libelle,
+    tickets: num(r.tickets),
+    net: num(r.net_cents),
+    previousTickets: num(r.previous_tickets),
+    previousNet: num(r.previous_net_cents),
+  }));
+  const cells = (f: { tickets: number; net: number; previousTickets: number; previousNet: number }) => ({
+    tickets: f.tickets,
+    previousTickets: f.previousTickets,
+    netSales: f.net,
+    previousNetSales: f.previousNet,
+    variance: f.net - f.previousNet,
+    variancePercent: variancePercent(f.net, f.previousNet),
+  });
+  return {
+    ...datasetHeader(comparisonSalesReport, request),
+    columns: translatedColumns(request, [
+      ['fiscalDate', 'date'],
+      ['previousFiscalDate', 'date'],
+      ['siteId', 'qty'],
+      ['site', 'text'],
+      ['tickets', 'qty'],
+      ['previousTickets', 'qty'],
+      ['netSales', 'money'],
+      ['previousNetSales', 'money'],
+      ['variance', 'money'],
+      ['variancePercent', 'percent'],
+    ]),
+    rows: figures.map((f) => ({
+      fiscalDate: f.fiscalDate,
+      previousFiscalDate: previousYearDate(f.fiscalDate),
+      siteId: f.siteId,
+      site: f.site,
+      ...cells(f),
+    })),
+    totals: {
+      fiscalDate: null,
+      previousFiscalDate: null,
+      siteId: null,
+      site: null,
+      ...cells({
+        tickets: sumOf(figures, (f) => f.tickets),
+        net: sumOf(figures, (f) => f.net),
+        previousTickets: sumOf(figures, (f) => f.previousTickets),
+        previousNet: sumOf(figures, (f) => f.previousNet),
+      }),
+    },
+  };
+}
+
+/**
+ * Year-on-year comparison. maxDays 400 like the sales report: it reads two periods, but
+ * without filters both come from `daily_sales`, and with filters each is one index range.
+ */
+export const comparisonSalesReport: ReportClass<AnalysisParams> = {
+  className: 'RapportVentesComparaison',
+  titleId: 'report.RapportVentesComparaison.title',
+  fileNameId: 'report.RapportVentesComparaison.filename',
+  params: AnalysisParamsSchema,
+  maxDays: 400,
+  formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+  variants: ['Daily'],
+  query: queryComparison,
+};

@@ -1,0 +1,247 @@
+/**
+ * A small hand-made chain for the sales analyses, with its tickets, lines and payments kept in
+ * memory so the tests compute every expected figure straight from these rows, independently of
+ * the reports' SQL.
+ *
+ * Sites 1 and 2 (Paris, Lyon; EUR), site 3 (London; GBP), as in ../chain.ts. Tickets on
+ * 2026-11-01..2026-11-10 and on the same weekdays a year earlier (364 days before,
+ * 2025-11-02..2025-11-11), plus 2025-11-01 (outside the compared window). Each ticket has 1–3
+ * lines over three families (one line without family) and three VAT rates, sometimes a
+ * corrected line (zero amounts), payments in every method (some split), covers on most
+ * tickets of site 1; returns and cancellations carry negative lines, payments and (for
+ * cancellations) covers. Terminals 1–3 are listed; tickets on terminal 4 (unlisted) and
+ * without terminal or seller exist. Ticket totals are the sums of their lines, payments sum to
+ * the ticket total, as every real load guarantees.
+ */
+import { TZDate } from '@date-fns/tz';
+import { refreshDailySales } from '../../../src/server/db/aggregates.ts';
+import type { Database } from '../../../src/server/db/connect.ts';
+import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { SITES } from '../chain.ts';
+
+export { SITES };
+
+export interface Line {
+  family: string | null;
+  quantity: number;
+  amountCents: number;
+  vatRate: number;
+  amountExclCents: number;
+  taxCents: number;
+  corrected: boolean;
+}
+
+export interface Ticket {
+  siteId: number;
+  ticketId: number;
+  fiscalDate: string;
+  /** Site local clock when opened; hours 0–4 fall on the next calendar day (late service). */
+  localHour: number;
+  localMinute: number;
+  terminalId: number | null;
+  sellerCode: string | null;
+  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
+  trainingMode: boolean;
+  covers: number | null;
+  totalCents: number;
+  totalExclCents: number;
+  taxCents: number;
+  lines: Line[];
+  payments: { method: string; amountCents: number }[];
+}
+
+export const SELLERS = ['S1', 'S2', 'Dupont, Marie'] as const;
+export const FAMILIES = ['Boissons', 'Plats', null] as const;
+export const RATES = [0.055, 0.1, 0.2] as const;
+export const METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'] as const;
+export const FIRST_DATE = '2026-11-01';
+export const LAST_DATE = '2026-11-10';
+
+function dates(): string[] {
+  const out: string[] = ['2025-11-01'];
+  for (let d = 2; d <= 11; d++) out.push(`2025-11-${String(d).padStart(2, '0')}`);
+  for (let d = 1; d <= 10; d++) out.push(`2026-11-${String(d).padStart(2, '0')}`);
+  return out;
+}
+
+function line(family: string | null, quantity: number, unit: number, vatRate: number, corrected: boolean): Line {
+  const amount = corrected ? 0 : Math.round(quantity * unit);
+  const excl = Math.round(amount / (1 + vatRate));
+  return { family, quantity, amountCents: amount, vatRate, amountExclCents: excl, taxCents: amount - excl, corrected };
+}
+
+/** The tickets of the chain (deterministic). */
+export function chainTickets(): Ticket[] {
+  const out: Ticket[] = [];
+  let ticketId = 5000;
+  for (const site of SITES) {
+    for (const [dayIndex, fiscalDate] of dates().entries()) {
+      const count = 6 + ((dayIndex * 5 + site.id * 3) % 9);
+      for (let k = 0; k < count; k++) {
+        const n = dayIndex * 37 + k * 19 + site.id * 11;
+        const kind = k % 7 === 4 ? 'RETURN' : k % 9 === 6 ? 'CANCELLATION' : 'SALE';
+        const sign = kind === 'SALE' ? 1 : -1;
+        const lines: Line[] = [];
+        const lineCount = 1 + (n % 3);
+        for (let j = 0; j < lineCount; j++) {
+          const quantity = sign * (j === 1 && n % 4 === 0 ? 1.5 : 1 + ((n + j) % 3));
+          lines.push(line(FAMILIES[(n + j) % 3]!, quantity, 120 + ((n * 53 + j * 71) % 1900), RATES[(n + 2 * j) % 3]!, false));
+        }
+        if (kind === 'SALE' && n % 5 === 2) lines.push(line('Plats', 1, 1450, 0.1, true));
+        const total = lines.reduce((a, l) => a + l.amountCents, 0);
+        const excl = lines.reduce((a, l) => a + l.amountExclCents, 0);
+        const method = METHODS[(n + k) % 5]!;
+        const payments =
+          n % 6 === 1 && total !== 0
+            ? [
+                { method: 'MEAL_VOUCHER', amountCents: Math.trunc(total / 3) },
+                { method: 'CARD', amountCents: total - Math.trunc(total / 3) },
+              ]
+            : [{ method, amountCents: total }];
+        // Hours over the whole day (every day part), with the edges of the parts.
+        const slot = k % 8;
+        const [localHour, localMinute] =
+          slot === 0 ? [0, 30] : slot === 1 ? [1, 59] : slot === 2 ? [2, 0] : slot === 3 ? [11, 0] : slot === 4 ? [14, 59] : [(n * 7) % 24, (n * 13) % 60];
+        const covers = site.id === 1 && kind !== 'RETURN' && k % 4 !== 3 ? sign * (1 + (n % 4)) : null;
+        out.push({
+          siteId: site.id,
+          ticketId: ticketId++,
+          fiscalDate,
+          localHour,
+          localMinute,
+          terminalId: k % 10 === 9 ? null : k % 10 === 8 ? 4 : 1 + (k % 3),
+          sellerCode: k % 11 === 10 ? null : SELLERS[(k + dayIndex) % 3]!,
+          kind,
+          trainingMode: k % 13 === 12,
+          covers,
+          totalCents: total,
+          totalExclCents: excl,
+          taxCents: total - excl,
+          lines,
+          payments,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The UTC instant of a ticket's local opening time (hours before 05:00 are the next calendar day). */
+function openedAt(t: Ticket, timeZone: string): string {
+  const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
+  const dayOffset = t.localHour < 5 ? 1 : 0;
+  return new TZDate(y, m - 1, d + dayOffset, t.localHour, t.localMinute, timeZone).toISOString();
+}
+
+/** Inserts companies, sites, terminals, sellers, tickets, lines and payments, then refreshes `daily_sales`. */
+export async function loadChain(database: Database): Promise<Ticket[]> {
+  const { pool } = database;
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
+    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
+  for (const s of SITES) {
+    await pool.query('INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)', [
+      s.id,
+      s.libelle,
+      s.companyId,
+      s.timeZone,
+      s.currency,
+    ]);
+    for (const t of [1, 2, 3]) {
+      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [s.id, t, `Caisse ${t}`]);
+    }
+    for (const [i, code] of SELLERS.entries()) {
+      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, code, `Vendeur ${i + 1}`]);
+    }
+  }
+  const tickets = chainTickets();
+  const tz = new Map<number, string>(SITES.map((s) => [s.id, s.timeZone]));
+  await pool.query(
+    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, training_mode, covers,
+                          total_cents, total_excl_cents, tax_cents, source, source_ref)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
+                          $8::boolean[], $9::smallint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[])`,
+    [
+      tickets.map((t) => t.siteId),
+      tickets.map((t) => t.ticketId),
+      tickets.map((t) => t.fiscalDate),
+      tickets.map((t) => openedAt(t, tz.get(t.siteId)!)),
+      tickets.map((t) => t.terminalId),
+      tickets.map((t) => t.sellerCode),
+      tickets.map((t) => t.kind),
+      tickets.map((t) => t.trainingMode),
+      tickets.map((t) => t.covers),
+      tickets.map((t) => t.totalCents),
+      tickets.map((t) => t.totalExclCents),
+      tickets.map((t) => t.taxCents),
+      tickets.map(() => 'test'),
+      tickets.map((t) => String(t.ticketId)),
+    ],
+  );
+  const lines = tickets.flatMap((t) => t.lines.map((l, i) => ({ t, l, i })));
+  await pool.query(
+    `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
+                               vat_rate, amount_excl_cents, tax_cents, corrected)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::bigint[],
+                          $8::bigint[], $9::numeric[], $10::bigint[], $11::bigint[], $12::boolean[])`,
+    [
+      lines.map((x) => x.t.siteId),
+      lines.map((x) => x.t.ticketId),
+      lines.map((x) => x.i + 1),
+      lines.map((x) => `Article ${x.i + 1}`),
+      lines.map((x) => x.l.family),
+      lines.map((x) => x.l.quantity),
+      lines.map((x) => (x.l.quantity === 0 ? 0 : Math.round(x.l.amountCents / x.l.quantity))),
+      lines.map((x) => x.l.amountCents),
+      lines.map((x) => x.l.vatRate),
+      lines.map((x) => x.l.amountExclCents),
+      lines.map((x) => x.l.taxCents),
+      lines.map((x) => x.l.corrected),
+    ],
+  );
+  const payments = tickets.flatMap((t) => t.payments.map((p, i) => ({ t, p, i })));
+  await pool.query(
+    `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[])`,
+    [
+      payments.map((x) => x.t.siteId),
+      payments.map((x) => x.t.ticketId),
+      payments.map((x) => x.i + 1),
+      payments.map((x) => x.p.method),
+      payments.map((x) => x.p.amountCents),
+    ],
+  );
+  for (const s of SITES) await refreshDailySales(pool, s.id, '2025-01-01', '2026-12-31');
+  return tickets;
+}
+
+/** Local minute of the day a ticket was opened. */
+export function localMinute(t: Ticket): number {
+  return t.localHour * 60 + t.localMinute;
+}
+
+/** Defaults of a bo/getReport call for `rapportClassName` on sites 1 and 2, 2026-11-01..10, JSON, fr. */
+export function input(rapportClassName: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
+  return {
+    rapportClassName,
+    typeRapport: 'Daily',
+    format: 'JSON',
+    language: 'fr',
+    dateDebut: FIRST_DATE,
+    dateFin: LAST_DATE,
+    datefiscales: [],
+    sites: [1, 2],
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
+    isFilters: false,
+    ...overrides,
+  };
+}
