@@ -51,11 +51,18 @@ export const API_RIGHTS = {
   'GET bo/getReport': { anyOf: ['RAPPORTS'] },
   'POST bo/getReport': { anyOf: ['RAPPORTS'] },
   'GET bo/home/:widget': 'session',
+  'GET bo/getRepartition': { anyOf: ['RAPPORTS'] },
   'GET bo/tickets/search': { anyOf: ['TICKETS'] },
   'GET bo/tickets/detail': { anyOf: ['TICKETS'] },
   'GET bo/favoris': { anyOf: ['RAPPORTS'] },
   'POST bo/favoris/save': { anyOf: ['RAPPORTS'] },
   'GET bo/favoris/remove': { anyOf: ['RAPPORTS'] },
+  // Counting (issue #3, src/contract/counting.ts)
+  'GET bo/getListRules': { anyOf: ['COMPTAGE', 'CONFIGURATION'] },
+  'GET bo/updateRule': { anyOf: ['CONFIGURATION'] },
+  'GET bo/comptage/expected': { anyOf: ['COMPTAGE'] },
+  'GET bo/comptage/list': { anyOf: ['COMPTAGE'] },
+  'POST bo/comptage/save': { anyOf: ['COMPTAGE'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

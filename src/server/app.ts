@@ -20,12 +20,15 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
 import { reportRoutes } from './reports/routes.ts';
+import { distributionRoutes } from './routes/distributions.ts';
 import { favouriteRoutes } from './routes/favourites.ts';
 import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { referenceRoutes } from './routes/reference.ts';
+import { countingRoutes } from './routes/counting/index.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ticketRoutes } from './routes/tickets.ts';
 
@@ -147,12 +150,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
+      await api.register(idempotencyPlugin, { pool: database.pool }); // first: wraps every later write route
       await api.register(metaRoutes, { config });
       await api.register(sessionRoutes, { database, config });
       await api.register(referenceRoutes, { database, config });
       await api.register(homeRoutes, { database });
+      await api.register(countingRoutes, { database, config });
       await api.register(favouriteRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution });
+      await api.register(distributionRoutes, { database });
       await api.register(ticketRoutes, { database });
     },
     { prefix: API_PREFIX },

@@ -1,0 +1,283 @@
+/**
+ * Idempotent writes (DESIGN.md §7, contract in src/contract/counting.ts). The offline outbox
+ * replays a write until it sees an answer, so the server may receive the same write several
+ * times, even concurrently (two tabs, the service worker, a response lost after the commit).
+ * This plugin makes that safe for every write route registered after it:
+ *
+ * - A write route is any POST, PUT, PATCH or DELETE, and any GET whose route sets
+ *   `config.write: true` (the GETs of SPEC.md §7 that change data).
+ * - With an `Idempotency-Key` header (a UUID) on a signed-in call, the route runs inside one
+ *   transaction that first takes a transaction-scoped advisory lock on (user, key), then looks
+ *   the key up: a stored answer is replayed (same status and body, `Idempotent-Replayed: true`)
+ *   when the method, path and request hash match, else 422 `IdempotencyKeyReused`. A new key
+ *   runs the handler, and the key with the first 2xx answer is inserted in the same
+ *   transaction as the handler's writes, so "written" and "answer kept" commit together.
+ *   A non-2xx answer rolls back and keeps nothing.
+ * - Concurrent repeats never write twice: a repeat that cannot take the lock gives its
+ *   connection back and tries again a little later (so waiting repeats never starve the pool
+ *   the first one needs), then replays the first answer; after IDEMPOTENCY_WAIT_SECONDS it
+ *   answers 503 `IdempotencyKeyInProgress` with `Retry-After`.
+ * - Routes with `config.write: true` also run in that transaction without a key: they read it
+ *   with {@link writeTx}. Other write routes (not ours) get the lock and the replay, but their
+ *   own writes commit on their own connections just before the key does; a crash between the
+ *   two can let a repeat run again. Handlers must RETURN their answer (not `reply.send` it)
+ *   for it to be kept; an answer sent directly commits without keeping the key.
+ * - Keys live IDEMPOTENCY_KEY_TTL_DAYS days (a lookup ignores older rows; they are purged at
+ *   most once an hour per process when a key is stored).
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type pg from 'pg';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_TTL_DAYS,
+  IDEMPOTENCY_WAIT_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IdempotencyKeySchema,
+} from '../../contract/counting.ts';
+import type {} from '../auth/session.ts';
+import { ApiHttpError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The write transaction of a write route run under a key or with `config.write`; else null. */
+    writeTx: pg.PoolClient | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route writes: it runs in one transaction ({@link writeTx}) with or without a key, and
+     * a GET so marked honours `Idempotency-Key` like a POST.
+     */
+    write?: boolean;
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Pause between two tries of a repeat waiting for the first request, in milliseconds. */
+const RETRY_PAUSE_MS = 25;
+/** The client's cache-busting query parameter (src/client/lib/http.ts): not part of the request's identity. */
+const CACHE_BUSTER = '_';
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * The transaction of a `config.write` route: every read and write of the handler goes through
+ * it so the idempotency key commits with them.
+ * @throws Error when the route is not marked `config.write` (a programming error).
+ */
+export function writeTx(request: FastifyRequest): pg.PoolClient {
+  if (!request.writeTx) throw new Error(`${request.method} ${request.url}: route lacks config.write`);
+  return request.writeTx;
+}
+
+/** JSON with object keys sorted at every depth, so equal values hash equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Path, and SHA-256 (hex) of the request's identity: method, path, query (minus `_`) and body. */
+export function requestIdentity(request: FastifyRequest): { path: string; hash: string } {
+  const url = new URL(request.url, 'http://x');
+  const query = [...url.searchParams.entries()]
+    .filter(([k]) => k !== CACHE_BUSTER)
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const text = `${request.method} ${url.pathname}\n${canonical(query)}\n${canonical(request.body ?? null)}`;
+  return { path: url.pathname, hash: createHash('sha256').update(text).digest('hex') };
+}
+
+interface StoredAnswer {
+  method: string;
+  path: string;
+  request_hash: string;
+  status: number;
+  content_type: string | null;
+  body: string;
+}
+
+/** Sends a stored answer again. */
+function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
+  reply.code(stored.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  if (stored.content_type) reply.type(stored.content_type);
+  return reply.send(stored.body);
+}
+
+/**
+ * Opens the transaction of a keyed write holding the (user, key) lock, or finds its stored
+ * answer. Retries while another request holds the lock.
+ * @throws ApiHttpError 503 IdempotencyKeyInProgress after IDEMPOTENCY_WAIT_SECONDS.
+ */
+async function lockKey(
+  pool: pg.Pool,
+  userId: number,
+  key: string,
+): Promise<{ client: pg.PoolClient; stored: null } | { client: null; stored: StoredAnswer | null; busy: true } | { client: null; stored: StoredAnswer; busy: false }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ ok: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS ok',
+      [`idempotency:${userId}:${key}`],
+    );
+    if (!rows[0]!.ok) {
+      await client.query('ROLLBACK');
+      client.release();
+      return { client: null, stored: null, busy: true };
+    }
+    const found = await client.query<StoredAnswer>(
+      `SELECT method, path, request_hash, status, content_type, body FROM idempotency_keys
+        WHERE user_id = $1 AND key = $2 AND expires_at > now()`,
+      [userId, key],
+    );
+    if (found.rows[0]) {
+      await client.query('ROLLBACK');
+      client.release();
+      return { client: null, stored: found.rows[0], busy: false };
+    }
+    return { client, stored: null };
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+    throw e;
+  }
+}
+
+let lastPurge = 0;
+
+/** Deletes expired keys, at most once per {@link PURGE_EVERY_MS} per process. */
+async function purgeExpired(pool: pg.Pool): Promise<void> {
+  const now = Date.now();
+  if (now - lastPurge < PURGE_EVERY_MS) return;
+  lastPurge = now;
+  await pool.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
+}
+
+async function rollback(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+    client.release();
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+  }
+}
+
+/**
+ * Wraps a write route's handler with the key lookup, the transaction and the storing of the
+ * first answer (see the module comment).
+ */
+function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransaction: boolean): RouteHandlerMethod {
+  return async function idempotentHandler(this: FastifyInstance, request, reply) {
+    const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    const rawKey = Array.isArray(header) ? header[0] : header;
+    const session = request.session;
+    const keyed = rawKey !== undefined && session !== null;
+    if (keyed && !IdempotencyKeySchema.safeParse(rawKey).success) {
+      throw new ApiHttpError(400, 'BadRequest', `${IDEMPOTENCY_KEY_HEADER} must be a UUID`);
+    }
+    if (!keyed && !alwaysTransaction) return original.call(this, request, reply);
+
+    const key = keyed ? rawKey.toLowerCase() : '';
+    const identity = requestIdentity(request);
+    let client: pg.PoolClient;
+    if (keyed) {
+      const deadline = Date.now() + IDEMPOTENCY_WAIT_SECONDS * 1000;
+      for (;;) {
+        const got = await lockKey(pool, session.userId, key);
+        if (got.client) {
+          client = got.client;
+          break;
+        }
+        if (got.stored) {
+          const s = got.stored;
+          if (s.method !== request.method || s.path !== identity.path || s.request_hash !== identity.hash) {
+            throw new ApiHttpError(422, 'IdempotencyKeyReused', `${IDEMPOTENCY_KEY_HEADER} was used for another request`);
+          }
+          return replay(reply, s);
+        }
+        if (Date.now() > deadline) {
+          reply.header('retry-after', '5');
+          throw new ApiHttpError(503, 'IdempotencyKeyInProgress', 'the first request with this key is still running');
+        }
+        await sleep(RETRY_PAUSE_MS);
+      }
+    } else {
+      client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+      } catch (e) {
+        client.release(e instanceof Error ? e : true);
+        throw e;
+      }
+    }
+
+    request.writeTx = client;
+    let result: unknown;
+    try {
+      result = await original.call(this, request, reply);
+    } catch (e) {
+      request.writeTx = null;
+      await rollback(client);
+      throw e;
+    }
+    request.writeTx = null;
+    const status = reply.statusCode;
+    if (status < 200 || status >= 300) {
+      await rollback(client);
+      return result;
+    }
+    // The handler sent its own answer (a stream, a file): commit, nothing to keep.
+    const sentDirectly = result === reply || reply.sent;
+    let body: string | undefined;
+    try {
+      if (keyed && !sentDirectly) {
+        const serialized = typeof result === 'string' ? result : reply.serialize(result);
+        body = typeof serialized === 'string' ? serialized : Buffer.from(serialized as ArrayBuffer).toString('utf8');
+        const contentType = (reply.getHeader('content-type') as string | undefined) ??
+          (typeof result === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
+        reply.type(contentType);
+        await client.query(
+          `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, content_type, body, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(days => $9))
+           ON CONFLICT (user_id, key) DO UPDATE SET method = EXCLUDED.method, path = EXCLUDED.path,
+             request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, content_type = EXCLUDED.content_type,
+             body = EXCLUDED.body, created_at = now(), expires_at = EXCLUDED.expires_at`,
+          [session!.userId, key, request.method, identity.path, identity.hash, status, contentType, body, IDEMPOTENCY_KEY_TTL_DAYS],
+        );
+      }
+      await client.query('COMMIT');
+      client.release();
+    } catch (e) {
+      await rollback(client);
+      throw e;
+    }
+    if (keyed) await purgeExpired(pool).catch((e: unknown) => request.log.warn({ err: e }, 'idempotency purge failed'));
+    if (body !== undefined) return reply.send(body);
+    return result;
+  };
+}
+
+/** True when `route` changes data (see the module comment). */
+function isWriteRoute(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return route.config?.write === true || methods.some((m) => WRITE_METHODS.has(m));
+}
+
+/**
+ * Installs idempotency on every write route registered after it in the registering scope
+ * (register it first under the API prefix). Runs in the parent's scope (skip-override) so its
+ * onRoute hook sees sibling route modules.
+ */
+export async function idempotencyPlugin(app: FastifyInstance, options: { pool: pg.Pool }): Promise<void> {
+  app.decorateRequest('writeTx', null);
+  app.addHook('onRoute', (route) => {
+    if (!isWriteRoute(route)) return;
+    route.handler = wrapHandler(route.handler, options.pool, route.config?.write === true);
+  });
+}
+// Same effect as the fastify-plugin wrapper: hooks and decorators land in the parent scope.
+Object.assign(idempotencyPlugin, { [Symbol.for('skip-override')]: true });

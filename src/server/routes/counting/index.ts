@@ -1,0 +1,14 @@
+/**
+ * The counting API (issue #3, contract in src/contract/counting.ts): counting rules, cash
+ * counts, safe counts and their countersignature, manager receipts and their e-mails. Every
+ * write is scope-checked and runs in the idempotent write transaction (plugins/idempotency.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { cashCountRoutes } from './cash-counts.ts';
+import { ruleRoutes } from './rules.ts';
+import type { CountingOptions } from './shared.ts';
+
+export async function countingRoutes(app: FastifyInstance, options: CountingOptions) {
+  await app.register(ruleRoutes, options);
+  await app.register(cashCountRoutes, options);
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CashCount, CashCountBody, ExpectedAnswer, Rule } from '../../../src/contract/counting.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { DAY, seedCounting } from './seed.ts';
+
+let t: TestApp;
+let s: Awaited<ReturnType<typeof seedCounting>>;
+let paris: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  s = await seedCounting(t);
+  paris = s.chain.sites.paris;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function save(body: CashCountBody, headers = s.manager.headers) {
+  return t.app.inject({ method: 'POST', url: `/api/bo/comptage/save?id=${s.manager.id}`, headers, payload: body });
+}
+
+const fullCount = (): CashCountBody => ({
+  site: paris,
+  dateFiscale: DAY,
+  caisse: 1,
+  cash: [
+    { denominationCents: 1000, quantity: 1 },
+    { denominationCents: 200, quantity: 1 },
+    { denominationCents: 50, quantity: 3 },
+  ],
+  chequesCents: 3000,
+  mealVouchersCents: 800,
+  cardSlipsCents: null,
+  comment: 'fin de service',
+});
+
+describe('counting rules', () => {
+  it('every site of the scope has the four rules with their defaults', async () => {
+    const res = await t.app.inject({ url: `/api/bo/getListRules?id=${s.manager.id}`, headers: s.manager.headers });
+    expect(res.statusCode).toBe(200);
+    const rules = res.json<Rule[]>();
+    expect(rules.filter((r) => r.restaurantId === paris)).toEqual([
+      { restaurantId: paris, libelle: 'comptageEspeces', active: true },
+      { restaurantId: paris, libelle: 'comptageCheques', active: true },
+      { restaurantId: paris, libelle: 'comptageTicketsRestaurant', active: true },
+      { restaurantId: paris, libelle: 'comptageCartes', active: false },
+    ]);
+    expect(new Set(rules.map((r) => r.restaurantId))).toEqual(new Set([paris, s.chain.sites.lyon]));
+  });
+
+  it('an administrator turns a rule on for one site, and only that site changes', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true&site=${s.chain.sites.lyon}`,
+      headers: s.admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ restaurantId: s.chain.sites.lyon, libelle: 'comptageCartes', active: true }]);
+    const list = await t.app.inject({ url: `/api/bo/getListRules?id=${s.admin.id}`, headers: s.admin.headers });
+    const cards = list.json<Rule[]>().filter((r) => r.libelle === 'comptageCartes');
+    expect(cards.filter((r) => r.active).map((r) => r.restaurantId)).toEqual([s.chain.sites.lyon]);
+  });
+
+  it('a manager may read the rules but not change them', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/updateRule?id=${s.manager.id}&libelle=comptageCheques&active=false`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('an unknown rule name is refused', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageBitcoins&active=true`,
+      headers: s.admin.headers,
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('expected amounts', () => {
+  it("come from the terminal's payments of the day by method, training tickets left out", async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/comptage/expected?id=${s.manager.id}&site=${paris}&dateFiscale=${DAY}&caisse=1`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<ExpectedAnswer>();
+    expect(body.expected).toEqual({ cashCents: 1350, chequesCents: 3000, mealVouchersCents: 900, cardSlipsCents: 800 });
+    expect(body.currency).toBe('EUR');
+    expect(body.required).toEqual({ cash: true, cheques: true, mealVouchers: true, cardSlips: false });
+  });
+
+  it('are refused for a site outside the scope', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/comptage/expected?id=${s.manager.id}&site=${s.chain.sites.nantes}&dateFiscale=${DAY}&caisse=1`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'Forbidden' });
+  });
+});
+
+describe('cash counts', () => {
+  it('a count stores the denominations, totals and variance against the payments', async () => {
+    const res = await save(fullCount());
+    expect(res.statusCode).toBe(200);
+    const count = res.json<CashCount>();
+    expect(count).toMatchObject({
+      site: paris,
+      dateFiscale: DAY,
+      caisse: 1,
+      version: 1,
+      cashCents: 1350,
+      chequesCents: 3000,
+      mealVouchersCents: 800,
+      cardSlipsCents: null,
+      expected: { cashCents: 1350, chequesCents: 3000, mealVouchersCents: 900, cardSlipsCents: 800 },
+      variance: { cashCents: 0, chequesCents: 0, mealVouchersCents: -100, cardSlipsCents: null },
+      countedBy: { userId: s.manager.id, login: 'manager' },
+      comment: 'fin de service',
+    });
+    expect(count.cash?.map((c) => c.denominationCents)).toEqual([1000, 200, 50]);
+  });
+
+  it('a recount is a new version and the first one is kept', async () => {
+    const recount = { ...fullCount(), mealVouchersCents: 900, comment: 'recompté' };
+    const res = await save(recount);
+    expect(res.json<CashCount>().version).toBe(2);
+    const list = await t.app.inject({
+      url: `/api/bo/comptage/list?id=${s.manager.id}&site=${paris}&dateFiscale=${DAY}`,
+      headers: s.manager.headers,
+    });
+    const counts = list.json<{ counts: CashCount[] }>().counts;
+    expect(counts.map((c) => [c.caisse, c.version, c.mealVouchersCents, c.comment])).toEqual([
+      [1, 2, 900, 'recompté'],
+      [1, 1, 800, 'fin de service'],
+    ]);
+    expect(counts[0]!.variance.mealVouchersCents).toBe(0);
+  });
+
+  it('a count missing what the rules require is refused with the missing parts', async () => {
+    const res = await save({ ...fullCount(), caisse: 2, chequesCents: null, cash: null });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'MissingCount', details: { missing: ['cash', 'cheques'] } });
+  });
+
+  it('keeps the moment the count was made offline apart from its reception', async () => {
+    const res = await save({ ...fullCount(), caisse: 2, countedAt: '2026-03-02T22:15:00+01:00' });
+    const count = res.json<CashCount>();
+    expect(count.countedAt).toBe('2026-03-02T21:15:00.000Z');
+    expect(Date.parse(count.receivedAt)).toBeGreaterThan(Date.parse(count.countedAt));
+  });
+
+  it('refuses a count for a site outside the scope, an unknown denomination or a negative total', async () => {
+    expect((await save({ ...fullCount(), site: s.chain.sites.nantes })).statusCode).toBe(403);
+    expect((await save({ ...fullCount(), cash: [{ denominationCents: 300, quantity: 1 }] })).statusCode).toBe(400);
+    expect((await save({ ...fullCount(), chequesCents: -5 })).statusCode).toBe(400);
+    expect(
+      (await save({ ...fullCount(), cash: [{ denominationCents: 100, quantity: 1 }, { denominationCents: 100, quantity: 2 }] }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('refuses a count sent with the id of another user', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/bo/comptage/save?id=${s.admin.id}`,
+      headers: s.manager.headers,
+      payload: fullCount(),
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CashCount, CashCountBody } from '../../../src/contract/counting.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { DAY, PASSWORD, seedCounting } from './seed.ts';
+
+let t: TestApp;
+let s: Awaited<ReturnType<typeof seedCounting>>;
+let paris: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  s = await seedCounting(t);
+  paris = s.chain.sites.paris;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const count = (caisse: number, chequesCents = 3000): CashCountBody => ({
+  site: paris,
+  dateFiscale: DAY,
+  caisse,
+  cash: [{ denominationCents: 500, quantity: 2 }],
+  chequesCents,
+  mealVouchersCents: 900,
+  cardSlipsCents: null,
+});
+
+function save(body: CashCountBody, key: string | undefined, headers = s.manager.headers, userId = s.manager.id) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/bo/comptage/save?id=${userId}`,
+    headers: key === undefined ? headers : { ...headers, 'idempotency-key': key },
+    payload: body,
+  });
+}
+
+async function rowsOf(caisse: number): Promise<number> {
+  const { rows } = await t.database.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM cash_counts WHERE site_id = $1 AND terminal_id = $2',
+    [paris, caisse],
+  );
+  return rows[0]!.n;
+}
+
+describe('Idempotency-Key on writes', () => {
+  it('a repeat with the same key and body answers the first answer and writes nothing more', async () => {
+    const key = randomUUID();
+    const first = await save(count(10), key);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await save(count(10), key);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-type']).toMatch(/^application\/json/);
+    expect(again.body).toBe(first.body);
+    expect(await rowsOf(10)).toBe(1);
+  });
+
+  it('the same key with another body answers 422 IdempotencyKeyReused and writes nothing', async () => {
+    const key = randomUUID();
+    expect((await save(count(11), key)).statusCode).toBe(200);
+    const other = await save(count(11, 4000), key);
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ code: 'IdempotencyKeyReused' });
+    expect(await rowsOf(11)).toBe(1);
+  });
+
+  it('the same key with another query answers 422, and the rights guard still answers first', async () => {
+    const key = randomUUID();
+    expect((await save(count(12), key)).statusCode).toBe(200);
+    const res = await t.app.inject({
+      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true`,
+      headers: { ...s.manager.headers, 'idempotency-key': key },
+    });
+    // The manager lacks CONFIGURATION: the guard answers first. Same key, same user, other route:
+    expect(res.statusCode).toBe(403);
+    const onList = await t.app.inject({
+      method: 'POST',
+      url: `/api/bo/comptage/save?id=${s.manager.id}&extra=1`,
+      headers: { ...s.manager.headers, 'idempotency-key': key },
+      payload: count(12),
+    });
+    expect(onList.statusCode).toBe(422);
+  });
+
+  it('ten concurrent sends of one key write once and all answer the same', async () => {
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => save(count(13), key)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    expect(await rowsOf(13)).toBe(1);
+  });
+
+  it('ten concurrent counts with different keys get versions 1 to 10, never the same twice', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => save(count(14), randomUUID())));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(answers.map((a) => a.json<CashCount>().version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('a refused write keeps no answer: the same key may be sent again once corrected', async () => {
+    const key = randomUUID();
+    const refused = await save({ ...count(15), chequesCents: null }, key);
+    expect(refused.statusCode).toBe(400);
+    expect((await save({ ...count(15), chequesCents: null }, key)).headers['idempotent-replayed']).toBeUndefined();
+    const fixed = await save(count(15), key);
+    expect(fixed.statusCode).toBe(200);
+    expect(await rowsOf(15)).toBe(1);
+  });
+
+  it('keys belong to a user: another user sending the same key makes their own write', async () => {
+    const key = randomUUID();
+    const other = await t.createUser({ login: 'other', password: PASSWORD, droits: ['COMPTAGE'], restaurantIds: [paris] });
+    const otherHeaders = await t.signIn('other', PASSWORD);
+    expect((await save(count(16), key)).statusCode).toBe(200);
+    const theirs = await save(count(16), key, otherHeaders, other);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json<CashCount>().countedBy.login).toBe('other');
+    expect(await rowsOf(16)).toBe(2);
+  });
+
+  it('a key past its 7 days counts as new', async () => {
+    const key = randomUUID();
+    expect((await save(count(17), key)).statusCode).toBe(200);
+    const { rows } = await t.database.pool.query<{ days: number }>(
+      `SELECT round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
+    expect(rows[0]!.days).toBe(7);
+    await t.database.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    const later = await save(count(17), key);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.json<CashCount>().version).toBe(2);
+  });
+
+  it('a key that is not a UUID is refused', async () => {
+    const res = await save(count(18), 'not-a-uuid');
+    expect(res.statusCode).toBe(400);
+    expect(await rowsOf(18)).toBe(0);
+  });
+
+  it('a GET that writes honours the key, whatever its cache-busting timestamp', async () => {
+    const key = randomUUID();
+    const url = (stamp: number) =>
+      `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true&site=${paris}&_=${stamp}`;
+    const headers = { ...s.admin.headers, 'idempotency-key': key };
+    const first = await t.app.inject({ url: url(1), headers });
+    expect(first.statusCode).toBe(200);
+    // Someone turns it off in between; the replayed answer is still the first one and changes nothing.
+    await t.app.inject({
+      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=false&site=${paris}`,
+      headers: s.admin.headers,
+    });
+    const again = await t.app.inject({ url: url(2), headers });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    const { rows } = await t.database.pool.query<{ active: boolean }>(
+      `SELECT active FROM counting_rules WHERE site_id = $1 AND libelle = 'comptageCartes'`,
+      [paris],
+    );
+    expect(rows[0]!.active).toBe(false);
+  });
+
+  it('without a key a write simply runs each time', async () => {
+    await save(count(19), undefined);
+    await save(count(19), undefined);
+    expect(await rowsOf(19)).toBe(2);
+  });
+});
