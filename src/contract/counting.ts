@@ -13,6 +13,7 @@
  * `Idempotency-Key` (see {@link IDEMPOTENCY_KEY_HEADER}).
  */
 import { z } from 'zod';
+import { LanguageSchema } from './reports.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Idempotent writes (DESIGN.md §7)
@@ -512,4 +513,6 @@ export type ReceiptListAnswer = z.infer<typeof ReceiptListAnswerSchema>;
 export const ReadReceiptQuerySchema = z.object({
   documentId: z.coerce.number().int().positive(),
   pdf: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Language of the PDF; default the user's language, else fr. */
+  language: LanguageSchema.optional(),
 });

@@ -62,6 +62,10 @@ export const API_RIGHTS = {
   'GET bo/comptage/expected': { anyOf: ['COMPTAGE'] },
   'GET bo/comptage/list': { anyOf: ['COMPTAGE'] },
   'POST bo/comptage/save': { anyOf: ['COMPTAGE'] },
+  'GET bo/documentsManager/readRecusManager': { anyOf: ['RECUS'] },
+  'GET bo/documentsManager/readDocument': { anyOf: ['RECUS'] },
+  'POST bo/documentsManager/createDocument': { anyOf: ['RECUS'] },
+  'POST bo/documentsManager/updateDocument': { anyOf: ['RECUS'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

@@ -5,10 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { cashCountRoutes } from './cash-counts.ts';
+import { receiptRoutes } from './receipts.ts';
 import { ruleRoutes } from './rules.ts';
 import type { CountingOptions } from './shared.ts';
 
 export async function countingRoutes(app: FastifyInstance, options: CountingOptions) {
   await app.register(ruleRoutes, options);
   await app.register(cashCountRoutes, options);
+  await app.register(receiptRoutes, options);
 }
