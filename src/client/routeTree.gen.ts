@@ -15,6 +15,7 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
+import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 
 const Char91indexChar93Route = Char91indexChar93RouteImport.update({
   id: '/index',
@@ -45,6 +46,11 @@ const AuthedRapportsRoute = AuthedRapportsRouteImport.update({
   path: '/rapports',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedSyncRoute = AuthedSyncRouteImport.update({
+  id: '/sync',
+  path: '/sync',
+  getParentRoute: () => AuthedRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -52,6 +58,7 @@ export interface FileRoutesByFullPath {
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
+  '/sync': typeof AuthedSyncRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -59,6 +66,7 @@ export interface FileRoutesByTo {
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
+  '/sync': typeof AuthedSyncRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -68,12 +76,13 @@ export interface FileRoutesById {
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
+  '/_authed/sync': typeof AuthedSyncRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/index' | '/configFavoris' | '/home' | '/rapports'
+  fullPaths: '/' | '/index' | '/configFavoris' | '/home' | '/rapports' | '/sync'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/index' | '/configFavoris' | '/home' | '/rapports'
+  to: '/' | '/index' | '/configFavoris' | '/home' | '/rapports' | '/sync'
   id:
     | '__root__'
     | '/'
@@ -82,6 +91,7 @@ export interface FileRouteTypes {
     | '/_authed/configFavoris'
     | '/_authed/home'
     | '/_authed/rapports'
+    | '/_authed/sync'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -134,6 +144,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedRapportsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/sync': {
+      id: '/_authed/sync'
+      path: '/sync'
+      fullPath: '/sync'
+      preLoaderRoute: typeof AuthedSyncRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -141,12 +158,14 @@ interface AuthedRouteChildren {
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
+  AuthedSyncRoute: typeof AuthedSyncRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
+  AuthedSyncRoute: AuthedSyncRoute,
 }
 
 const AuthedRouteWithChildren =

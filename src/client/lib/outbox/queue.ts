@@ -204,3 +204,17 @@ export async function countOutbox(db: ComptoirDb, login: string | null): Promise
 
 /** meta key of the last time a write reached the server (epoch ms). */
 export const LAST_SYNCED_KEY = 'lastSyncedAt';
+
+/**
+ * The user's "retry now": a waiting item becomes due at once; an item needing attention is sent
+ * again as it is ({@link resendItem}). Throws OutboxItemBusy while it is being sent.
+ */
+export async function retryNow(db: ComptoirDb, id: string, now: number = Date.now()): Promise<void> {
+  const item = await findItem(db, id);
+  if (!item || item.seq === undefined || item.state === 'sending') throw new OutboxItemBusy(id);
+  if (item.state === 'needsAttention') {
+    await resendItem(db, id, undefined, now);
+    return;
+  }
+  await db.outbox.update(item.seq, { nextAttemptAt: now });
+}

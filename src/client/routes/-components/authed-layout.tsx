@@ -15,6 +15,8 @@ import { type Requirement, satisfies, screenRequirement } from '../../../contrac
 import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { loadReferenceData } from '../../features/selection/load-reference-data.ts';
+import { OfflineCopyBanner } from '../../features/sync/components/offline-copy-banner.tsx';
+import { SyncBadge } from '../../features/sync/components/sync-badge.tsx';
 import { appState, ensureServerInfo } from '../../lib/app-state.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { session, signOut } from '../../lib/session.ts';
@@ -76,12 +78,14 @@ export function AuthedLayout() {
                 ))}
               </ul>
             </nav>
+            <SyncBadge login={user.login} />
             <LanguageChoice className="app-header__languages" />
             <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
               <FormattedMessage id="nav.logout" />
             </Button>
           </header>
           <main className="app-main" id="main" tabIndex={-1}>
+            <OfflineCopyBanner />
             {canOpen ? (
               <Outlet />
             ) : (

@@ -1,0 +1,45 @@
+/**
+ * "Offline copy of 14:32" (DESIGN.md §7): shown above a screen while some of its figures came
+ * from the service worker's offline copies rather than the server. Reset on every route change.
+ */
+import { useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { offlineCopies, oldestCopy, resetOfflineCopies } from '../offline-copies.ts';
+
+export function OfflineCopyBanner() {
+  const { byKey } = useSnapshot(offlineCopies);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const intl = useIntl();
+
+  useEffect(() => {
+    // Runs on every route change: a new screen starts fresh.
+    void pathname;
+    resetOfflineCopies();
+  }, [pathname]);
+
+  const oldest = oldestCopy(byKey);
+  if (!oldest) return null;
+  const date = new Date(oldest);
+  const today = new Date().toDateString() === date.toDateString();
+  const when = today
+    ? intl.formatTime(date, { hour: '2-digit', minute: '2-digit' })
+    : intl.formatDate(date, {
+        day: '2-digit',
+        month: '2-digit',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+      });
+  return (
+    <p
+      className="offline-copy-banner"
+      role="status"
+      data-testid="offline-copy-banner"
+      data-stored-at={oldest}
+    >
+      <FormattedMessage id="sync.offlineCopy" values={{ when }} />
+    </p>
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * /sync (issue #3 point 5): every write of this user still on the device — waiting, being sent,
+ * or needing attention with the server's reason — with its age; retry now, fix (opens the form
+ * with what was typed) or discard after a confirmation. Nothing leaves this list unless it
+ * reached the server or the user confirmed its discard.
+ */
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { type OutboxItem, db } from '../../../lib/db.ts';
+import { notifyFailure } from '../../../lib/notifications.ts';
+import { kickOutbox, outboxRuntime } from '../../../lib/outbox/page-outbox.ts';
+import { confirmDiscard, type DiscardTicket, prepareDiscard, retryNow } from '../../../lib/outbox/queue.ts';
+import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
+import { session } from '../../../lib/session.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { summarise, syncState } from '../sync-state.ts';
+import '../sync.css';
+
+function useAge() {
+  const intl = useIntl();
+  return (createdAt: number) => {
+    const minutes = Math.round((Date.now() - createdAt) / 60_000);
+    if (minutes < 1) return intl.formatMessage({ id: 'sync.ageNow' });
+    if (minutes < 60) return intl.formatRelativeTime(-minutes, 'minute', { numeric: 'auto' });
+    const hours = Math.round(minutes / 60);
+    if (hours < 48) return intl.formatRelativeTime(-hours, 'hour', { numeric: 'auto' });
+    return intl.formatRelativeTime(-Math.round(hours / 24), 'day', { numeric: 'auto' });
+  };
+}
+
+function ReasonText({ code }: { code: string }) {
+  const intl = useIntl();
+  const id = `error.${code}`;
+  return (
+    <span className="sync-item__reason">
+      {intl.messages[id]
+        ? intl.formatMessage({ id })
+        : intl.formatMessage({ id: 'sync.reasonUnknown' }, { code })}
+    </span>
+  );
+}
+
+function Summary({ item }: { item: OutboxItem }) {
+  const intl = useIntl();
+  const parts = Object.entries(item.summary).map(
+    ([k, v]) => `${intl.formatMessage({ id: `sync.field.${k}` })} ${v}`,
+  );
+  return <span className="sync-item__meta">{parts.join(' · ')}</span>;
+}
+
+export function SyncPage() {
+  const { user } = useSnapshot(session);
+  const s = useSnapshot(syncState);
+  const runtime = useSnapshot(outboxRuntime);
+  const intl = useIntl();
+  const age = useAge();
+  const login = user?.login ?? '';
+  const items = useLiveQuery(
+    () =>
+      db()
+        .outbox.orderBy('seq')
+        .filter((i) => i.login === login)
+        .toArray(),
+    [login],
+  );
+  const [ticket, setTicket] = useState<DiscardTicket | null>(null);
+
+  const retry = async (id: string) => {
+    try {
+      await retryNow(db(), id);
+      kickOutbox();
+    } catch (e) {
+      notifyFailure(e);
+    }
+  };
+  const askDiscard = async (id: string) => {
+    try {
+      setTicket(await prepareDiscard(db(), id));
+    } catch (e) {
+      notifyFailure(e);
+    }
+  };
+  const discard = async () => {
+    if (!ticket) return;
+    try {
+      await confirmDiscard(db(), ticket);
+    } catch (e) {
+      notifyFailure(e);
+    } finally {
+      setTicket(null);
+    }
+  };
+
+  const summary = summarise(s, runtime.replaying);
+  return (
+    <section className="sync-page" aria-labelledby="sync-title">
+      <h1 id="sync-title">
+        <FormattedMessage id="sync.title" />
+      </h1>
+      <dl className="sync-page__summary" data-testid="sync-summary" data-state={summary}>
+        <div>
+          <dt>
+            <FormattedMessage id="sync.network" />
+          </dt>
+          <dd>
+            <FormattedMessage id={s.online ? 'sync.online' : 'sync.offline'} />
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="sync.state.waiting" />
+          </dt>
+          <dd>{s.waiting}</dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="sync.state.sending" />
+          </dt>
+          <dd>{s.sending}</dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="sync.state.needsAttention" />
+          </dt>
+          <dd>{s.needsAttention}</dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="sync.lastSynced" />
+          </dt>
+          <dd>
+            {s.lastSyncedAt === null
+              ? '—'
+              : intl.formatDate(s.lastSyncedAt, {
+                  day: '2-digit',
+                  month: '2-digit',
+                  hour: '2-digit',
+                  minute: '2-digit',
+                })}
+          </dd>
+        </div>
+      </dl>
+      {items && items.length === 0 ? (
+        <p data-testid="sync-empty">
+          <FormattedMessage id="sync.empty" />
+        </p>
+      ) : null}
+      <ul className="sync-list" aria-label={intl.formatMessage({ id: 'sync.listLabel' })}>
+        {(items ?? []).map((item) => (
+          <li
+            key={item.id}
+            className={`sync-item sync-item--${item.state}`}
+            data-testid="sync-item"
+            data-state={item.state}
+          >
+            <div>
+              <div className="sync-item__title">
+                <FormattedMessage id={`sync.kind.${item.kind}`} /> —{' '}
+                <FormattedMessage id={`sync.state.${item.state}`} />
+              </div>
+              <Summary item={item} />
+              <div className="sync-item__meta">
+                <FormattedMessage
+                  id="sync.ageAttempts"
+                  values={{ age: age(item.createdAt), attempts: item.attempts }}
+                />
+              </div>
+              {item.reason ? <ReasonText code={item.reason} /> : null}
+            </div>
+            <div className="sync-item__actions">
+              <Button isDisabled={item.state === 'sending'} onPress={() => void retry(item.id)}>
+                <FormattedMessage id="sync.retry" />
+              </Button>
+              <Button isDisabled={item.state === 'sending'} onPress={() => void askDiscard(item.id)}>
+                <FormattedMessage id="sync.discard" />
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Dialog
+        role="alertdialog"
+        title={intl.formatMessage({ id: 'sync.discardTitle' })}
+        isOpen={ticket !== null}
+        onOpenChange={(open) => {
+          if (!open) setTicket(null);
+        }}
+      >
+        {ticket ? (
+          <>
+            <p>
+              <FormattedMessage
+                id="sync.discardText"
+                values={{
+                  kind: intl.formatMessage({ id: `sync.kind.${ticket.kind}` }),
+                  age: age(ticket.createdAt),
+                }}
+              />
+            </p>
+            <div className="ui-dialog__actions">
+              <Button onPress={() => setTicket(null)}>
+                <FormattedMessage id="sync.cancel" />
+              </Button>
+              <Button variant="primary" onPress={() => void discard()}>
+                <FormattedMessage id="sync.discardConfirm" />
+              </Button>
+            </div>
+          </>
+        ) : null}
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The sync state shown in the header on every signed-in screen (DESIGN.md §7): online or
+ * offline, writes waiting, being sent, needing attention, and when a write last reached the
+ * server. Counts come from the outbox through Dexie's liveQuery, which also sees the changes the
+ * service worker or another tab makes, so the badge is right whoever replays.
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import { proxy } from 'valtio';
+import { db } from '../../lib/db.ts';
+import { countOutbox, LAST_SYNCED_KEY } from '../../lib/outbox/queue.ts';
+import { startOutbox, stopOutbox } from '../../lib/outbox/page-outbox.ts';
+import { onSignOut } from '../../lib/session.ts';
+
+export interface SyncState {
+  online: boolean;
+  waiting: number;
+  sending: number;
+  needsAttention: number;
+  /** Epoch milliseconds of the last write that reached the server, null if none yet. */
+  lastSyncedAt: number | null;
+}
+
+export const syncState = proxy<SyncState>({
+  online: globalThis.navigator?.onLine ?? true,
+  waiting: 0,
+  sending: 0,
+  needsAttention: 0,
+  lastSyncedAt: null,
+});
+
+/** What the badge says, most urgent first. */
+export type SyncSummary = 'offline' | 'needsAttention' | 'sending' | 'waiting' | 'synced';
+
+export function summarise(s: SyncState, replaying: boolean): SyncSummary {
+  if (s.needsAttention > 0) return 'needsAttention';
+  if (!s.online) return 'offline';
+  if (s.sending > 0 || (replaying && s.waiting > 0)) return 'sending';
+  if (s.waiting > 0) return 'waiting';
+  return 'synced';
+}
+
+let subscription: Subscription | null = null;
+let removeListeners: (() => void) | null = null;
+
+/** Starts the replayer and the live counts for `login` (idempotent per login). */
+export function startSync(login: string): () => void {
+  stopSync();
+  startOutbox();
+  subscription = liveQuery(async () => {
+    const counts = await countOutbox(db(), login);
+    const last = await db().meta.get(LAST_SYNCED_KEY);
+    return { ...counts, lastSyncedAt: typeof last?.value === 'number' ? last.value : null };
+  }).subscribe({
+    next: (value) => Object.assign(syncState, value),
+    error: (e: unknown) => console.error('sync state', e),
+  });
+  const setOnline = () => {
+    syncState.online = globalThis.navigator?.onLine ?? true;
+  };
+  globalThis.addEventListener('online', setOnline);
+  globalThis.addEventListener('offline', setOnline);
+  setOnline();
+  removeListeners = () => {
+    globalThis.removeEventListener('online', setOnline);
+    globalThis.removeEventListener('offline', setOnline);
+  };
+  return stopSync;
+}
+
+export function stopSync(): void {
+  subscription?.unsubscribe();
+  subscription = null;
+  removeListeners?.();
+  removeListeners = null;
+  stopOutbox();
+}
+
+// Sign-out stops sending (the writes stay for the same user's next sign-in) and forgets the
+// offline copies of reports and dashboards: they hold that user's figures.
+onSignOut(async () => {
+  stopSync();
+  try {
+    await db().offlineCopies.clear();
+  } catch {
+    // IndexedDB unavailable: nothing was kept either.
+  }
+});
