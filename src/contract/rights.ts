@@ -51,6 +51,7 @@ export const API_RIGHTS = {
   'GET bo/getReport': { anyOf: ['RAPPORTS'] },
   'POST bo/getReport': { anyOf: ['RAPPORTS'] },
   'GET bo/home/:widget': 'session',
+  'GET bo/getRepartition': { anyOf: ['RAPPORTS'] },
   'GET bo/tickets/search': { anyOf: ['TICKETS'] },
   'GET bo/tickets/detail': { anyOf: ['TICKETS'] },
   'GET bo/favoris': { anyOf: ['RAPPORTS'] },

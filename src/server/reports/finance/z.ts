@@ -1,0 +1,202 @@
+/**
+ * The Z report (`RapportZ`, SPEC.md §1 "finance: a Z report per site and fiscal date"), variant
+ * Daily: the closing summary of each site and fiscal date, laid out as a till prints its Z —
+ * one row per item, with a count, an amount (cents) or a detail — so it fits any page whatever
+ * the number of VAT rates and payment methods. Items, in order (stable `code`, translated
+ * `item` label `report.z.<CODE>`):
+ *
+ * - `TICKETS`: count = sale tickets (kind SALE, employee meals included), amount = net sales
+ *   incl. VAT (every ticket, returns and cancellations negative), as the sales report;
+ * - `NET_EXCL`: net sales excl. VAT; `VAT_<rate>` (e.g. `VAT_0.1`): VAT at that rate, from the
+ *   lines, one item per rate of at least one line that was not voided; `TAX`: total VAT;
+ * - `PAYMENT_<METHOD>`: count = payments, amount = cashed with that method (net of refunds),
+ *   one item per method present;
+ * - `CANCELLATIONS`: cancelled after payment (CANCELLATION tickets), count and amount taken back
+ *   shown positive; `CORRECTIONS`: voided lines before payment, count and the amount they would
+ *   have cost (quantity × unit price) — see cancellations.ts for both definitions;
+ * - `EMPLOYEE_MEALS`: count and amount of employee-meal tickets; `COVERS`: covers served (a
+ *   cancelled table's negative covers net out);
+ * - `AVERAGE_TICKET`: round(net sales / sale tickets), 0 without sale tickets;
+ * - `FIRST_TICKET`, `LAST_TICKET`: detail = local time (site clock, `HH:mm`) the first and last
+ *   ticket of the fiscal date were opened.
+ *
+ * The totals row is left blank: the items of different days cannot be added up as one column.
+ * Selection as every ticket report (ticket-filter.ts). Only site/dates with a ticket give items.
+ *
+ * maxDays = 31: a Z is read day by day; a month of a chain of six is ~3,500 rows. The query
+ * reads the period's tickets, their lines and their payments once each.
+ */
+import { z } from 'zod';
+import type { Dataset } from '../../../contract/reports.ts';
+import { formatPercent, message } from '../../i18n.ts';
+import { datasetHeader, translatedColumns } from '../dataset.ts';
+import { cents, PAYMENT_METHODS, paymentMethodKey, ticketFilter } from '../operations/ticket-filter.ts';
+import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
+import { averageTicket } from '../sales.ts';
+
+const ZParamsSchema = z.object({ operation: z.string() });
+type ZParams = z.infer<typeof ZParamsSchema>;
+
+interface ZRow {
+  fiscal_date: string;
+  site_id: number;
+  libelle: string;
+  sale_tickets: number;
+  net: number | string;
+  excl: number | string;
+  tax: number | string;
+  cancelled: number;
+  cancelled_cents: number | string;
+  meals: number;
+  meal_cents: number | string;
+  covers: number | string;
+  first_time: string;
+  last_time: string;
+  /** `[[rate, tax], …]` by ascending rate. */
+  vat: Array<[string, number | string]> | null;
+  corrected: number | string | null;
+  corrected_cents: number | string | null;
+  /** `[[method, count, amount], …]`. */
+  pays: Array<[string, number, number | string]> | null;
+}
+
+/** The SQL of the Z figures per site and fiscal date (exported for the benchmark). */
+export function zQuery(request: ReportRequest): { text: string; values: unknown[] } {
+  const filter = ticketFilter(request);
+  return {
+    text: `WITH sel AS MATERIALIZED (
+             SELECT t.site_id, t.ticket_id, t.fiscal_date, t.kind, t.employee_meal, t.covers,
+                    t.total_cents, t.total_excl_cents, t.tax_cents,
+                    t.opened_at AT TIME ZONE s.time_zone AS local_at
+               FROM tickets t JOIN sites s ON s.id = t.site_id
+              WHERE ${filter.where}
+           ), days AS (
+             SELECT site_id, fiscal_date,
+                    (count(*) FILTER (WHERE kind = 'SALE'))::int AS sale_tickets,
+                    sum(total_cents)::bigint AS net, sum(total_excl_cents)::bigint AS excl,
+                    sum(tax_cents)::bigint AS tax,
+                    (count(*) FILTER (WHERE kind = 'CANCELLATION'))::int AS cancelled,
+                    coalesce(-sum(total_cents) FILTER (WHERE kind = 'CANCELLATION'), 0)::bigint AS cancelled_cents,
+                    (count(*) FILTER (WHERE employee_meal))::int AS meals,
+                    coalesce(sum(total_cents) FILTER (WHERE employee_meal), 0)::bigint AS meal_cents,
+                    coalesce(sum(covers), 0)::int AS covers,
+                    to_char(min(local_at), 'HH24:MI') AS first_time,
+                    to_char(max(local_at), 'HH24:MI') AS last_time
+               FROM sel GROUP BY site_id, fiscal_date
+           ), rates AS (
+             SELECT sel.site_id, sel.fiscal_date, l.vat_rate, sum(l.tax_cents)::bigint AS tax,
+                    count(*) FILTER (WHERE NOT l.corrected) AS kept,
+                    count(*) FILTER (WHERE l.corrected) AS corrected,
+                    coalesce(sum(round(l.quantity * l.unit_price_cents)) FILTER (WHERE l.corrected), 0) AS corrected_cents
+               FROM sel JOIN ticket_lines l ON l.site_id = sel.site_id AND l.ticket_id = sel.ticket_id
+              GROUP BY sel.site_id, sel.fiscal_date, l.vat_rate
+           ), lines AS (
+             SELECT site_id, fiscal_date,
+                    jsonb_agg(jsonb_build_array(vat_rate::text, tax) ORDER BY vat_rate)
+                      FILTER (WHERE kept > 0) AS vat,
+                    sum(corrected)::int AS corrected, sum(corrected_cents)::bigint AS corrected_cents
+               FROM rates GROUP BY site_id, fiscal_date
+           ), pays AS (
+             SELECT site_id, fiscal_date,
+                    jsonb_agg(jsonb_build_array(method, n, amount) ORDER BY method) AS pays
+               FROM (SELECT sel.site_id, sel.fiscal_date, p.method, count(*)::int AS n,
+                            sum(p.amount_cents)::bigint AS amount
+                       FROM sel JOIN payments p ON p.site_id = sel.site_id AND p.ticket_id = sel.ticket_id
+                      GROUP BY sel.site_id, sel.fiscal_date, p.method) m
+              GROUP BY site_id, fiscal_date
+           )
+           SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.sale_tickets, d.net, d.excl, d.tax,
+                  d.cancelled, d.cancelled_cents, d.meals, d.meal_cents, d.covers, d.first_time, d.last_time,
+                  l.vat, l.corrected, l.corrected_cents, p.pays
+             FROM days d JOIN sites s ON s.id = d.site_id
+             LEFT JOIN lines l ON l.site_id = d.site_id AND l.fiscal_date = d.fiscal_date
+             LEFT JOIN pays p ON p.site_id = d.site_id AND p.fiscal_date = d.fiscal_date
+            ORDER BY d.fiscal_date, d.site_id`,
+    values: filter.values,
+  };
+}
+
+type Cell = string | number | null;
+
+async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
+  const { request, database } = ctx;
+  const { language } = request;
+  const { rows } = await database.pool.query<ZRow>(zQuery(request));
+  const out: Array<Record<string, Cell>> = [];
+  for (const r of rows) {
+    const base = { fiscalDate: r.fiscal_date, siteId: Number(r.site_id), site: r.libelle };
+    const item = (
+      code: string,
+      label: string,
+      count: number | null,
+      amount: number | null,
+      detail: string | null = null,
+    ) => out.push({ ...base, code, item: label, count, amount, detail });
+    const label = (code: string) => message(language, `report.z.${code}`);
+    const net = cents(r.net);
+    item('TICKETS', label('TICKETS'), Number(r.sale_tickets), net);
+    item('NET_EXCL', label('NET_EXCL'), null, cents(r.excl));
+    for (const [rate, tax] of r.vat ?? []) {
+      const fraction = Number(rate);
+      item(
+        `VAT_${fraction}`,
+        message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) }),
+        null,
+        cents(tax),
+      );
+    }
+    item('TAX', label('TAX'), null, cents(r.tax));
+    const pays = new Map<string, { count: number; amount: number }>();
+    for (const [method, count, amount] of r.pays ?? []) {
+      const key = paymentMethodKey(method);
+      const p = pays.get(key) ?? { count: 0, amount: 0 };
+      p.count += Number(count);
+      p.amount += cents(amount);
+      pays.set(key, p);
+    }
+    for (const m of PAYMENT_METHODS) {
+      const p = pays.get(m);
+      if (!p) continue;
+      const text = message(language, 'report.z.PAYMENT', {
+        method: message(language, `report.paymentMethod.${m}`),
+      });
+      item(`PAYMENT_${m}`, text, p.count, p.amount);
+    }
+    item('CANCELLATIONS', label('CANCELLATIONS'), Number(r.cancelled), cents(r.cancelled_cents));
+    item('CORRECTIONS', label('CORRECTIONS'), Number(r.corrected ?? 0), cents(r.corrected_cents));
+    item('EMPLOYEE_MEALS', label('EMPLOYEE_MEALS'), Number(r.meals), cents(r.meal_cents));
+    item('COVERS', label('COVERS'), Number(r.covers), null);
+    item('AVERAGE_TICKET', label('AVERAGE_TICKET'), null, averageTicket(net, Number(r.sale_tickets)));
+    item('FIRST_TICKET', label('FIRST_TICKET'), null, null, r.first_time);
+    item('LAST_TICKET', label('LAST_TICKET'), null, null, r.last_time);
+  }
+  const columns = translatedColumns(request, [
+    ['fiscalDate', 'date'],
+    ['siteId', 'qty'],
+    ['site', 'text'],
+    ['code', 'text'],
+    ['item', 'text'],
+    ['count', 'qty'],
+    ['amount', 'money'],
+    ['detail', 'text'],
+  ]);
+  return {
+    ...datasetHeader(zReport, request),
+    columns,
+    rows: out,
+    // Blank, not "Total": the items of several days are not one column of figures to add.
+    totals: Object.fromEntries(columns.map((c) => [c.key, ''])),
+  };
+}
+
+/** The Z report class (SPEC.md §1 finance), registered in registry.ts. */
+export const zReport: ReportClass<ZParams> = {
+  className: 'RapportZ',
+  titleId: 'report.RapportZ.title',
+  fileNameId: 'report.RapportZ.filename',
+  params: ZParamsSchema,
+  maxDays: 31,
+  formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+  variants: ['Daily'],
+  query: queryZ,
+};

@@ -1,0 +1,339 @@
+/**
+ * A small hand-made chain with full tickets (lines, payments) and losses, for the operations and
+ * finance report tests. Every row is kept in memory so tests compute expected figures straight
+ * from these objects, independently of the reports' SQL.
+ *
+ * Sites 1 (Paris) and 2 (Lyon) trade in EUR, site 3 (London) in GBP. Fiscal dates
+ * 2026-11-01..2026-11-05. Tickets: sales, returns, cancellations (mirrored negative lines and
+ * payments), employee meals (zero price, no payment), training tickets, voided (corrected)
+ * lines keeping quantity and unit price, split payments, three VAT rates, a line without family,
+ * covers, tickets after midnight that belong to the previous fiscal date.
+ */
+import { TZDate } from '@date-fns/tz';
+import { refreshDailySales } from '../../../src/server/db/aggregates.ts';
+import type { Database } from '../../../src/server/db/connect.ts';
+import type { RawReportInput } from '../../../src/server/reports/request.ts';
+
+export interface FxLine {
+  family: string | null;
+  article: string;
+  quantity: number;
+  unitPrice: number;
+  vatRate: number;
+  amount: number;
+  excl: number;
+  tax: number;
+  corrected: boolean;
+}
+
+export interface FxTicket {
+  siteId: number;
+  ticketId: number;
+  ref: string;
+  fiscalDate: string;
+  localHour: number;
+  localMinute: number;
+  terminalId: number;
+  sellerCode: string;
+  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
+  employeeMeal: boolean;
+  trainingMode: boolean;
+  covers: number | null;
+  lines: FxLine[];
+  payments: Array<{ method: string; amount: number }>;
+  total: number;
+  excl: number;
+  tax: number;
+}
+
+export interface FxLoss {
+  siteId: number;
+  lossId: number;
+  fiscalDate: string;
+  type: 'CUSTOM' | 'LOSS' | 'REMADE' | 'DEGRADED';
+  article: string;
+  family: string | null;
+  quantity: number;
+  amount: number;
+}
+
+export const FX_SITES = [
+  { id: 1, libelle: 'Paris Opéra', timeZone: 'Europe/Paris', currency: 'EUR', companyId: 1 },
+  { id: 2, libelle: 'Lyon Part-Dieu', timeZone: 'Europe/Paris', currency: 'EUR', companyId: 1 },
+  { id: 3, libelle: 'London Soho', timeZone: 'Europe/London', currency: 'GBP', companyId: 2 },
+] as const;
+export const FX_SELLERS = [
+  { code: 'S1', nom: 'Alice' },
+  { code: 'S2', nom: 'Bruno' },
+  { code: 'S3', nom: 'Chloé' },
+] as const;
+export const FX_FIRST = '2026-11-01';
+export const FX_LAST = '2026-11-05';
+
+const ARTICLES = [
+  { family: 'Plats', article: 'Plat du jour', price: 1450, vat: 0.1 },
+  { family: 'Boissons', article: 'Bière pression', price: 620, vat: 0.2 },
+  { family: 'Desserts', article: 'Tarte Tatin', price: 850, vat: 0.1 },
+  { family: null, article: 'Baguette', price: 115, vat: 0.055 },
+  { family: 'Boissons', article: 'Café', price: 230, vat: 0.1 },
+];
+const METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE'];
+
+function line(
+  a: (typeof ARTICLES)[number],
+  quantity: number,
+  sign: number,
+  corrected: boolean,
+  unitPrice = a.price,
+): FxLine {
+  const amount = corrected ? 0 : sign * quantity * unitPrice;
+  const excl = Math.round(amount / (1 + a.vat));
+  return {
+    family: a.family,
+    article: a.article,
+    quantity: sign * quantity,
+    unitPrice,
+    vatRate: a.vat,
+    amount,
+    excl,
+    tax: amount - excl,
+    corrected,
+  };
+}
+
+/** The tickets of the fixture (deterministic). */
+export function fxTickets(): FxTicket[] {
+  const out: FxTicket[] = [];
+  let id = 5000;
+  for (const site of FX_SITES) {
+    for (let day = 1; day <= 5; day++) {
+      const fiscalDate = `2026-11-0${day}`;
+      const count = 10 + ((day * 3 + site.id * 5) % 7);
+      for (let k = 0; k < count; k++) {
+        const kind = k % 9 === 4 ? 'CANCELLATION' : k % 13 === 6 ? 'RETURN' : 'SALE';
+        const sign = kind === 'SALE' ? 1 : -1;
+        const employeeMeal = kind === 'SALE' && k % 11 === 2;
+        const lines: FxLine[] = [];
+        const n = 1 + ((k + day) % 3);
+        for (let i = 0; i < n; i++) {
+          const a = ARTICLES[(k + i * 2 + day) % ARTICLES.length]!;
+          lines.push(line(a, 1 + ((k + i) % 3), sign, false, employeeMeal ? 0 : a.price));
+        }
+        if (k % 7 === 3) lines.push(line(ARTICLES[(k + 1) % ARTICLES.length]!, 2, 1, true));
+        const total = lines.reduce((s, l) => s + l.amount, 0);
+        const excl = lines.reduce((s, l) => s + l.excl, 0);
+        let payments: FxTicket['payments'] = [];
+        if (!employeeMeal && total !== 0) {
+          if (k % 5 === 0) {
+            const cash = Math.trunc(total / 3);
+            payments = [
+              { method: 'CARD', amount: total - cash },
+              { method: 'CASH', amount: cash },
+            ];
+          } else payments = [{ method: METHODS[(k + day) % METHODS.length]!, amount: total }];
+        }
+        const slot = k % 10;
+        const [localHour, localMinute] =
+          slot === 9 ? [0, 30] : slot === 8 ? [23, 45] : [8 + ((k * 5) % 14), (k * 7) % 60];
+        out.push({
+          siteId: site.id,
+          ticketId: id,
+          ref: `T${site.id}-${day}-${k}`,
+          fiscalDate,
+          localHour,
+          localMinute,
+          terminalId: 1 + (k % 3),
+          sellerCode: FX_SELLERS[(k + day) % 3]!.code,
+          kind,
+          employeeMeal,
+          trainingMode: k % 17 === 10,
+          covers: k % 3 === 0 ? sign * (1 + (k % 4)) : null,
+          lines,
+          payments,
+          total,
+          excl,
+          tax: total - excl,
+        });
+        id++;
+      }
+    }
+  }
+  return out;
+}
+
+/** The losses of the fixture. */
+export function fxLosses(): FxLoss[] {
+  const out: FxLoss[] = [];
+  let id = 1;
+  const types = ['CUSTOM', 'LOSS', 'REMADE', 'DEGRADED'] as const;
+  for (const site of FX_SITES) {
+    for (let day = 1; day <= 5; day++) {
+      for (let k = 0; k < 3 + (day % 2); k++) {
+        const a = ARTICLES[(k + day + site.id) % ARTICLES.length]!;
+        const quantity = 1 + ((k * day) % 4);
+        out.push({
+          siteId: site.id,
+          lossId: id++,
+          fiscalDate: `2026-11-0${day}`,
+          type: types[(k + day) % 4]!,
+          article: a.article,
+          family: a.family,
+          quantity,
+          amount: quantity * a.price,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The instant a fixture ticket was opened (after-midnight tickets are the next calendar day). */
+export function openedAt(t: FxTicket): string {
+  const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
+  const tz = FX_SITES.find((s) => s.id === t.siteId)!.timeZone;
+  return new TZDate(y, m - 1, d + (t.localHour < 5 ? 1 : 0), t.localHour, t.localMinute, tz).toISOString();
+}
+
+/** Inserts the reference data, tickets, lines, payments and losses; refreshes daily_sales. */
+export async function loadFixture(database: Database): Promise<{ tickets: FxTicket[]; losses: FxLoss[] }> {
+  const { pool } = database;
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
+    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
+  for (const s of FX_SITES) {
+    await pool.query(
+      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
+      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
+    );
+    for (const t of [1, 2, 3]) {
+      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
+        s.id,
+        t,
+        `Caisse ${t}`,
+      ]);
+    }
+    for (const v of FX_SELLERS) {
+      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, v.code, v.nom]);
+    }
+  }
+  await pool.query("SELECT setval('sites_id_seq', 10), setval('companies_id_seq', 10)");
+  const tickets = fxTickets();
+  const losses = fxLosses();
+  await pool.query(
+    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
+                          training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
+                          $8::boolean[], $9::boolean[], $10::smallint[], $11::bigint[], $12::bigint[], $13::bigint[],
+                          $14::text[], $15::text[])`,
+    [
+      tickets.map((t) => t.siteId),
+      tickets.map((t) => t.ticketId),
+      tickets.map((t) => t.fiscalDate),
+      tickets.map(openedAt),
+      tickets.map((t) => t.terminalId),
+      tickets.map((t) => t.sellerCode),
+      tickets.map((t) => t.kind),
+      tickets.map((t) => t.employeeMeal),
+      tickets.map((t) => t.trainingMode),
+      tickets.map((t) => t.covers),
+      tickets.map((t) => t.total),
+      tickets.map((t) => t.excl),
+      tickets.map((t) => t.tax),
+      tickets.map(() => 'test'),
+      tickets.map((t) => t.ref),
+    ],
+  );
+  const lines = tickets.flatMap((t) => t.lines.map((l, i) => ({ t, l, no: i + 1 })));
+  await pool.query(
+    `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
+                               vat_rate, amount_excl_cents, tax_cents, corrected)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::bigint[],
+                          $8::bigint[], $9::numeric[], $10::bigint[], $11::bigint[], $12::boolean[])`,
+    [
+      lines.map((x) => x.t.siteId),
+      lines.map((x) => x.t.ticketId),
+      lines.map((x) => x.no),
+      lines.map((x) => x.l.article),
+      lines.map((x) => x.l.family),
+      lines.map((x) => x.l.quantity),
+      lines.map((x) => x.l.unitPrice),
+      lines.map((x) => x.l.amount),
+      lines.map((x) => x.l.vatRate),
+      lines.map((x) => x.l.excl),
+      lines.map((x) => x.l.tax),
+      lines.map((x) => x.l.corrected),
+    ],
+  );
+  const pays = tickets.flatMap((t) => t.payments.map((p, i) => ({ t, p, no: i + 1 })));
+  await pool.query(
+    `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[])`,
+    [
+      pays.map((x) => x.t.siteId),
+      pays.map((x) => x.t.ticketId),
+      pays.map((x) => x.no),
+      pays.map((x) => x.p.method),
+      pays.map((x) => x.p.amount),
+    ],
+  );
+  await pool.query(
+    `INSERT INTO losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[])`,
+    [
+      losses.map((x) => x.siteId),
+      losses.map((x) => x.lossId),
+      losses.map((x) => x.fiscalDate),
+      losses.map((x) => x.type),
+      losses.map((x) => x.article),
+      losses.map((x) => x.family),
+      losses.map((x) => x.quantity),
+      losses.map((x) => x.amount),
+    ],
+  );
+  for (const s of FX_SITES) await refreshDailySales(pool, s.id, '2026-10-01', '2026-12-31');
+  return { tickets, losses };
+}
+
+/** bo/getReport input for `className` on the fixture, sites 1 and 2, the whole period. */
+export function fxInput(className: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
+  return {
+    rapportClassName: className,
+    typeRapport: 'Daily',
+    format: 'JSON',
+    language: 'fr',
+    dateDebut: FX_FIRST,
+    dateFin: FX_LAST,
+    datefiscales: [],
+    sites: [1, 2],
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
+    isFilters: false,
+    ...overrides,
+  };
+}
+
+/** Round-half-away-from-zero of quantity × unit price, as cents (quantities here are whole). */
+export function voidedValue(l: FxLine): number {
+  return Math.round(l.quantity * l.unitPrice);
+}
+
+/** Sorts by the given keys in order (strings and numbers, ascending). */
+export function byKeys<T>(...keys: Array<(x: T) => string | number>) {
+  return (a: T, b: T): number => {
+    for (const k of keys) {
+      const x = k(a);
+      const y = k(b);
+      if (x < y) return -1;
+      if (x > y) return 1;
+    }
+    return 0;
+  };
+}

@@ -1,0 +1,167 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset } from '../../../src/contract/reports.ts';
+import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
+import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { pdfPagesText } from '../pdf-text.ts';
+import { type FxTicket, loadFixture } from './fixture.ts';
+
+const PASSWORD = 'Rapp0rts!-secret';
+let t: TestApp;
+let tickets: FxTicket[];
+let manager: AuthHeaders;
+let managerId: number;
+let lyon: AuthHeaders;
+let lyonId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ tickets } = await loadFixture(t.database));
+  managerId = await t.createUser({
+    login: 'manager',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+  });
+  lyonId = await t.createUser({
+    login: 'lyon',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [2],
+  });
+  manager = await t.signIn('manager', PASSWORD);
+  lyon = await t.signIn('lyon', PASSWORD);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-05';
+
+function getReport(headers: AuthHeaders, id: number, query: string) {
+  return t.app.inject({ method: 'GET', url: `/api/bo/getReport?id=${id}&${query}`, headers });
+}
+
+describe('operations and finance classes through bo/getReport', () => {
+  it('are listed by bo/rapport/metrics with their titles and maximum days', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
+      headers: manager,
+    });
+    const editions = res.json<{
+      editions: Array<{ className: string; localisedTitle: string; maxDays: number }>;
+    }>().editions;
+    const byName = new Map(editions.map((e) => [e.className, e]));
+    for (const name of [
+      'RapportTickets',
+      'RapportAnnulations',
+      'RapportCorrections',
+      'RapportPertes',
+      'RapportFinance',
+      'RapportTva',
+      'RapportZ',
+    ]) {
+      expect(byName.has(name), name).toBe(true);
+    }
+    expect(byName.get('RapportZ')).toMatchObject({
+      localisedTitle: 'Z-Bericht (Tagesabschluss)',
+      maxDays: 31,
+    });
+    expect(byName.get('RapportTickets')?.maxDays).toBe(31);
+  });
+
+  it('downloads the cancellations as a French CSV whose totals match the tickets', async () => {
+    const res = await getReport(
+      manager,
+      managerId,
+      `rapportClassName=RapportAnnulations&${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="annulations_2026-11-01_2026-11-05.csv"',
+    );
+    const records: string[][] = parse(res.rawPayload.toString('utf8'), { bom: true, delimiter: ';' });
+    expect(records[0]).toEqual([
+      'Date fiscale',
+      'N° site',
+      'Site',
+      'Lignes annulées avant encaissement',
+      'Articles annulés avant encaissement',
+      'Montant annulé avant encaissement',
+      'Tickets annulés après encaissement',
+      'Montant annulé après encaissement',
+    ]);
+    const cancelled = tickets.filter(
+      (k) => [1, 2].includes(k.siteId) && !k.trainingMode && k.kind === 'CANCELLATION',
+    );
+    const last = records.at(-1)!;
+    expect(last[0]).toBe('Total');
+    expect(last[6]).toBe(String(cancelled.length));
+    expect(last[7]).toBe((-cancelled.reduce((s, k) => s + k.total, 0) / 100).toFixed(2).replace('.', ','));
+  });
+
+  it('downloads the cancellations as a PDF with its translated file name', async () => {
+    const res = await getReport(
+      manager,
+      managerId,
+      `rapportClassName=RapportAnnulations&${PERIOD}&format=PDF&language=en&sites[]=1`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="cancellations_2026-11-01_2026-11-05.pdf"',
+    );
+    expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('prints the Z report in a PDF as the till does, one line per item', async () => {
+    const res = await getReport(
+      lyon,
+      lyonId,
+      `rapportClassName=RapportZ&dateDebut=2026-11-03&dateFin=2026-11-03&format=JSON`,
+    );
+    expect(res.statusCode).toBe(200);
+    const dataset = res.json<Dataset>();
+    expect(dataset.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
+    const pdf = await renderPdf(
+      dataset,
+      {
+        language: 'fr',
+        chain: 'Le Comptoir',
+        timeZone: 'Europe/Paris',
+        hours: null,
+        fiscalDates: null,
+        trainingMode: false,
+      },
+      false,
+    );
+    const text = pdfPagesText(pdf).join(' ');
+    for (const item of [
+      'Tickets (CA TTC)',
+      'Total TVA',
+      'Annulations après encaissement',
+      'Premier ticket',
+      'Dernier ticket',
+    ]) {
+      expect(text).toContain(item);
+    }
+  });
+
+  it('answers 403 for a site outside the scope and 400 MaxReportDays past a class maximum', async () => {
+    const outside = await getReport(
+      lyon,
+      lyonId,
+      `rapportClassName=RapportCorrections&${PERIOD}&format=JSON&sites[]=1`,
+    );
+    expect(outside.statusCode).toBe(403);
+    const long = await getReport(
+      manager,
+      managerId,
+      'rapportClassName=RapportZ&dateDebut=2026-10-01&dateFin=2026-11-05&format=JSON',
+    );
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 31 } });
+  });
+});
