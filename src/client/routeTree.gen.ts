@@ -16,6 +16,8 @@ import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/config
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
+import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
 
 const Char91indexChar93Route = Char91indexChar93RouteImport.update({
   id: '/index',
@@ -51,6 +53,17 @@ const AuthedSyncRoute = AuthedSyncRouteImport.update({
   path: '/sync',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
+  id: '/tickets',
+  path: '/tickets',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTicketsSiteIdTicketIdRoute =
+  AuthedTicketsSiteIdTicketIdRouteImport.update({
+    id: '/tickets_/$siteId/$ticketId',
+    path: '/tickets/$siteId/$ticketId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -59,6 +72,8 @@ export interface FileRoutesByFullPath {
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/sync': typeof AuthedSyncRoute
+  '/tickets': typeof AuthedTicketsRoute
+  '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -67,6 +82,8 @@ export interface FileRoutesByTo {
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/sync': typeof AuthedSyncRoute
+  '/tickets': typeof AuthedTicketsRoute
+  '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -77,12 +94,30 @@ export interface FileRoutesById {
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
   '/_authed/sync': typeof AuthedSyncRoute
+  '/_authed/tickets': typeof AuthedTicketsRoute
+  '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/index' | '/configFavoris' | '/home' | '/rapports' | '/sync'
+  fullPaths:
+    | '/'
+    | '/index'
+    | '/configFavoris'
+    | '/home'
+    | '/rapports'
+    | '/sync'
+    | '/tickets'
+    | '/tickets/$siteId/$ticketId'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/index' | '/configFavoris' | '/home' | '/rapports' | '/sync'
+  to:
+    | '/'
+    | '/index'
+    | '/configFavoris'
+    | '/home'
+    | '/rapports'
+    | '/sync'
+    | '/tickets'
+    | '/tickets/$siteId/$ticketId'
   id:
     | '__root__'
     | '/'
@@ -92,6 +127,8 @@ export interface FileRouteTypes {
     | '/_authed/home'
     | '/_authed/rapports'
     | '/_authed/sync'
+    | '/_authed/tickets'
+    | '/_authed/tickets_/$siteId/$ticketId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -151,6 +188,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedSyncRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/tickets': {
+      id: '/_authed/tickets'
+      path: '/tickets'
+      fullPath: '/tickets'
+      preLoaderRoute: typeof AuthedTicketsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/tickets_/$siteId/$ticketId': {
+      id: '/_authed/tickets_/$siteId/$ticketId'
+      path: '/tickets/$siteId/$ticketId'
+      fullPath: '/tickets/$siteId/$ticketId'
+      preLoaderRoute: typeof AuthedTicketsSiteIdTicketIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -159,6 +210,8 @@ interface AuthedRouteChildren {
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
   AuthedSyncRoute: typeof AuthedSyncRoute
+  AuthedTicketsRoute: typeof AuthedTicketsRoute
+  AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
@@ -166,6 +219,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
   AuthedSyncRoute: AuthedSyncRoute,
+  AuthedTicketsRoute: AuthedTicketsRoute,
+  AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,
 }
 
 const AuthedRouteWithChildren =

@@ -26,6 +26,7 @@ import { Button } from '../../ui/button.tsx';
 const NAV = [
   { to: '/home', messageId: 'nav.home' },
   { to: '/rapports', messageId: 'nav.reports' },
+  { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
 ] as const;
 

@@ -1,0 +1,224 @@
+/**
+ * One ticket (SPEC.md §2 "ticket viewing"): what the till recorded of its history (fiscal date,
+ * opening time in the site's clock, terminal, seller, kind), its lines (article, family,
+ * quantity, unit price, amount, VAT rate; corrected lines struck through) and its payments.
+ * Lines and payments become cards on a phone.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import type { TicketDetail } from '../../../../contract/tickets.ts';
+import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
+import { notifyFailure } from '../../../lib/notifications.ts';
+import { session } from '../../../lib/session.ts';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import { ticketQueries } from '../ticket-queries.ts';
+import { splitLocal } from '../ticket-search.ts';
+import { TicketKind } from './ticket-kind.tsx';
+import './tickets.css';
+
+const KNOWN_METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'];
+
+export function TicketDetailPage({ siteId, ticketId }: { siteId: number; ticketId: number }) {
+  const intl = useIntl();
+  const { user } = useSnapshot(session);
+  const query = useQuery({ ...ticketQueries.detail(user?.id ?? 0, siteId, ticketId), enabled: user !== null });
+  useEffect(() => {
+    if (query.errorUpdatedAt > 0 && query.error) notifyFailure(query.error);
+  }, [query.errorUpdatedAt, query.error]);
+
+  return (
+    <div className="tk-page">
+      <p className="tk-back">
+        <Link to="/tickets" className="tk-back__link">
+          <span aria-hidden="true" className="tk-back__arrow">
+            ←
+          </span>
+          {intl.formatMessage({ id: 'tickets.back' })}
+        </Link>
+      </p>
+      {query.data ? (
+        <TicketView ticket={query.data} />
+      ) : query.isError ? (
+        <p className="tk-muted">{intl.formatMessage({ id: 'tickets.detail.failed' })}</p>
+      ) : (
+        <ProgressBar label={intl.formatMessage({ id: 'tickets.detail.loading' })} value={null} />
+      )}
+    </div>
+  );
+}
+
+function TicketView({ ticket }: { ticket: TicketDetail }) {
+  const intl = useIntl();
+  const locale = intl.locale;
+  const money = (cents: number) => formatMoney(cents, ticket.currency, locale);
+  const label = (id: string) => intl.formatMessage({ id });
+  const local = splitLocal(ticket.openedLocal);
+  const method = (m: string) => (KNOWN_METHODS.includes(m) ? label(`tickets.payment.${m}`) : m);
+  const paid = ticket.payments.reduce((sum, p) => sum + p.amountCents, 0);
+
+  return (
+    <>
+      <h1 className="tk-title">{intl.formatMessage({ id: 'tickets.detail.title' }, { number: ticket.number })}</h1>
+      <section className="tk-card" aria-labelledby="tk-history-heading">
+        <h2 id="tk-history-heading" className="tk-card__title">
+          {label('tickets.detail.history')}
+        </h2>
+        <dl className="tk-facts">
+          <div>
+            <dt>{label('tickets.col.site')}</dt>
+            <dd>{ticket.site}</dd>
+          </div>
+          <div>
+            <dt>{label('tickets.detail.fiscalDate')}</dt>
+            <dd>{formatDate(ticket.fiscalDate)}</dd>
+          </div>
+          <div>
+            <dt>{label('tickets.detail.opened')}</dt>
+            <dd>
+              {intl.formatMessage({ id: 'tickets.detail.openedAt' }, { date: formatDate(local.date), time: local.time })}
+            </dd>
+          </div>
+          <div>
+            <dt>{label('tickets.col.terminal')}</dt>
+            <dd>{ticket.terminal ?? ticket.terminalId ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>{label('tickets.col.seller')}</dt>
+            <dd>
+              {ticket.seller ?? '—'}
+              {ticket.sellerCode ? <span className="tk-muted"> ({ticket.sellerCode})</span> : null}
+            </dd>
+          </div>
+          <div>
+            <dt>{label('tickets.col.kind')}</dt>
+            <dd>
+              <TicketKind ticket={ticket} />
+            </dd>
+          </div>
+          {ticket.covers !== null ? (
+            <div>
+              <dt>{label('tickets.detail.covers')}</dt>
+              <dd>{formatNumber(ticket.covers, locale)}</dd>
+            </div>
+          ) : null}
+        </dl>
+        {ticket.kind === 'CANCELLATION' ? <p className="tk-note">{label('tickets.detail.cancellationNote')}</p> : null}
+      </section>
+
+      <section className="tk-card" aria-labelledby="tk-total-heading">
+        <h2 id="tk-total-heading" className="tk-card__title">
+          {label('tickets.detail.totals')}
+        </h2>
+        <dl className="tk-figures">
+          <div>
+            <dt>{label('tickets.detail.total')}</dt>
+            <dd>{money(ticket.totalCents)}</dd>
+          </div>
+          <div>
+            <dt>{label('tickets.detail.totalExcl')}</dt>
+            <dd>{money(ticket.totalExclCents)}</dd>
+          </div>
+          <div>
+            <dt>{label('tickets.detail.tax')}</dt>
+            <dd>{money(ticket.taxCents)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="tk-card" aria-labelledby="tk-lines-heading">
+        <h2 id="tk-lines-heading" className="tk-card__title">
+          {intl.formatMessage({ id: 'tickets.detail.lines' }, { count: ticket.lines.length })}
+        </h2>
+        <div className="tk-table-wrap">
+          <table className="tk-table">
+            <thead>
+              <tr>
+                <th scope="col">{label('tickets.line.article')}</th>
+                <th scope="col">{label('tickets.line.family')}</th>
+                <th scope="col" className="tk-num">
+                  {label('tickets.line.quantity')}
+                </th>
+                <th scope="col" className="tk-num">
+                  {label('tickets.line.unitPrice')}
+                </th>
+                <th scope="col" className="tk-num">
+                  {label('tickets.line.amount')}
+                </th>
+                <th scope="col" className="tk-num">
+                  {label('tickets.line.vat')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {ticket.lines.map((l) => (
+                <tr key={l.lineNo} className={l.corrected ? 'tk-row--corrected' : undefined}>
+                  <td data-label={label('tickets.line.article')}>
+                    <span className="tk-cell">
+                      <span className="tk-article">{l.article}</span>
+                      {l.articleCode ? <span className="tk-muted"> {l.articleCode}</span> : null}
+                      {l.corrected ? (
+                        <span className="tk-badge tk-badge--warn">{label('tickets.line.corrected')}</span>
+                      ) : null}
+                    </span>
+                  </td>
+                  <td data-label={label('tickets.line.family')}>{l.family ?? '—'}</td>
+                  <td data-label={label('tickets.line.quantity')} className="tk-num">
+                    {formatNumber(l.quantity, locale, { maximumFractionDigits: 3 })}
+                  </td>
+                  <td data-label={label('tickets.line.unitPrice')} className="tk-num">
+                    {money(l.unitPriceCents)}
+                  </td>
+                  <td data-label={label('tickets.line.amount')} className="tk-num">
+                    {money(l.amountCents)}
+                  </td>
+                  <td data-label={label('tickets.line.vat')} className="tk-num">
+                    {formatNumber(l.vatRate, locale, { style: 'percent', maximumFractionDigits: 2 })}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="tk-card" aria-labelledby="tk-payments-heading">
+        <h2 id="tk-payments-heading" className="tk-card__title">
+          {label('tickets.detail.payments')}
+        </h2>
+        {ticket.payments.length === 0 ? (
+          <p className="tk-muted">{label('tickets.detail.noPayment')}</p>
+        ) : (
+          <table className="tk-table tk-table--compact">
+            <thead>
+              <tr>
+                <th scope="col">{label('tickets.payment.method')}</th>
+                <th scope="col" className="tk-num">
+                  {label('tickets.payment.amount')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {ticket.payments.map((p) => (
+                <tr key={p.paymentNo}>
+                  <td>{method(p.method)}</td>
+                  <td className="tk-num">{money(p.amountCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+            {ticket.payments.length > 1 ? (
+              <tfoot>
+                <tr>
+                  <th scope="row">{label('tickets.detail.total')}</th>
+                  <td className="tk-num">{money(paid)}</td>
+                </tr>
+              </tfoot>
+            ) : null}
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

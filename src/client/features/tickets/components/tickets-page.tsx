@@ -1,0 +1,217 @@
+/**
+ * /tickets (SPEC.md §2): search the tickets of the chosen sites, terminals, sellers and period by
+ * amount and by the criteria of SPEC.md §9, page through them newest first, and open one. No
+ * match shows SPEC.md §8 `NoTicketToCrit`; failures arrive translated through the notification area.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { TICKET_CRITERIA } from '../../../../contract/tickets.ts';
+import type { SearchParams } from '../../../lib/http.ts';
+import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { session } from '../../../lib/session.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Checkbox } from '../../../ui/checkbox.tsx';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+import { PeriodPicker } from '../../selection/components/period-picker.tsx';
+import { GroupPicker, SellerPicker, SitePicker, TerminalPicker } from '../../selection/components/site-pickers.tsx';
+import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
+import { selection } from '../../selection/selection-state.ts';
+import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { ticketQueries } from '../ticket-queries.ts';
+import { buildTicketSearchParams, precheckTicketSearch, readAmounts } from '../ticket-search.ts';
+import { ticketSearch } from '../ticket-search-state.ts';
+import { TicketResults } from './ticket-results.tsx';
+import './tickets.css';
+
+export function TicketsPage() {
+  const intl = useIntl();
+  const { user } = useSnapshot(session);
+  const form = useSnapshot(ticketSearch);
+  const scope = useSiteScope();
+  const [formError, setFormError] = useState<string | null>(null);
+  // Amount errors show once the user has left the field or tried to search.
+  const [touched, setTouched] = useState({ min: false, max: false });
+  const amounts = readAmounts(form.amountMin, form.amountMax);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+
+  const params: SearchParams | null = form.params ? { ...form.params, page: form.page } : null;
+  const results = useQuery({
+    ...ticketQueries.search(params ?? {}),
+    enabled: params !== null && user !== null,
+  });
+
+  useEffect(() => {
+    if (results.errorUpdatedAt > 0 && results.error) notifyFailure(results.error);
+  }, [results.errorUpdatedAt, results.error]);
+  useEffect(() => {
+    if (results.dataUpdatedAt > 0 && results.data?.total === 0) notify.error('NoTicketToCrit');
+  }, [results.dataUpdatedAt, results.data]);
+
+  const currency = user?.currency ?? 'EUR';
+  const amountError = (which: 'min' | 'max') => {
+    const code = which === 'min' ? amounts.errors.amountMin : amounts.errors.amountMax;
+    if (code) return intl.formatMessage({ id: `tickets.amount.error.${code}` });
+    if (which === 'max' && amounts.errors.amountRange) {
+      return intl.formatMessage({ id: 'tickets.amount.error.minAboveMax' });
+    }
+    return undefined;
+  };
+
+  function submit() {
+    setFormError(null);
+    setTouched({ min: true, max: true });
+    if (!user) return;
+    const period = resolvePeriodChoice(selection.period);
+    if (!period.ok) {
+      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
+      return;
+    }
+    if (
+      selection.trancheHoraire &&
+      Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
+    ) {
+      setFormError(intl.formatMessage({ id: 'reports.fixHours' }));
+      return;
+    }
+    const read = readAmounts(ticketSearch.amountMin, ticketSearch.amountMax);
+    if (Object.keys(read.errors).length > 0) {
+      setFormError(intl.formatMessage({ id: 'tickets.fixAmounts' }));
+      return;
+    }
+    const failed = precheckTicketSearch({ siteIds: scope.effective, range: period.range });
+    if (failed) {
+      notify.error(failed.code, failed.values);
+      return;
+    }
+    const { page: _page, ...next } = buildTicketSearchParams({
+      userId: user.id,
+      range: period.range,
+      siteIds: scope.effective,
+      terminalKeys: selection.terminals,
+      sellerKeys: selection.sellers,
+      hours: selection.trancheHoraire
+        ? { heureDebut: selection.heureDebut, heureFin: selection.heureFin }
+        : null,
+      minCents: read.minCents,
+      maxCents: read.maxCents,
+      criteria: ticketSearch.criteria,
+      page: 1,
+    });
+    ticketSearch.params = next;
+    ticketSearch.page = 1;
+    // "Search" again with the same choice must show tickets rung up since.
+    void queryClient.invalidateQueries({ queryKey: ticketQueries.all() });
+    requestAnimationFrame(() => resultsHeading.current?.focus());
+  }
+
+  return (
+    <div className="tk-page">
+      <h1 className="tk-title">{intl.formatMessage({ id: 'tickets.title' })}</h1>
+      <form
+        className="tk-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <section className="sel-panel" aria-label={intl.formatMessage({ id: 'selection.title' })}>
+          <div className="sel-panel__where">
+            <GroupPicker />
+            <SitePicker />
+            <TerminalPicker />
+            <SellerPicker />
+          </div>
+          <PeriodPicker />
+        </section>
+
+        <section className="tk-card" aria-labelledby="tk-filters-heading">
+          <h2 id="tk-filters-heading" className="tk-card__title">
+            {intl.formatMessage({ id: 'tickets.filters' })}
+          </h2>
+          <div className="tk-amounts">
+            <TextField
+              label={intl.formatMessage({ id: 'tickets.amount.min' })}
+              value={form.amountMin}
+              onChange={(v) => {
+                ticketSearch.amountMin = v;
+              }}
+              onBlur={() => setTouched((t) => ({ ...t, min: true }))}
+              inputMode="decimal"
+              autoComplete="off"
+              description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
+              isInvalid={touched.min && amountError('min') !== undefined}
+              errorMessage={touched.min ? amountError('min') : undefined}
+            />
+            <TextField
+              label={intl.formatMessage({ id: 'tickets.amount.max' })}
+              value={form.amountMax}
+              onChange={(v) => {
+                ticketSearch.amountMax = v;
+              }}
+              onBlur={() => setTouched((t) => ({ ...t, max: true }))}
+              inputMode="decimal"
+              autoComplete="off"
+              description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
+              isInvalid={touched.max && amountError('max') !== undefined}
+              errorMessage={touched.max ? amountError('max') : undefined}
+            />
+          </div>
+          <fieldset className="tk-criteria">
+            <legend className="ui-field__label">{intl.formatMessage({ id: 'tickets.criteria' })}</legend>
+            <div className="tk-criteria__options">
+              {TICKET_CRITERIA.map((c) => (
+                <Checkbox
+                  key={c}
+                  isSelected={form.criteria.includes(c)}
+                  onChange={(on) => {
+                    const others = ticketSearch.criteria.filter((x) => x !== c);
+                    ticketSearch.criteria = on ? [...others, c] : others;
+                  }}
+                >
+                  {intl.formatMessage({ id: `tickets.criterion.${c}` })}
+                </Checkbox>
+              ))}
+            </div>
+            <p className="tk-muted">{intl.formatMessage({ id: 'tickets.criteria.hint' })}</p>
+          </fieldset>
+          {formError ? (
+            <p className="tk-form-error" role="alert">
+              {formError}
+            </p>
+          ) : null}
+          <div className="tk-buttons">
+            <Button type="submit" variant="primary" isDisabled={results.isFetching}>
+              {intl.formatMessage({ id: 'tickets.search' })}
+            </Button>
+          </div>
+        </section>
+      </form>
+
+      {params ? (
+        <section className="tk-card tk-results" aria-labelledby="tk-results-heading">
+          <h2 id="tk-results-heading" className="tk-card__title" tabIndex={-1} ref={resultsHeading}>
+            {intl.formatMessage({ id: 'tickets.results' })}
+          </h2>
+          {results.isFetching ? (
+            <ProgressBar label={intl.formatMessage({ id: 'tickets.searching' })} value={null} />
+          ) : null}
+          {results.data ? (
+            <TicketResults
+              answer={results.data}
+              onPage={(page) => {
+                ticketSearch.page = page;
+                resultsHeading.current?.focus();
+              }}
+            />
+          ) : results.isError ? (
+            <p className="tk-muted">{intl.formatMessage({ id: 'tickets.failed' })}</p>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}
