@@ -61,8 +61,8 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
   }
 
   return (
-    <section className="rep-card fav-bar" aria-labelledby="fav-bar-heading">
-      <h2 id="fav-bar-heading" className="rep-card__title">
+    <section className="fav-card fav-bar" aria-labelledby="fav-bar-heading">
+      <h2 id="fav-bar-heading" className="fav-card__title">
         {intl.formatMessage({ id: 'favourites.title' })}
       </h2>
       <div className="fav-bar__row">

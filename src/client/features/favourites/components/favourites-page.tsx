@@ -125,8 +125,8 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
       <p className="fav-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
 
       {mode.newMode ? (
-        <section className="rep-card fav-new" aria-labelledby="fav-new-heading">
-          <h2 id="fav-new-heading" className="rep-card__title">
+        <section className="fav-card fav-new" aria-labelledby="fav-new-heading">
+          <h2 id="fav-new-heading" className="fav-card__title">
             {intl.formatMessage({ id: 'favourites.new.title' })}
           </h2>
           <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
@@ -160,7 +160,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
           </Button>
         </div>
       ) : favourites.length === 0 ? (
-        <p className="rep-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
+        <p className="fav-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
       ) : (
         <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
           {favourites.map((f) => {
