@@ -46,6 +46,7 @@ function shifted(period: SelectedPeriod): SelectedPeriod {
 
 interface ComparisonRow {
   fiscal_date: string;
+  previous_fiscal_date: string;
   site_id: number;
   libelle: string;
   tickets: number | null;
@@ -83,12 +84,13 @@ export function comparisonQuery(request: ReportRequest): { text: string; values:
   return {
     text: `WITH cur AS (${current}), prev AS (${previous})
            SELECT coalesce(c.fiscal_date, p.fiscal_date)::text AS fiscal_date,
+                  (coalesce(c.fiscal_date, p.fiscal_date) - ${YEAR_SHIFT_DAYS})::text AS previous_fiscal_date,
                   coalesce(c.site_id, p.site_id) AS site_id, si.libelle,
                   c.tickets, c.net_cents, p.tickets AS previous_tickets, p.net_cents AS previous_net_cents
              FROM cur c
              FULL JOIN prev p ON p.site_id = c.site_id AND p.fiscal_date = c.fiscal_date
              JOIN sites si ON si.id = coalesce(c.site_id, p.site_id)
-            ORDER BY 1, 2`,
+            ORDER BY 1, 3`,
     values,
   };
 }
@@ -103,6 +105,7 @@ async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Data
   const { rows } = await database.pool.query<ComparisonRow>(comparisonQuery(request));
   const figures = rows.map((r) => ({
     fiscalDate: r.fiscal_date,
+    previousFiscalDate: r.previous_fiscal_date,
     siteId: num(r.site_id),
     site: r.libelle,
     tickets: num(r.tickets),
@@ -134,7 +137,7 @@ async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Data
     ]),
     rows: figures.map((f) => ({
       fiscalDate: f.fiscalDate,
-      previousFiscalDate: previousYearDate(f.fiscalDate),
+      previousFiscalDate: f.previousFiscalDate,
       siteId: f.siteId,
       site: f.site,
       ...cells(f),
