@@ -1,0 +1,221 @@
+// @vitest-environment happy-dom
+/**
+ * /configFavoris rendered with react-dom in happy-dom, under a memory router, on favourites and
+ * reference data already in the query cache: what a row says, the new-favourite mode of
+ * SPEC.md §4, the delete confirmation of SPEC.md §5, and opening a favourite in /rapports.
+ */
+import 'fake-indexeddb/auto';
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { IntlProvider } from 'react-intl';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fr from '../../i18n/fr.json';
+import type { Site } from '../../src/contract/api.ts';
+import { type Favourite, FavouriteSchema } from '../../src/contract/favourites.ts';
+import type { ReportClassInfo } from '../../src/contract/reports.ts';
+import { FavouritesPage } from '../../src/client/features/favourites/components/favourites-page.tsx';
+import { dispatchFavouriteMode, favouriteMode } from '../../src/client/features/favourites/favourite-mode.ts';
+import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
+import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
+import {
+  referenceLoad,
+  resetSelection,
+  selection,
+} from '../../src/client/features/selection/selection-state.ts';
+import { queryClient } from '../../src/client/lib/query-client.ts';
+import { session } from '../../src/client/lib/session.ts';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const USER_ID = 5;
+
+function site(restaurantId: number, libelle: string): Site {
+  return {
+    restaurantId,
+    libelle,
+    societeId: 1,
+    currency: 'EUR',
+    timeZone: 'Europe/Paris',
+    caisses: [],
+    vendeurs: [],
+    groupe: ['TOUS'],
+    extras: { code_implant: null },
+  };
+}
+
+const editions: ReportClassInfo[] = [
+  {
+    className: 'RapportVentes',
+    localisedTitle: 'Ventes',
+    variants: ['Daily', 'Graph'],
+    formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+    maxDays: 366,
+  },
+];
+
+const lastWeek: Favourite = FavouriteSchema.parse({
+  id: 11,
+  libelle: 'Semaine dernière à Lyon',
+  typeRapport: { className: 'RapportVentes', localisedTitle: 'Sales' },
+  type: 'Graph',
+  lSites: [1],
+  periode: 'W-1',
+  format: 'XLSX',
+});
+const march: Favourite = FavouriteSchema.parse({
+  id: 12,
+  libelle: 'Mars, tous les sites',
+  typeRapport: { className: 'RapportVentes', localisedTitle: 'Ventes' },
+  periode: null,
+  dateDebut: '2026-03-01',
+  dateFin: '2026-03-31',
+});
+
+let container: HTMLDivElement;
+let root: Root;
+let router: ReturnType<typeof makeRouter>;
+
+function makeRouter() {
+  const rootRoute = createRootRoute({ component: Outlet });
+  const favourites = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/configFavoris',
+    component: () => <FavouritesPage editions={editions} />,
+  });
+  const reports = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/rapports',
+    component: () => <p>écran rapports</p>,
+  });
+  return createRouter({
+    routeTree: rootRoute.addChildren([favourites, reports]),
+    history: createMemoryHistory({ initialEntries: ['/configFavoris'] }),
+  });
+}
+
+/** French typography: the catalogue puts no-break spaces inside « ». */
+const nb = (text: string) => text.replaceAll('« ', '«\u00a0').replaceAll(' »', '\u00a0»');
+const body = () => document.body;
+const rows = () => [...container.querySelectorAll<HTMLElement>('.fav-item')];
+function buttonNamed(scope: ParentNode, name: string | RegExp): HTMLButtonElement {
+  const found = [...scope.querySelectorAll<HTMLButtonElement>('button')].find((b) => {
+    const label = b.getAttribute('aria-label') ?? b.textContent ?? '';
+    return typeof name === 'string' ? label === name : name.test(label);
+  });
+  if (!found) throw new Error(`no button named ${String(name)}`);
+  return found;
+}
+async function press(button: HTMLButtonElement) {
+  await act(async () => {
+    button.click();
+  });
+}
+
+beforeEach(async () => {
+  resetSelection();
+  dispatchFavouriteMode({ type: 'cancelNew' });
+  dispatchFavouriteMode({ type: 'removed', id: favouriteMode.selectedId ?? 0 });
+  session.user = {
+    id: USER_ID,
+    login: 'gerant',
+    droits: ['RAPPORTS'],
+    currency: 'EUR',
+    role: '',
+    token: 't',
+    codeExploitant: null,
+    language: 'fr',
+  };
+  queryClient.setQueryData(referenceQueries.sites().queryKey, [
+    site(1, 'Lyon Bellecour'),
+    site(3, 'Annecy Lac'),
+  ]);
+  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
+  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
+  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
+  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [march, lastWeek] });
+  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  router = makeRouter();
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={queryClient}>
+        <IntlProvider locale="fr" messages={fr}>
+          <RouterProvider router={router} />
+        </IntlProvider>
+      </QueryClientProvider>,
+    );
+  });
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  queryClient.clear();
+});
+
+describe('/configFavoris', () => {
+  it("lists each favourite with its report, sites, period and format, today's report title first", () => {
+    const [first, second] = rows();
+    expect(first?.querySelector('h2')?.textContent).toBe('Mars, tous les sites');
+    expect(first?.querySelector('dl')?.textContent).toBe(
+      'RapportVentesSitesTous vos sitesPériodeDu 01/03/2026 au 31/03/2026FormatPDF',
+    );
+    expect(second?.querySelector('dl')?.textContent).toBe(
+      'RapportVentes · GraphiqueSitesLyon BellecourPériodeSemaine précédenteFormatExcel (XLSX)',
+    );
+  });
+
+  it('"New favourite" turns new mode on with a summary of the current selection; cancel leaves it', async () => {
+    selection.period = { kind: 'code', code: 'M-1' };
+    selection.restaurantIds = [3];
+    await press(buttonNamed(container, 'Nouveau favori'));
+    const form = container.querySelector<HTMLElement>('.fav-new');
+    expect(favouriteMode).toEqual({ selectedId: null, newMode: true });
+    expect(form?.querySelector('dl')?.textContent).toBe(
+      'RapportVentesSitesAnnecy LacPériodeMois précédentFormatPDF',
+    );
+    expect(buttonNamed(container, 'Nouveau favori').disabled).toBe(true);
+    await press(buttonNamed(form!, 'Annuler'));
+    expect(container.querySelector('.fav-new')).toBeNull();
+    expect(favouriteMode.newMode).toBe(false);
+  });
+
+  it('refuses an empty name before calling the server, keeping new mode on', async () => {
+    await press(buttonNamed(container, 'Nouveau favori'));
+    await act(async () => {
+      container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
+    });
+    expect(container.querySelector('.fav-new')?.textContent).toContain('Donnez un nom au favori.');
+    expect(favouriteMode.newMode).toBe(true);
+  });
+
+  it('asks for confirmation before deleting, and cancelling keeps the favourite', async () => {
+    await press(buttonNamed(rows()[1]!, nb('Supprimer le favori « Semaine dernière à Lyon »')));
+    const dialog = body().querySelector<HTMLElement>('[role="alertdialog"]');
+    expect(dialog?.textContent).toContain(nb('Le favori « Semaine dernière à Lyon » sera supprimé.'));
+    await press(buttonNamed(dialog!, 'Annuler'));
+    expect(body().querySelector('[role="alertdialog"]')).toBeNull();
+    expect(rows()).toHaveLength(2);
+  });
+
+  it('opening a favourite fills the selection of /rapports, selects it and goes there', async () => {
+    dispatchFavouriteMode({ type: 'startNew' });
+    await press(buttonNamed(rows()[1]!, nb('Ouvrir le favori « Semaine dernière à Lyon » dans Rapports')));
+    expect(router.state.location.pathname).toBe('/rapports');
+    expect(selection.restaurantIds).toEqual([1]);
+    expect(selection.period).toEqual({ kind: 'code', code: 'W-1' });
+    expect(selection.report).toEqual({ className: 'RapportVentes', typeRapport: 'Graph', format: 'XLSX' });
+    expect(favouriteMode).toEqual({ selectedId: 11, newMode: false });
+  });
+});
