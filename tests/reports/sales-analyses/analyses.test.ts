@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_PARTS, dayPartOfHour } from '../../../src/contract/day-parts.ts';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { REPORT_CLASSES } from '../../../src/server/reports/registry.ts';
+import { SALES_ANALYSES, SALES_ANALYSIS_QUERIES } from '../../../src/server/reports/sales-analyses/index.ts';
 import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
 import { runReport } from '../../../src/server/reports/run.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
@@ -220,6 +221,19 @@ describe('sales analyses in the registry', () => {
       expect([...cls.formats]).toEqual(['PDF', 'CSV', 'XLSX', 'JSON']);
       expect(cls.maxDays).toBe(400);
     }
+  });
+
+  it('have names no other class of the registry uses, and a bare SQL statement each', () => {
+    const names = REPORT_CLASSES.map((c) => c.className);
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(SALES_ANALYSIS_QUERIES).sort()).toEqual(SALES_ANALYSES.map((c) => c.className).sort());
+  });
+
+  it('run the very statement they publish for benchmarks', async () => {
+    const report = await resolveReport(input('RapportVentesFamille'), [1, 2], database);
+    const { rows } = await database.pool.query(SALES_ANALYSIS_QUERIES.RapportVentesFamille!(report.request));
+    const d = await runReport(report, database);
+    expect(rows.map((r) => Number(r.net_cents))).toEqual(d.rows.map((r) => r.netSales));
   });
 
   it('defines day parts that cover each hour of the day exactly once', () => {
