@@ -50,7 +50,7 @@ export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; 
         {intl.formatMessage({ id: 'tickets.count' }, { count: answer.total })}
       </p>
       <div className="tk-table-wrap">
-        <table className="tk-table">
+        <table className="tk-table tk-table--results">
           <caption className="visually-hidden">{label('tickets.results')}</caption>
           <thead>
             <tr>
@@ -71,16 +71,16 @@ export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; 
               const local = splitLocal(t.openedLocal);
               return (
                 <tr key={`${t.restaurantId}:${t.ticketId}`} className={t.kind === 'SALE' ? undefined : 'tk-row--alert'}>
-                  <td data-label={label('tickets.col.time')}>
+                  <td data-label={label('tickets.col.time')} className="tk-c-time">
                     <span className="tk-cell">
                       <span className="tk-nowrap">{formatDate(local.date)}</span>{' '}
                       <span className="tk-nowrap">{local.time}</span>
                     </span>
                   </td>
-                  <td data-label={label('tickets.col.site')}>{t.site}</td>
-                  <td data-label={label('tickets.col.terminal')}>{t.terminal ?? t.terminalId ?? '—'}</td>
-                  <td data-label={label('tickets.col.seller')}>{t.seller ?? t.sellerCode ?? '—'}</td>
-                  <td data-label={label('tickets.col.number')}>
+                  <td data-label={label('tickets.col.site')} className="tk-c-site">{t.site}</td>
+                  <td data-label={label('tickets.col.terminal')} className="tk-c-terminal">{t.terminal ?? t.terminalId ?? '—'}</td>
+                  <td data-label={label('tickets.col.seller')} className="tk-c-seller">{t.seller ?? t.sellerCode ?? '—'}</td>
+                  <td data-label={label('tickets.col.number')} className="tk-c-number">
                     <Link
                       to="/tickets/$siteId/$ticketId"
                       params={{ siteId: t.restaurantId, ticketId: t.ticketId }}
@@ -90,10 +90,10 @@ export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; 
                       {t.number}
                     </Link>
                   </td>
-                  <td data-label={label('tickets.col.kind')}>
+                  <td data-label={label('tickets.col.kind')} className="tk-c-kind">
                     <TicketKind ticket={t} />
                   </td>
-                  <td data-label={label('tickets.col.amount')} className="tk-num">
+                  <td data-label={label('tickets.col.amount')} className="tk-num tk-c-amount">
                     {formatMoney(t.totalCents, t.currency, intl.locale)}
                   </td>
                 </tr>
