@@ -200,6 +200,26 @@ describe('/configFavoris', () => {
     expect(favouriteMode.newMode).toBe(true);
   });
 
+  it('refuses the name of another favourite, whatever its case, before calling the server', async () => {
+    await press(buttonNamed(container, 'Nouveau favori'));
+    const input = container.querySelector<HTMLInputElement>('.fav-new input');
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(
+        input,
+        ' mars, TOUS les sites ',
+      );
+      input?.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await act(async () => {
+      container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
+    });
+    expect(container.querySelector('.fav-new')?.textContent).toContain(
+      'Vous avez déjà un favori de ce nom\u00a0: choisissez-en un autre.',
+    );
+    expect(input?.value).toBe(' mars, TOUS les sites ');
+    expect(favouriteMode.newMode).toBe(true);
+  });
+
   it('asks for confirmation before deleting, and cancelling keeps the favourite', async () => {
     await press(buttonNamed(rows()[1]!, nb('Supprimer le favori « Semaine dernière à Lyon »')));
     const dialog = body().querySelector<HTMLElement>('[role="alertdialog"]');

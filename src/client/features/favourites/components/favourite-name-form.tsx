@@ -1,7 +1,7 @@
 /**
  * The name of a favourite, typed in a form (new favourite, save from /rapports, rename). What was
- * typed stays in the field when saving fails; an empty name is refused before any call
- * (SPEC.md §5 "no field may be empty").
+ * typed stays in the field when saving fails; an empty name (SPEC.md §5 "no field may be
+ * empty") or the name of another of the user's favourites is refused before any call.
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useIntl } from 'react-intl';
@@ -19,6 +19,8 @@ export interface FavouriteNameFormProps {
   onCancel?: () => void;
   /** A failure to show under the field (already translated). */
   error?: string | null;
+  /** Names already used by the user's other favourites (compared without case or outer spaces). */
+  takenNames?: readonly string[];
   /** More actions beside submit and cancel. */
   extraActions?: ReactNode;
   autoFocus?: boolean;
@@ -30,19 +32,26 @@ export function FavouriteNameForm({
   onSubmit,
   onCancel,
   error,
+  takenNames = [],
   extraActions,
   autoFocus,
 }: FavouriteNameFormProps) {
   const intl = useIntl();
   const [name, setName] = useState(initialName);
-  const [empty, setEmpty] = useState(false);
+  const [problem, setProblem] = useState<'required' | 'taken' | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    if (name.trim() === '') {
-      setEmpty(true);
+    const key = name.trim().toLocaleLowerCase();
+    if (key === '') {
+      setProblem('required');
+      return;
+    }
+    // Two favourites with one name cannot be told apart in the pickers.
+    if (takenNames.some((n) => n.trim().toLocaleLowerCase() === key)) {
+      setProblem('taken');
       return;
     }
     setBusy(true);
@@ -62,12 +71,12 @@ export function FavouriteNameForm({
         value={name}
         onChange={(v) => {
           setName(v);
-          if (v.trim() !== '') setEmpty(false);
+          setProblem(null);
         }}
         maxLength={FAVOURITE_NAME_MAX}
         isRequired
-        isInvalid={empty}
-        errorMessage={empty ? intl.formatMessage({ id: 'favourites.name.required' }) : undefined}
+        isInvalid={problem !== null}
+        errorMessage={problem ? intl.formatMessage({ id: `favourites.name.${problem}` }) : undefined}
         autoFocus={autoFocus}
         autoComplete="off"
       />

@@ -109,6 +109,7 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
           autoFocus
           submitLabel={intl.formatMessage({ id: 'favourites.save' })}
           onSubmit={(name) => saveSelection(name)}
+          takenNames={favourites.map((f) => f.libelle)}
           onCancel={() => setOpen(false)}
           error={error}
           extraActions={

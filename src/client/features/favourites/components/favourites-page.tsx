@@ -144,6 +144,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
             autoFocus
             submitLabel={intl.formatMessage({ id: 'favourites.save' })}
             onSubmit={saveNew}
+            takenNames={favourites.map((f) => f.libelle)}
             onCancel={() => dispatchFavouriteMode({ type: 'cancelNew' })}
             error={newError}
           />
@@ -224,6 +225,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
             initialName={renaming.libelle}
             submitLabel={intl.formatMessage({ id: 'favourites.rename' })}
             onSubmit={(name) => rename(renaming, name)}
+            takenNames={favourites.filter((f) => f.id !== renaming.id).map((f) => f.libelle)}
             onCancel={() => setRenaming(null)}
             error={renameError}
           />
