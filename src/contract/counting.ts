@@ -13,6 +13,7 @@
  * `Idempotency-Key` (see {@link IDEMPOTENCY_KEY_HEADER}).
  */
 import { z } from 'zod';
+import { parseWireDate } from './dates.ts';
 import { LanguageSchema } from './reports.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +57,10 @@ export const IdempotencyKeySchema = z.uuid();
 // ---------------------------------------------------------------------------------------------
 
 /** A wire fiscal date, `YYYY-MM-DD`. */
-export const FiscalDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a YYYY-MM-DD date');
+export const FiscalDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a YYYY-MM-DD date')
+  .refine((d) => parseWireDate(d) !== null, 'a real calendar date');
 
 /**
  * Euro denominations, in cents, largest first: notes 500 € … 5 €, coins 2 € … 0.01 €.
@@ -460,6 +464,8 @@ export const ReceiptComplementsSchema = z.object({
   commentaire: z.string().max(1000).default(''),
 });
 export type ReceiptComplements = z.infer<typeof ReceiptComplementsSchema>;
+/** Body of createDocument / updateDocument as sent (`commentaire` optional). */
+export type ReceiptComplementsBody = z.input<typeof ReceiptComplementsSchema>;
 
 /**
  * POST bo/documentsManager/createDocument?codeVendeur&codeManager&nomVendeur&nomManager&site

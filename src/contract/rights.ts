@@ -67,6 +67,14 @@ export const API_RIGHTS = {
   'GET bo/documentsManager/readDocument': { anyOf: ['RECUS'] },
   'POST bo/documentsManager/createDocument': { anyOf: ['RECUS'] },
   'POST bo/documentsManager/updateDocument': { anyOf: ['RECUS'] },
+  'GET coffre': { anyOf: ['COFFRE'] },
+  'POST coffre/save': { anyOf: ['COFFRE'] },
+  'GET fluxfin/declare_et_en_attente_de_signatures': { anyOf: ['COFFRE'] },
+  'POST fluxfin/contre_signe': { anyOf: ['COFFRE'] },
+  'GET bo/checkContreCode': { anyOf: ['COFFRE'] },
+  'POST bo/setContreCode': { anyOf: ['COFFRE'] },
+  'GET bo/home/envoieMail': { anyOf: ['COFFRE'] },
+  'GET bo/home/envoieMailManquant': { anyOf: ['COFFRE'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   /** Login attempts allowed per client address per minute. */
   COMPTOIR_LOGIN_RATE: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** SMTP server of outgoing mail (nodemailer URL, e.g. smtp://user:pass@host:587); unset = no mail. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  /** Sender of outgoing mail: an address, optionally with a name (`Comptoir <noreply@example.com>`). */
+  COMPTOIR_MAIL_FROM: z.string().regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address').default('Comptoir <comptoir@localhost>'),
 });
 
 /** The validated configuration. `dataDir` is absolute. */
@@ -44,6 +48,10 @@ export interface Config {
   sessionMinutes: number;
   loginRatePerMinute: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** SMTP URL of outgoing mail, or undefined when mail is not configured. */
+  smtpUrl?: string | undefined;
+  /** Sender of outgoing mail. */
+  mailFrom?: string;
 }
 
 /** Thrown when the environment holds a bad value; `message` names every bad variable. */
@@ -74,5 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMinutes: e.COMPTOIR_SESSION_MINUTES,
     loginRatePerMinute: e.COMPTOIR_LOGIN_RATE,
     logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.COMPTOIR_MAIL_FROM,
   };
 }

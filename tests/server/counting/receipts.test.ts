@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Receipt, ReceiptComplements } from '../../../src/contract/counting.ts';
+import type { Receipt, ReceiptComplementsBody } from '../../../src/contract/counting.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';
 import { DAY, seedCounting } from './seed.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const who = 'codeVendeur=01&codeManager=M7&nomVendeur=Alice&nomManager=Marc';
 
-function create(complements: ReceiptComplements, query: string, key?: string) {
+function create(complements: ReceiptComplementsBody, query: string, key?: string) {
   return t.app.inject({
     method: 'POST',
     url: `/api/bo/documentsManager/createDocument?${query}`,

@@ -5,12 +5,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { cashCountRoutes } from './cash-counts.ts';
+import { countersignRoutes } from './countersign.ts';
+import { mailRoutes } from './mails.ts';
 import { receiptRoutes } from './receipts.ts';
 import { ruleRoutes } from './rules.ts';
+import { safeCountRoutes } from './safe-counts.ts';
 import type { CountingOptions } from './shared.ts';
 
 export async function countingRoutes(app: FastifyInstance, options: CountingOptions) {
   await app.register(ruleRoutes, options);
   await app.register(cashCountRoutes, options);
   await app.register(receiptRoutes, options);
+  await app.register(safeCountRoutes, options);
+  await app.register(countersignRoutes, options);
+  await app.register(mailRoutes, options);
 }

@@ -1,0 +1,199 @@
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SafeCount } from '../../../src/contract/counting.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { pdfText } from './pdf-text.ts';
+import { DAY, PASSWORD, seedCounting } from './seed.ts';
+
+/** A real SMTP server on a free loopback port, keeping every message it accepts. */
+let smtp: SMTPServer;
+let port: number;
+let received: ParsedMail[] = [];
+/** When set, the server refuses every message with this SMTP reply. */
+let refuse = false;
+
+let t: TestApp;
+let s: Awaited<ReturnType<typeof seedCounting>>;
+let paris: number;
+let countId: number;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          if (refuse) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  port = (smtp.server.address() as AddressInfo).port;
+
+  t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Comptoir <coffre@example.com>' } });
+  s = await seedCounting(t);
+  paris = s.chain.sites.paris;
+  // Recipients: two directors (one German-speaking) on Paris, one on Lyon only, one without e-mail.
+  const director = async (login: string, sites: number[], email: string | null, language: string | null) => {
+    const id = await t.createUser({ login, password: PASSWORD, droits: ['COFFRE'], restaurantIds: sites, language });
+    await t.database.pool.query(`UPDATE users SET role = 'DIRECTEUR', email = $2 WHERE id = $1`, [id, email]);
+  };
+  await director('dir-fr', [paris], 'dir-fr@example.com', 'fr');
+  await director('dir-de', [paris], 'dir-de@example.com', 'de');
+  await director('dir-lyon', [s.chain.sites.lyon], 'dir-lyon@example.com', 'fr');
+  await director('dir-nomail', [paris], null, 'fr');
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: `/api/coffre/save?id=${s.manager.id}`,
+    headers: s.manager.headers,
+    payload: {
+      site: paris,
+      dateFiscale: DAY,
+      openingCents: 0,
+      depositsCents: 10000,
+      withdrawalsCents: 0,
+      contents: [{ denominationCents: 5000, quantity: 2 }],
+    },
+  });
+  countId = saved.json<SafeCount>().id;
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+beforeEach(() => {
+  received = [];
+  refuse = false;
+});
+
+const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
+
+describe('e-mails of the safe count', () => {
+  it('envoieMail sends the PDF receipt to each director of the site, in their language', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/home/envoieMail?idRecu=${countId}&role=DIRECTEUR&site=${paris}`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: 'MailEnvoye', recipients: ['dir-fr@example.com', 'dir-de@example.com'] });
+    expect(received.flatMap(to).sort()).toEqual(['dir-de@example.com', 'dir-fr@example.com']);
+    const german = received.find((m) => to(m).includes('dir-de@example.com'))!;
+    expect(german.from?.value[0]).toMatchObject({ name: 'Comptoir', address: 'coffre@example.com' });
+    expect(german.subject).toBe('Tresorzählung vom 02/03/2026 — Paris');
+    expect(german.text).toContain('gesendet von manager');
+    const attachment = german.attachments[0]!;
+    expect(attachment.contentType).toBe('application/pdf');
+    expect(attachment.filename).toBe(`coffre-${countId}.pdf`);
+    expect(await pdfText(attachment.content)).toContain('Tresorzählung');
+    const french = received.find((m) => to(m).includes('dir-fr@example.com'))!;
+    expect(french.subject).toBe('Comptage du coffre du 02/03/2026 — Paris');
+  });
+
+  it('envoieMail to one user by login', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/home/envoieMail?idRecu=${countId}&utilisateur=dir-fr&site=${paris}`,
+      headers: s.manager.headers,
+    });
+    expect(res.json()).toMatchObject({ recipients: ['dir-fr@example.com'] });
+    expect(received).toHaveLength(1);
+  });
+
+  it('never mails a receipt to someone who may not see the site', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/home/envoieMail?idRecu=${countId}&utilisateur=dir-lyon&site=${paris}`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'noDataError' });
+    expect(received).toHaveLength(0);
+  });
+
+  it('envoieMailManquant reminds the directors that the day is missing', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-03`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(received.map((m) => m.subject).sort()).toEqual([
+      'Comptage du coffre manquant : Paris, 03/03/2026',
+      'Fehlende Tresorzählung: Paris, 03/03/2026',
+    ]);
+  });
+
+  it('a repeat with the same Idempotency-Key does not send again', async () => {
+    const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
+    const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-04`;
+    const first = await t.app.inject({ url, headers });
+    const again = await t.app.inject({ url, headers });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(received).toHaveLength(2);
+  });
+
+  it('an SMTP refusal answers ErreurEnvoiMail', async () => {
+    refuse = true;
+    const res = await t.app.inject({
+      url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-03`,
+      headers: s.manager.headers,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+  });
+
+  it('a receipt of another site, or of a site outside the scope, is refused', async () => {
+    const other = await t.app.inject({
+      url: `/api/bo/home/envoieMail?idRecu=${countId}&role=DIRECTEUR&site=${s.chain.sites.lyon}`,
+      headers: s.manager.headers,
+    });
+    expect(other.statusCode).toBe(404);
+    const foreign = await t.app.inject({
+      url: `/api/bo/home/envoieMail?idRecu=${countId}&role=DIRECTEUR&site=${s.chain.sites.nantes}`,
+      headers: s.manager.headers,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(received).toHaveLength(0);
+  });
+});
+
+describe('without an SMTP server configured', () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await createTestApp();
+  });
+  afterAll(async () => {
+    await bare.close();
+  });
+
+  it('mail answers ErreurEnvoiMail', async () => {
+    const chain = await seedCounting(bare);
+    const id = await bare.createUser({ login: 'dir', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [chain.chain.sites.paris] });
+    await bare.database.pool.query(`UPDATE users SET role = 'DIRECTEUR', email = 'dir@example.com' WHERE id = $1`, [id]);
+    const res = await bare.app.inject({
+      url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${chain.manager.id}&site=${chain.chain.sites.paris}&datefiscale=${DAY}`,
+      headers: chain.manager.headers,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+  });
+});
+
+describe('mail settings', () => {
+  it('SMTP_URL and COMPTOIR_MAIL_FROM are optional and checked at start-up', async () => {
+    const { loadConfig, ConfigError } = await import('../../../src/server/config.ts');
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(loadConfig({}).mailFrom).toBe('Comptoir <comptoir@localhost>');
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', COMPTOIR_MAIL_FROM: 'caisse@example.com' })).toMatchObject({
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      mailFrom: 'caisse@example.com',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ COMPTOIR_MAIL_FROM: 'not an address' })).toThrow(/COMPTOIR_MAIL_FROM/);
+  });
+});
