@@ -111,8 +111,10 @@ export function TicketsPage() {
   return (
     <div className="tk-page">
       <h1 className="tk-title">{intl.formatMessage({ id: 'tickets.title' })}</h1>
+      {/* noValidate: our checks run on submit and say what to fix, in the interface's language. */}
       <form
         className="tk-form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           submit();
