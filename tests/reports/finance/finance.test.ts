@@ -67,7 +67,7 @@ describe('RapportFinance', () => {
           }
         }
         row.totalPayments = total;
-        row.paidTickets = g.tickets.filter((t) => t.payments.length > 0).length;
+        row.paymentCount = g.tickets.reduce((s, t) => s + t.payments.length, 0);
         return row;
       });
     expect(ds.rows).toEqual(expected);

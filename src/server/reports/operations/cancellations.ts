@@ -58,9 +58,9 @@ export function cancellationsQuery(request: ReportRequest): { text: string; valu
     // Two kinds of rows, counted apart then summed per day and site: the cancellation tickets,
     // and the voided lines of the selected tickets. The join to ticket_lines is left to the
     // planner: a probe per ticket on the primary key for a few days, one hash join for a year.
-    text: `WITH sel AS MATERIALIZED (
+    text: `WITH sel AS NOT MATERIALIZED (
              SELECT t.site_id, t.ticket_id, t.fiscal_date, t.kind, t.total_cents
-               FROM tickets t JOIN sites s ON s.id = t.site_id
+               FROM tickets t
               WHERE ${filter.where}
            ), parts AS (
              SELECT site_id, fiscal_date, 0 AS lines, 0::numeric AS quantity, 0::numeric AS amount,
@@ -71,15 +71,16 @@ export function cancellationsQuery(request: ReportRequest): { text: string; valu
                FROM sel JOIN ticket_lines l
                  ON l.site_id = sel.site_id AND l.ticket_id = sel.ticket_id AND l.corrected
            )
-           SELECT p.fiscal_date::text AS fiscal_date, p.site_id, s.libelle,
-                  sum(p.lines)::int AS voided_lines,
-                  sum(p.quantity)::text AS voided_quantity,
-                  sum(p.amount)::bigint AS voided_cents,
-                  sum(p.tickets)::int AS cancelled_tickets,
-                  sum(p.cancelled)::bigint AS cancelled_cents
-             FROM parts p JOIN sites s ON s.id = p.site_id
-            GROUP BY p.fiscal_date, p.site_id, s.libelle
-            ORDER BY p.fiscal_date, p.site_id`,
+           SELECT d.*, s.libelle
+             FROM (SELECT p.fiscal_date::text AS fiscal_date, p.site_id,
+                          sum(p.lines)::int AS voided_lines,
+                          sum(p.quantity)::text AS voided_quantity,
+                          sum(p.amount)::bigint AS voided_cents,
+                          sum(p.tickets)::int AS cancelled_tickets,
+                          sum(p.cancelled)::bigint AS cancelled_cents
+                     FROM parts p GROUP BY p.fiscal_date, p.site_id) d
+             JOIN sites s ON s.id = d.site_id
+            ORDER BY d.fiscal_date, d.site_id`,
     values: filter.values,
   };
 }

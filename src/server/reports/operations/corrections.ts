@@ -46,15 +46,17 @@ interface CorrectionRow {
 export function correctionsQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const filter = ticketFilter(request);
   return {
-    text: `SELECT t.fiscal_date::text AS fiscal_date, t.site_id, s.libelle, t.terminal_id, t.seller_code,
-                  count(*)::int AS lines, sum(l.quantity)::text AS quantity,
-                  sum(round(l.quantity * l.unit_price_cents))::bigint AS amount,
-                  string_agg(DISTINCT l.article, ', ' ORDER BY l.article) AS articles
-             FROM tickets t JOIN sites s ON s.id = t.site_id
-             JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected
-            WHERE ${filter.where}
-            GROUP BY t.fiscal_date, t.site_id, s.libelle, t.terminal_id, t.seller_code
-            ORDER BY t.fiscal_date, t.site_id, t.terminal_id NULLS LAST, t.seller_code NULLS LAST`,
+    text: `SELECT c.*, s.libelle
+             FROM (SELECT t.fiscal_date::text AS fiscal_date, t.site_id, t.terminal_id, t.seller_code,
+                          count(*)::int AS lines, sum(l.quantity)::text AS quantity,
+                          sum(round(l.quantity * l.unit_price_cents))::bigint AS amount,
+                          string_agg(DISTINCT l.article, ', ' ORDER BY l.article) AS articles
+                     FROM tickets t
+                     JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected
+                    WHERE ${filter.where}
+                    GROUP BY t.fiscal_date, t.site_id, t.terminal_id, t.seller_code) c
+             JOIN sites s ON s.id = c.site_id
+            ORDER BY c.fiscal_date, c.site_id, c.terminal_id NULLS LAST, c.seller_code NULLS LAST`,
     values: filter.values,
   };
 }

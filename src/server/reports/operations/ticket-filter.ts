@@ -30,12 +30,12 @@ export function ticketFilter(request: ReportRequest): TicketFilter {
         AND ($5::boolean OR NOT t.training_mode)
         AND (cardinality($6::int[]) = 0 OR t.terminal_id = ANY($6::int[]))
         AND (cardinality($7::text[]) = 0 OR t.seller_code = ANY($7::text[]))
-        AND ($8::time IS NULL OR CASE
-              WHEN $8::time < $9::time THEN (t.opened_at AT TIME ZONE s.time_zone)::time >= $8::time
-                                        AND (t.opened_at AT TIME ZONE s.time_zone)::time < $9::time
-              WHEN $8::time > $9::time THEN (t.opened_at AT TIME ZONE s.time_zone)::time >= $8::time
-                                         OR (t.opened_at AT TIME ZONE s.time_zone)::time < $9::time
-              ELSE true END)`,
+        AND ($8::time IS NULL OR (
+              SELECT CASE
+                WHEN $8::time < $9::time THEN x.tod >= $8::time AND x.tod < $9::time
+                WHEN $8::time > $9::time THEN x.tod >= $8::time OR x.tod < $9::time
+                ELSE true END
+                FROM (SELECT (t.opened_at AT TIME ZONE z.time_zone)::time AS tod FROM sites z WHERE z.id = t.site_id) x))`,
     values: [
       request.sites.map((site) => site.id),
       request.dateDebut,

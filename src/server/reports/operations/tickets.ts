@@ -69,6 +69,16 @@ async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset>
   const { language } = request;
   const { rows } = await database.pool.query<TicketRow>(ticketsQuery(request));
   let total = 0;
+  // Labels looked up once per kind and method, not once per ticket (a month is ~80,000 rows).
+  const labels = new Map<string, string>();
+  const label = (id: string) => {
+    let text = labels.get(id);
+    if (text === undefined) {
+      text = message(language, id);
+      labels.set(id, text);
+    }
+    return text;
+  };
   const out = rows.map((r) => {
     const amount = cents(r.total_cents);
     total += amount;
@@ -81,9 +91,9 @@ async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset>
       terminalId: r.terminal_id,
       sellerCode: r.seller_code,
       ticketNumber: r.number,
-      kind: message(language, `report.ticketKind.${r.kind}`),
+      kind: label(`report.ticketKind.${r.kind}`),
       amount,
-      payments: methods.map((m) => message(language, `report.paymentMethod.${m}`)).join(', '),
+      payments: methods.map((m) => label(`report.paymentMethod.${m}`)).join(', '),
     };
   });
   return {
