@@ -15,8 +15,13 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
+import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
+import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
+import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
+import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
 
 const Char91indexChar93Route = Char91indexChar93RouteImport.update({
@@ -48,6 +53,11 @@ const AuthedRapportsRoute = AuthedRapportsRouteImport.update({
   path: '/rapports',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedRecusRoute = AuthedRecusRouteImport.update({
+  id: '/recus',
+  path: '/recus',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedSyncRoute = AuthedSyncRouteImport.update({
   id: '/sync',
   path: '/sync',
@@ -58,6 +68,29 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
+  id: '/analyses/coffre',
+  path: '/analyses/coffre',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedAnalysesRecuManagersRoute =
+  AuthedAnalysesRecuManagersRouteImport.update({
+    id: '/analyses/recuManagers',
+    path: '/analyses/recuManagers',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedAnalysesComptageCaissesIndexRoute =
+  AuthedAnalysesComptageCaissesIndexRouteImport.update({
+    id: '/analyses/comptageCaisses/',
+    path: '/analyses/comptageCaisses/',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedAnalysesComptageCaissesActionRoute =
+  AuthedAnalysesComptageCaissesActionRouteImport.update({
+    id: '/analyses/comptageCaisses/$action',
+    path: '/analyses/comptageCaisses/$action',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedTicketsSiteIdTicketIdRoute =
   AuthedTicketsSiteIdTicketIdRouteImport.update({
     id: '/tickets_/$siteId/$ticketId',
@@ -71,9 +104,14 @@ export interface FileRoutesByFullPath {
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
+  '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
+  '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -81,9 +119,14 @@ export interface FileRoutesByTo {
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
+  '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
+  '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -93,9 +136,14 @@ export interface FileRoutesById {
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
+  '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
+  '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -105,9 +153,14 @@ export interface FileRouteTypes {
     | '/configFavoris'
     | '/home'
     | '/rapports'
+    | '/recus'
     | '/sync'
     | '/tickets'
+    | '/analyses/coffre'
+    | '/analyses/recuManagers'
+    | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
+    | '/analyses/comptageCaisses/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -115,9 +168,14 @@ export interface FileRouteTypes {
     | '/configFavoris'
     | '/home'
     | '/rapports'
+    | '/recus'
     | '/sync'
     | '/tickets'
+    | '/analyses/coffre'
+    | '/analyses/recuManagers'
+    | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
+    | '/analyses/comptageCaisses'
   id:
     | '__root__'
     | '/'
@@ -126,9 +184,14 @@ export interface FileRouteTypes {
     | '/_authed/configFavoris'
     | '/_authed/home'
     | '/_authed/rapports'
+    | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/_authed/analyses/coffre'
+    | '/_authed/analyses/recuManagers'
+    | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
+    | '/_authed/analyses/comptageCaisses/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -181,6 +244,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedRapportsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/recus': {
+      id: '/_authed/recus'
+      path: '/recus'
+      fullPath: '/recus'
+      preLoaderRoute: typeof AuthedRecusRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/sync': {
       id: '/_authed/sync'
       path: '/sync'
@@ -193,6 +263,34 @@ declare module '@tanstack/react-router' {
       path: '/tickets'
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/analyses/coffre': {
+      id: '/_authed/analyses/coffre'
+      path: '/analyses/coffre'
+      fullPath: '/analyses/coffre'
+      preLoaderRoute: typeof AuthedAnalysesCoffreRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/analyses/recuManagers': {
+      id: '/_authed/analyses/recuManagers'
+      path: '/analyses/recuManagers'
+      fullPath: '/analyses/recuManagers'
+      preLoaderRoute: typeof AuthedAnalysesRecuManagersRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/analyses/comptageCaisses/': {
+      id: '/_authed/analyses/comptageCaisses/'
+      path: '/analyses/comptageCaisses'
+      fullPath: '/analyses/comptageCaisses/'
+      preLoaderRoute: typeof AuthedAnalysesComptageCaissesIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/analyses/comptageCaisses/$action': {
+      id: '/_authed/analyses/comptageCaisses/$action'
+      path: '/analyses/comptageCaisses/$action'
+      fullPath: '/analyses/comptageCaisses/$action'
+      preLoaderRoute: typeof AuthedAnalysesComptageCaissesActionRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/tickets_/$siteId/$ticketId': {
@@ -209,18 +307,30 @@ interface AuthedRouteChildren {
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
+  AuthedRecusRoute: typeof AuthedRecusRoute
   AuthedSyncRoute: typeof AuthedSyncRoute
   AuthedTicketsRoute: typeof AuthedTicketsRoute
+  AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
+  AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
+  AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
+  AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
+  AuthedRecusRoute: AuthedRecusRoute,
   AuthedSyncRoute: AuthedSyncRoute,
   AuthedTicketsRoute: AuthedTicketsRoute,
+  AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
+  AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
+  AuthedAnalysesComptageCaissesActionRoute:
+    AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,
+  AuthedAnalysesComptageCaissesIndexRoute:
+    AuthedAnalysesComptageCaissesIndexRoute,
 }
 
 const AuthedRouteWithChildren =

@@ -295,3 +295,21 @@ describe('outbox', () => {
     expect(await readStoredCredentials()).toBeNull();
   });
 });
+
+describe('editing a queued write', () => {
+  it('is refused once a send was tried without an answer (it may be stored already), allowed before', async () => {
+    const untried = await queueCount(1);
+    await resendItem(db, untried.id, { body: { changed: true }, searchParams: { id: '9' } });
+    expect(await findItem(db, untried.id)).toMatchObject({
+      body: { changed: true },
+      searchParams: { id: '9' },
+    });
+
+    server.down = true;
+    await replayOutbox(options({ backoff: { ...FAST, retries: 0 } }));
+    const tried = await findItem(db, untried.id);
+    expect(tried).toMatchObject({ state: 'waiting', attempts: 1 });
+    await expect(resendItem(db, untried.id, { body: { again: true } })).rejects.toThrow(/being sent/);
+    expect((await findItem(db, untried.id))?.idempotencyKey).toBe(tried!.idempotencyKey);
+  });
+});

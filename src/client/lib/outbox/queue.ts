@@ -102,19 +102,28 @@ export class OutboxItemBusy extends Error {
 
 /**
  * Sends an item again now, optionally with a corrected body (the user fixed what the server
- * refused). The item gets a new Idempotency-Key: the old one may be known to the server with the
+ * refused, or edits a write never tried yet). The item gets a new Idempotency-Key: the old one may be known to the server with the
  * refused body, and a known key with another body is refused (422). Attempts start again.
- * Throws {@link OutboxItemBusy} while the item is being sent.
+ * Throws {@link OutboxItemBusy} while the item is being sent, and for a waiting item already
+ * tried (its first send may have been stored by the server).
  */
 export async function resendItem(
   db: ComptoirDb,
   id: string,
-  change?: { body: unknown; data?: Record<string, unknown>; summary?: Record<string, string | number> },
+  change?: {
+    body: unknown;
+    data?: Record<string, unknown>;
+    summary?: Record<string, string | number>;
+    searchParams?: Record<string, string>;
+  },
   now: number = Date.now(),
 ): Promise<void> {
   await db.transaction('rw', [db.outbox, db.cashCounts, db.safeCounts, db.receipts], async () => {
     const item = await findItem(db, id);
     if (!item || item.seq === undefined || item.state === 'sending') throw new OutboxItemBusy(id);
+    // A waiting item already tried may have reached the server with its answer lost: a new key
+    // could store it twice, and the old key with another body is refused. It must arrive first.
+    if (item.state === 'waiting' && item.attempts > 0) throw new OutboxItemBusy(id);
     const update: Partial<OutboxItem> = {
       idempotencyKey: crypto.randomUUID(),
       state: 'waiting',
@@ -127,6 +136,7 @@ export async function resendItem(
       update.body = change.body;
       update.schemaVersion = OUTBOX_SCHEMA_VERSION;
       if (change.summary) update.summary = change.summary;
+      if (change.searchParams) update.searchParams = change.searchParams;
     }
     await db.outbox.update(item.seq, update);
     if (item.record) {

@@ -28,6 +28,9 @@ const NAV = [
   { to: '/rapports', messageId: 'nav.reports' },
   { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
+  { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
+  { to: '/analyses/coffre', messageId: 'nav.safe' },
+  { to: '/recus', messageId: 'nav.receipts' },
 ] as const;
 
 function allowed(requirement: Requirement, rights: readonly string[]): boolean {

@@ -1,0 +1,41 @@
+/**
+ * An amount typed in the user's way ("12,50"), kept as text while typing so nothing typed is
+ * lost on an error; the form parses it (money-input.ts). Numeric pad with a decimal key on phones.
+ */
+import type { ReactNode } from 'react';
+import { TextField } from '../../../ui/text-field.tsx';
+
+export interface MoneyFieldProps {
+  label: ReactNode;
+  value: string;
+  onChange: (text: string) => void;
+  isRequired?: boolean;
+  errorMessage?: ReactNode;
+  description?: ReactNode;
+  testId?: string;
+}
+
+export function MoneyField({
+  label,
+  value,
+  onChange,
+  isRequired,
+  errorMessage,
+  description,
+  testId,
+}: MoneyFieldProps) {
+  return (
+    <TextField
+      className="money-field"
+      label={label}
+      value={value}
+      onChange={onChange}
+      inputMode="decimal"
+      isRequired={isRequired}
+      isInvalid={errorMessage !== undefined}
+      errorMessage={errorMessage}
+      description={description}
+      data-testid={testId}
+    />
+  );
+}

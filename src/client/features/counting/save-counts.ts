@@ -1,0 +1,117 @@
+/**
+ * The counting writes (issue #3 points 1–4). Every one goes through the outbox, online or not:
+ * stored on the device with its local record in one transaction, then sent by the replayer with
+ * its Idempotency-Key, so it reaches the server exactly once whatever the network does. A write
+ * the server refused comes back here to be fixed (`fixOutboxId`): it is resent in place, under a
+ * new key, never queued twice.
+ */
+import type { CashCountBody, ReceiptComplements, SafeCountBody } from '../../../contract/counting.ts';
+import { db } from '../../lib/db.ts';
+import { kickOutbox, submitWrite } from '../../lib/outbox/page-outbox.ts';
+import { resendItem } from '../../lib/outbox/queue.ts';
+
+/** Who writes: the signed-in user's id (query `id`, SPEC.md §7) and login (owner of the item). */
+export interface Author {
+  id: number;
+  login: string;
+}
+
+async function fixOrQueue(
+  fixOutboxId: string | null,
+  change: { body: unknown; data: Record<string, unknown>; summary: Record<string, string | number> },
+  queue: () => Promise<unknown>,
+): Promise<void> {
+  if (fixOutboxId) {
+    await resendItem(db(), fixOutboxId, change);
+    kickOutbox();
+    return;
+  }
+  await queue();
+}
+
+/** Queues POST bo/comptage/save?id (a new version of the terminal's count). */
+export async function saveCashCount(author: Author, body: CashCountBody, fixOutboxId: string | null = null) {
+  const summary = { site: body.site, date: body.dateFiscale, terminal: body.caisse };
+  const data = { ...body } satisfies Record<string, unknown>;
+  await fixOrQueue(fixOutboxId, { body, data, summary }, () =>
+    submitWrite({
+      kind: 'cashCount',
+      method: 'POST',
+      path: 'bo/comptage/save',
+      searchParams: { id: String(author.id) },
+      body,
+      login: author.login,
+      summary,
+      record: { table: 'cashCounts', siteId: body.site, fiscalDate: body.dateFiscale, data },
+    }),
+  );
+}
+
+/** Queues POST coffre/save?id (a new version of the site's safe count). */
+export async function saveSafeCount(author: Author, body: SafeCountBody, fixOutboxId: string | null = null) {
+  const summary = { site: body.site, date: body.dateFiscale };
+  const data = { ...body } satisfies Record<string, unknown>;
+  await fixOrQueue(fixOutboxId, { body, data, summary }, () =>
+    submitWrite({
+      kind: 'safeCount',
+      method: 'POST',
+      path: 'coffre/save',
+      searchParams: { id: String(author.id) },
+      body,
+      login: author.login,
+      summary,
+      record: { table: 'safeCounts', siteId: body.site, fiscalDate: body.dateFiscale, data },
+    }),
+  );
+}
+
+/** A receipt as typed: who (seller, manager), where, when, and its complements (SPEC.md §7). */
+export interface ReceiptInput {
+  site: number;
+  dateFiscale: string;
+  codeVendeur: string;
+  nomVendeur: string;
+  codeManager: string;
+  nomManager: string;
+  complements: ReceiptComplements;
+  /** Server id when editing a stored receipt (updateDocument). */
+  documentId: number | null;
+}
+
+/** Queues POST bo/documentsManager/createDocument or updateDocument (query + complements body). */
+export async function saveReceipt(author: Author, input: ReceiptInput, fixOutboxId: string | null = null) {
+  const searchParams: Record<string, string> = {
+    id: String(author.id),
+    codeVendeur: input.codeVendeur,
+    codeManager: input.codeManager,
+    nomVendeur: input.nomVendeur,
+    nomManager: input.nomManager,
+    site: String(input.site),
+    dateFiscale: input.dateFiscale,
+  };
+  if (input.documentId !== null) searchParams.documentId = String(input.documentId);
+  const summary = {
+    site: input.site,
+    date: input.dateFiscale,
+    seller: input.nomVendeur,
+    amount: (input.complements.montantCents / 100).toFixed(2),
+  };
+  const data = { ...input } satisfies Record<string, unknown>;
+  if (fixOutboxId) {
+    // A receipt's parameters travel in the query: a fix rewrites the item's query too.
+    await resendItem(db(), fixOutboxId, { body: input.complements, data, summary, searchParams });
+    kickOutbox();
+    return;
+  }
+  await submitWrite({
+    kind: input.documentId === null ? 'receipt' : 'receiptUpdate',
+    method: 'POST',
+    path:
+      input.documentId === null ? 'bo/documentsManager/createDocument' : 'bo/documentsManager/updateDocument',
+    searchParams,
+    body: input.complements,
+    login: author.login,
+    summary,
+    record: { table: 'receipts', siteId: input.site, fiscalDate: input.dateFiscale, data },
+  });
+}
