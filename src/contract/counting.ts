@@ -52,6 +52,11 @@ export const IDEMPOTENCY_WAIT_SECONDS = 30;
 /** A valid key: a UUID (any version; the client uses crypto.randomUUID()). */
 export const IdempotencyKeySchema = z.uuid();
 
+/** Report class of cash counts (bo/getReport rapportClassName; latest version per terminal and day). */
+export const CASH_COUNT_REPORT = 'RapportComptageCaisses';
+/** Report class of safe counts (latest version per site and day, with its countersignature). */
+export const SAFE_COUNT_REPORT = 'RapportComptageCoffre';
+
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * exporting a {@link ReportClass} and one line in {@link REPORT_CLASSES}; routes, metrics and
  * renderers pick it up from here.
  */
+import { COUNTING_REPORTS } from './counting/index.ts';
 import { FINANCE_REPORTS } from './finance/index.ts';
 import { OPERATIONS_REPORTS } from './operations/index.ts';
 import { salesReport } from './sales.ts';
@@ -11,7 +12,7 @@ import { SALES_ANALYSES } from './sales-analyses/index.ts';
 import type { ReportClass } from './types.ts';
 
 /** Every report class, in the order bo/rapport/metrics lists them. */
-export const REPORT_CLASSES: readonly ReportClass[] = [salesReport, ...SALES_ANALYSES, ...OPERATIONS_REPORTS, ...FINANCE_REPORTS];
+export const REPORT_CLASSES: readonly ReportClass[] = [salesReport, ...SALES_ANALYSES, ...OPERATIONS_REPORTS, ...FINANCE_REPORTS, ...COUNTING_REPORTS];
 
 const BY_NAME = new Map(REPORT_CLASSES.map((c) => [c.className, c]));
 
