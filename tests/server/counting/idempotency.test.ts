@@ -169,4 +169,18 @@ describe('Idempotency-Key on writes', () => {
     await save(count(19), undefined);
     expect(await rowsOf(19)).toBe(2);
   });
+
+  it('a write route of another module (POST bo/favoris/save) honours the key too, even sent ten times at once', async () => {
+    const id = await t.createUser({ login: 'fav', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [paris] });
+    const headers = { ...(await t.signIn('fav', PASSWORD)), 'idempotency-key': randomUUID() };
+    const payload = { libelle: 'Ventes du jour', typeRapport: { className: 'RapportVentes' }, lSites: [paris] };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: `/api/bo/favoris/save?id=${id}`, headers, payload })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    const list = await t.app.inject({ url: `/api/bo/favoris?id=${id}`, headers });
+    expect(list.body.match(/Ventes du jour/g)).toHaveLength(1);
+  });
 });

@@ -239,3 +239,29 @@ describe('countersignature', () => {
     expect((await countersign(signQuery({ datefiscale: '2026-04-01' }))).statusCode).toBe(404);
   });
 });
+
+describe('guessing manager codes', () => {
+  let g: TestApp;
+  beforeAll(async () => {
+    g = await createTestApp({ config: { loginRatePerMinute: 3 } });
+  });
+  afterAll(async () => {
+    await g.close();
+  });
+
+  it('checkContreCode is rate-limited per client like the login', async () => {
+    const id = await g.createUser({ login: 'm', password: PASSWORD, droits: ['COFFRE'] });
+    const headers = await g.signIn('m', PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await g.app.inject({ url: `/api/bo/checkContreCode?id=${id}&code=boss&contreCode=${1000 + i}`, headers });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('a GET that acts has no HEAD twin', async () => {
+    const res = await g.app.inject({ method: 'HEAD', url: '/api/bo/updateRule?id=1&libelle=comptageCartes&active=true' });
+    expect(res.statusCode).toBe(404);
+  });
+});

@@ -69,6 +69,8 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
     '/bo/home/envoieMail',
     {
       config: { rights: 'GET bo/home/envoieMail', write: true },
+      // A GET that acts: no automatic HEAD twin, which would act too.
+      exposeHeadRoute: false,
       schema: {
         summary: "Mails a safe count's PDF receipt to user `utilisateur`, or to the users of `role` on the site",
         tags: ['counting'],
@@ -113,6 +115,8 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
     '/bo/home/envoieMailManquant',
     {
       config: { rights: 'GET bo/home/envoieMailManquant', write: true },
+      // A GET that acts: no automatic HEAD twin, which would act too.
+      exposeHeadRoute: false,
       schema: {
         summary: "Mails the users of `role` on the site that the day's safe count is missing",
         tags: ['counting'],

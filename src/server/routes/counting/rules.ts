@@ -76,6 +76,8 @@ export async function ruleRoutes(app: FastifyInstance, options: CountingOptions)
     '/bo/updateRule',
     {
       config: { rights: 'GET bo/updateRule', write: true },
+      // A GET that acts: no automatic HEAD twin, which would act too.
+      exposeHeadRoute: false,
       schema: {
         summary: 'Turns a counting rule on or off on `site`, or on every site of the scope (a GET that writes)',
         tags: ['counting'],
