@@ -157,8 +157,8 @@ export function searchWhere(search: TicketSearch): { where: string; values: unkn
     for (const c of new Set(search.criteria)) {
       if (c === 'cancellations') any.push("t.kind = 'CANCELLATION'");
       if (c === 'employeeMeals') any.push('t.employee_meal');
-      if (c === 'corrections') any.push(CORRECTED);
-      if (c === 'cashed') any.push(CASHED);
+      if (c === 'corrections') any.push(PER_TICKET(CORRECTED));
+      if (c === 'cashed') any.push(PER_TICKET(CASHED));
     }
     conditions.push(`(${any.join(' OR ')})`);
   }
@@ -170,6 +170,14 @@ const CORRECTED =
   'EXISTS (SELECT 1 FROM ticket_lines l WHERE l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected)';
 /** Ticket `t` has a payment (reads the payments primary key). */
 const CASHED = 'EXISTS (SELECT 1 FROM payments pm WHERE pm.site_id = t.site_id AND pm.ticket_id = t.ticket_id)';
+
+/**
+ * `test` (an EXISTS) checked ticket by ticket. A bare EXISTS in WHERE is turned by PostgreSQL
+ * into a semi-join, and since lines and payments carry no fiscal date it then read every line
+ * of the chain (measured: ~350 ms on the demo chain for a month of one site, against ~10 ms
+ * ticket by ticket through the primary key). A scalar subquery is never turned into a join.
+ */
+const PER_TICKET = (test: string) => `(SELECT ${test})`;
 
 /** Columns of a {@link TicketSummary} (tickets `t`, sites `s`, terminals `tm`, sellers `se`). */
 const SUMMARY_COLUMNS = `t.site_id AS "restaurantId", s.libelle AS site, t.ticket_id AS "ticketId",
