@@ -94,7 +94,7 @@ export function share(part: number, whole: number): number | null {
   return whole === 0 ? null : part / whole;
 }
 
-/** Sum of `key` over `rows`. */
+/** Sum of `pick(row)` over `rows`. */
 export function sumOf<T>(rows: readonly T[], pick: (row: T) => number): number {
   let total = 0;
   for (const r of rows) total += pick(r);

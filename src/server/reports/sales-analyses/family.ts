@@ -84,8 +84,12 @@ async function queryFamilies(ctx: ReportContext<AnalysisParams>): Promise<Datase
 }
 
 /**
- * Sales by product family. maxDays 400 like the sales report; reads the period's lines through
- * the tickets' `(site_id, fiscal_date)` index and the lines' `(site_id, ticket_id, line_no)` key.
+ * Sales by product family. maxDays 400 like the sales report. The period's tickets come through
+ * the `(site_id, fiscal_date)` index; PostgreSQL then hash-joins them with a scan of the lines
+ * (a year of the demo chain: 1.1 M lines, about 0.9 s on a quiet 2-core machine), or, once the
+ * lines table dwarfs the period, looks them up by their `(site_id, ticket_id, line_no)` key.
+ * A per-day aggregate by family and VAT rate would answer in milliseconds (left to the lead:
+ * no new table here).
  */
 export const familySalesReport: ReportClass<AnalysisParams> = {
   className: 'RapportVentesFamille',

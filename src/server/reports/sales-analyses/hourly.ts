@@ -111,7 +111,9 @@ async function queryDayParts(ctx: ReportContext<AnalysisParams>): Promise<Datase
 
 /**
  * Sales by local hour. maxDays 400 like the sales report: one pass over the period's tickets
- * through the `(site_id, fiscal_date)` index, a year of a chain in well under a second.
+ * (through the `(site_id, fiscal_date)` index for short periods). Converting each ticket's
+ * instant to its site's clock is most of the cost: about 0.45 s for a year of the demo chain
+ * (385,000 tickets) on a quiet 2-core machine.
  */
 export const hourlySalesReport: ReportClass<AnalysisParams> = {
   className: 'RapportVentesHoraire',
