@@ -31,6 +31,7 @@ import {
   resetSelection,
   selection,
 } from '../../src/client/features/selection/selection-state.ts';
+import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { session } from '../../src/client/lib/session.ts';
 
@@ -70,6 +71,13 @@ const lastWeek: Favourite = FavouriteSchema.parse({
   lSites: [1],
   periode: 'W-1',
   format: 'XLSX',
+});
+const gone: Favourite = FavouriteSchema.parse({
+  id: 13,
+  libelle: 'Ancien périmètre',
+  typeRapport: { className: 'RapportVentes', localisedTitle: 'Ventes' },
+  lSites: [1, 98, 99],
+  periode: 'D',
 });
 const march: Favourite = FavouriteSchema.parse({
   id: 12,
@@ -122,6 +130,7 @@ async function press(button: HTMLButtonElement) {
 
 beforeEach(async () => {
   resetSelection();
+  clearNotifications();
   dispatchFavouriteMode({ type: 'cancelNew' });
   dispatchFavouriteMode({ type: 'removed', id: favouriteMode.selectedId ?? 0 });
   session.user = {
@@ -141,7 +150,7 @@ beforeEach(async () => {
   queryClient.setQueryData(referenceQueries.groups().queryKey, []);
   queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
   queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
-  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [march, lastWeek] });
+  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [march, lastWeek, gone] });
   Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
   container = document.createElement('div');
   document.body.append(container);
@@ -226,7 +235,7 @@ describe('/configFavoris', () => {
     expect(dialog?.textContent).toContain(nb('Le favori « Semaine dernière à Lyon » sera supprimé.'));
     await press(buttonNamed(dialog!, 'Annuler'));
     expect(body().querySelector('[role="alertdialog"]')).toBeNull();
-    expect(rows()).toHaveLength(2);
+    expect(rows()).toHaveLength(3);
   });
 
   it('opening a favourite fills the selection of /rapports, selects it and goes there', async () => {
@@ -237,5 +246,14 @@ describe('/configFavoris', () => {
     expect(selection.period).toEqual({ kind: 'code', code: 'W-1' });
     expect(selection.report).toEqual({ className: 'RapportVentes', typeRapport: 'Graph', format: 'XLSX' });
     expect(favouriteMode).toEqual({ selectedId: 11, newMode: false });
+  });
+
+  it('opening a favourite with sites the user lost keeps the others and says how many were left out', async () => {
+    await press(buttonNamed(rows()[2]!, nb('Ouvrir le favori « Ancien périmètre » dans Rapports')));
+    expect(router.state.location.pathname).toBe('/rapports');
+    expect(selection.restaurantIds).toEqual([1]);
+    expect(notifications.items).toMatchObject([
+      { kind: 'error', messageId: 'error.favouriteSitesDropped', values: { count: 2 } },
+    ]);
   });
 });

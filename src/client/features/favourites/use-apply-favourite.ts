@@ -10,13 +10,24 @@ import { useReferenceData } from '../selection/use-reference-data.ts';
 import { dispatchFavouriteMode } from './favourite-mode.ts';
 import { selectionFromFavourite } from './favourite-selection.ts';
 
+/** What applying did: refused (the error is already notified), or applied with some sites dropped. */
+export type ApplyResult = { applied: false } | { applied: true; droppedSites: number };
+
 /**
- * `apply(favourite)` fills the selection and says whether it could (else the error is notified);
- * `ready` is false until the user's sites are known (applying earlier would drop every site).
+ * Tells the user that `count` sites of the favourite are no longer theirs and were left out.
+ * Call it once on the screen that shows the result (a route change clears notifications).
  */
-export function useApplyFavourite(): { ready: boolean; apply: (favourite: Favourite) => boolean } {
+export function notifyDroppedSites(count: number): void {
+  if (count > 0) notify.error('favouriteSitesDropped', { count });
+}
+
+/**
+ * `apply(favourite)` fills the selection and says what it did; `ready` is false until the user's
+ * sites are known (applying earlier would drop every site).
+ */
+export function useApplyFavourite(): { ready: boolean; apply: (favourite: Favourite) => ApplyResult } {
   const ref = useReferenceData();
-  const apply = (favourite: Favourite): boolean => {
+  const apply = (favourite: Favourite): ApplyResult => {
     const outcome = selectionFromFavourite(
       favourite,
       visibleSites(ref.sites).map((s) => s.restaurantId),
@@ -24,11 +35,11 @@ export function useApplyFavourite(): { ready: boolean; apply: (favourite: Favour
     );
     if (!outcome.ok) {
       notify.error(outcome.code);
-      return false;
+      return { applied: false };
     }
     Object.assign(selection, outcome.selection);
     dispatchFavouriteMode({ type: 'select', id: favourite.id });
-    return true;
+    return { applied: true, droppedSites: outcome.droppedSites };
   };
   return { ready: !ref.isLoading && ref.error === null, apply };
 }

@@ -17,7 +17,7 @@ import { selection } from '../../selection/selection-state.ts';
 import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
 import { favouriteFailureCode, favouriteQueries, useSaveFavouriteMutation } from '../favourite-queries.ts';
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
-import { useApplyFavourite } from '../use-apply-favourite.ts';
+import { notifyDroppedSites, useApplyFavourite } from '../use-apply-favourite.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
 import './favourites.css';
 
@@ -80,7 +80,11 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
           isDisabled={!ready || favourites.length === 0}
           onChange={(key) => {
             const favourite = favourites.find((f) => f.id === key);
-            if (favourite && apply(favourite)) onApplied?.();
+            if (!favourite) return;
+            const result = apply(favourite);
+            if (!result.applied) return;
+            onApplied?.();
+            notifyDroppedSites(result.droppedSites);
           }}
         />
         <div className="fav-buttons fav-bar__actions">

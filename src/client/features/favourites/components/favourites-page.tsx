@@ -25,7 +25,7 @@ import {
 } from '../favourite-queries.ts';
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
 import { describeFormat, describePeriod, describeReport, describeSites } from '../favourite-summary.ts';
-import { useApplyFavourite } from '../use-apply-favourite.ts';
+import { notifyDroppedSites, useApplyFavourite } from '../use-apply-favourite.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
 import './favourites.css';
 
@@ -103,8 +103,11 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
     }
   }
 
-  function open(favourite: Favourite) {
-    if (apply(favourite)) void navigate({ to: '/rapports' });
+  async function open(favourite: Favourite) {
+    const result = apply(favourite);
+    if (!result.applied) return;
+    await navigate({ to: '/rapports' });
+    notifyDroppedSites(result.droppedSites);
   }
 
   return (
@@ -182,7 +185,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
                 <div className="fav-buttons fav-item__actions">
                   <Button
                     variant="primary"
-                    onPress={() => open(f)}
+                    onPress={() => void open(f)}
                     isDisabled={!ready}
                     aria-label={intl.formatMessage({ id: 'favourites.open.label' }, { name: f.libelle })}
                   >
