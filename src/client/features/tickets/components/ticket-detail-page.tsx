@@ -133,7 +133,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           {intl.formatMessage({ id: 'tickets.detail.lines' }, { count: ticket.lines.length })}
         </h2>
         <div className="tk-table-wrap">
-          <table className="tk-table">
+          <table className="tk-table tk-table--lines">
             <thead>
               <tr>
                 <th scope="col">{label('tickets.line.article')}</th>
@@ -155,7 +155,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             <tbody>
               {ticket.lines.map((l) => (
                 <tr key={l.lineNo} className={l.corrected ? 'tk-row--corrected' : undefined}>
-                  <td data-label={label('tickets.line.article')}>
+                  <td data-label={label('tickets.line.article')} className="tk-l-article">
                     <span className="tk-cell">
                       <span className="tk-article">{l.article}</span>
                       {l.articleCode ? <span className="tk-muted"> {l.articleCode}</span> : null}
@@ -164,17 +164,17 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
                       ) : null}
                     </span>
                   </td>
-                  <td data-label={label('tickets.line.family')}>{l.family ?? '—'}</td>
-                  <td data-label={label('tickets.line.quantity')} className="tk-num">
+                  <td data-label={label('tickets.line.family')} className="tk-l-family">{l.family ?? '—'}</td>
+                  <td data-label={label('tickets.line.quantity')} className="tk-num tk-l-qty">
                     {formatNumber(l.quantity, locale, { maximumFractionDigits: 3 })}
                   </td>
-                  <td data-label={label('tickets.line.unitPrice')} className="tk-num">
+                  <td data-label={label('tickets.line.unitPrice')} className="tk-num tk-l-unit">
                     {money(l.unitPriceCents)}
                   </td>
-                  <td data-label={label('tickets.line.amount')} className="tk-num">
+                  <td data-label={label('tickets.line.amount')} className="tk-num tk-l-amount">
                     {money(l.amountCents)}
                   </td>
-                  <td data-label={label('tickets.line.vat')} className="tk-num">
+                  <td data-label={label('tickets.line.vat')} className="tk-num tk-l-vat">
                     {formatNumber(l.vatRate, locale, { style: 'percent', maximumFractionDigits: 2 })}
                   </td>
                 </tr>
