@@ -8,8 +8,19 @@ import { runReport } from '../../../src/server/reports/run.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 import { input, loadChain, type Ticket } from './chain.ts';
 import {
-  byComparison, byCovers, byDayPart, byFamily, byHour, byPayment, bySeller, byTerminal, byVat, daysBefore,
-  type Expected, selectTickets,
+  byComparison,
+  byCovers,
+  byCumulativeComparison,
+  byDayPart,
+  byFamily,
+  byHour,
+  byPayment,
+  bySeller,
+  byTerminal,
+  byVat,
+  daysBefore,
+  type Expected,
+  selectTickets,
 } from './expected.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -47,17 +58,23 @@ const REQUESTS: Array<[string, Partial<RawReportInput>]> = [
   ['the plain period', {}],
   ['an hour range', { trancheHoraire: true, heureDebut: '11:00', heureFin: '15:00' }],
   ['an hour range past midnight', { trancheHoraire: true, heureDebut: '22:00', heureFin: '02:00' }],
-  ['terminals, sellers (a comma in a code) and training tickets', {
-    tpv: [1, 4],
-    vendeurs: ['S2', 'Dupont, Marie'],
-    trainingMode: true,
-  }],
-  ['explicit fiscal dates and one site', {
-    datefiscales: ['2026-11-07', '2026-11-02'],
-    dateDebut: undefined,
-    dateFin: undefined,
-    sites: [1],
-  }],
+  [
+    'terminals, sellers (a comma in a code) and training tickets',
+    {
+      tpv: [1, 4],
+      vendeurs: ['S2', 'Dupont, Marie'],
+      trainingMode: true,
+    },
+  ],
+  [
+    'explicit fiscal dates and one site',
+    {
+      datefiscales: ['2026-11-07', '2026-11-02'],
+      dateDebut: undefined,
+      dateFin: undefined,
+      sites: [1],
+    },
+  ],
 ];
 
 describe('sales analyses against figures computed from the chain rows', () => {
@@ -96,6 +113,33 @@ describe('sales analyses against figures computed from the chain rows', () => {
     expect(d.totals.variance).toBe((d.totals.netSales as number) - (d.totals.previousNetSales as number));
   });
 
+  it('RapportVentesComparaison Cumulative runs totals of every site since the first date', async () => {
+    for (const [, overrides] of REQUESTS) {
+      const req = input('RapportVentesComparaison', overrides);
+      const previousReq = {
+        ...req,
+        dateDebut: req.dateDebut && daysBefore(req.dateDebut, 364),
+        dateFin: req.dateFin && daysBefore(req.dateFin, 364),
+        datefiscales: req.datefiscales.map((x) => daysBefore(x, 364)),
+      };
+      const want = byCumulativeComparison(
+        byComparison(selectTickets(tickets, req), selectTickets(tickets, previousReq)),
+      );
+      const d = await dataset('RapportVentesComparaison', { ...overrides, typeRapport: 'Cumulative' });
+      expect(d.variant).toBe('Cumulative');
+      expect(d.rows).toEqual(want.rows);
+      expect(d.totals).toEqual(want.totals);
+      expect(d.columns.map((c) => c.key)).toEqual(Object.keys(want.totals));
+    }
+    const daily = await dataset('RapportVentesComparaison');
+    const cumulated = await dataset('RapportVentesComparaison', { typeRapport: 'Cumulative' });
+    expect(cumulated.rows).toHaveLength(10);
+    expect(cumulated.rows.at(-1)!.cumulativeNetSales).toBe(daily.totals.netSales);
+    await expect(dataset('RapportVentesFamille', { typeRapport: 'Cumulative' })).rejects.toMatchObject({
+      code: 'BadRequest',
+    });
+  });
+
   it('gives a comparison row to a date whose counterpart alone has tickets, this year reading 0', async () => {
     // 2026-11-11 has no ticket; 2025-11-12 neither; 2025-11-11 (counterpart of 2026-11-10) has.
     const d = await dataset('RapportVentesComparaison', { dateDebut: '2026-11-10', dateFin: '2026-11-11' });
@@ -103,10 +147,21 @@ describe('sales analyses against figures computed from the chain rows', () => {
       tickets,
       input('x', { dateDebut: '2025-11-11', dateFin: '2025-11-11' }),
     );
-    expect(d.rows).toEqual(byComparison(selectTickets(tickets, input('x', { dateDebut: '2026-11-10', dateFin: '2026-11-10' })), sameAsLastYear).rows);
-    const onlyLastYear = await dataset('RapportVentesComparaison', { dateDebut: '2026-11-12', dateFin: '2026-11-12' });
+    expect(d.rows).toEqual(
+      byComparison(
+        selectTickets(tickets, input('x', { dateDebut: '2026-11-10', dateFin: '2026-11-10' })),
+        sameAsLastYear,
+      ).rows,
+    );
+    const onlyLastYear = await dataset('RapportVentesComparaison', {
+      dateDebut: '2026-11-12',
+      dateFin: '2026-11-12',
+    });
     expect(onlyLastYear.rows).toEqual([]);
-    const previousOnly = await dataset('RapportVentesComparaison', { dateDebut: '2026-10-31', dateFin: '2026-10-31' });
+    const previousOnly = await dataset('RapportVentesComparaison', {
+      dateDebut: '2026-10-31',
+      dateFin: '2026-10-31',
+    });
     // 2026-10-31's counterpart is 2025-11-01, which has tickets; 2026-10-31 has none.
     expect(previousOnly.rows).toHaveLength(2);
     for (const row of previousOnly.rows) {
@@ -159,7 +214,11 @@ describe('sales analyses against figures computed from the chain rows', () => {
       'Nacht',
       'Nachtspitze',
     ]);
-    expect(de.columns.find((c) => c.key === 'share')).toEqual({ key: 'share', label: 'Anteil', type: 'percent' });
+    expect(de.columns.find((c) => c.key === 'share')).toEqual({
+      key: 'share',
+      label: 'Anteil',
+      type: 'percent',
+    });
     const en = await dataset('RapportVentesPaiement', { language: 'en' });
     expect(en.rows.map((r) => r.paymentMethod)).toEqual(['Cash', 'Card', 'Meal voucher', 'Cheque', 'Other']);
     const family = await dataset('RapportVentesFamille', { language: 'en' });

@@ -64,10 +64,24 @@ function dates(): string[] {
   return out;
 }
 
-function line(family: string | null, quantity: number, unit: number, vatRate: number, corrected: boolean): Line {
+function line(
+  family: string | null,
+  quantity: number,
+  unit: number,
+  vatRate: number,
+  corrected: boolean,
+): Line {
   const amount = corrected ? 0 : Math.round(quantity * unit);
   const excl = Math.round(amount / (1 + vatRate));
-  return { family, quantity, amountCents: amount, vatRate, amountExclCents: excl, taxCents: amount - excl, corrected };
+  return {
+    family,
+    quantity,
+    amountCents: amount,
+    vatRate,
+    amountExclCents: excl,
+    taxCents: amount - excl,
+    corrected,
+  };
 }
 
 /** The tickets of the chain (deterministic). */
@@ -85,7 +99,15 @@ export function chainTickets(): Ticket[] {
         const lineCount = 1 + (n % 3);
         for (let j = 0; j < lineCount; j++) {
           const quantity = sign * (j === 1 && n % 4 === 0 ? 1.5 : 1 + ((n + j) % 3));
-          lines.push(line(FAMILIES[(n + j) % 3]!, quantity, 120 + ((n * 53 + j * 71) % 1900), RATES[(n + 2 * j) % 3]!, false));
+          lines.push(
+            line(
+              FAMILIES[(n + j) % 3]!,
+              quantity,
+              120 + ((n * 53 + j * 71) % 1900),
+              RATES[(n + 2 * j) % 3]!,
+              false,
+            ),
+          );
         }
         if (kind === 'SALE' && n % 5 === 2) lines.push(line('Plats', 1, 1450, 0.1, true));
         const total = lines.reduce((a, l) => a + l.amountCents, 0);
@@ -101,7 +123,17 @@ export function chainTickets(): Ticket[] {
         // Hours over the whole day (every day part), with the edges of the parts.
         const slot = k % 8;
         const [localHour, localMinute] =
-          slot === 0 ? [0, 30] : slot === 1 ? [1, 59] : slot === 2 ? [2, 0] : slot === 3 ? [11, 0] : slot === 4 ? [14, 59] : [(n * 7) % 24, (n * 13) % 60];
+          slot === 0
+            ? [0, 30]
+            : slot === 1
+              ? [1, 59]
+              : slot === 2
+                ? [2, 0]
+                : slot === 3
+                  ? [11, 0]
+                  : slot === 4
+                    ? [14, 59]
+                    : [(n * 7) % 24, (n * 13) % 60];
         const covers = site.id === 1 && kind !== 'RETURN' && k % 4 !== 3 ? sign * (1 + (n % 4)) : null;
         out.push({
           siteId: site.id,
@@ -139,18 +171,23 @@ export async function loadChain(database: Database): Promise<Ticket[]> {
   await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
     (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
   for (const s of SITES) {
-    await pool.query('INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)', [
-      s.id,
-      s.libelle,
-      s.companyId,
-      s.timeZone,
-      s.currency,
-    ]);
+    await pool.query(
+      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
+      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
+    );
     for (const t of [1, 2, 3]) {
-      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [s.id, t, `Caisse ${t}`]);
+      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
+        s.id,
+        t,
+        `Caisse ${t}`,
+      ]);
     }
     for (const [i, code] of SELLERS.entries()) {
-      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, code, `Vendeur ${i + 1}`]);
+      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [
+        s.id,
+        code,
+        `Vendeur ${i + 1}`,
+      ]);
     }
   }
   const tickets = chainTickets();

@@ -32,7 +32,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // 2026-10-31..2026-11-02: a Saturday, a Sunday (with the month's training tickets) and a Monday.
   await generateDemoChain(database.pool, { seed: 7, now: new Date('2026-11-02T22:30:00Z'), days: 3 });
-  sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map((r) => r.id);
+  sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map(
+    (r) => r.id,
+  );
   const range = await database.pool.query<{ from: string; to: string }>(
     'SELECT min(fiscal_date)::text AS from, max(fiscal_date)::text AS to FROM tickets',
   );
@@ -64,7 +66,9 @@ describe('sales analyses on the demo chain', () => {
     expect(tickets.some((t) => t.kind === 'CANCELLATION' && (t.covers ?? 0) < 0)).toBe(true);
     const all = await database.pool.query('SELECT count(*)::int AS n FROM tickets WHERE training_mode');
     expect(all.rows[0].n).toBeGreaterThan(0);
-    const corrected = await database.pool.query('SELECT count(*)::int AS n FROM ticket_lines WHERE corrected');
+    const corrected = await database.pool.query(
+      'SELECT count(*)::int AS n FROM ticket_lines WHERE corrected',
+    );
     expect(corrected.rows[0].n).toBeGreaterThan(0);
   });
 
@@ -98,7 +102,8 @@ describe('sales analyses on the demo chain', () => {
   it('puts each ticket in the hour of the Paris clock it was opened in', async () => {
     const tickets = await rawTickets();
     const byHour = new Array<number>(24).fill(0);
-    for (const t of tickets) byHour[new TZDate(t.opened_at, 'Europe/Paris').getHours()]! += Number(t.total_cents);
+    for (const t of tickets)
+      byHour[new TZDate(t.opened_at, 'Europe/Paris').getHours()]! += Number(t.total_cents);
     const d = await dataset('RapportVentesHoraire');
     expect(d.rows.map((r) => r.netSales)).toEqual(byHour);
     // The late bar trades after midnight on the previous fiscal date.
@@ -109,7 +114,11 @@ describe('sales analyses on the demo chain', () => {
     const tickets = await rawTickets();
     const covers = await dataset('RapportVentesCouverts');
     expect(covers.totals.covers).toBe(tickets.reduce((a, t) => a + (t.covers ?? 0), 0));
-    const { rows } = await database.pool.query<{ method: string; amount_cents: string; training_mode: boolean }>(
+    const { rows } = await database.pool.query<{
+      method: string;
+      amount_cents: string;
+      training_mode: boolean;
+    }>(
       `SELECT p.method, p.amount_cents::text, t.training_mode
          FROM payments p JOIN tickets t ON t.site_id = p.site_id AND t.ticket_id = p.ticket_id`,
     );

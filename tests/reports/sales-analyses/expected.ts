@@ -22,7 +22,8 @@ export function selectTickets(tickets: readonly Ticket[], req: RawReportInput): 
     } else if (t.fiscalDate < req.dateDebut! || t.fiscalDate > req.dateFin!) return false;
     if (t.trainingMode && !req.trainingMode) return false;
     if (req.tpv.length > 0 && (t.terminalId === null || !req.tpv.includes(t.terminalId))) return false;
-    if (req.vendeurs.length > 0 && (t.sellerCode === null || !req.vendeurs.includes(t.sellerCode))) return false;
+    if (req.vendeurs.length > 0 && (t.sellerCode === null || !req.vendeurs.includes(t.sellerCode)))
+      return false;
     if (req.trancheHoraire) {
       const from = toMinutes(req.heureDebut);
       const to = toMinutes(req.heureFin);
@@ -184,7 +185,11 @@ function byStaff(
 export const byTerminal = (ts: readonly Ticket[]) =>
   byStaff(ts, 'terminalId', 'terminal', (ref) => (Number(ref) <= 3 ? `Caisse ${ref}` : null));
 
-const SELLER_NAMES: Record<string, string> = { S1: 'Vendeur 1', S2: 'Vendeur 2', 'Dupont, Marie': 'Vendeur 3' };
+const SELLER_NAMES: Record<string, string> = {
+  S1: 'Vendeur 1',
+  S2: 'Vendeur 2',
+  'Dupont, Marie': 'Vendeur 3',
+};
 export const bySeller = (ts: readonly Ticket[]) =>
   byStaff(ts, 'sellerCode', 'seller', (ref) => SELLER_NAMES[String(ref)] ?? null);
 
@@ -262,7 +267,11 @@ function coverFigures(ts: readonly Ticket[]) {
 }
 
 const byDateAndSite = (a: Row, b: Row) =>
-  a.fiscalDate === b.fiscalDate ? Number(a.siteId) - Number(b.siteId) : String(a.fiscalDate) < String(b.fiscalDate) ? -1 : 1;
+  a.fiscalDate === b.fiscalDate
+    ? Number(a.siteId) - Number(b.siteId)
+    : String(a.fiscalDate) < String(b.fiscalDate)
+      ? -1
+      : 1;
 
 export function byCovers(ts: readonly Ticket[]): Expected {
   const rows = [...groupBy(ts, (t) => `${t.fiscalDate}|${t.siteId}`).values()]
@@ -329,6 +338,56 @@ export function byComparison(current: readonly Ticket[], previous: readonly Tick
       siteId: null,
       site: null,
       ...figures(current, previous),
+    },
+  };
+}
+
+/**
+ * The Cumulative comparison: the Daily comparison's rows added up per date over every site,
+ * then running totals from the first date.
+ */
+export function byCumulativeComparison(daily: Expected): Expected {
+  const days = new Map<string, { previousFiscalDate: string; net: number; previousNet: number }>();
+  for (const r of daily.rows) {
+    const d = days.get(String(r.fiscalDate)) ?? {
+      previousFiscalDate: String(r.previousFiscalDate),
+      net: 0,
+      previousNet: 0,
+    };
+    d.net += r.netSales as number;
+    d.previousNet += r.previousNetSales as number;
+    days.set(String(r.fiscalDate), d);
+  }
+  let net = 0;
+  let previousNet = 0;
+  const pct = () => (previousNet === 0 ? null : (net - previousNet) / previousNet);
+  const rows = [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([fiscalDate, d]) => {
+      net += d.net;
+      previousNet += d.previousNet;
+      return {
+        fiscalDate,
+        previousFiscalDate: d.previousFiscalDate,
+        netSales: d.net,
+        previousNetSales: d.previousNet,
+        cumulativeNetSales: net,
+        cumulativePreviousNetSales: previousNet,
+        variance: net - previousNet,
+        variancePercent: pct(),
+      };
+    });
+  return {
+    rows,
+    totals: {
+      fiscalDate: null,
+      previousFiscalDate: null,
+      netSales: net,
+      previousNetSales: previousNet,
+      cumulativeNetSales: net,
+      cumulativePreviousNetSales: previousNet,
+      variance: net - previousNet,
+      variancePercent: pct(),
     },
   };
 }

@@ -19,8 +19,18 @@ let lyonId: number;
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({ login: 'manager', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
-  lyonId = await t.createUser({ login: 'lyon', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [2] });
+  managerId = await t.createUser({
+    login: 'manager',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+  });
+  lyonId = await t.createUser({
+    login: 'lyon',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [2],
+  });
   manager = await t.signIn('manager', PASSWORD);
   lyon = await t.signIn('lyon', PASSWORD);
 });
@@ -38,7 +48,12 @@ function getReport(headers: AuthHeaders, id: number, className: string, query: s
 
 describe('GET bo/getReport for the sales analyses', () => {
   it('downloads sales by day part as a French CSV whose figures are those of the tickets', async () => {
-    const res = await getReport(manager, managerId, 'RapportVentesTranche', `${PERIOD}&format=CSV&sites[]=1&sites[]=2`);
+    const res = await getReport(
+      manager,
+      managerId,
+      'RapportVentesTranche',
+      `${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(
@@ -57,7 +72,9 @@ describe('GET bo/getReport for the sales analyses', () => {
     const expected = byDayPart(selectTickets(tickets, input('RapportVentesTranche')));
     expect(records.slice(1, -1).map((r) => r[0])).toEqual(FR_DAY_PARTS.map(([label]) => label));
     const euros = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
-    expect(records.slice(1, -1).map((r) => r[3])).toEqual(expected.rows.map((r) => euros(r.netSales as number)));
+    expect(records.slice(1, -1).map((r) => r[3])).toEqual(
+      expected.rows.map((r) => euros(r.netSales as number)),
+    );
     expect(records.at(-1)!.slice(0, 4)).toEqual([
       'Total',
       '',
@@ -82,12 +99,24 @@ describe('GET bo/getReport for the sales analyses', () => {
     expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // The same dataset, written uncompressed, reads back with its title, day parts and shares.
-    const json = await getReport(manager, managerId, 'RapportVentesTranche', `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`);
+    const json = await getReport(
+      manager,
+      managerId,
+      'RapportVentesTranche',
+      `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`,
+    );
     const dataset = json.json<Dataset>();
     const page = pdfPagesText(
       await renderPdf(
         dataset,
-        { language: 'en', chain: 'Le Comptoir', timeZone: 'Europe/Paris', hours: null, fiscalDates: null, trainingMode: false },
+        {
+          language: 'en',
+          chain: 'Le Comptoir',
+          timeZone: 'Europe/Paris',
+          hours: null,
+          fiscalDates: null,
+          trainingMode: false,
+        },
         false,
       ),
     )[0]!;
@@ -101,17 +130,25 @@ describe('GET bo/getReport for the sales analyses', () => {
     const res = await getReport(lyon, lyonId, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
     const d = res.json<Dataset>();
-    expect(d.rows).toEqual(byTerminal(selectTickets(tickets, input('RapportVentesCaisse', { sites: [2] }))).rows);
+    expect(d.rows).toEqual(
+      byTerminal(selectTickets(tickets, input('RapportVentesCaisse', { sites: [2] }))).rows,
+    );
     expect(new Set(d.rows.map((r) => r.siteId))).toEqual(new Set([2]));
     const outside = await getReport(lyon, lyonId, 'RapportVentesCaisse', `${PERIOD}&format=JSON&sites[]=1`);
     expect(outside.statusCode).toBe(403);
   });
 
   it('lists the analyses in bo/rapport/metrics with their titles', async () => {
-    const res = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${managerId}&language=de`, headers: manager });
+    const res = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
+      headers: manager,
+    });
     const editions = res.json<{ editions: Array<{ className: string; localisedTitle: string }> }>().editions;
     expect(editions).toContainEqual(
-      expect.objectContaining({ className: 'RapportVentesComparaison', localisedTitle: 'Umsatz im Vorjahresvergleich' }),
+      expect.objectContaining({
+        className: 'RapportVentesComparaison',
+        localisedTitle: 'Umsatz im Vorjahresvergleich',
+      }),
     );
     expect(editions).toContainEqual(
       expect.objectContaining({ className: 'RapportVentesHoraire', localisedTitle: 'Umsatz nach Uhrzeit' }),

@@ -22,7 +22,13 @@ import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { usesDailyAggregate } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import {
-  type AnalysisParams, AnalysisParamsSchema, num, periodOf, type SelectedPeriod, sumOf, TICKETS_FROM,
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  periodOf,
+  type SelectedPeriod,
+  sumOf,
+  TICKETS_FROM,
   ticketConditions,
 } from './common.ts';
 
@@ -121,6 +127,7 @@ async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Data
     variance: f.net - f.previousNet,
     variancePercent: variancePercent(f.net, f.previousNet),
   });
+  if (request.variant === 'Cumulative') return cumulative(request, figures);
   return {
     ...datasetHeader(comparisonSalesReport, request),
     columns: translatedColumns(request, [
@@ -158,7 +165,74 @@ async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Data
 }
 
 /**
- * Year-on-year comparison. maxDays 400 like the sales report: it reads two periods, but
+ * The Cumulative variant: one row per fiscal date, every site together, with the day's net sales
+ * this year and last, the running totals since the start of the period, and the variance of
+ * those running totals (how far ahead of or behind last year the period stands on each date).
+ */
+function cumulative(
+  request: ReportRequest,
+  figures: ReadonlyArray<{
+    fiscalDate: string;
+    previousFiscalDate: string;
+    net: number;
+    previousNet: number;
+  }>,
+): Dataset {
+  // Figures come ordered by date, then site: consecutive rows of a date are added up.
+  const days: Array<{ fiscalDate: string; previousFiscalDate: string; net: number; previousNet: number }> =
+    [];
+  for (const f of figures) {
+    const last = days.at(-1);
+    if (last?.fiscalDate === f.fiscalDate) {
+      last.net += f.net;
+      last.previousNet += f.previousNet;
+    } else days.push({ ...f });
+  }
+  let net = 0;
+  let previousNet = 0;
+  const rows = days.map((d) => {
+    net += d.net;
+    previousNet += d.previousNet;
+    return {
+      fiscalDate: d.fiscalDate,
+      previousFiscalDate: d.previousFiscalDate,
+      netSales: d.net,
+      previousNetSales: d.previousNet,
+      cumulativeNetSales: net,
+      cumulativePreviousNetSales: previousNet,
+      variance: net - previousNet,
+      variancePercent: variancePercent(net, previousNet),
+    };
+  });
+  return {
+    ...datasetHeader(comparisonSalesReport, request),
+    columns: translatedColumns(request, [
+      ['fiscalDate', 'date'],
+      ['previousFiscalDate', 'date'],
+      ['netSales', 'money'],
+      ['previousNetSales', 'money'],
+      ['cumulativeNetSales', 'money'],
+      ['cumulativePreviousNetSales', 'money'],
+      ['variance', 'money'],
+      ['variancePercent', 'percent'],
+    ]),
+    rows,
+    totals: {
+      fiscalDate: null,
+      previousFiscalDate: null,
+      netSales: net,
+      previousNetSales: previousNet,
+      cumulativeNetSales: net,
+      cumulativePreviousNetSales: previousNet,
+      variance: net - previousNet,
+      variancePercent: variancePercent(net, previousNet),
+    },
+  };
+}
+
+/**
+ * Year-on-year comparison, Daily (per date and site) and Cumulative (running totals of the
+ * chain). maxDays 400 like the sales report: it reads two periods, but
  * without filters both come from `daily_sales`, and with filters each is one index range.
  */
 export const comparisonSalesReport: ReportClass<AnalysisParams> = {
@@ -168,6 +242,6 @@ export const comparisonSalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Cumulative'],
   query: queryComparison,
 };

@@ -15,7 +15,14 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, num, sumOf, TICKETS_FROM, ticketConditions } from './common.ts';
+import {
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
 
 interface CoversRow {
   fiscal_date: string;

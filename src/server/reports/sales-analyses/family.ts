@@ -12,7 +12,15 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, num, share, sumOf, TICKETS_FROM, ticketConditions } from './common.ts';
+import {
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  share,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
 
 interface FamilyRow {
   family: string | null;

@@ -16,7 +16,14 @@ import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import {
-  type AnalysisParams, AnalysisParamsSchema, hourSpan, num, share, sumOf, TICKETS_FROM, ticketConditions,
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  hourSpan,
+  num,
+  share,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
 } from './common.ts';
 
 interface HourRow {
@@ -78,7 +85,11 @@ function figureCells(f: Figures, totalNet: number) {
 }
 
 function totalOf(rows: readonly Figures[]): Figures {
-  return { tickets: sumOf(rows, (r) => r.tickets), net: sumOf(rows, (r) => r.net), excl: sumOf(rows, (r) => r.excl) };
+  return {
+    tickets: sumOf(rows, (r) => r.tickets),
+    net: sumOf(rows, (r) => r.net),
+    excl: sumOf(rows, (r) => r.excl),
+  };
 }
 
 async function queryHourly(ctx: ReportContext<AnalysisParams>): Promise<Dataset> {

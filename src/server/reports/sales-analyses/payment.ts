@@ -11,7 +11,15 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { hasMessage, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, num, share, sumOf, TICKETS_FROM, ticketConditions } from './common.ts';
+import {
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  share,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
 
 /** Payment methods of schema.ts `payments.method`, in display order; labels `report.paymentMethod.<method>`. */
 export const PAYMENT_METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'] as const;
@@ -46,7 +54,9 @@ async function queryPayments(ctx: ReportContext<AnalysisParams>): Promise<Datase
   const { rows } = await database.pool.query<PaymentRow>(paymentQuery(request));
   const figures = rows
     .map((r) => ({ method: r.method, payments: num(r.payments), amount: num(r.amount_cents) }))
-    .sort((a, b) => rank(a.method) - rank(b.method) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+    .sort(
+      (a, b) => rank(a.method) - rank(b.method) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0),
+    );
   const total = sumOf(figures, (f) => f.amount);
   const label = (method: string) => {
     const id = `report.paymentMethod.${method}`;

@@ -12,7 +12,15 @@ import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, num, share, sumOf, TICKETS_FROM, ticketConditions } from './common.ts';
+import {
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  share,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
 
 interface StaffRow {
   site_id: number;

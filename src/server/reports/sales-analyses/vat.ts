@@ -7,7 +7,15 @@
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, num, share, sumOf, TICKETS_FROM, ticketConditions } from './common.ts';
+import {
+  type AnalysisParams,
+  AnalysisParamsSchema,
+  num,
+  share,
+  sumOf,
+  TICKETS_FROM,
+  ticketConditions,
+} from './common.ts';
 
 interface VatRow {
   vat_rate: string | number;
