@@ -302,6 +302,15 @@ describe('GET bo/tickets/search', () => {
     expect(answer.tickets[0]?.openedLocal).toMatch(/^2026-10-01T08:/);
   });
 
+  it('lets an hour range run past midnight when it ends before it starts', async () => {
+    const answer = await searchAll('heureDebut=21:00&heureFin=09:00');
+    const expected = live().filter((k) => k.hour >= 21 || k.hour < 9);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(answer.tickets.map((k) => k.ticketId)).toEqual(newestFirst(expected));
+    const half = await search('heureDebut=21:00');
+    expect(half.statusCode).toBe(400);
+  });
+
   it('leaves training-mode tickets out unless trainingMode=true', async () => {
     const answer = await searchAll('trainingMode=true');
     expect(answer.total).toBe(tickets.length);
