@@ -14,6 +14,7 @@ import { useSnapshot } from 'valtio';
 import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
 import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
+import { NavBar, type NavEntry, NavMenu } from '../../app/nav-menu.tsx';
 import { loadReferenceData } from '../../features/selection/load-reference-data.ts';
 import { OfflineCopyBanner } from '../../features/sync/components/offline-copy-banner.tsx';
 import { SyncBadge } from '../../features/sync/components/sync-badge.tsx';
@@ -22,8 +23,12 @@ import { queryClient } from '../../lib/query-client.ts';
 import { session, signOut } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 
-/** The navigation entries; each shows only when the user's rights meet its screen's requirement. */
-const NAV = [
+/**
+ * The navigation entries; each shows only when the user's rights meet its screen's requirement.
+ * Shown by app/nav-menu.tsx (bar on wide screens, Menu sheet on phones), grouped by path unless an
+ * entry names its `group`.
+ */
+export const NAV = [
   { to: '/home', messageId: 'nav.home' },
   { to: '/rapports', messageId: 'nav.reports' },
   { to: '/tickets', messageId: 'nav.tickets' },
@@ -31,7 +36,7 @@ const NAV = [
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },
-] as const;
+] as const satisfies readonly NavEntry[];
 
 function allowed(requirement: Requirement, rights: readonly string[]): boolean {
   return satisfies(requirement, rights);
@@ -54,6 +59,7 @@ export function AuthedLayout() {
   if (!user) return null;
   const rights = user.droits;
   const canOpen = allowed(screenRequirement(pathname), rights);
+  const navEntries = NAV.filter((n) => allowed(screenRequirement(n.to), rights));
 
   return (
     <QueryClientProvider client={queryClient}>
@@ -71,22 +77,13 @@ export function AuthedLayout() {
               </span>
               {app.client ? <span className="app-header__client">{app.client}</span> : null}
             </Link>
-            <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
-              <ul className="app-nav__list">
-                {NAV.filter((n) => allowed(screenRequirement(n.to), rights)).map((n) => (
-                  <li key={n.to}>
-                    <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
-                      <FormattedMessage id={n.messageId} />
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
+            <NavBar entries={navEntries} />
             <SyncBadge login={user.login} />
             <LanguageChoice className="app-header__languages" />
             <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
               <FormattedMessage id="nav.logout" />
             </Button>
+            <NavMenu entries={navEntries} login={user.login} />
           </header>
           <main className="app-main" id="main" tabIndex={-1}>
             <OfflineCopyBanner />
