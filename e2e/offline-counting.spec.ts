@@ -1,0 +1,146 @@
+/**
+ * Offline writes end to end (issue #3 point 7), production build + real server + Chromium:
+ * a manager signs in online, loses the network, counts two drawers, reloads the app with no
+ * network, and when the network is back each count reaches the server exactly once and the sync
+ * badge says synced. A write the server refuses (4xx) needs attention and stays until the user
+ * acts. A dashboard opened online is shown offline as an offline copy with its date.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { e2eDatabase, signIn, waitForServiceWorker } from './helpers.ts';
+
+/** Rows of cash_counts carrying `comment` (each test writes its own unique comment). */
+async function cashCountRows(comment: string) {
+  const pool = e2eDatabase();
+  try {
+    const { rows } = await pool.query<{
+      terminal_id: number;
+      cash_cents: string;
+      cheques_cents: string;
+      version: number;
+    }>(
+      'SELECT terminal_id, cash_cents::text, cheques_cents::text, version FROM cash_counts WHERE comment = $1 ORDER BY terminal_id',
+      [comment],
+    );
+    return rows;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Signs in and reloads once the service worker controls the page, so every read goes through it. */
+async function signInWithServiceWorker(page: Page): Promise<void> {
+  await signIn(page);
+  await waitForServiceWorker(page);
+  await page.reload();
+  await expect(page.getByTestId('sync-badge')).toBeVisible();
+}
+
+async function openCashCounting(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Caisses' }).click();
+  await expect(page.getByRole('heading', { name: 'Comptage des caisses' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
+}
+
+/** Counts the drawer now chosen: 3 × 20 € and 2 × 2 € by the stepper, cheques and meal vouchers typed. */
+async function countDrawer(page: Page, comment: string, cheques: string): Promise<void> {
+  await page.getByTestId('cash-denomination-2000').fill('3');
+  const twoEuros = page.getByRole('button', { name: 'Un de plus : Pièce de 2,00 €' });
+  await twoEuros.click();
+  await twoEuros.click();
+  await page.getByLabel('Chèques').fill(cheques);
+  await page.getByLabel('Titres-restaurant').fill('12');
+  await page.getByLabel('Commentaire').fill(comment);
+  await expect(page.getByTestId('counted-cash')).toHaveText('64,00 €');
+  await page.getByRole('button', { name: 'Enregistrer le comptage' }).click();
+}
+
+test('two drawers counted offline reach the server exactly once after a reload and reconnecting', async ({
+  page,
+  context,
+}) => {
+  const comment = `hors-ligne-${Date.now()}`;
+  await signInWithServiceWorker(page);
+  await openCashCounting(page);
+
+  await context.setOffline(true);
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'offline');
+  await countDrawer(page, comment, '45,50');
+  await expect(page.getByTestId('cash-count-local')).toHaveCount(1);
+  await page.getByRole('button', { name: /Caisse 1/ }).click();
+  await page.getByRole('option', { name: 'Caisse 2' }).click();
+  await countDrawer(page, comment, '10');
+  await expect(page.getByTestId('cash-count-local')).toHaveCount(2);
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '2');
+
+  // The app reopened with no network: the shell comes from the service worker, the counts from IndexedDB.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Comptage des caisses' })).toBeVisible();
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '2');
+  await expect(page.getByTestId('cash-count-local')).toHaveCount(2);
+  expect(await cashCountRows(comment)).toEqual([]);
+
+  await context.setOffline(false);
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'synced', { timeout: 30_000 });
+  await expect(page.getByTestId('cash-count-local')).toHaveCount(0);
+  const rows = await cashCountRows(comment);
+  expect(rows.map((r) => [r.terminal_id, r.cash_cents, r.cheques_cents])).toEqual([
+    [1, '6400', '4550'],
+    [2, '6400', '1000'],
+  ]);
+
+  // Nothing is sent again: another reload and replay leave exactly one row per count.
+  await page.reload();
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'synced');
+  await page.getByTestId('sync-badge').click();
+  await expect(page.getByTestId('sync-empty')).toBeVisible();
+  expect(await cashCountRows(comment)).toHaveLength(2);
+});
+
+test('a count the server refuses needs attention and stays until the user retries it', async ({
+  page,
+  context,
+}) => {
+  const comment = `refus-${Date.now()}`;
+  await signInWithServiceWorker(page);
+  await openCashCounting(page);
+  // The server refuses the first attempt (as it would a count missing a required part).
+  let refused = 0;
+  // context.route also sees what the service worker fetches (page.route does not).
+  await context.route('**/api/bo/comptage/save**', async (route) => {
+    if (refused++ === 0) {
+      await route.fulfill({ status: 400, contentType: 'application/json', body: '{"code":"MissingCount"}' });
+    } else {
+      await route.continue();
+    }
+  });
+  await countDrawer(page, comment, '20');
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'needsAttention', {
+    timeout: 15_000,
+  });
+  await page.getByTestId('sync-badge').click();
+  const item = page.getByTestId('sync-item');
+  await expect(item).toHaveAttribute('data-state', 'needsAttention');
+  await expect(item).toContainText('Comptage de caisse');
+  // Later replays leave it alone.
+  await page.waitForTimeout(1_500);
+  await expect(item).toHaveCount(1);
+  expect(await cashCountRows(comment)).toEqual([]);
+
+  await item.getByRole('button', { name: 'Réessayer' }).click();
+  await expect(page.getByTestId('sync-empty')).toBeVisible({ timeout: 15_000 });
+  expect(await cashCountRows(comment)).toHaveLength(1);
+});
+
+test('the home dashboard opened online is shown offline as an offline copy with its time', async ({
+  page,
+  context,
+}) => {
+  await signInWithServiceWorker(page);
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.getByTestId('offline-copy-banner')).toHaveCount(0);
+  await context.setOffline(true);
+  await page.reload();
+  const banner = page.getByTestId('offline-copy-banner');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(/Copie hors ligne du \d{2}:\d{2}/);
+});
