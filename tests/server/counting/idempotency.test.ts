@@ -183,4 +183,26 @@ describe('Idempotency-Key on writes', () => {
     const list = await t.app.inject({ url: `/api/bo/favoris?id=${id}`, headers });
     expect(list.body.match(/Ventes du jour/g)).toHaveLength(1);
   });
+
+  it('a repeat sent while the first holds its key waits for it, then answers', async () => {
+    const key = randomUUID();
+    const holder = await t.database.pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7))', [`idempotency:${s.manager.id}:${key}`]);
+      let settled = false;
+      const pending = save(count(20), key).then((r) => {
+        settled = true;
+        return r;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+      expect(await rowsOf(20)).toBe(0);
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      const res = await pending;
+      expect(res.statusCode).toBe(200);
+      expect(await rowsOf(20)).toBe(1);
+    } finally {
+      holder.release();
+    }
+  });
 });

@@ -63,7 +63,7 @@ describe('manager receipts', () => {
     expect(otherDay.json<{ response: Receipt[] }>().response).toEqual([]);
   });
 
-  it('an update replaces the content and raises the version', async () => {
+  it('an update replaces the content, raises the version and keeps the previous content in the audit log', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/bo/documentsManager/updateDocument?${who}&site=${paris}&documentId=${first.id}`,
@@ -77,6 +77,12 @@ describe('manager receipts', () => {
       headers: s.manager.headers,
     });
     expect(read.json<Receipt>()).toMatchObject({ version: 2, complements: { montantCents: 13000 } });
+    const { rows } = await t.database.pool.query<{ user_id: number; detail: { previous: Receipt } }>(
+      `SELECT user_id, detail FROM audit_log WHERE action = 'manager_receipt.update'`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.user_id).toBe(s.manager.id);
+    expect(rows[0]!.detail.previous).toMatchObject({ id: first.id, version: 1, complements: { montantCents: 12050 } });
   });
 
   it('the receipt prints as a PDF with the seller, the manager and the amount', async () => {

@@ -1,7 +1,8 @@
 /**
  * Manager receipts (/analyses/recuManagers, /recus; SPEC.md §7 bo/documentsManager/*): a
  * manager acknowledges money received from a seller. A receipt belongs to one site and fiscal
- * date; an update replaces its content and raises its `version`. readDocument answers JSON or,
+ * date; an update replaces its content and raises its `version`, the previous content going
+ * to the audit log. readDocument answers JSON or,
  * with `pdf=true`, the receipt as a PDF.
  */
 import type { FastifyInstance } from 'fastify';
@@ -188,6 +189,12 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
       );
       const current = found[0];
       if (!current) throw new ApiHttpError(404, 'NotFound', 'no such receipt in your scope');
+      // The receipt is replaced, so its previous content goes to the audit log (DESIGN.md §5:
+      // nothing fiscal is silently lost), in the same transaction.
+      await tx.query(`INSERT INTO audit_log (user_id, action, detail) VALUES ($1, 'manager_receipt.update', $2)`, [
+        session.userId,
+        { previous: toReceipt(current) },
+      ]);
       const { rows } = await tx.query<ReceiptRow>(
         `UPDATE manager_receipts SET site_id = $3, fiscal_date = $4, seller_code = $5, seller_name = $6,
            manager_code = $7, manager_name = $8, complements = $9, version = version + 1,
