@@ -4,6 +4,7 @@
  * with what was typed) or discard after a confirmation. Nothing leaves this list unless it
  * reached the server or the user confirmed its discard.
  */
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
@@ -48,6 +49,39 @@ function Summary({ item }: { item: OutboxItem }) {
     ([k, v]) => `${intl.formatMessage({ id: `sync.field.${k}` })} ${v}`,
   );
   return <span className="sync-item__meta">{parts.join(' · ')}</span>;
+}
+
+/** Opens the item's form with what was queued, to fix it and send it again. */
+function FixLink({ item }: { item: OutboxItem }) {
+  const label = <FormattedMessage id="sync.fix" />;
+  const className = 'ui-button ui-button--secondary';
+  if (item.kind === 'cashCount') {
+    return (
+      <Link
+        className={className}
+        to="/analyses/comptageCaisses/$action"
+        params={{ action: 'saisie' }}
+        search={{ outbox: item.id }}
+      >
+        {label}
+      </Link>
+    );
+  }
+  if (item.kind === 'safeCount') {
+    return (
+      <Link className={className} to="/analyses/coffre" search={{ outbox: item.id }}>
+        {label}
+      </Link>
+    );
+  }
+  if (item.kind === 'receipt' || item.kind === 'receiptUpdate') {
+    return (
+      <Link className={className} to="/recus" search={{ outbox: item.id }}>
+        {label}
+      </Link>
+    );
+  }
+  return null;
 }
 
 export function SyncPage() {
@@ -173,6 +207,7 @@ export function SyncPage() {
               <Button isDisabled={item.state === 'sending'} onPress={() => void retry(item.id)}>
                 <FormattedMessage id="sync.retry" />
               </Button>
+              {item.state === 'needsAttention' ? <FixLink item={item} /> : null}
               <Button isDisabled={item.state === 'sending'} onPress={() => void askDiscard(item.id)}>
                 <FormattedMessage id="sync.discard" />
               </Button>
