@@ -1,0 +1,192 @@
+// @vitest-environment happy-dom
+/**
+ * The cash-count screen rendered with react-dom in happy-dom, on answers already in the query
+ * cache as the server gives them, with IndexedDB from fake-indexeddb: the manager types notes and
+ * amounts, sees counted and variance live, and saving stores the count on the device with its
+ * outbox item (same transaction) — or, when a required part is missing, shows the error and
+ * keeps everything typed.
+ */
+import 'fake-indexeddb/auto';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { IntlProvider } from 'react-intl';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import en from '../../i18n/en.json';
+import type { Site } from '../../src/contract/api.ts';
+import { toWireDate } from '../../src/contract/dates.ts';
+import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
+import { countingQueries } from '../../src/client/features/counting/counting-queries.ts';
+import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
+import { referenceLoad, resetSelection } from '../../src/client/features/selection/selection-state.ts';
+import { db } from '../../src/client/lib/db.ts';
+import { queryClient } from '../../src/client/lib/query-client.ts';
+import { session } from '../../src/client/lib/session.ts';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const today = toWireDate(new Date());
+const lyon: Site = {
+  restaurantId: 3,
+  libelle: 'Lyon Bellecour',
+  societeId: 1,
+  currency: 'EUR',
+  timeZone: 'Europe/Paris',
+  caisses: [],
+  vendeurs: [],
+  groupe: ['TOUS'],
+  extras: { code_implant: null },
+};
+
+let container: HTMLDivElement;
+let root: Root;
+
+beforeEach(async () => {
+  resetSelection();
+  await db().outbox.clear();
+  await db().cashCounts.clear();
+  session.user = {
+    id: 9,
+    login: 'manager',
+    droits: ['COMPTAGE'],
+    currency: 'EUR',
+    role: '',
+    token: 't',
+    codeExploitant: null,
+    language: 'en',
+  };
+  queryClient.setQueryData(referenceQueries.sites().queryKey, [lyon]);
+  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
+  queryClient.setQueryData(referenceQueries.terminals().queryKey, [
+    { restaurantId: 3, libelle: 'Lyon Bellecour', caisses: [{ id: 1, libelle: 'Till 1' }] },
+  ]);
+  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
+  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
+  queryClient.setQueryData(countingQueries.expected(9, 3, today, 1).queryKey, {
+    site: 3,
+    dateFiscale: today,
+    caisse: 1,
+    currency: 'EUR',
+    expected: { cashCents: 6500, chequesCents: 4500, mealVouchersCents: 1000, cardSlipsCents: 0 },
+    rules: [],
+    required: { cash: true, cheques: true, mealVouchers: false, cardSlips: false },
+  });
+  queryClient.setQueryData(countingQueries.list(9, 3, today).queryKey, { currency: 'EUR', counts: [] });
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={queryClient}>
+        <IntlProvider locale="en" messages={en}>
+          <CashCountPage action="saisie" fixOutboxId={undefined} />
+        </IntlProvider>
+      </QueryClientProvider>,
+    );
+  });
+  await waitFor(() => container.querySelector('[data-testid="cash-denomination-2000"]') !== null);
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  queryClient.clear();
+});
+
+async function waitFor(predicate: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+  }
+}
+
+/** Types into an input the way React sees it (native setter, then an input event). */
+async function type(input: HTMLInputElement, value: string): Promise<void> {
+  await act(async () => {
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+    setter?.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+function inputLabelled(text: string): HTMLInputElement {
+  const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.startsWith(text));
+  const id = label?.getAttribute('for');
+  const input = id ? container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`) : null;
+  if (!input) throw new Error(`no input labelled ${text}`);
+  return input;
+}
+
+const text = (testId: string) => container.querySelector(`[data-testid="${testId}"]`)?.textContent;
+
+async function save(): Promise<void> {
+  const form = container.querySelector<HTMLFormElement>('[data-testid="cash-count-form"]');
+  await act(async () => {
+    form?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+  });
+}
+
+describe('cash count screen', () => {
+  it('shows counted and variance live against the expected amounts as notes and cheques are typed', async () => {
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await type(inputLabelled('Cheques'), '40');
+    expect(text('counted-cash')).toBe('€60.00');
+    expect(text('variance-cash')).toBe('-€5.00');
+    expect(text('counted-cheques')).toBe('€40.00');
+    expect(text('variance-cheques')).toBe('-€5.00');
+    // Meal vouchers are not required on this site and were not counted.
+    expect(text('counted-mealVouchers')).toBe('—');
+  });
+
+  it('stores the count and its outbox item together when saved, then empties the counts for the next drawer', async () => {
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await type(inputLabelled('Cheques'), '45,5');
+    await save();
+    await waitFor(() => container.querySelectorAll('[data-testid="cash-count-local"]').length === 1);
+
+    const items = await db().outbox.toArray();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      kind: 'cashCount',
+      method: 'POST',
+      path: 'bo/comptage/save',
+      searchParams: { id: '9' },
+      login: 'manager',
+      state: 'waiting',
+      body: {
+        site: 3,
+        dateFiscale: today,
+        caisse: 1,
+        cash: [{ denominationCents: 2000, quantity: 3 }],
+        chequesCents: 4550,
+        mealVouchersCents: null,
+        cardSlipsCents: null,
+      },
+    });
+    const local = await db().cashCounts.get(items[0]!.record!.key);
+    expect(local).toMatchObject({
+      syncState: 'pending',
+      outboxId: items[0]!.id,
+      siteId: 3,
+      fiscalDate: today,
+    });
+    expect(
+      (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value,
+    ).toBe('');
+  });
+
+  it('refuses a count missing a required part, says which, and keeps what was typed', async () => {
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await save();
+    const alert = container.querySelector('[role="alert"]');
+    expect(alert?.textContent).toContain('Cheques');
+    expect(alert?.textContent).toContain('Required.');
+    expect(
+      (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value,
+    ).toBe('3');
+    expect(await db().outbox.count()).toBe(0);
+  });
+});
