@@ -129,6 +129,12 @@ describe('safe counts', () => {
     expect(text).toContain('En attente');
   });
 
+  it('GET coffre?ACTION=getRecu&pdf=false&id answers the count as JSON', async () => {
+    const res = await t.app.inject({ url: `/api/coffre?ACTION=getRecu&pdf=false&id=${first.id}`, headers: s.manager.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<SafeCount>()).toEqual(first);
+  });
+
   it('refuses the wrong forms, foreign sites and unknown receipts', async () => {
     const get = (q: string) => t.app.inject({ url: `/api/coffre?${q}`, headers: s.manager.headers });
     expect((await get('')).statusCode).toBe(400);
