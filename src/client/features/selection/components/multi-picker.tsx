@@ -159,6 +159,8 @@ export function MultiPicker(props: MultiPickerProps) {
                     aria-labelledby={headingId}
                     className="sel-list"
                     selectionMode="multiple"
+                    // Escape must not wipe a manager's careful choice of sites (react-aria clears by default).
+                    escapeKeyBehavior="none"
                     selectedKeys={new Set(selectedShown)}
                     onSelectionChange={onSelectionChange}
                   >
