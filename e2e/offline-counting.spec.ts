@@ -27,6 +27,24 @@ async function cashCountRows(comment: string) {
   }
 }
 
+/** Rows of safe_counts and manager_receipts carrying `tag` (comment / motif). */
+async function safeAndReceiptRows(tag: string) {
+  const pool = e2eDatabase();
+  try {
+    const safe = await pool.query<{ opening_cents: string; counted_cents: string }>(
+      'SELECT opening_cents::text, counted_cents::text FROM safe_counts WHERE comment = $1',
+      [tag],
+    );
+    const receipts = await pool.query<{ seller_code: string; amount: number }>(
+      "SELECT seller_code, (complements->>'montantCents')::int AS amount FROM manager_receipts WHERE complements->>'motif' = $1",
+      [tag],
+    );
+    return { safe: safe.rows, receipts: receipts.rows };
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Signs in and reloads once the service worker controls the page, so every read goes through it. */
 async function signInWithServiceWorker(page: Page): Promise<void> {
   await signIn(page);
@@ -54,10 +72,11 @@ async function countDrawer(page: Page, comment: string, cheques: string): Promis
   await page.getByRole('button', { name: 'Enregistrer le comptage' }).click();
 }
 
-test('two drawers counted offline reach the server exactly once after a reload and reconnecting', async ({
-  page,
+test('two drawers, the safe and a receipt written offline reach the server exactly once after a reload, a reopen and reconnecting', async ({
+  page: firstPage,
   context,
 }) => {
+  let page = firstPage;
   const comment = `hors-ligne-${Date.now()}`;
   await signInWithServiceWorker(page);
   await openCashCounting(page);
@@ -72,12 +91,41 @@ test('two drawers counted offline reach the server exactly once after a reload a
   await expect(page.getByTestId('cash-count-local')).toHaveCount(2);
   await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '2');
 
-  // The app reopened with no network: the shell comes from the service worker, the counts from IndexedDB.
-  await page.reload();
+  // The safe, still offline: 150 € float + 320,50 € deposits, 9 × 50 € counted.
+  await page.getByRole('link', { name: 'Coffre' }).click();
+  await expect(page.getByRole('heading', { name: 'Comptage du coffre' })).toBeVisible();
+  await page.getByLabel("Fond de caisse d'ouverture").fill('150');
+  await page.getByLabel('Dépôts').fill('320,50');
+  await page.getByTestId('safe-denomination-5000').fill('9');
+  await page.getByLabel('Commentaire').fill(comment);
+  await expect(page.getByTestId('safe-variance')).toHaveText('-20,50 €');
+  await page.getByRole('button', { name: 'Enregistrer le comptage' }).click();
+  await expect(page.getByTestId('safe-count-local')).toHaveCount(1);
+
+  // A manager receipt, still offline.
+  await page.getByRole('link', { name: 'Reçus' }).click();
+  await expect(page.getByRole('heading', { name: 'Reçus managers' })).toBeVisible();
+  await page.getByLabel('Code vendeur', { exact: true }).fill('12');
+  await page.getByLabel('Nom du vendeur', { exact: true }).fill('Alice');
+  await page.getByLabel('Code manager', { exact: true }).fill('900');
+  await page.getByLabel('Montant reçu').fill('35,20');
+  await page.getByLabel('Motif').fill(comment);
+  await page.getByRole('button', { name: 'Enregistrer le reçu' }).click();
+  await expect(page.getByTestId('receipt-local')).toHaveCount(1);
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '4');
+
+  // The app reloaded with no network: the shell comes from the service worker, the writes from IndexedDB.
+  await page.goto('/analyses/comptageCaisses/saisie');
   await expect(page.getByRole('heading', { name: 'Comptage des caisses' })).toBeVisible();
-  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '2');
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '4');
   await expect(page.getByTestId('cash-count-local')).toHaveCount(2);
   expect(await cashCountRows(comment)).toEqual([]);
+
+  // Closed and opened again, still offline.
+  await page.close();
+  page = await context.newPage();
+  await page.goto('/analyses/comptageCaisses/saisie');
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '4');
 
   await context.setOffline(false);
   await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'synced', { timeout: 30_000 });
@@ -87,6 +135,10 @@ test('two drawers counted offline reach the server exactly once after a reload a
     [1, '6400', '4550'],
     [2, '6400', '1000'],
   ]);
+  expect(await safeAndReceiptRows(comment)).toEqual({
+    safe: [{ opening_cents: '15000', counted_cents: '45000' }],
+    receipts: [{ seller_code: '12', amount: 3520 }],
+  });
 
   // Nothing is sent again: another reload and replay leave exactly one row per count.
   await page.reload();
@@ -94,6 +146,8 @@ test('two drawers counted offline reach the server exactly once after a reload a
   await page.getByTestId('sync-badge').click();
   await expect(page.getByTestId('sync-empty')).toBeVisible();
   expect(await cashCountRows(comment)).toHaveLength(2);
+  const again = await safeAndReceiptRows(comment);
+  expect([again.safe.length, again.receipts.length]).toEqual([1, 1]);
 });
 
 test('a count the server refuses needs attention and stays until the user retries it', async ({
@@ -143,4 +197,42 @@ test('the home dashboard opened online is shown offline as an offline copy with 
   const banner = page.getByTestId('offline-copy-banner');
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(/Copie hors ligne du \d{2}:\d{2}/);
+});
+
+test('the service worker sends a queued count on Background Sync with no page of the app open', async ({
+  page,
+  context,
+}) => {
+  const comment = `sync-${Date.now()}`;
+  await signInWithServiceWorker(page);
+  await openCashCounting(page);
+  // The network fails for the page's sends (context.route also covers the service worker's).
+  await context.route('**/api/bo/comptage/save**', (route) => route.abort('internetdisconnected'));
+  await countDrawer(page, comment, '5');
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '1');
+  // Leave the app: no page replays any more; the network comes back.
+  await page.goto('/api/version');
+  await context.unroute('**/api/bo/comptage/save**');
+
+  // Chromium fires the Background Sync the page registered (dispatched here through DevTools).
+  const cdp = await context.newCDPSession(page);
+  const registration = new Promise<{ registrationId: string }>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+      const live = event.registrations.find((r) => !r.isDeleted);
+      if (live) resolve(live);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const { registrationId } = await registration;
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin: new URL(page.url()).origin,
+    registrationId,
+    tag: 'comptoir-outbox',
+    lastChance: false,
+  });
+  await expect.poll(() => cashCountRows(comment), { timeout: 20_000 }).toHaveLength(1);
+
+  await page.goto('/sync');
+  await expect(page.getByTestId('sync-empty')).toBeVisible();
+  expect(await cashCountRows(comment)).toHaveLength(1);
 });

@@ -98,6 +98,8 @@ self.addEventListener('sync', (event) => {
       apiBase: API_BASE.href,
       credentials: readStoredCredentials,
       backoff: { retries: 2 },
+      // The browser fires Background Sync when it judges the network back: try everything now.
+      ignoreSchedule: true,
     }).then((result) => {
       if (result && result.remaining > 0 && result.stoppedBy !== 'unauthorized') {
         throw new Error(`outbox: ${result.remaining} writes still waiting`);

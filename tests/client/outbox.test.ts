@@ -313,3 +313,21 @@ describe('editing a queued write', () => {
     expect((await findItem(db, untried.id))?.idempotencyKey).toBe(tried!.idempotencyKey);
   });
 });
+
+describe('when a replay may send', () => {
+  it('waits for an item’s backoff delay on a timer run, but not when the network is back or the browser syncs', async () => {
+    server.down = true;
+    const item = await queueCount(1);
+    await replayOutbox(
+      options({ backoff: { ...FAST, retries: 0, minDelayMs: 60_000, maxPersistedDelayMs: 60_000 } }),
+    );
+    expect((await findItem(db, item.id))!.nextAttemptAt).toBeGreaterThan(Date.now() + 30_000);
+    server.down = false;
+
+    const timerRun = await replayOutbox(options());
+    expect(timerRun).toMatchObject({ sent: 0, remaining: 1 });
+    const onlineRun = await replayOutbox(options({ ignoreSchedule: true }));
+    expect(onlineRun).toMatchObject({ sent: 1, remaining: 0 });
+    expect(server.rows.size).toBe(1);
+  });
+});

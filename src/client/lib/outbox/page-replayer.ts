@@ -17,8 +17,11 @@ import { type BackoffOptions, type ReplayResult, replayOutbox } from './replay.t
 export const REPLAY_INTERVAL_MS = 20_000;
 
 export interface PageReplayer {
-  /** Asks for a run now (coalesced with a run in progress). */
-  kick(): void;
+  /**
+   * Asks for a run now (coalesced with a run in progress). `urgent` (the default) sends waiting
+   * items without waiting for their backoff delay; the timer's runs respect it.
+   */
+  kick(urgent?: boolean): void;
   /** Removes the listeners and the timer and stops a run in progress. */
   stop(): void;
   /** Resolves when no run of this page is going (tests, e2e). */
@@ -41,8 +44,11 @@ export function startPageReplayer(options: PageReplayerOptions): PageReplayer {
   let again = false;
   let controller = new AbortController();
   let stopped = false;
+  let urgent = true;
 
   const runOnce = async () => {
+    const ignoreSchedule = urgent;
+    urgent = false;
     options.onActivity?.(true);
     let result: ReplayResult | null = null;
     try {
@@ -52,6 +58,7 @@ export function startPageReplayer(options: PageReplayerOptions): PageReplayer {
         apiBase: options.apiBase,
         credentials: readStoredCredentials,
         signal: controller.signal,
+        ignoreSchedule,
         ...(options.backoff ? { backoff: options.backoff } : {}),
         onProgress: () => options.onActivity?.(true),
       });
@@ -61,8 +68,9 @@ export function startPageReplayer(options: PageReplayerOptions): PageReplayer {
     options.onActivity?.(false, result);
   };
 
-  const kick = () => {
+  const kick = (isUrgent = true) => {
     if (stopped) return;
+    if (isUrgent) urgent = true;
     if (running) {
       again = true;
       return;
@@ -83,13 +91,14 @@ export function startPageReplayer(options: PageReplayerOptions): PageReplayer {
     controller.abort();
     kick();
   };
+  const onShow = () => kick();
   const onVisible = () => {
     if (document.visibilityState === 'visible') kick();
   };
   globalThis.addEventListener('online', onOnline);
-  globalThis.addEventListener('pageshow', kick);
+  globalThis.addEventListener('pageshow', onShow);
   document.addEventListener('visibilitychange', onVisible);
-  const timer = setInterval(kick, options.intervalMs ?? REPLAY_INTERVAL_MS);
+  const timer = setInterval(() => kick(false), options.intervalMs ?? REPLAY_INTERVAL_MS);
   kick();
 
   return {
@@ -99,7 +108,7 @@ export function startPageReplayer(options: PageReplayerOptions): PageReplayer {
       controller.abort();
       clearInterval(timer);
       globalThis.removeEventListener('online', onOnline);
-      globalThis.removeEventListener('pageshow', kick);
+      globalThis.removeEventListener('pageshow', onShow);
       document.removeEventListener('visibilitychange', onVisible);
     },
     async idle() {

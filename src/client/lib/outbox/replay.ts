@@ -64,6 +64,12 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   /** Injected by tests to count sends; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Send waiting items now even if their backoff delay (`nextAttemptAt`) is not over: the network
+   * just came back (`online`), the app (re)started, the user asked, or the browser fired
+   * Background Sync. The page's timer leaves it off, so failing items back off.
+   */
+  ignoreSchedule?: boolean;
   /** Called after each item changes state (the page refreshes its badge). */
   onProgress?: () => void;
 }
@@ -296,7 +302,12 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
       result.stoppedBy = 'aborted';
       break;
     }
-    const item = await nextDue(db, credentials.login, Date.now(), skip);
+    const item = await nextDue(
+      db,
+      credentials.login,
+      options.ignoreSchedule ? Number.POSITIVE_INFINITY : Date.now(),
+      skip,
+    );
     if (!item || item.seq === undefined) break;
     const seq = item.seq;
 
