@@ -7,11 +7,18 @@ import { DAY, PASSWORD, seedCounting } from './seed.ts';
 let t: TestApp;
 let s: Awaited<ReturnType<typeof seedCounting>>;
 let paris: number;
+const STALE_KEY = randomUUID();
 
 beforeAll(async () => {
   t = await createTestApp();
   s = await seedCounting(t);
   paris = s.chain.sites.paris;
+  // A key of eight days ago, which the first stored key of this process purges.
+  await t.database.pool.query(
+    `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, body, created_at, expires_at)
+     VALUES ($1, $2, 'POST', '/api/bo/comptage/save', 'x', 200, '{}', now() - interval '8 days', now() - interval '1 day')`,
+    [s.manager.id, STALE_KEY],
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -45,7 +52,7 @@ async function rowsOf(caisse: number): Promise<number> {
 }
 
 describe('Idempotency-Key on writes', () => {
-  it('a repeat with the same key and body answers the first answer and writes nothing more', async () => {
+  it('a repeat with the same key and body answers the first answer and writes nothing more; expired keys are purged', async () => {
     const key = randomUUID();
     const first = await save(count(10), key);
     expect(first.statusCode).toBe(200);
@@ -56,6 +63,8 @@ describe('Idempotency-Key on writes', () => {
     expect(again.headers['content-type']).toMatch(/^application\/json/);
     expect(again.body).toBe(first.body);
     expect(await rowsOf(10)).toBe(1);
+    const stale = await t.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [STALE_KEY]);
+    expect(stale.rows).toHaveLength(0);
   });
 
   it('the same key with another body answers 422 IdempotencyKeyReused and writes nothing', async () => {
