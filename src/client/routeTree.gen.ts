@@ -20,6 +20,7 @@ import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
+import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -79,6 +80,12 @@ const AuthedAnalysesRecuManagersRoute =
     path: '/analyses/recuManagers',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedAnalysesRepartitionsRoute =
+  AuthedAnalysesRepartitionsRouteImport.update({
+    id: '/analyses/repartitions',
+    path: '/analyses/repartitions',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -109,6 +116,7 @@ export interface FileRoutesByFullPath {
   '/tickets': typeof AuthedTicketsRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -124,6 +132,7 @@ export interface FileRoutesByTo {
   '/tickets': typeof AuthedTicketsRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -141,6 +150,7 @@ export interface FileRoutesById {
   '/_authed/tickets': typeof AuthedTicketsRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
+  '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -158,6 +168,7 @@ export interface FileRouteTypes {
     | '/tickets'
     | '/analyses/coffre'
     | '/analyses/recuManagers'
+    | '/analyses/repartitions'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -173,6 +184,7 @@ export interface FileRouteTypes {
     | '/tickets'
     | '/analyses/coffre'
     | '/analyses/recuManagers'
+    | '/analyses/repartitions'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -189,6 +201,7 @@ export interface FileRouteTypes {
     | '/_authed/tickets'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/recuManagers'
+    | '/_authed/analyses/repartitions'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -279,6 +292,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRecuManagersRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/analyses/repartitions': {
+      id: '/_authed/analyses/repartitions'
+      path: '/analyses/repartitions'
+      fullPath: '/analyses/repartitions'
+      preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -312,6 +332,7 @@ interface AuthedRouteChildren {
   AuthedTicketsRoute: typeof AuthedTicketsRoute
   AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
+  AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -326,6 +347,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedTicketsRoute: AuthedTicketsRoute,
   AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
+  AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,

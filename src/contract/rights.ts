@@ -83,6 +83,7 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/rapports': { anyOf: ['RAPPORTS'] },
   '/tickets': { anyOf: ['TICKETS'] },
   '/graphs': { anyOf: ['RAPPORTS'] },
+  '/analyses/repartitions': { anyOf: ['RAPPORTS'] },
   '/configFavoris': { anyOf: ['RAPPORTS'] },
   '/analyses/comptageCaisses': { anyOf: ['COMPTAGE'] },
   '/analyses/coffre': { anyOf: ['COFFRE'] },

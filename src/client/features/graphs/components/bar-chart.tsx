@@ -1,0 +1,58 @@
+/**
+ * Horizontal bar chart (recharts) shared by /graphs and /analyses/repartitions: one bar per
+ * category, longest labels allowed, sized to its container so it reads on a phone. The chart is
+ * drawn for the eye; the caller puts a table or a text alternative next to it (the figure's
+ * caption names the chart, the SVG is hidden from assistive technology to avoid reading every tick).
+ */
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import './graphs.css';
+
+export interface CategoryBar {
+  key: string;
+  label: string;
+  value: number;
+}
+
+export interface HorizontalBarChartProps {
+  /** Visible caption of the figure (the chart's title). */
+  title: string;
+  bars: readonly CategoryBar[];
+  /** Value of a bar as text (axis ticks and tooltip): money, percent… */
+  format: (value: number) => string;
+  /** Shorter text for the axis ticks; defaults to `format`. */
+  formatTick?: (value: number) => string;
+}
+
+/** Height per bar in px: enough for a 14 px label and a touchable bar. */
+const BAR_HEIGHT = 34;
+
+export function HorizontalBarChart({ title, bars, format, formatTick }: HorizontalBarChartProps) {
+  const height = Math.max(120, bars.length * BAR_HEIGHT + 48);
+  return (
+    <figure className="gr-figure">
+      <figcaption className="gr-figure__title">{title}</figcaption>
+      <div className="gr-chart" style={{ height }} aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={[...bars]} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+            <CartesianGrid horizontal={false} stroke="var(--c-border)" />
+            <XAxis
+              type="number"
+              tickFormatter={formatTick ?? format}
+              tick={{ fontSize: 12, fill: 'var(--c-muted)' }}
+              tickCount={4}
+            />
+            <YAxis
+              type="category"
+              dataKey="label"
+              width={110}
+              tick={{ fontSize: 13, fill: 'var(--c-text)' }}
+              interval={0}
+            />
+            <Tooltip formatter={(v) => format(Number(v))} cursor={{ fill: 'var(--c-primary-soft)' }} />
+            <Bar dataKey="value" name={title} fill="var(--c-primary)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
