@@ -12,6 +12,8 @@ import { startOutbox, stopOutbox } from '../../lib/outbox/page-outbox.ts';
 import { onSignOut } from '../../lib/session.ts';
 
 export interface SyncState {
+  /** False until the outbox was read once: before that the badge does not claim anything. */
+  loaded: boolean;
   online: boolean;
   waiting: number;
   sending: number;
@@ -21,6 +23,7 @@ export interface SyncState {
 }
 
 export const syncState = proxy<SyncState>({
+  loaded: false,
   online: globalThis.navigator?.onLine ?? true,
   waiting: 0,
   sending: 0,
@@ -29,9 +32,10 @@ export const syncState = proxy<SyncState>({
 });
 
 /** What the badge says, most urgent first. */
-export type SyncSummary = 'offline' | 'needsAttention' | 'sending' | 'waiting' | 'synced';
+export type SyncSummary = 'checking' | 'offline' | 'needsAttention' | 'sending' | 'waiting' | 'synced';
 
 export function summarise(s: SyncState, replaying: boolean): SyncSummary {
+  if (!s.loaded) return s.online ? 'checking' : 'offline';
   if (s.needsAttention > 0) return 'needsAttention';
   if (!s.online) return 'offline';
   if (s.sending > 0 || (replaying && s.waiting > 0)) return 'sending';
@@ -51,7 +55,7 @@ export function startSync(login: string): () => void {
     const last = await db().meta.get(LAST_SYNCED_KEY);
     return { ...counts, lastSyncedAt: typeof last?.value === 'number' ? last.value : null };
   }).subscribe({
-    next: (value) => Object.assign(syncState, value),
+    next: (value) => Object.assign(syncState, value, { loaded: true }),
     error: (e: unknown) => console.error('sync state', e),
   });
   const setOnline = () => {
@@ -68,6 +72,7 @@ export function startSync(login: string): () => void {
 }
 
 export function stopSync(): void {
+  syncState.loaded = false;
   subscription?.unsubscribe();
   subscription = null;
   removeListeners?.();
