@@ -13,6 +13,7 @@ import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
+import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
@@ -42,6 +43,11 @@ const AuthedRoute = AuthedRouteImport.update({
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedGraphsRoute = AuthedGraphsRouteImport.update({
+  id: '/graphs',
+  path: '/graphs',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedHomeRoute = AuthedHomeRouteImport.update({
@@ -109,6 +115,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/recus': typeof AuthedRecusRoute
@@ -125,6 +132,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/recus': typeof AuthedRecusRoute
@@ -143,6 +151,7 @@ export interface FileRoutesById {
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
+  '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
   '/_authed/recus': typeof AuthedRecusRoute
@@ -161,6 +170,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/configFavoris'
+    | '/graphs'
     | '/home'
     | '/rapports'
     | '/recus'
@@ -177,6 +187,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/configFavoris'
+    | '/graphs'
     | '/home'
     | '/rapports'
     | '/recus'
@@ -194,6 +205,7 @@ export interface FileRouteTypes {
     | '/_authed'
     | '/index'
     | '/_authed/configFavoris'
+    | '/_authed/graphs'
     | '/_authed/home'
     | '/_authed/rapports'
     | '/_authed/recus'
@@ -241,6 +253,13 @@ declare module '@tanstack/react-router' {
       path: '/configFavoris'
       fullPath: '/configFavoris'
       preLoaderRoute: typeof AuthedConfigFavorisRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/graphs': {
+      id: '/_authed/graphs'
+      path: '/graphs'
+      fullPath: '/graphs'
+      preLoaderRoute: typeof AuthedGraphsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/home': {
@@ -325,6 +344,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
+  AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
   AuthedRecusRoute: typeof AuthedRecusRoute
@@ -340,6 +360,7 @@ interface AuthedRouteChildren {
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
+  AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
   AuthedRecusRoute: AuthedRecusRoute,

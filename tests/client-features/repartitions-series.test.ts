@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DistributionAnswer } from '../../src/contract/distributions.ts';
-import { buildDistributionParams, distributionBars } from '../../src/client/features/analyses/distribution.ts';
+import {
+  buildDistributionParams,
+  distributionBars,
+} from '../../src/client/features/analyses/distribution.ts';
 
 const answer: DistributionAnswer = {
   typeRepartition: 'PAIEMENT',
@@ -47,7 +50,13 @@ describe('distribution bars', () => {
 
   it('keeps tickets and amounts in cents as the server sent them, negative parts included', () => {
     const bars = distributionBars(answer);
-    expect(bars[2]).toEqual({ key: 'OTHER', label: 'Autre', tickets: 1, amountCents: -333, sharePercent: -2.8 });
+    expect(bars[2]).toEqual({
+      key: 'OTHER',
+      label: 'Autre',
+      tickets: 1,
+      amountCents: -333,
+      sharePercent: -2.8,
+    });
   });
 
   it('answers no bar for an empty period', () => {

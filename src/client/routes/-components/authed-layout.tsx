@@ -33,6 +33,7 @@ export const NAV = [
   { to: '/rapports', messageId: 'nav.reports' },
   { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
+  { to: '/graphs', messageId: 'nav.graphs' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },

@@ -87,7 +87,8 @@ export function DistributionsPage() {
 
   const bars = answer ? distributionBars(answer) : [];
   const money = (cents: number) => formatMoney(cents, answer?.currency ?? 'EUR', language);
-  const percent = (p: number) => formatNumber(p / 100, language, { style: 'percent', maximumFractionDigits: 1 });
+  const percent = (p: number) =>
+    formatNumber(p / 100, language, { style: 'percent', maximumFractionDigits: 1 });
 
   return (
     <div className="gr-page">
@@ -161,7 +162,11 @@ export function DistributionsPage() {
           <p className="gr-muted">
             {intl.formatMessage(
               { id: 'repartitions.caption' },
-              { start: formatDate(answer.dateDebut), end: formatDate(answer.dateFin), total: money(answer.totalCents) },
+              {
+                start: formatDate(answer.dateDebut),
+                end: formatDate(answer.dateFin),
+                total: money(answer.totalCents),
+              },
             )}
           </p>
           {bars.length > 0 ? (
@@ -172,9 +177,14 @@ export function DistributionsPage() {
             />
           ) : null}
           <Table
+            className="gr-table"
             label={intl.formatMessage({ id: 'repartitions.tableLabel' })}
             columns={[
-              { key: 'label', label: intl.formatMessage({ id: 'repartitions.col.label' }), isRowHeader: true },
+              {
+                key: 'label',
+                label: intl.formatMessage({ id: 'repartitions.col.label' }),
+                isRowHeader: true,
+              },
               { key: 'tickets', label: intl.formatMessage({ id: 'repartitions.col.tickets' }), align: 'end' },
               { key: 'amount', label: intl.formatMessage({ id: 'repartitions.col.amount' }), align: 'end' },
               { key: 'share', label: intl.formatMessage({ id: 'repartitions.col.share' }), align: 'end' },

@@ -10,6 +10,8 @@ import './graphs.css';
 export interface CategoryBar {
   key: string;
   label: string;
+  /** Shown after the label in the tooltip (e.g. the seller's site). */
+  detail?: string;
   value: number;
 }
 
@@ -21,6 +23,14 @@ export interface HorizontalBarChartProps {
   format: (value: number) => string;
   /** Shorter text for the axis ticks; defaults to `format`. */
   formatTick?: (value: number) => string;
+}
+
+/** Longest category label on the axis, in characters; longer ones end with an ellipsis (the tooltip and the table keep them whole). */
+const MAX_TICK_CHARS = 15;
+
+/** `label` cut to {@link MAX_TICK_CHARS} characters, so a tick holds on one line beside its bar. */
+export function tickLabel(label: string): string {
+  return label.length <= MAX_TICK_CHARS ? label : `${label.slice(0, MAX_TICK_CHARS - 1).trimEnd()}…`;
 }
 
 /** Height per bar in px: enough for a 14 px label and a touchable bar. */
@@ -44,11 +54,19 @@ export function HorizontalBarChart({ title, bars, format, formatTick }: Horizont
             <YAxis
               type="category"
               dataKey="label"
-              width={110}
-              tick={{ fontSize: 13, fill: 'var(--c-text)' }}
+              width={132}
+              tickFormatter={tickLabel}
+              tick={{ fontSize: 12, fill: 'var(--c-text)' }}
               interval={0}
             />
-            <Tooltip formatter={(v) => format(Number(v))} cursor={{ fill: 'var(--c-primary-soft)' }} />
+            <Tooltip
+              formatter={(v) => format(Number(v))}
+              labelFormatter={(label, payload) => {
+                const detail: unknown = payload?.[0]?.payload?.detail;
+                return typeof detail === 'string' ? `${String(label)} (${detail})` : String(label);
+              }}
+              cursor={{ fill: 'var(--c-primary-soft)' }}
+            />
             <Bar dataKey="value" name={title} fill="var(--c-primary)" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>

@@ -1,0 +1,292 @@
+/**
+ * /graphs (issue #4 §5): sales of the chosen sites and period over time (net sales incl. VAT per
+ * day, with the same weekdays a year earlier), and by day part, product family and seller. Each
+ * chart comes from a report class answered as JSON (bo/getReport format=JSON): the comparison
+ * report (Cumulative: one row per date for every site together), RapportVentesTranche,
+ * RapportVentesFamille and RapportVentesVendeur. Every chart has a title and its figures as text
+ * (a summary or a table) for screen readers and for reading exact amounts on a phone.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import { type Dataset, DatasetSchema, type ReportVariant } from '../../../../contract/reports.ts';
+import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
+import { getJson } from '../../../lib/http.ts';
+import { useLanguage } from '../../../lib/i18n.tsx';
+import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { session } from '../../../lib/session.ts';
+import { Button } from '../../../ui/button.tsx';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import { Table } from '../../../ui/table.tsx';
+import { buildReportParams } from '../../reports/report-request.ts';
+import { PeriodPicker } from '../../selection/components/period-picker.tsx';
+import { GroupPicker, SitePicker } from '../../selection/components/site-pickers.tsx';
+import { resolvePeriodChoice } from '../../selection/period.ts';
+import { selection } from '../../selection/selection-state.ts';
+import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
+import { HorizontalBarChart } from './bar-chart.tsx';
+import { SalesLineChart } from './sales-line-chart.tsx';
+import './graphs.css';
+
+/** The report behind each chart. */
+const CHARTS = [
+  { id: 'time', className: 'RapportVentesComparaison', variant: 'Cumulative' },
+  { id: 'dayPart', className: 'RapportVentesTranche', variant: 'Daily' },
+  { id: 'family', className: 'RapportVentesFamille', variant: 'Daily' },
+  { id: 'seller', className: 'RapportVentesVendeur', variant: 'Daily' },
+] as const satisfies ReadonlyArray<{ id: string; className: string; variant: ReportVariant }>;
+type ChartId = (typeof CHARTS)[number]['id'];
+
+/** Most bars a family or seller chart shows; the rest are added up in one "others" bar. */
+const MAX_BARS = 10;
+
+export function GraphsPage() {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const { user } = useSnapshot(session);
+  useSnapshot(selection);
+  const scope = useSiteScope();
+  const [datasets, setDatasets] = useState<Partial<Record<ChartId, Dataset>> | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (datasets) resultHeading.current?.focus();
+  }, [datasets]);
+
+  async function show() {
+    setFormError(null);
+    const period = resolvePeriodChoice(selection.period);
+    if (!period.ok) {
+      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
+      return;
+    }
+    if (!user) return;
+    if (scope.effective.length === 0) {
+      notify.error('NoSitesSelected');
+      return;
+    }
+    setLoading(true);
+    try {
+      const answers = await Promise.allSettled(
+        CHARTS.map((c) =>
+          getJson(
+            'bo/getReport',
+            DatasetSchema,
+            buildReportParams({
+              userId: user.id,
+              className: c.className,
+              typeRapport: c.variant,
+              format: 'JSON',
+              language,
+              range: period.range,
+              siteIds: scope.effective,
+              terminalKeys: [],
+              sellerKeys: [],
+              trancheHoraire: false,
+              heureDebut: selection.heureDebut,
+              heureFin: selection.heureFin,
+            }),
+          ),
+        ),
+      );
+      const found: Partial<Record<ChartId, Dataset>> = {};
+      answers.forEach((a, i) => {
+        const chart = CHARTS[i];
+        if (chart && a.status === 'fulfilled') found[chart.id] = a.value;
+      });
+      // One message for the whole screen: the four reports usually fail for the same reason.
+      const failed = answers.find((a) => a.status === 'rejected');
+      if (failed) notifyFailure(failed.reason);
+      setDatasets(Object.keys(found).length > 0 ? found : null);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const currency = datasets?.time?.currency ?? datasets?.family?.currency ?? 'EUR';
+  const money = (cents: number) => formatMoney(cents, currency, language);
+  const moneyTick = (cents: number) =>
+    formatNumber(cents / 100, language, {
+      style: 'currency',
+      currency,
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    });
+  /** Any of the answers, for the period shown in the heading (all four share it). */
+  const shown = datasets
+    ? (datasets.time ?? datasets.dayPart ?? datasets.family ?? datasets.seller)
+    : undefined;
+  const notSet = intl.formatMessage({ id: 'graphs.notSet' });
+  const others = intl.formatMessage({ id: 'graphs.others' });
+
+  return (
+    <div className="gr-page">
+      <h1 className="gr-title">{intl.formatMessage({ id: 'graphs.title' })}</h1>
+      <section className="sel-panel" aria-label={intl.formatMessage({ id: 'selection.title' })}>
+        <div className="sel-panel__where">
+          <GroupPicker />
+          <SitePicker />
+        </div>
+        <PeriodPicker showHours={false} />
+      </section>
+      <section className="gr-card" aria-label={intl.formatMessage({ id: 'graphs.show' })}>
+        {formError ? (
+          <p className="gr-form-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+        <div className="gr-buttons">
+          <Button variant="primary" onPress={() => void show()} isDisabled={loading}>
+            {intl.formatMessage({ id: 'graphs.show' })}
+          </Button>
+        </div>
+        {loading ? <ProgressBar label={intl.formatMessage({ id: 'graphs.loading' })} value={null} /> : null}
+      </section>
+      {datasets ? (
+        <>
+          <h2 className="gr-title gr-result-title" tabIndex={-1} ref={resultHeading}>
+            {intl.formatMessage(
+              { id: 'graphs.resultTitle' },
+              {
+                start: formatDate(shown?.dateDebut ?? ''),
+                end: formatDate(shown?.dateFin ?? ''),
+              },
+            )}
+          </h2>
+          {datasets.time ? <OverTime dataset={datasets.time} money={money} moneyTick={moneyTick} /> : null}
+          <div className="gr-grid">
+            {datasets.dayPart ? (
+              <BarsCard
+                title={intl.formatMessage({ id: 'graphs.byDayPart' })}
+                bars={salesBars(datasets.dayPart, 'dayPart', { notSet })}
+                money={money}
+                moneyTick={moneyTick}
+              />
+            ) : null}
+            {datasets.family ? (
+              <BarsCard
+                title={intl.formatMessage({ id: 'graphs.byFamily' })}
+                bars={topBars(salesBars(datasets.family, 'family', { notSet }), MAX_BARS, others)}
+                money={money}
+                moneyTick={moneyTick}
+              />
+            ) : null}
+            {datasets.seller ? (
+              <BarsCard
+                title={intl.formatMessage({ id: 'graphs.bySeller' })}
+                bars={topBars(
+                  salesBars(datasets.seller, 'seller', { notSet, siteKey: 'site' }),
+                  MAX_BARS,
+                  others,
+                )}
+                money={money}
+                moneyTick={moneyTick}
+              />
+            ) : null}
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+interface MoneyFormats {
+  money: (cents: number) => string;
+  moneyTick: (cents: number) => string;
+}
+
+function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFormats) {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const points = dailyComparison(dataset);
+  const totals = comparisonTotals(points);
+  const title = intl.formatMessage({ id: 'graphs.overTime' });
+  return (
+    <section className="gr-card" aria-label={title}>
+      <SalesLineChart
+        title={title}
+        points={points}
+        currentLabel={intl.formatMessage({ id: 'graphs.thisPeriod' })}
+        previousLabel={intl.formatMessage({ id: 'graphs.yearEarlier' })}
+        formatMoney={money}
+        formatTick={moneyTick}
+      />
+      <p className="gr-summary">
+        {totals.variance === null
+          ? intl.formatMessage(
+              { id: 'graphs.summaryNoPrevious' },
+              { net: money(totals.net), previous: money(totals.previousNet) },
+            )
+          : intl.formatMessage(
+              { id: 'graphs.summary' },
+              {
+                net: money(totals.net),
+                previous: money(totals.previousNet),
+                variance: formatNumber(totals.variance, language, {
+                  style: 'percent',
+                  maximumFractionDigits: 1,
+                  signDisplay: 'exceptZero',
+                }),
+              },
+            )}
+      </p>
+      <details className="gr-details">
+        <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
+        <Table
+          className="gr-table"
+          label={title}
+          columns={[
+            { key: 'date', label: intl.formatMessage({ id: 'graphs.col.date' }), isRowHeader: true },
+            { key: 'net', label: intl.formatMessage({ id: 'graphs.thisPeriod' }), align: 'end' },
+            { key: 'previousDate', label: intl.formatMessage({ id: 'graphs.col.previousDate' }) },
+            { key: 'previousNet', label: intl.formatMessage({ id: 'graphs.yearEarlier' }), align: 'end' },
+          ]}
+          rows={points.map((p) => ({
+            id: p.date,
+            cells: {
+              date: formatDate(p.date),
+              net: money(p.net),
+              previousDate: formatDate(p.previousDate),
+              previousNet: money(p.previousNet),
+            },
+          }))}
+        />
+      </details>
+    </section>
+  );
+}
+
+function BarsCard({ title, bars, money, moneyTick }: { title: string; bars: SalesBar[] } & MoneyFormats) {
+  const intl = useIntl();
+  return (
+    <section className="gr-card" aria-label={title}>
+      {bars.length === 0 ? (
+        <>
+          <p className="gr-figure__title">{title}</p>
+          <p className="gr-muted">{intl.formatMessage({ id: 'graphs.empty' })}</p>
+        </>
+      ) : (
+        <>
+          <HorizontalBarChart title={title} bars={bars} format={money} formatTick={moneyTick} />
+          <details className="gr-details">
+            <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
+            <Table
+              className="gr-table"
+              label={title}
+              columns={[
+                { key: 'label', label: intl.formatMessage({ id: 'graphs.col.label' }), isRowHeader: true },
+                { key: 'value', label: intl.formatMessage({ id: 'graphs.col.netSales' }), align: 'end' },
+              ]}
+              rows={bars.map((b) => ({
+                id: b.key,
+                cells: { label: b.detail ? `${b.label} (${b.detail})` : b.label, value: money(b.value) },
+              }))}
+            />
+          </details>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Sales over time (recharts line chart): the period's net sales per day and, dashed, those of the
+ * same weekdays a year earlier. Sized to its container; the x ticks thin themselves out on a
+ * phone. The SVG is hidden from assistive technology: the page gives the totals as text and the
+ * day-by-day figures in a table.
+ */
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatDate } from '../../../lib/format.ts';
+import type { DailyPoint } from '../graph-series.ts';
+import './graphs.css';
+
+export interface SalesLineChartProps {
+  title: string;
+  points: readonly DailyPoint[];
+  currentLabel: string;
+  previousLabel: string;
+  /** Cents as full money text (tooltip). */
+  formatMoney: (cents: number) => string;
+  /** Cents as short money text (axis ticks). */
+  formatTick: (cents: number) => string;
+}
+
+/** DD/MM of a wire date, short enough for an axis tick. */
+function shortDate(wire: string): string {
+  return formatDate(wire).slice(0, 5);
+}
+
+export function SalesLineChart(props: SalesLineChartProps) {
+  const { title, points, currentLabel, previousLabel, formatMoney, formatTick } = props;
+  return (
+    <figure className="gr-figure">
+      <figcaption className="gr-figure__title">{title}</figcaption>
+      <div className="gr-chart gr-chart--line" aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={[...points]} margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
+            <CartesianGrid vertical={false} stroke="var(--c-border)" />
+            <XAxis
+              dataKey="date"
+              tickFormatter={shortDate}
+              tick={{ fontSize: 12, fill: 'var(--c-muted)' }}
+              minTickGap={16}
+            />
+            <YAxis tickFormatter={formatTick} tick={{ fontSize: 12, fill: 'var(--c-muted)' }} width={64} />
+            <Tooltip
+              labelFormatter={(d) => formatDate(String(d))}
+              formatter={(v) => formatMoney(Number(v))}
+            />
+            <Legend wrapperStyle={{ fontSize: 13 }} />
+            <Line
+              type="monotone"
+              dataKey="net"
+              name={currentLabel}
+              stroke="var(--c-primary)"
+              strokeWidth={2}
+              dot={points.length <= 31}
+              isAnimationActive={false}
+            />
+            <Line
+              type="monotone"
+              dataKey="previousNet"
+              name={previousLabel}
+              stroke="var(--c-muted)"
+              strokeWidth={2}
+              strokeDasharray="5 4"
+              dot={false}
+              isAnimationActive={false}
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
