@@ -4,6 +4,7 @@ import {
   comparisonTotals,
   dailyComparison,
   salesBars,
+  tickLabel,
   topBars,
 } from '../../src/client/features/graphs/graph-series.ts';
 
@@ -145,5 +146,12 @@ describe('bars by family, day part and seller', () => {
       ['Autres', 6],
     ]);
     expect(topBars(bars, 5, 'Autres')).toHaveLength(5);
+  });
+
+  it('cuts long axis labels to 15 characters with an ellipsis and leaves short ones whole', () => {
+    expect(tickLabel('Plats')).toBe('Plats');
+    expect(tickLabel('Boissons sans alcool')).toBe('Boissons sans…');
+    expect(tickLabel('Boissons sans alcool')).toHaveLength(14);
+    expect(tickLabel('Exactement 15 c')).toBe('Exactement 15 c');
   });
 });

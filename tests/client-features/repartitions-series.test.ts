@@ -59,6 +59,19 @@ describe('distribution bars', () => {
     });
   });
 
+  it('puts the hours of the day back in clock order', () => {
+    const hours = distributionBars({
+      ...answer,
+      typeRepartition: 'TRANCHE',
+      rows: [
+        { key: '12', label: '12:00–13:00', tickets: 40, amountCents: 60_000, share: 0.6 },
+        { key: '19', label: '19:00–20:00', tickets: 20, amountCents: 30_000, share: 0.3 },
+        { key: '08', label: '08:00–09:00', tickets: 15, amountCents: 10_000, share: 0.1 },
+      ],
+    });
+    expect(hours.map((b) => b.key)).toEqual(['08', '12', '19']);
+  });
+
   it('answers no bar for an empty period', () => {
     expect(distributionBars({ ...answer, rows: [], totalCents: 0 })).toEqual([]);
   });

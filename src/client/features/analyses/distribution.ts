@@ -48,12 +48,17 @@ export interface DistributionBar {
 }
 
 /**
- * The answer's rows as bars, in the server's order (largest amount first). Shares come from the
- * server as fractions; the chart reads percent. A negative share (a part of cancellations, or a
- * part whose returns outweigh its sales) is kept negative so the bar points left.
+ * The answer's rows as bars, in the server's order (largest amount first), except hours of the
+ * day (TRANCHE), put back in clock order so the day reads from morning to night. Shares come from
+ * the server as fractions; the chart reads percent. A negative share (a part whose returns
+ * outweigh its sales) is kept negative so the bar points left.
  */
 export function distributionBars(answer: DistributionAnswer): DistributionBar[] {
-  return answer.rows.map((r) => ({
+  const rows =
+    answer.typeRepartition === 'TRANCHE'
+      ? [...answer.rows].sort((a, b) => a.key.localeCompare(b.key))
+      : answer.rows;
+  return rows.map((r) => ({
     key: r.key,
     label: r.label,
     tickets: r.tickets,

@@ -212,6 +212,12 @@ function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFor
         previousLabel={intl.formatMessage({ id: 'graphs.yearEarlier' })}
         formatMoney={money}
         formatTick={moneyTick}
+        pointTitle={(date, previous) =>
+          intl.formatMessage(
+            { id: 'graphs.pointTitle' },
+            { date: formatDate(date), previous: formatDate(previous) },
+          )
+        }
       />
       <p className="gr-summary">
         {totals.variance === null

@@ -18,6 +18,8 @@ export interface SalesLineChartProps {
   formatMoney: (cents: number) => string;
   /** Cents as short money text (axis ticks). */
   formatTick: (cents: number) => string;
+  /** Tooltip heading of a point: its date and the date it is compared with (wire dates). */
+  pointTitle: (date: string, previousDate: string) => string;
 }
 
 /** DD/MM of a wire date, short enough for an axis tick. */
@@ -26,7 +28,7 @@ function shortDate(wire: string): string {
 }
 
 export function SalesLineChart(props: SalesLineChartProps) {
-  const { title, points, currentLabel, previousLabel, formatMoney, formatTick } = props;
+  const { title, points, currentLabel, previousLabel, formatMoney, formatTick, pointTitle } = props;
   return (
     <figure className="gr-figure">
       <figcaption className="gr-figure__title">{title}</figcaption>
@@ -42,7 +44,10 @@ export function SalesLineChart(props: SalesLineChartProps) {
             />
             <YAxis tickFormatter={formatTick} tick={{ fontSize: 12, fill: 'var(--c-muted)' }} width={64} />
             <Tooltip
-              labelFormatter={(d) => formatDate(String(d))}
+              labelFormatter={(d, payload) => {
+                const previous: unknown = payload?.[0]?.payload?.previousDate;
+                return typeof previous === 'string' ? pointTitle(String(d), previous) : formatDate(String(d));
+              }}
               formatter={(v) => formatMoney(Number(v))}
             />
             <Legend wrapperStyle={{ fontSize: 13 }} />
