@@ -1,0 +1,107 @@
+/**
+ * Chaos (issue #3 point 7): 200 cash counts saved through the screen while a seeded PRNG drops
+ * the network, aborts requests, delays them, answers 500, lets the server commit and then loses
+ * its answer, and reloads the page mid-replay (context.route, which the service worker's fetches
+ * go through too; setOffline does not cut those). At the end the server holds exactly one row per
+ * count, nothing waits and nothing needs attention.
+ */
+import { expect, test } from '@playwright/test';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { e2eDatabase, signIn, waitForServiceWorker } from './helpers.ts';
+
+const SEED = 20261122;
+const WRITES = 200;
+
+class Rng {
+  private readonly g = xoroshiro128plus(SEED);
+  float(): number {
+    return (this.g.next() >>> 0) / 4_294_967_296;
+  }
+}
+
+test('200 counts saved through network chaos and reloads reach the server exactly once each', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(480_000);
+  const rng = new Rng();
+  const tag = `chaos-${Date.now()}`;
+  await signIn(page);
+  await waitForServiceWorker(page);
+  await page.goto('/analyses/comptageCaisses/saisie');
+  await expect(page.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
+
+  let sends = 0;
+  let chaotic = 0;
+  await context.route('**/api/bo/comptage/save**', async (route) => {
+    sends += 1;
+    const x = rng.float();
+    if (x < 0.37) chaotic += 1;
+    if (x < 0.12) return route.abort('internetdisconnected');
+    if (x < 0.22) {
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"code":"InternalError"}',
+      });
+    }
+    if (x < 0.37) {
+      // The server commits, the answer is lost on the way back.
+      await route.fetch().catch(() => undefined);
+      return route.abort('connectionreset');
+    }
+    if (x < 0.47) await new Promise((r) => setTimeout(r, 100 + Math.floor(rng.float() * 600)));
+    return route.continue().catch(() => undefined);
+  });
+
+  for (let i = 0; i < WRITES; i++) {
+    if (rng.float() < 0.05) await context.setOffline(true);
+    await page.getByTestId('cash-denomination-2000').fill(String((i % 5) + 1));
+    await page.getByLabel('Chèques').fill('1');
+    await page.getByLabel('Titres-restaurant').fill('1');
+    await page.getByLabel('Commentaire').fill(`${tag}-${i}`);
+    await page.getByRole('button', { name: 'Enregistrer le comptage' }).click();
+    // Saved on the device: the form empties for the next drawer.
+    await expect(page.getByLabel('Commentaire')).toHaveValue('');
+    if (rng.float() < 0.1) await context.setOffline(false);
+    if (rng.float() < 0.04) {
+      // Reload in the middle of a replay.
+      await page.reload();
+      await expect(page.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
+    }
+  }
+
+  await context.setOffline(false);
+  // Still in the chaos: each restart replays until the network fails again.
+  const badge = page.getByTestId('sync-badge');
+  for (let round = 0; round < 12; round++) {
+    await page.reload();
+    const drained = await expect(badge)
+      .toHaveAttribute('data-state', 'synced', { timeout: 8_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (drained) break;
+  }
+  await context.unroute('**/api/bo/comptage/save**');
+  // A restart sends everything waiting at once, whatever the backoff said.
+  await page.reload();
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', 'synced', { timeout: 120_000 });
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-attention', '0');
+
+  const pool = e2eDatabase();
+  try {
+    const { rows } = await pool.query<{ comment: string; n: number }>(
+      'SELECT comment, count(*)::int AS n FROM cash_counts WHERE comment LIKE $1 GROUP BY comment',
+      [`${tag}-%`],
+    );
+    expect(rows).toHaveLength(WRITES);
+    expect(rows.filter((r) => r.n !== 1)).toEqual([]);
+  } finally {
+    await pool.end();
+  }
+  // The chaos really hit the sends: many were cut, refused with 500 or lost after committing.
+  expect(sends).toBeGreaterThan(WRITES / 2);
+  expect(chaotic).toBeGreaterThan(40);
+  await page.getByTestId('sync-badge').click();
+  await expect(page.getByTestId('sync-empty')).toBeVisible();
+});
