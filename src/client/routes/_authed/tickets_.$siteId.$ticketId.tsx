@@ -1,14 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { TicketDetailPage } from '../../features/tickets/components/ticket-detail-page.tsx';
 import { ticketQueries } from '../../features/tickets/ticket-queries.ts';
 import { queryClient } from '../../lib/query-client.ts';
+import { positiveIntParam } from '../../lib/route-params.ts';
 import { session } from '../../lib/session.ts';
-
-const TicketParams = z.object({
-  siteId: z.coerce.number().int().positive(),
-  ticketId: z.coerce.number().int().positive(),
-});
 
 /**
  * /tickets/{siteId}/{ticketId}: one ticket (its lines, payments and history). Outside the
@@ -16,7 +11,7 @@ const TicketParams = z.object({
  */
 export const Route = createFileRoute('/_authed/tickets_/$siteId/$ticketId')({
   params: {
-    parse: (raw) => TicketParams.parse(raw),
+    parse: (raw) => ({ siteId: positiveIntParam(raw.siteId), ticketId: positiveIntParam(raw.ticketId) }),
     stringify: (p) => ({ siteId: String(p.siteId), ticketId: String(p.ticketId) }),
   },
   loader: ({ params }) => {

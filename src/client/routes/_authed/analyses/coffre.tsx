@@ -1,12 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { optionalString } from '../../../lib/route-params.ts';
 import { SafeCountPage } from '../../../features/counting/components/safe-count-page.tsx';
-
-const SearchSchema = z.object({ outbox: z.string().optional() });
 
 /** /analyses/coffre (SPEC.md §2): safe counting. `?outbox=<id>` fixes a refused queued count. */
 export const Route = createFileRoute('/_authed/analyses/coffre')({
-  validateSearch: (search) => SearchSchema.parse(search),
+  // `?outbox=<id>`: fix a queued write the server refused (from /sync).
+  validateSearch: (search: Record<string, unknown>): { outbox?: string } => ({
+    outbox: optionalString(search, 'outbox'),
+  }),
   component: SafeCountRoute,
 });
 

@@ -1,13 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { optionalString } from '../../../lib/route-params.ts';
 import { CashCountPage } from '../../../features/counting/components/cash-count-page.tsx';
-
-/** `?outbox=<id>`: fix a queued count the server refused (from /sync). */
-const SearchSchema = z.object({ outbox: z.string().optional() });
 
 /** /analyses/comptageCaisses/{action} (SPEC.md §2): cash counting; `saisie` counts, `liste` lists. */
 export const Route = createFileRoute('/_authed/analyses/comptageCaisses/$action')({
-  validateSearch: (search) => SearchSchema.parse(search),
+  // `?outbox=<id>`: fix a queued write the server refused (from /sync).
+  validateSearch: (search: Record<string, unknown>): { outbox?: string } => ({
+    outbox: optionalString(search, 'outbox'),
+  }),
   component: CashCountRoute,
 });
 

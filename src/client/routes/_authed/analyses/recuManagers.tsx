@@ -1,12 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { optionalString } from '../../../lib/route-params.ts';
 import { ReceiptsPage } from '../../../features/counting/components/receipts-page.tsx';
-
-const SearchSchema = z.object({ outbox: z.string().optional() });
 
 /** /analyses/recuManagers (SPEC.md §2): manager receipts (same screen as /recus). */
 export const Route = createFileRoute('/_authed/analyses/recuManagers')({
-  validateSearch: (search) => SearchSchema.parse(search),
+  // `?outbox=<id>`: fix a queued write the server refused (from /sync).
+  validateSearch: (search: Record<string, unknown>): { outbox?: string } => ({
+    outbox: optionalString(search, 'outbox'),
+  }),
   component: ManagerReceiptsRoute,
 });
 
