@@ -83,6 +83,8 @@ if (only !== 'e2e') {
 if (only !== 'unit') {
   const chrome = chromiumPath();
   if (!step('production build', bin('vite'), ['build'])) finish(false);
+  // Bytes, not time: deterministic, so a budget overrun fails the run (issue #2 §7).
+  if (!step('login route JavaScript budget (150 kB gzip)', bin('node'), ['bench/bundle.ts'])) finish(false);
   const pwJson = path.join(reports, 'playwright.json');
   const ok = step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
     CHROME_PATH: chrome,
