@@ -44,6 +44,10 @@ const READ_ONLY_PATHS = new Set([
   'bo/comptage/list',
   'bo/documentsManager/readRecusManager',
   'fluxfin/declare_et_en_attente_de_signatures',
+  'bo/favoris',
+  'bo/tickets/search',
+  'bo/tickets/detail',
+  'bo/getRepartition',
 ]);
 
 /**

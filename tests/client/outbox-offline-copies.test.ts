@@ -62,6 +62,9 @@ describe('offline copies', () => {
     expect(isCacheableRead('bo/rapport/metrics', q('id=1'))).toBe(true);
     expect(isCacheableRead('bo/getSites', q('id=1'))).toBe(true);
     expect(isCacheableRead('coffre', q('dateFiscale=2026-11-22'))).toBe(true);
+    expect(isCacheableRead('bo/favoris', q('id=1'))).toBe(true);
+    expect(isCacheableRead('bo/tickets/search', q('id=1'))).toBe(true);
+    expect(isCacheableRead('bo/tickets/detail', q('id=1&site=1&ticketId=2'))).toBe(true);
     // Downloads and receipts are not kept.
     expect(isCacheableRead('bo/getReport', q('format=PDF'))).toBe(false);
     expect(isCacheableRead('coffre', q('ACTION=getRecu&pdf=true&id=3'))).toBe(false);
@@ -80,6 +83,7 @@ describe('offline copies', () => {
       'bo/checkContreCode',
       'bo/logout',
       'bo/connexion',
+      'bo/favoris/remove',
     ]) {
       expect(isCacheableRead(path, q('id=1')), path).toBe(false);
     }
