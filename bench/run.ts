@@ -3,7 +3,8 @@
  * measured in the same run (never as a timed assertion):
  * - import of the UCI file: lines per second, and the ratio to a bare COPY of the same rows;
  * - the sales report's JSON dataset on the demo chain against its bare SQL;
- * - the login route's initial JavaScript (gzip) against the 150 kB budget.
+ * - the login route's initial JavaScript (gzip) against the 150 kB budget;
+ * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one.
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
 import fs from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
 import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBundle } from './bundle.ts';
 import { benchImport } from './import.ts';
+import { benchOutboxReplay } from './outbox.ts';
 import { benchSalesReport } from './reports.ts';
 
 const root = path.join(import.meta.dirname, '..');
@@ -48,6 +50,9 @@ try {
   console.log(`  demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   results.push(await benchSalesReport(demoPool));
   await demoPool.end();
+
+  console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');
+  results.push(await benchOutboxReplay());
 
   console.log('• initial JavaScript of the login route');
   const dist = path.join(root, 'dist');
