@@ -178,6 +178,29 @@ describe('cash count screen', () => {
     ).toBe('');
   });
 
+  it('opens a queued count the server refused with what was typed, so it can be fixed (?outbox=<id>)', async () => {
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await type(inputLabelled('Cheques'), '45,5');
+    await save();
+    await waitFor(() => container.querySelectorAll('[data-testid="cash-count-local"]').length === 1);
+    const [item] = await db().outbox.toArray();
+
+    await act(async () => {
+      root.render(
+        <QueryClientProvider client={queryClient}>
+          <IntlProvider locale="en" messages={en}>
+            <CashCountPage action="saisie" fixOutboxId={item!.id} />
+          </IntlProvider>
+        </QueryClientProvider>,
+      );
+    });
+    await waitFor(
+      () =>
+        (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value === '3',
+    );
+    expect(inputLabelled('Cheques').value).toBe('45.50');
+  });
+
   it('refuses a count missing a required part, says which, and keeps what was typed', async () => {
     await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
     await save();

@@ -38,6 +38,7 @@ import { saveCashCount } from '../save-counts.ts';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MoneyField } from './money-field.tsx';
 import { SyncStateTag } from './sync-state-tag.tsx';
+import { useQueuedWrite } from '../use-queued-write.ts';
 import '../counting.css';
 
 export interface CashCountPageProps {
@@ -71,18 +72,15 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
   }, [form.caisse, terminals]);
 
   // Fixing a write the server refused: the form opens with what was queued.
-  useEffect(() => {
-    if (!fixOutboxId) return;
-    void db()
-      .outbox.where('id')
-      .equals(fixOutboxId)
-      .first()
-      .then((item) => {
-        if (item?.kind !== 'cashCount') return;
-        setForm(formFromBody(item.body as CashCountBody, intl.locale));
-        setFixing(item.id);
-      });
-  }, [fixOutboxId, intl.locale]);
+  useQueuedWrite<CashCountBody>(
+    fixOutboxId,
+    'cashCount',
+    (body, itemId) => {
+      setForm(formFromBody(body, intl.locale));
+      setFixing(itemId);
+    },
+    [intl.locale],
+  );
 
   const site = sites.find((s) => s.restaurantId === form.site);
   const ready = user && form.site !== null && form.dateFiscale !== null && form.caisse !== null;

@@ -35,6 +35,7 @@ import { saveSafeCount } from '../save-counts.ts';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MoneyField } from './money-field.tsx';
 import { SyncStateTag } from './sync-state-tag.tsx';
+import { useQueuedWrite } from '../use-queued-write.ts';
 import '../counting.css';
 
 export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
@@ -51,18 +52,16 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
   useEffect(() => {
     if (form.site === null && sites[0]) setForm((f) => ({ ...f, site: sites[0]?.restaurantId ?? null }));
   }, [form.site, sites]);
-  useEffect(() => {
-    if (!fixOutboxId) return;
-    void db()
-      .outbox.where('id')
-      .equals(fixOutboxId)
-      .first()
-      .then((item) => {
-        if (item?.kind !== 'safeCount') return;
-        setForm(safeFormFromBody(item.body as SafeCountBody, intl.locale));
-        setFixing(item.id);
-      });
-  }, [fixOutboxId, intl.locale]);
+  // Fixing a write the server refused: the form opens with what was queued.
+  useQueuedWrite<SafeCountBody>(
+    fixOutboxId,
+    'safeCount',
+    (body, itemId) => {
+      setForm(safeFormFromBody(body, intl.locale));
+      setFixing(itemId);
+    },
+    [intl.locale],
+  );
 
   const dayQuery = useQuery({
     ...safeQueries.day(user?.id ?? 0, form.dateFiscale ?? ''),
