@@ -130,3 +130,21 @@ export const managerReceipts = pgTable('manager_receipts', {
   primaryKey({ columns: [t.siteId, t.id] }),
   index('manager_receipts_site_date_idx').on(t.siteId, t.fiscalDate),
 ]);
+
+/**
+ * E-mails sent under an Idempotency-Key (src/server/routes/counting/mails.ts): one row per
+ * recipient, committed on its own BEFORE the message goes to the SMTP server (`sentAt` set once
+ * the server accepted it), so a repeat of the key never mails that recipient again — even when
+ * the first request's answer could not be kept. A refused message deletes its row (it may be
+ * tried again). Rows are purged with the idempotency keys.
+ */
+export const mailSends = pgTable('mail_sends', {
+  userId: integer('user_id').notNull(),
+  key: uuid('key').notNull(),
+  recipient: text('recipient').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.key, t.recipient] }),
+  index('mail_sends_claimed_idx').on(t.claimedAt),
+]);
