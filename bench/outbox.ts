@@ -7,7 +7,7 @@
  * `replayOutbox`, IndexedDB from fake-indexeddb, the session read from idb-keyval, Node 24's Web
  * Locks) and the real Fastify app over HTTP on a fresh embedded PostgreSQL in a temporary folder:
  * - replay: 1,000 writes are queued first (not timed: that is the user typing offline), then one
- *   replay run sends them all (timed);
+ *   replay run sends them all (timed), up to DEFAULT_REPLAY_CONCURRENCY at once across drawers;
  * - online one by one: each write is queued and replayed, awaited, before the next one — what the
  *   counting screen does when the network is up (every write goes through the outbox).
  * After each phase the server must hold exactly 1,000 new cash_counts rows, else it throws.
@@ -121,8 +121,21 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
       credentials: readStoredCredentials,
       ignoreSchedule: true,
     };
-    const dateFiscale = new Date().toISOString().slice(0, 10);
-    const queueCount = (caisse: number) => {
+    const { rows: terminalRows } = await database.pool.query<{ id: number }>(
+      'SELECT terminal_id AS id FROM terminals WHERE site_id = $1 ORDER BY terminal_id',
+      [site],
+    );
+    const terminalIds = terminalRows.map((r) => r.id);
+    if (terminalIds.length === 0) throw new Error(`site ${site} has no terminals`);
+    // Write i counts terminal i mod n on one of the last days: the site's real drawers, each
+    // counted once per day (a different record each), as a manager catching up after an outage.
+    const today = Date.now();
+    const target = (i: number) => ({
+      caisse: terminalIds[i % terminalIds.length] as number,
+      dateFiscale: new Date(today - Math.floor(i / terminalIds.length) * 86_400_000).toISOString().slice(0, 10),
+    });
+    const queueCount = (i: number) => {
+      const { caisse, dateFiscale } = target(i);
       const body = countBody(site, dateFiscale, caisse);
       return queueWrite(db, {
         kind: 'cashCount',
@@ -154,7 +167,7 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
     if (replayed?.sent !== WRITES) throw new Error(`replay sent ${JSON.stringify(replayed)}`);
     await expectNewRows(beforeReplay, 'replay');
 
-    // (b) Online: each write queued and sent, awaited, before the next (a new version per terminal).
+    // (b) Online: each write queued and sent, awaited, before the next (a new version of each count).
     const beforeOnline = await rowCount();
     const t1 = performance.now();
     for (let i = 1; i <= WRITES; i++) {

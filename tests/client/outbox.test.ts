@@ -24,7 +24,13 @@ import {
   queueWrite,
   resendItem,
 } from '../../src/client/lib/outbox/queue.ts';
-import { IDEMPOTENCY_HEADER, type ReplayOptions, replayOutbox } from '../../src/client/lib/outbox/replay.ts';
+import {
+  DEFAULT_REPLAY_CONCURRENCY,
+  IDEMPOTENCY_HEADER,
+  type ReplayOptions,
+  replayLane,
+  replayOutbox,
+} from '../../src/client/lib/outbox/replay.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/contract/counting.ts';
 import { SESSION_FORMAT, SESSION_KEY } from '../../src/client/lib/session.ts';
 import { type OutboxServer, startOutboxServer } from './outbox-server.ts';
@@ -62,6 +68,19 @@ function queueCount(n: number, login = LOGIN) {
     login,
     summary: { site: 3, terminal: n },
     record: { table: 'cashCounts', siteId: 3, fiscalDate: '2026-11-22', data: { caisse: n } },
+  });
+}
+
+/** A count of drawer `caisse` as the cash-count screen queues it (summary with site, date, terminal). */
+function queueDrawerCount(caisse: number, round: number) {
+  return queueWrite(db, {
+    kind: 'cashCount',
+    method: 'POST',
+    path: 'bo/comptage/caisses',
+    body: { restaurantId: 3, dateFiscale: '2026-11-22', caisse, round },
+    login: LOGIN,
+    summary: { site: 3, date: '2026-11-22', terminal: caisse },
+    record: { table: 'cashCounts', siteId: 3, fiscalDate: '2026-11-22', data: { caisse, round } },
   });
 }
 
@@ -192,11 +211,68 @@ describe('outbox', () => {
     expect(await findItem(db, item.id)).toBeDefined();
   });
 
-  it('sends oldest first, in the order the writes were queued', async () => {
+  it('sends oldest first, in the order the writes were queued, when sending one at a time', async () => {
     const items = [];
     for (let n = 1; n <= 6; n++) items.push(await queueCount(n));
-    await replayOutbox(options());
+    await replayOutbox(options({ concurrency: 1 }));
     expect(server.received.map((r) => r.key)).toEqual(items.map((i) => i.id));
+  });
+
+  it('sends different drawers side by side, but a drawer’s count and recounts in the order they were made', async () => {
+    // Three drawers, each counted then recounted twice (a new version each time on the server).
+    const items = [];
+    for (let round = 1; round <= 3; round++) {
+      for (const caisse of [1, 2, 3]) items.push(await queueDrawerCount(caisse, round));
+    }
+    // Every answer takes 40 ms, so sends of one lane would never overlap if the lanes were one.
+    server.script(...items.map(() => ({ kind: 'delay' as const, ms: 40 })));
+    const result = await replayOutbox(options());
+    expect(result).toMatchObject({ sent: 9, refused: 0, stoppedBy: null, remaining: 0 });
+    expect(server.rows.size).toBe(9);
+    const arrivals = server.received.map((r) => r.body as { caisse: number; round: number });
+    for (const caisse of [1, 2, 3]) {
+      expect(arrivals.filter((a) => a.caisse === caisse).map((a) => a.round)).toEqual([1, 2, 3]);
+    }
+    // Side by side: the first three arrivals are the three drawers' first counts.
+    expect(new Set(arrivals.slice(0, 3).map((a) => a.caisse))).toEqual(new Set([1, 2, 3]));
+    // A recount starts only once the count before it was answered.
+    for (const caisse of [1, 2, 3]) {
+      const times = server.received.filter((r) => (r.body as { caisse: number }).caisse === caisse).map((r) => r.at);
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(35);
+      expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(35);
+    }
+  });
+
+  it('keeps a drawer’s later counts back for the next run when one of its sends failed with 5xx', async () => {
+    const first = await queueDrawerCount(1, 1);
+    const second = await queueDrawerCount(1, 2);
+    const other = await queueDrawerCount(2, 1);
+    server.failAll = { status: 503, code: 'Unavailable' };
+    const failing = await replayOutbox(options({ concurrency: 2, backoff: { ...FAST, retries: 0 } }));
+    expect(failing).toMatchObject({ sent: 0, stoppedBy: null, remaining: 3 });
+    // The recount of drawer 1 was never sent ahead of its count.
+    expect(server.received.some((r) => r.key === second.id)).toBe(false);
+    expect(server.received.map((r) => r.key).sort()).toEqual([first.id, other.id].sort());
+    server.failAll = null;
+    await replayOutbox(options({ ignoreSchedule: true }));
+    const order = server.received.map((r) => r.key).filter((k) => k === first.id || k === second.id);
+    expect(order.slice(-2)).toEqual([first.id, second.id]);
+    expect(server.rows.size).toBe(3);
+  });
+
+  it('puts writes of the same drawer, safe or site’s receipts in one lane and unknown writes in a shared one', () => {
+    const cash = (terminal: number) => ({ kind: 'cashCount', summary: { site: 3, date: '2026-11-22', terminal } });
+    expect(replayLane(cash(1))).toBe(replayLane(cash(1)));
+    expect(replayLane(cash(1))).not.toBe(replayLane(cash(2)));
+    expect(replayLane({ kind: 'receipt', summary: { site: 3, date: '2026-11-22', seller: 'A' } })).toBe(
+      replayLane({ kind: 'receiptUpdate', summary: { site: 3, date: '2026-11-22', seller: 'B' } }),
+    );
+    expect(replayLane({ kind: 'safeCount', summary: { site: 3, date: '2026-11-22' } })).not.toBe(
+      replayLane({ kind: 'safeCount', summary: { site: 3, date: '2026-11-23' } }),
+    );
+    expect(replayLane({ kind: 'somethingNew', summary: { site: 3, date: '2026-11-22' } })).toBe(
+      replayLane({ kind: 'cashCount', summary: { site: 3 } }),
+    );
   });
 
   it('sends the schema version with every item and never sends an item of an unknown version', async () => {
@@ -265,13 +341,17 @@ describe('outbox', () => {
   });
 
   it('stops on 401 and keeps everything waiting for the next sign-in', async () => {
-    const item = await queueCount(1);
-    await queueCount(2);
-    server.script({ kind: 'status', status: 401, code: 'Unauthorized' });
+    const items = [];
+    for (let n = 1; n <= 8; n++) items.push(await queueCount(n));
+    // The token was revoked: every request meets 401.
+    server.failAll = { status: 401, code: 'Unauthorized' };
     const result = await replayOutbox(options());
-    expect(result).toMatchObject({ sent: 0, stoppedBy: 'unauthorized', remaining: 2 });
-    expect(server.received).toHaveLength(1);
-    expect(await findItem(db, item.id)).toMatchObject({ state: 'waiting' });
+    expect(result).toMatchObject({ sent: 0, stoppedBy: 'unauthorized', remaining: 8 });
+    // Only the sends already in flight when the first 401 came (at most one per worker), none retried.
+    expect(server.received.length).toBeGreaterThanOrEqual(1);
+    expect(server.received.length).toBeLessThanOrEqual(DEFAULT_REPLAY_CONCURRENCY);
+    expect(new Set(server.received.map((r) => r.key)).size).toBe(server.received.length);
+    for (const item of items) expect(await findItem(db, item.id)).toMatchObject({ state: 'waiting' });
   });
 
   it('sends only the signed-in user’s items, with their own login and token', async () => {

@@ -6,7 +6,9 @@
  * Guarantees:
  * - one replayer at a time across tabs and the service worker (the `comptoir-outbox` Web Lock,
  *   lock.ts); a context that finds it held does nothing, the holder is already replaying;
- * - oldest first (the outbox's auto-increment `seq`);
+ * - oldest first (the outbox's auto-increment `seq`): items start in that order, up to
+ *   `concurrency` at once, and writes of the same record (same drawer, same safe, same site's
+ *   receipts: {@link replayLane}) one after the other, so a recount never overtakes its count;
  * - every send carries the item's `Idempotency-Key`, so a write whose answer was lost (network cut
  *   after the server committed, tab closed mid-request) is sent again safely: the server answers a
  *   repeated key with its first answer and stores nothing twice;
@@ -53,6 +55,9 @@ export const DEFAULT_BACKOFF: BackoffOptions = {
   requestTimeoutMs: 30_000,
 };
 
+/** Sends in flight at once in one run, across different {@link replayLane}s. */
+export const DEFAULT_REPLAY_CONCURRENCY = 4;
+
 export interface ReplayOptions {
   db: ComptoirDb;
   lock: OutboxLock;
@@ -72,6 +77,8 @@ export interface ReplayOptions {
   ignoreSchedule?: boolean;
   /** Called after each item changes state (the page refreshes its badge). */
   onProgress?: () => void;
+  /** Sends in flight at once, each of another lane (default {@link DEFAULT_REPLAY_CONCURRENCY}); 1 = strictly one by one. */
+  concurrency?: number;
 }
 
 /** What one run did; `null` from {@link replayOutbox} means another replayer held the lock. */
@@ -207,18 +214,48 @@ export function persistedDelayMs(attempts: number, backoff: BackoffOptions): num
   return Math.min(backoff.maxPersistedDelayMs, Math.round(exp * (1 + Math.random())));
 }
 
-/** The oldest waiting item of `login` that is due, skipping `skip` (items given up this run). */
+/**
+ * The replay lane of an item: items of one lane are sent one after the other, oldest first; items
+ * of different lanes may be in flight together. A lane is the business record a write changes,
+ * so that two counts of the same drawer (a count and its recount, each a new version on the
+ * server) arrive in the order they were made:
+ * - `cashCount`: site, fiscal date and terminal;
+ * - `safeCount`: site and fiscal date;
+ * - receipts (create and update): site and fiscal date;
+ * - anything else, or an item whose summary lacks its site or date: one shared lane.
+ * @returns an opaque string; equal strings mean "keep in order".
+ */
+export function replayLane(item: Pick<OutboxItem, 'kind' | 'summary'>): string {
+  const { site, date, terminal } = item.summary ?? {};
+  if (site === undefined || date === undefined) return 'serial';
+  if (item.kind === 'cashCount') return terminal === undefined ? 'serial' : `cash|${site}|${date}|${terminal}`;
+  if (item.kind === 'safeCount') return `safe|${site}|${date}`;
+  if (item.kind === 'receipt' || item.kind === 'receiptUpdate') return `receipt|${site}|${date}`;
+  return 'serial';
+}
+
+/**
+ * The oldest waiting item of `login` that is due, skipping `skip` (items given up this run) and
+ * items of the lanes in `closedLanes` (one of theirs is in flight, or failed this run).
+ */
 async function nextDue(
   db: ComptoirDb,
   login: string,
   now: number,
   skip: ReadonlySet<number>,
+  closedLanes: { has(lane: string): boolean },
 ): Promise<OutboxItem | undefined> {
   // Within equal index keys IndexedDB orders by primary key: this is oldest first by `seq`.
   return db.outbox
     .where('state')
     .equals('waiting')
-    .filter((i) => i.login === login && i.nextAttemptAt <= now && !skip.has(i.seq ?? -1))
+    .filter(
+      (i) =>
+        i.login === login &&
+        i.nextAttemptAt <= now &&
+        !skip.has(i.seq ?? -1) &&
+        !closedLanes.has(replayLane(i)),
+    )
     .first();
 }
 
@@ -286,6 +323,7 @@ export function replayOutbox(options: ReplayOptions): Promise<ReplayResult | nul
 async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
   const { db } = options;
   const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...options.backoff };
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_REPLAY_CONCURRENCY));
   const result: ReplayResult = { sent: 0, refused: 0, stoppedBy: null, remaining: 0 };
   const credentials = await options.credentials();
   if (!credentials) {
@@ -297,25 +335,75 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
   await db.outbox.where('state').equals('sending').modify({ state: 'waiting' });
 
   const skip = new Set<number>();
-  for (;;) {
-    if (options.signal?.aborted) {
-      result.stoppedBy = 'aborted';
-      break;
-    }
-    const item = await nextDue(
-      db,
-      credentials.login,
-      options.ignoreSchedule ? Number.POSITIVE_INFINITY : Date.now(),
-      skip,
-    );
-    if (!item || item.seq === undefined) break;
-    const seq = item.seq;
+  /** Lanes with an item in flight (released when it ends). */
+  const busyLanes = new Set<string>();
+  /** Lanes whose item failed transiently this run: what follows it waits for the next run. */
+  const failedLanes = new Set<string>();
+  const closedLanes = { has: (lane: string) => busyLanes.has(lane) || failedLanes.has(lane) };
+  let stopped = false;
+  const stop = (why: NonNullable<ReplayResult['stoppedBy']>) => {
+    if (!stopped) result.stoppedBy = why;
+    stopped = true;
+  };
+  // Picking is serialised (one IndexedDB read at a time), so two workers never pick one item.
+  let picking: Promise<unknown> = Promise.resolve();
+  const pick = (): Promise<OutboxItem | undefined> => {
+    const next = picking.then(async () => {
+      if (stopped) return undefined;
+      if (options.signal?.aborted) {
+        stop('aborted');
+        return undefined;
+      }
+      const item = await nextDue(
+        db,
+        credentials.login,
+        options.ignoreSchedule ? Number.POSITIVE_INFINITY : Date.now(),
+        skip,
+        closedLanes,
+      );
+      // The run may have stopped while we read (a 401 or a lost network in another worker).
+      if (!item || stopped) return undefined;
+      busyLanes.add(replayLane(item));
+      return item;
+    });
+    picking = next.catch(() => undefined);
+    return next;
+  };
 
+  // Resolved (and replaced) whenever a lane is released: a worker that found every due item
+  // behind a busy lane waits for it instead of ending, so the run keeps its width.
+  let released = Promise.withResolvers<void>();
+  const release = (lane: string) => {
+    busyLanes.delete(lane);
+    released.resolve();
+    released = Promise.withResolvers<void>();
+  };
+
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const item = await pick();
+      if (!item || item.seq === undefined) {
+        if (stopped || busyLanes.size === 0) return;
+        await released.promise;
+        continue;
+      }
+      const lane = replayLane(item);
+      try {
+        await replayItem(item, lane);
+      } finally {
+        release(lane);
+      }
+    }
+  };
+
+  /** Sends one item to its end: sent, refused, or back to waiting (then the run may stop). */
+  const replayItem = async (item: OutboxItem, lane: string): Promise<void> => {
+    const seq = item.seq as number;
     if (item.schemaVersion !== OUTBOX_SCHEMA_VERSION) {
       await markNeedsAttention(db, item, 'OutboxSchemaOutdated', null);
       result.refused += 1;
       options.onProgress?.();
-      continue;
+      return;
     }
 
     let attempts = item.attempts;
@@ -333,7 +421,8 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
           maxTimeout: backoff.maxDelayMs,
           randomize: true,
           ...(options.signal ? { signal: options.signal } : {}),
-          shouldRetry: ({ error }) => error instanceof TransientFailure,
+          // Once the run stops (offline, 401), the other in-flight items do not retry.
+          shouldRetry: ({ error }) => error instanceof TransientFailure && !stopped,
           onFailedAttempt: async ({ error }) => {
             if (!(error instanceof TransientFailure)) return;
             attempts += 1;
@@ -357,7 +446,7 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
         await markNeedsAttention(db, item, error.code, error.status);
         result.refused += 1;
         options.onProgress?.();
-        continue;
+        return;
       }
       // Whatever else happened, the item is no longer being sent.
       await db.outbox
@@ -366,28 +455,36 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
         .filter((i) => i.state === 'sending')
         .modify({ state: 'waiting' });
       options.onProgress?.();
-      if (error instanceof ItemGone) continue;
+      if (error instanceof ItemGone) return;
       if (error instanceof UnauthorizedFailure) {
-        result.stoppedBy = 'unauthorized';
-        break;
+        stop('unauthorized');
+        return;
       }
       if (error instanceof TransientFailure) {
         // No answer at all: the following items would fail the same way; a 5xx may be this
-        // item's alone, so the next ones still get their turn.
+        // item's alone, so the other lanes still get their turn (this lane keeps its order).
         if (error.status === null || error.code === 'Network Error') {
-          result.stoppedBy = 'offline';
-          break;
+          stop('offline');
+          return;
         }
         skip.add(seq);
-        continue;
+        failedLanes.add(lane);
+        return;
       }
       if (options.signal?.aborted) {
-        result.stoppedBy = 'aborted';
-        break;
+        stop('aborted');
+        return;
       }
+      stopped = true;
       throw error;
     }
-  }
+  };
+
+  const workers = Array.from({ length: concurrency }, () => worker());
+  const settled = await Promise.allSettled(workers);
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+
   result.remaining = await db.outbox
     .where('state')
     .equals('waiting')
