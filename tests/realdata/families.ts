@@ -1,0 +1,147 @@
+/**
+ * The report families a data set can feed, each asked through bo/getReport (JSON) over the
+ * whole span of the data (in windows of the class's maximum days) and compared, row by row and
+ * to the cent, with the figures of expected.ts computed from the raw file.
+ *
+ * What imported files cannot feed (no terminal, seller, payment, covers, employee meal, voided
+ * line or loss in any of them) shows as zeros in the figures that carry them (covers, Z items);
+ * the classes built only on those (by terminal, seller, payment method, finance payments,
+ * corrections, losses) are not proven here.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { expect, it } from 'vitest';
+import type { Dataset } from '../../src/contract/reports.ts';
+import {
+  byDate, cancellations, comparison, covers, cumulative, dayParts, type ExpLine, type ExpTicket, families, hourly,
+  months, span, ticketList, vatBreakdown, vatRates, windows, zItems,
+} from './expected.ts';
+import { EN } from './report-api.ts';
+
+/** An imported data set and what the suite expects of it. */
+export interface ProvenSet {
+  site: { id: number; name: string };
+  currency: string;
+  tickets: ExpTicket[];
+  lines: ExpLine[];
+  /** The mapping's VAT rate as a fraction. */
+  rate: number;
+}
+
+export type ReportFn = (className: string, variant: string, from: string, to: string, siteId: number) => Promise<Dataset>;
+
+/** Rows equal one by one; on a difference the first differing row is shown with its index. */
+export function expectRows(got: readonly Record<string, unknown>[], want: readonly Record<string, unknown>[], what: string): void {
+  const firstDiff = want.findIndex((w, i) => !isDeepStrictEqual(got[i], w));
+  if (firstDiff >= 0) expect(got[firstDiff], `${what}: row ${firstDiff}`).toEqual(want[firstDiff]);
+  expect(got.length, `${what}: number of rows`).toBe(want.length);
+}
+
+/** Registers one test per family; `data()` and `report()` are ready once the file's beforeAll ran. */
+export function proveFamilies(label: string, data: () => ProvenSet, report: () => ReportFn, { cancellationsToo = false } = {}): void {
+  const each = async (className: string, variant: string, maxDays: number, check: (d: Dataset, from: string, to: string, s: ProvenSet) => void) => {
+    const s = data();
+    const { first, last } = span(s.tickets);
+    const periods = maxDays === 31 ? months(first, last) : windows(first, last, maxDays);
+    for (const [from, to] of periods) {
+      const d = await report()(className, variant, from, to, s.site.id);
+      expect(d.currency).toBe(s.currency);
+      check(d, from, to, s);
+    }
+  };
+
+  it(`${label}: sales by local hour (RapportVentesHoraire) equal the file, hour by hour`, async () => {
+    await each('RapportVentesHoraire', 'Daily', 400, (d, from, to, s) => {
+      const want = hourly(s.tickets, from, to);
+      expectRows(d.rows, want.rows, `hours ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: sales by day part (RapportVentesTranche) equal the file's hours added up per SPEC §9 part`, async () => {
+    await each('RapportVentesTranche', 'Daily', 400, (d, from, to, s) => {
+      const want = dayParts(s.tickets, from, to);
+      expectRows(d.rows, want.rows.map(({ key, ...r }) => ({ dayPart: EN[`report.dayPart.${key}`], ...r })), `day parts ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: sales by product family (RapportVentesFamille) equal the file's lines per family`, async () => {
+    await each('RapportVentesFamille', 'Daily', 400, (d, from, to, s) => {
+      const want = families(s.lines, from, to);
+      expectRows(d.rows, want.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })), `families ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: sales by VAT rate (RapportVentesTva) equal the file at the mapping's rate`, async () => {
+    await each('RapportVentesTva', 'Daily', 400, (d, from, to, s) => {
+      const want = vatRates(s.tickets, from, to, s.rate);
+      expectRows(d.rows, want.rows, `VAT rates ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: covers and average ticket (RapportVentesCouverts) per fiscal date equal the file`, async () => {
+    await each('RapportVentesCouverts', 'Daily', 400, (d, from, to, s) => {
+      const want = covers(byDate(s.tickets), from, to, s.site);
+      expectRows(d.rows, want.rows, `covers ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: comparison with 52 weeks earlier (RapportVentesComparaison), Daily and Cumulative, equals the file`, async () => {
+    const days = byDate(data().tickets);
+    await each('RapportVentesComparaison', 'Daily', 400, (d, from, to, s) => {
+      const want = comparison(days, from, to, s.site);
+      expectRows(d.rows, want.rows, `comparison ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+    await each('RapportVentesComparaison', 'Cumulative', 400, (d, from, to, s) => {
+      const want = cumulative(comparison(days, from, to, s.site));
+      expectRows(d.rows, want.rows, `cumulative ${from}..${to}`);
+      expect(d.totals).toEqual(want.totals);
+    });
+  });
+
+  it(`${label}: the tickets report (RapportTickets) lists every ticket of each month with its time, number, kind and amount`, async () => {
+    await each('RapportTickets', 'Daily', 31, (d, from, to, s) => {
+      const want = ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] }));
+      expectRows(d.rows, want, `tickets ${from}..${to}`);
+      expect(d.totals.amount).toBe(want.reduce((a, r) => a + r.amount, 0));
+    });
+  });
+
+  it(`${label}: the VAT breakdown (RapportTva) per fiscal date equals the file`, async () => {
+    await each('RapportTva', 'Daily', 400, (d, from, to, s) => {
+      const want = vatBreakdown(byDate(s.tickets), from, to, s.site, s.rate);
+      expectRows(d.rows, want, `VAT breakdown ${from}..${to}`);
+      expect(d.totals).toMatchObject({
+        vatBase: want.reduce((a, r) => a + r.vatBase, 0), tax: want.reduce((a, r) => a + r.tax, 0), netSales: want.reduce((a, r) => a + r.netSales, 0),
+      });
+    });
+  });
+
+  it(`${label}: the Z report (RapportZ) of every fiscal date equals the file`, async () => {
+    const days = byDate(data().tickets);
+    await each('RapportZ', 'Daily', 31, (d, from, to, s) => {
+      expectRows(d.rows.map(({ item: _label, ...r }) => r), zItems(days, from, to, s.site, s.rate), `Z ${from}..${to}`);
+    });
+  });
+
+  if (cancellationsToo) {
+    it(`${label}: cancellations (RapportAnnulations) per fiscal date equal the file's cancellation tickets`, async () => {
+      let seen = 0;
+      await each('RapportAnnulations', 'Daily', 400, (d, from, to, s) => {
+        const want = cancellations(byDate(s.tickets), from, to, s.site);
+        seen += want.reduce((a, r) => a + r.afterPaymentTickets, 0);
+        expectRows(d.rows, want, `cancellations ${from}..${to}`);
+        expect(d.totals).toMatchObject({
+          afterPaymentTickets: want.reduce((a, r) => a + r.afterPaymentTickets, 0),
+          afterPaymentAmount: want.reduce((a, r) => a + r.afterPaymentAmount, 0),
+          beforePaymentLines: 0,
+        });
+      });
+      expect(seen).toBe(data().tickets.filter((t) => t.kind === 'CANCELLATION').length);
+    });
+  }
+}
