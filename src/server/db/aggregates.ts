@@ -1,10 +1,20 @@
 /**
- * Pre-aggregated sales (DESIGN.md §5): `daily_sales` holds one row per site and fiscal date so
- * the sales report of a year reads ~365 rows per site instead of every ticket. Every load (demo
- * generator, CSV import) calls {@link refreshDailySales} inside its own transaction, so readers
- * never see tickets without their aggregate or the reverse.
+ * Pre-aggregated sales (DESIGN.md §5): `daily_sales` (schema.ts) and the per-day breakdowns of
+ * schema-aggregates.ts (by local hour, terminal, seller, family, VAT rate, payment method, and
+ * the covers/Z figures) hold a few rows per site and fiscal date, so the sales reports of a year
+ * read thousands of rows instead of every ticket line. Every load (demo generator, CSV import)
+ * calls {@link refreshDailySales} inside its own transaction, so readers never see tickets
+ * without their aggregates or the reverse.
+ *
+ * Reports read the aggregates only when the request keeps every ticket of a day
+ * ({@link readsAggregates}: no hour range, terminal or seller filter, training tickets left
+ * out); otherwise they aggregate the tickets themselves. Both paths give the same figures to the
+ * cent (tests/reports/aggregates.test.ts); {@link withRawReads} forces the tickets path so a
+ * test can compare them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import type { ReportRequest } from '../reports/types.ts';
 
 /** Anything that runs a query: a pool client inside a transaction, a client, or a pool. */
 export type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -18,7 +28,11 @@ export type Queryable = Pick<pg.ClientBase, 'query'>;
  * Figures: `tickets` counts SALE tickets; `net_cents`, `net_excl_cents`, `tax_cents` sum every
  * ticket's totals (RETURN and CANCELLATION tickets carry negative totals, so they count
  * negatively). Training-mode tickets are left out of every figure.
- * @returns the number of daily rows inserted, updated or deleted.
+ *
+ * Then rebuilds the per-day breakdowns of schema-aggregates.ts for the same site and dates
+ * ({@link refreshDailyBreakdowns}), so callers keep one call per load.
+ * @returns the number of `daily_sales` rows inserted, updated or deleted (the breakdowns are
+ * rewritten whole for the range and not counted).
  */
 export async function refreshDailySales(
   client: Queryable,
@@ -54,5 +68,167 @@ export async function refreshDailySales(
      SELECT ((SELECT count(*) FROM removed) + (SELECT count(*) FROM upserted))::int AS changed`,
     [siteId, fromDate, toDate],
   );
+  await refreshDailyBreakdowns(client, siteId, fromDate, toDate);
   return rows[0]?.changed ?? 0;
+}
+
+/** The breakdown tables of schema-aggregates.ts, for deletes and ANALYZE. */
+export const BREAKDOWN_TABLES = [
+  'daily_hour_sales',
+  'daily_terminal_sales',
+  'daily_seller_sales',
+  'daily_family_sales',
+  'daily_vat_sales',
+  'daily_payment_sales',
+  'daily_ticket_stats',
+] as const;
+
+/** The tickets of the refreshed site and range, as every report selects them (alias `t`). */
+const SELECTED = `t.site_id = $1 AND t.fiscal_date BETWEEN $2::date AND $3::date AND NOT t.training_mode`;
+
+/**
+ * Rebuilds the breakdown tables (schema-aggregates.ts) of `siteId` for the fiscal dates
+ * `fromDate`..`toDate` (inclusive, `YYYY-MM-DD`): deletes the range, then inserts it again from
+ * `tickets`, `ticket_lines` and `payments` in three passes (one per source table). A re-run on
+ * unchanged data leaves the same rows. The local hour is read in the site's time zone as it is
+ * now. Run it inside the load's transaction (see the module comment).
+ */
+export async function refreshDailyBreakdowns(
+  client: Queryable,
+  siteId: number,
+  fromDate: string,
+  toDate: string,
+): Promise<void> {
+  const values = [siteId, fromDate, toDate];
+  // Deletes before inserts, in separate statements: within one statement the order of the
+  // CTEs is unspecified, and an insert meeting a not-yet-deleted key would fail.
+  await client.query(
+    `WITH ${BREAKDOWN_TABLES.map(
+      (table, i) =>
+        `d${i} AS (DELETE FROM ${table} WHERE site_id = $1 AND fiscal_date BETWEEN $2::date AND $3::date)`,
+    ).join(', ')}
+     SELECT 1`,
+    values,
+  );
+  // One pass over the tickets, grouped by every ticket-level key at once, then folded per table.
+  await client.query(
+    `WITH g AS (
+       SELECT t.fiscal_date, extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int AS hour,
+              t.terminal_id, t.seller_code,
+              (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
+              coalesce(sum(t.covers), 0)::int AS covers,
+              sum(t.total_cents)::bigint AS net, sum(t.total_excl_cents)::bigint AS excl,
+              sum(t.tax_cents)::bigint AS tax,
+              coalesce(sum(t.total_cents) FILTER (WHERE t.covers IS NOT NULL), 0)::bigint AS covered,
+              (count(*) FILTER (WHERE t.kind = 'CANCELLATION'))::int AS cancellations,
+              coalesce(-sum(t.total_cents) FILTER (WHERE t.kind = 'CANCELLATION'), 0)::bigint AS cancelled,
+              (count(*) FILTER (WHERE t.employee_meal))::int AS meals,
+              coalesce(sum(t.total_cents) FILTER (WHERE t.employee_meal), 0)::bigint AS meal_cents,
+              min(t.opened_at) AS first_at, max(t.opened_at) AS last_at
+         FROM tickets t JOIN sites s ON s.id = t.site_id
+        WHERE ${SELECTED}
+        GROUP BY 1, 2, 3, 4
+     ), h AS (
+       INSERT INTO daily_hour_sales (site_id, fiscal_date, hour, tickets, covers, net_cents, net_excl_cents, tax_cents)
+       SELECT $1, fiscal_date, hour, sum(tickets), sum(covers), sum(net), sum(excl), sum(tax)
+         FROM g GROUP BY fiscal_date, hour
+     ), te AS (
+       INSERT INTO daily_terminal_sales (site_id, fiscal_date, terminal_id, tickets, net_cents, net_excl_cents)
+       SELECT $1, fiscal_date, terminal_id, sum(tickets), sum(net), sum(excl)
+         FROM g GROUP BY fiscal_date, terminal_id
+     ), se AS (
+       INSERT INTO daily_seller_sales (site_id, fiscal_date, seller_code, tickets, net_cents, net_excl_cents)
+       SELECT $1, fiscal_date, seller_code, sum(tickets), sum(net), sum(excl)
+         FROM g GROUP BY fiscal_date, seller_code
+     )
+     INSERT INTO daily_ticket_stats (site_id, fiscal_date, covers, covered_cents, cancellations, cancelled_cents,
+                                     employee_meals, employee_meal_cents, first_opened_at, last_opened_at)
+     SELECT $1, fiscal_date, sum(covers), sum(covered), sum(cancellations), sum(cancelled),
+            sum(meals), sum(meal_cents), min(first_at), max(last_at)
+       FROM g GROUP BY fiscal_date`,
+    values,
+  );
+  await client.query(
+    `WITH g AS (
+       SELECT t.fiscal_date, l.family, l.vat_rate,
+              coalesce(sum(l.quantity) FILTER (WHERE NOT l.corrected), 0) AS quantity,
+              sum(l.amount_cents)::bigint AS net, sum(l.amount_excl_cents)::bigint AS excl,
+              sum(l.tax_cents)::bigint AS tax,
+              (count(*) FILTER (WHERE NOT l.corrected))::int AS kept,
+              (count(*) FILTER (WHERE l.corrected))::int AS corrected,
+              coalesce(sum(round(l.quantity * l.unit_price_cents)) FILTER (WHERE l.corrected), 0)::bigint AS corrected_cents
+         FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+        WHERE ${SELECTED}
+        GROUP BY 1, 2, 3
+     ), f AS (
+       INSERT INTO daily_family_sales (site_id, fiscal_date, family, quantity, net_cents, net_excl_cents, tax_cents)
+       SELECT $1, fiscal_date, family, sum(quantity), sum(net), sum(excl), sum(tax)
+         FROM g GROUP BY fiscal_date, family
+     )
+     INSERT INTO daily_vat_sales (site_id, fiscal_date, vat_rate, net_cents, net_excl_cents, tax_cents,
+                                  kept_lines, corrected_lines, corrected_cents)
+     SELECT $1, fiscal_date, vat_rate, sum(net), sum(excl), sum(tax), sum(kept), sum(corrected), sum(corrected_cents)
+       FROM g GROUP BY fiscal_date, vat_rate`,
+    values,
+  );
+  await client.query(
+    `INSERT INTO daily_payment_sales (site_id, fiscal_date, method, payments, amount_cents)
+     SELECT $1, t.fiscal_date, p.method, count(*)::int, sum(p.amount_cents)::bigint
+       FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
+      WHERE ${SELECTED}
+      GROUP BY t.fiscal_date, p.method`,
+    values,
+  );
+}
+
+/** Set while {@link withRawReads} runs: reports then read the tickets, never the aggregates. */
+const rawReads = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` with every report reading the tickets themselves rather than the aggregates (the
+ * path taken with filters), for tests that check both paths agree. Scoped to `fn`'s async
+ * context, so concurrent requests elsewhere are not affected.
+ */
+export function withRawReads<T>(fn: () => Promise<T>): Promise<T> {
+  return rawReads.run(true, fn);
+}
+
+/**
+ * True when `request` can be answered from the per-day aggregates: it keeps every ticket of
+ * each selected day except training ones (no hour range, no terminal or seller filter,
+ * `trainingMode` false) — the aggregates hold whole days without training tickets. False inside
+ * {@link withRawReads}.
+ */
+export function readsAggregates(request: ReportRequest): boolean {
+  return (
+    request.hours === null &&
+    request.terminals.length === 0 &&
+    request.sellers.length === 0 &&
+    !request.trainingMode &&
+    rawReads.getStore() === undefined
+  );
+}
+
+/**
+ * The WHERE conditions selecting the aggregate rows (alias `alias`) of the sites and days of
+ * `period` (period or explicit fiscal dates). Appends its values to `values` and numbers its
+ * placeholders after the ones already there. Site and date come first: the primary keys lead
+ * with them.
+ */
+export function aggregateConditions(
+  alias: string,
+  siteIds: readonly number[],
+  period: { dateDebut: string; dateFin: string; fiscalDates: readonly string[] | null },
+  values: unknown[],
+): string {
+  const $ = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const conditions = [
+    `${alias}.site_id = ANY(${$(siteIds)}::int[])`,
+    `${alias}.fiscal_date BETWEEN ${$(period.dateDebut)}::date AND ${$(period.dateFin)}::date`,
+  ];
+  if (period.fiscalDates) conditions.push(`${alias}.fiscal_date = ANY(${$(period.fiscalDates)}::date[])`);
+  return conditions.join(' AND ');
 }

@@ -26,7 +26,7 @@
 import { tzOffset } from '@date-fns/tz';
 import type pg from 'pg';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { refreshDailySales } from '../db/aggregates.ts';
+import { BREAKDOWN_TABLES, refreshDailySales } from '../db/aggregates.ts';
 import { CopyWriter, copyText, RowBuffer } from '../import/copy.ts';
 import { roundDivInt } from '../import/decimal.ts';
 import {
@@ -40,6 +40,11 @@ export interface DemoOptions {
   now?: Date;
   /** Number of fiscal days ending today (default: the 13 months up to today). Tests use fewer. */
   days?: number;
+  /**
+   * Multiplies the tickets of every site and day (default 1, the chain as described above):
+   * benchmarks use 10 to get ~10 M lines over the same sites and dates.
+   */
+  ticketsScale?: number;
   log?: (message: string) => void;
 }
 
@@ -298,7 +303,7 @@ interface SiteDay {
 }
 
 /** Everything a site sells on one fiscal date, from its own generator. */
-function generateDay(seed: number, siteIndex: number, day: number, cutMs: number, offsets: Map<number, number>): SiteDay | null {
+function generateDay(seed: number, siteIndex: number, day: number, cutMs: number, offsets: Map<number, number>, scale = 1): SiteDay | null {
   const site = SITES[siteIndex] as DemoSite;
   const kind = (COMPANIES[site.company] ?? COMPANIES[0])?.kind ?? 'brasserie';
   const date = new Date(day * DAY_MS);
@@ -309,7 +314,7 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
   const rng = new Rng(mix(seed, siteIndex, day));
   const season = (site.tourist ? TOURIST_SEASON : CITY_SEASON)[month] ?? 1;
   const noise = 1 + (rng.float() + rng.float() + rng.float() - 1.5) * 0.16;
-  const count = Math.max(20, Math.round(site.baseTickets * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise));
+  const count = Math.max(20, Math.round(site.baseTickets * scale * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise));
   const parts = dayParts(kind, site, weekday);
   const weights = parts.map((p) => p.weight);
   const slots: { minute: number; part: DayPart['kind'] }[] = [];
@@ -580,7 +585,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       for (let d = firstDay; d <= lastDay; d++) {
         // Let the event loop send the previous site's rows, queued on the socket, meanwhile.
         if ((d - firstDay) % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
-        const generated = generateDay(options.seed, s, d, cutMs, offsets);
+        const generated = generateDay(options.seed, s, d, cutMs, offsets, options.ticketsScale);
         if (!generated) continue;
         days.push(generated);
         siteTickets += generated.tickets.length;
@@ -651,7 +656,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     // Statistics now rather than at autovacuum's leisure: reports run right after the first
     // start, and without them the planner takes the small reference tables for ~350 rows and
     // sorts on disk (seen on the year-long VAT and finance reports).
-    await client.query('ANALYZE tickets, ticket_lines, payments, daily_sales, losses, sites, terminals, sellers, companies');
+    await client.query(`ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`);
     await client.query('COMMIT');
   } catch (e) {
     failed = true;

@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../../contract/reports.ts';
 import { SALES_REPORT } from '../../contract/reports.ts';
+import { readsAggregates } from '../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from './dataset.ts';
 import { minutesToHhmm, type ReportClass, type ReportContext, type ReportRequest } from './types.ts';
 
@@ -45,14 +46,12 @@ interface SalesRow {
   tax_cents: number | string;
 }
 
-/** True when the request can be answered from `daily_sales` (no filter below the day). */
+/**
+ * True when the request can be answered from `daily_sales` (no filter below the day; see
+ * aggregates.ts `readsAggregates`, which every report reading the aggregates shares).
+ */
 export function usesDailyAggregate(request: ReportRequest): boolean {
-  return (
-    request.hours === null &&
-    request.terminals.length === 0 &&
-    request.sellers.length === 0 &&
-    !request.trainingMode
-  );
+  return readsAggregates(request);
 }
 
 /**

@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { cents, PAYMENT_METHODS, type PaymentMethod, ticketFilter } from '../operations/ticket-filter.ts';
@@ -37,19 +38,46 @@ export function paymentColumnKey(method: PaymentMethod): string {
   return `payment_${method}`;
 }
 
-/** The SQL of the payment sums per fiscal date and site, one column per method (exported for the benchmark). */
+/**
+ * One FILTERed sum per method of `amount` (the method names are our constants, not user input);
+ * a stored value outside the schema's list counts as OTHER. `known` is the placeholder of the
+ * array of the other methods.
+ */
+function methodSums(method: string, amount: string, known: string): string {
+  return PAYMENT_METHODS.map((m) => {
+    const condition = m === 'OTHER' ? `${method} <> ALL(${known}::text[])` : `${method} = '${m}'`;
+    return `coalesce(sum(${amount}) FILTER (WHERE ${condition}), 0)::bigint AS "${paymentColumnKey(m)}"`;
+  }).join(', ');
+}
+
+/**
+ * The SQL of the payment sums per fiscal date and site, one column per method (exported for the
+ * benchmark): from `daily_payment_sales` when the request keeps whole days
+ * (aggregates.ts `readsAggregates`), else from the payments of the selected tickets.
+ */
 export function paymentsQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const filter = ticketFilter(request);
-  // One FILTERed sum per method (the method names are our constants, not user input); a
-  // stored value outside the schema's list counts as OTHER.
   const known = PAYMENT_METHODS.filter((m) => m !== 'OTHER');
-  const sums = PAYMENT_METHODS.map((m) => {
-    const condition = m === 'OTHER' ? 'p.method <> ALL($10::text[])' : `p.method = '${m}'`;
-    return `coalesce(sum(p.amount_cents) FILTER (WHERE ${condition}), 0)::bigint AS "${paymentColumnKey(m)}"`;
-  });
+  if (readsAggregates(request)) {
+    const values: unknown[] = [known];
+    const where = aggregateConditions('a', request.sites.map((s) => s.id), request, values);
+    return {
+      text: `SELECT d.*, s.libelle
+               FROM (SELECT a.fiscal_date::text AS fiscal_date, a.site_id,
+                            ${methodSums('a.method', 'a.amount_cents', '$1')},
+                            sum(a.payments)::int AS payments
+                       FROM daily_payment_sales a
+                      WHERE ${where}
+                      GROUP BY a.fiscal_date, a.site_id) d
+               JOIN sites s ON s.id = d.site_id
+              ORDER BY d.fiscal_date, d.site_id`,
+      values,
+    };
+  }
+  const filter = ticketFilter(request);
+  const sums = methodSums('p.method', 'p.amount_cents', '$10');
   return {
     text: `SELECT d.*, s.libelle
-             FROM (SELECT t.fiscal_date::text AS fiscal_date, t.site_id, ${sums.join(', ')},
+             FROM (SELECT t.fiscal_date::text AS fiscal_date, t.site_id, ${sums},
                           count(*)::int AS payments
                      FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
                     WHERE ${filter.where}

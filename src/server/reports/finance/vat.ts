@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { cents, ticketFilter } from '../operations/ticket-filter.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
@@ -32,8 +33,24 @@ interface VatRow {
   total: number | string;
 }
 
-/** The SQL of the VAT rows for `request` (exported for the benchmark). */
+/**
+ * The SQL of the VAT rows for `request` (exported for the benchmark): from `daily_vat_sales`
+ * when the request keeps whole days (aggregates.ts `readsAggregates`), else from the lines of
+ * the selected tickets.
+ */
 export function vatQuery(request: ReportRequest): { text: string; values: unknown[] } {
+  if (readsAggregates(request)) {
+    const values: unknown[] = [];
+    const where = aggregateConditions('a', request.sites.map((s) => s.id), request, values);
+    return {
+      text: `SELECT a.fiscal_date::text AS fiscal_date, a.site_id, a.vat_rate::text AS vat_rate,
+                    a.net_excl_cents AS base, a.tax_cents AS tax, a.net_cents AS total, s.libelle
+               FROM daily_vat_sales a JOIN sites s ON s.id = a.site_id
+              WHERE ${where}
+              ORDER BY a.fiscal_date, a.site_id, a.vat_rate`,
+      values,
+    };
+  }
   const filter = ticketFilter(request);
   return {
     text: `SELECT v.*, s.libelle

@@ -30,6 +30,7 @@
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { formatPercent, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { cents, PAYMENT_METHODS, paymentMethodKey, ticketFilter } from '../operations/ticket-filter.ts';
@@ -62,8 +63,46 @@ interface ZRow {
   pays: Array<[string, number, number | string]> | null;
 }
 
-/** The SQL of the Z figures per site and fiscal date (exported for the benchmark). */
+/**
+ * The SQL of the Z figures per site and fiscal date from the per-day aggregates (`daily_sales`,
+ * `daily_ticket_stats`, `daily_vat_sales`, `daily_payment_sales`): the same row shape as the
+ * tickets query of {@link zQuery}, each day's rates and payments read by their primary key.
+ */
+function zAggregateQuery(request: ReportRequest): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const where = aggregateConditions('d', request.sites.map((s) => s.id), request, values);
+  return {
+    text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets AS sale_tickets,
+                  d.net_cents AS net, d.net_excl_cents AS excl, d.tax_cents AS tax,
+                  x.cancellations AS cancelled, x.cancelled_cents, x.employee_meals AS meals,
+                  x.employee_meal_cents AS meal_cents, x.covers,
+                  to_char(x.first_opened_at AT TIME ZONE s.time_zone, 'HH24:MI') AS first_time,
+                  to_char(x.last_opened_at AT TIME ZONE s.time_zone, 'HH24:MI') AS last_time,
+                  v.vat, v.corrected, v.corrected_cents, p.pays
+             FROM daily_sales d
+             JOIN daily_ticket_stats x ON x.site_id = d.site_id AND x.fiscal_date = d.fiscal_date
+             JOIN sites s ON s.id = d.site_id
+             CROSS JOIN LATERAL (
+               SELECT jsonb_agg(jsonb_build_array(r.vat_rate::text, r.tax_cents) ORDER BY r.vat_rate)
+                        FILTER (WHERE r.kept_lines > 0) AS vat,
+                      sum(r.corrected_lines)::int AS corrected, sum(r.corrected_cents)::bigint AS corrected_cents
+                 FROM daily_vat_sales r WHERE r.site_id = d.site_id AND r.fiscal_date = d.fiscal_date) v
+             CROSS JOIN LATERAL (
+               SELECT jsonb_agg(jsonb_build_array(m.method, m.payments, m.amount_cents) ORDER BY m.method) AS pays
+                 FROM daily_payment_sales m WHERE m.site_id = d.site_id AND m.fiscal_date = d.fiscal_date) p
+            WHERE ${where}
+            ORDER BY d.fiscal_date, d.site_id`,
+    values,
+  };
+}
+
+/**
+ * The SQL of the Z figures per site and fiscal date (exported for the benchmark): from the
+ * per-day aggregates when the request keeps whole days (aggregates.ts `readsAggregates`), else
+ * from the selected tickets, their lines and payments.
+ */
 export function zQuery(request: ReportRequest): { text: string; values: unknown[] } {
+  if (readsAggregates(request)) return zAggregateQuery(request);
   const filter = ticketFilter(request);
   return {
     text: `WITH sel AS NOT MATERIALIZED (

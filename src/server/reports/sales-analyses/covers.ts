@@ -12,6 +12,7 @@
  * meals carry a cover and no amount, and count like any ticket, as in the sales report.
  */
 import type { Dataset } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
@@ -19,6 +20,7 @@ import {
   type AnalysisParams,
   AnalysisParamsSchema,
   num,
+  periodOf,
   sumOf,
   TICKETS_FROM,
   ticketConditions,
@@ -34,9 +36,26 @@ interface CoversRow {
   covered_cents: number | string;
 }
 
-/** The SQL of the covers rows of `request` (exported for the benchmark and EXPLAIN). */
+/**
+ * The SQL of the covers rows of `request` (exported for the benchmark and EXPLAIN): from
+ * `daily_sales` and `daily_ticket_stats` when the request keeps whole days, else from the
+ * tickets.
+ */
 export function coversQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
+  if (readsAggregates(request)) {
+    const where = aggregateConditions('d', request.sites.map((s) => s.id), periodOf(request), values);
+    return {
+      text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets,
+                    x.covers::bigint AS covers, d.net_cents, x.covered_cents
+               FROM daily_sales d
+               JOIN daily_ticket_stats x ON x.site_id = d.site_id AND x.fiscal_date = d.fiscal_date
+               JOIN sites s ON s.id = d.site_id
+              WHERE ${where}
+              ORDER BY d.fiscal_date, d.site_id`,
+      values,
+    };
+  }
   const where = ticketConditions(request, values);
   return {
     text: `SELECT t.fiscal_date::text AS fiscal_date, t.site_id, s.libelle,

@@ -8,6 +8,7 @@
  * one, still shows). Rows go by site, then number or code.
  */
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
@@ -16,6 +17,7 @@ import {
   type AnalysisParams,
   AnalysisParamsSchema,
   num,
+  periodOf,
   share,
   sumOf,
   TICKETS_FROM,
@@ -35,6 +37,9 @@ interface StaffRow {
 /** How terminals and sellers differ: the tickets' column, the reference table and its label. */
 interface Dimension {
   ticketColumn: 't.terminal_id' | 't.seller_code';
+  /** The per-day aggregate (schema-aggregates.ts, aliased `a`) and its key column. */
+  aggregateTable: 'daily_terminal_sales' | 'daily_seller_sales';
+  aggregateColumn: 'a.terminal_id' | 'a.seller_code';
   join: string;
   refKey: 'terminalId' | 'sellerCode';
   refType: DatasetColumn['type'];
@@ -43,6 +48,8 @@ interface Dimension {
 
 const TERMINAL: Dimension = {
   ticketColumn: 't.terminal_id',
+  aggregateTable: 'daily_terminal_sales',
+  aggregateColumn: 'a.terminal_id',
   join: 'LEFT JOIN terminals r ON r.site_id = a.site_id AND r.terminal_id = a.ref',
   refKey: 'terminalId',
   refType: 'qty',
@@ -51,6 +58,8 @@ const TERMINAL: Dimension = {
 
 const SELLER: Dimension = {
   ticketColumn: 't.seller_code',
+  aggregateTable: 'daily_seller_sales',
+  aggregateColumn: 'a.seller_code',
   join: 'LEFT JOIN sellers r ON r.site_id = a.site_id AND r.code = a.ref',
   refKey: 'sellerCode',
   refType: 'text',
@@ -59,18 +68,25 @@ const SELLER: Dimension = {
 
 function staffQuery(dim: Dimension, request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  const where = ticketConditions(request, values);
   const label = dim === TERMINAL ? 'r.libelle' : 'r.nom';
+  // From the per-day aggregate when the request keeps whole days, else from the tickets.
+  const figures = readsAggregates(request)
+    ? `SELECT a.site_id, ${dim.aggregateColumn} AS ref, sum(a.tickets)::int AS tickets,
+              sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents
+         FROM ${dim.aggregateTable} a
+        WHERE ${aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values)}
+        GROUP BY a.site_id, ${dim.aggregateColumn}`
+    : `SELECT t.site_id, ${dim.ticketColumn} AS ref,
+              (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
+              sum(t.total_cents)::bigint AS net_cents,
+              sum(t.total_excl_cents)::bigint AS net_excl_cents
+         FROM ${TICKETS_FROM}
+        WHERE ${ticketConditions(request, values)}
+        GROUP BY t.site_id, ${dim.ticketColumn}`;
   // Aggregate first, then fetch the few labels: the join runs on a handful of rows.
   return {
     text: `SELECT a.site_id, si.libelle AS site, a.ref, ${label} AS label, a.tickets, a.net_cents, a.net_excl_cents
-             FROM (SELECT t.site_id, ${dim.ticketColumn} AS ref,
-                          (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
-                          sum(t.total_cents)::bigint AS net_cents,
-                          sum(t.total_excl_cents)::bigint AS net_excl_cents
-                     FROM ${TICKETS_FROM}
-                    WHERE ${where}
-                    GROUP BY t.site_id, ${dim.ticketColumn}) a
+             FROM (${figures}) a
              JOIN sites si ON si.id = a.site_id
              ${dim.join}
             ORDER BY a.site_id, a.ref NULLS LAST`,

@@ -5,12 +5,14 @@
  * returns and cancellations count negatively; rows go by ascending rate.
  */
 import type { Dataset } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import {
   type AnalysisParams,
   AnalysisParamsSchema,
   num,
+  periodOf,
   share,
   sumOf,
   TICKETS_FROM,
@@ -24,9 +26,24 @@ interface VatRow {
   tax_cents: number | string;
 }
 
-/** The SQL of the VAT rows of `request` (exported for the benchmark and EXPLAIN). */
+/**
+ * The SQL of the VAT rows of `request` (exported for the benchmark and EXPLAIN): from
+ * `daily_vat_sales` when the request keeps whole days, else from the ticket lines.
+ */
 export function vatQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
+  if (readsAggregates(request)) {
+    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
+    return {
+      text: `SELECT a.vat_rate, sum(a.net_cents)::bigint AS net_cents,
+                    sum(a.net_excl_cents)::bigint AS net_excl_cents, sum(a.tax_cents)::bigint AS tax_cents
+               FROM daily_vat_sales a
+              WHERE ${where}
+              GROUP BY a.vat_rate
+              ORDER BY a.vat_rate`,
+      values,
+    };
+  }
   const where = ticketConditions(request, values);
   return {
     text: `SELECT l.vat_rate,
