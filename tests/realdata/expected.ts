@@ -436,3 +436,28 @@ export async function uciLines(): Promise<RawLine[]> {
     ticket: r.InvoiceNo as string, when: r.InvoiceDate as string, quantity: wholeQuantity(r.Quantity as string), price: tenThousandths(r.UnitPrice as string), family: null,
   }));
 }
+
+/** Maven pizza's order lines, joined here to orders (time), pizzas (price) and pizza types (category). */
+export async function pizzaLines(): Promise<RawLine[]> {
+  const orders = new Map((await readCsv(FILES.pizzaOrders)).map((r) => [r.order_id as string, `${r.date} ${r.time}`]));
+  const pizzas = new Map((await readCsv(FILES.pizzas)).map((r) => [r.pizza_id as string, r]));
+  const categories = new Map((await readCsv(FILES.pizzaTypes)).map((r) => [r.pizza_type_id as string, r.category as string]));
+  return (await readCsv(FILES.pizzaDetails)).map((r) => {
+    const when = orders.get(r.order_id as string);
+    const pizza = pizzas.get(r.pizza_id as string);
+    const family = categories.get(pizza?.pizza_type_id as string);
+    if (!when || !pizza || !family) throw new Error(`order line ${r.order_details_id} does not join`);
+    if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(when)) throw new Error(`unexpected time ${when}`);
+    return { ticket: r.order_id as string, when, quantity: wholeQuantity(r.quantity as string), price: tenThousandths(pizza.price as string), family };
+  });
+}
+
+/** RapportVentes rows: per fiscal date, sale tickets, net incl./excl. VAT, VAT, average ticket. */
+export function salesByDay(days: ReturnType<typeof byDate>, from: string, to: string) {
+  const rows = [...days.keys()].filter((d) => d >= from && d <= to).sort().map((d) => {
+    const f = days.get(d) as Figures;
+    return { fiscalDate: d, tickets: f.tickets, netSales: f.net, netSalesExclTax: f.excl, tax: f.net - f.excl, averageTicket: average(f.net, f.tickets) };
+  });
+  const sum = (k: 'tickets' | 'netSales' | 'netSalesExclTax' | 'tax') => rows.reduce((s, r) => s + r[k], 0);
+  return { rows, totals: { tickets: sum('tickets'), netSales: sum('netSales'), netSalesExclTax: sum('netSalesExclTax'), tax: sum('tax'), averageTicket: average(sum('netSales'), sum('tickets')) } };
+}

@@ -13,7 +13,7 @@ import { expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import {
   byDate, cancellations, comparison, covers, cumulative, dayParts, type ExpLine, type ExpTicket, families, hourly,
-  months, span, ticketList, vatBreakdown, vatRates, windows, zItems,
+  months, salesByDay, span, ticketList, vatBreakdown, vatRates, windows, zItems,
 } from './expected.ts';
 import { EN } from './report-api.ts';
 
@@ -37,7 +37,12 @@ export function expectRows(got: readonly Record<string, unknown>[], want: readon
 }
 
 /** Registers one test per family; `data()` and `report()` are ready once the file's beforeAll ran. */
-export function proveFamilies(label: string, data: () => ProvenSet, report: () => ReportFn, { cancellationsToo = false } = {}): void {
+export function proveFamilies(
+  label: string,
+  data: () => ProvenSet,
+  report: () => ReportFn,
+  { cancellationsToo = false, dailyToo = false } = {},
+): void {
   const each = async (className: string, variant: string, maxDays: number, check: (d: Dataset, from: string, to: string, s: ProvenSet) => void) => {
     const s = data();
     const { first, last } = span(s.tickets);
@@ -48,6 +53,17 @@ export function proveFamilies(label: string, data: () => ProvenSet, report: () =
       check(d, from, to, s);
     }
   };
+
+  if (dailyToo) {
+    it(`${label}: sales by day (RapportVentes) equal the file, fiscal date by fiscal date`, async () => {
+      const days = byDate(data().tickets);
+      await each('RapportVentes', 'Daily', 400, (d, from, to) => {
+        const want = salesByDay(days, from, to);
+        expectRows(d.rows.map(({ siteId: _i, site: _s, ...r }) => r), want.rows, `sales ${from}..${to}`);
+        expect(d.totals).toMatchObject(want.totals);
+      });
+    });
+  }
 
   it(`${label}: sales by local hour (RapportVentesHoraire) equal the file, hour by hour`, async () => {
     await each('RapportVentesHoraire', 'Daily', 400, (d, from, to, s) => {

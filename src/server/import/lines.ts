@@ -13,6 +13,7 @@ import { copyText } from './copy.ts';
 import {
   type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, toCents,
 } from './decimal.ts';
+import { joiner, LookupMiss, type LookupTable } from './lookups.ts';
 import type { Mapping } from './mapping.ts';
 
 /** Where an import stopped: file, physical line (header = 1), 1-based column and its header name. */
@@ -93,10 +94,15 @@ export function paymentMethod(raw: string): string | null {
 export interface BlockSetup {
   file: string;
   mapping: Mapping;
+  /** The file's header, then the `<name>.<column>` columns of the mapping's lookups. */
   header: string[];
-  /** Mapping key (`ticket`, `quantity`…) → 0-based field index. */
+  /** Mapping key (`ticket`, `quantity`…) → 0-based field index in the (widened) record. */
   index: Record<string, number>;
   prices: Map<string, Decimal> | null;
+  /** Number of columns of the file itself (the header's first ones); absent = the whole header. */
+  fileColumns?: number;
+  /** Joined files (lookups.ts), in the mapping's order; absent or empty when none. */
+  lookups?: LookupTable[];
 }
 
 /** The first bad line of a block. */
@@ -274,6 +280,7 @@ function recordLines(bytes: Buffer, delimiter: string, firstLine: number): numbe
  */
 export class Assembler {
   private readonly readLine: (record: string[], values: LineValues) => void;
+  private readonly join: ReturnType<typeof joiner> | null;
   private readonly tickets = new Map<string, TicketAcc>();
   private readonly present: Set<string>;
   private ids: number[] = [];
@@ -287,6 +294,7 @@ export class Assembler {
     this.setup = setup;
     this.takeIds = takeIds;
     this.readLine = lineReader(setup);
+    this.join = setup.lookups?.length ? joiner(setup.lookups, setup.fileColumns ?? setup.header.length) : null;
     this.present = new Set(setup.present);
   }
 
@@ -318,13 +326,17 @@ export class Assembler {
     const v: LineValues = { ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '' };
     for (let k = 0; k < records.length; k++) {
       try {
-        this.readLine(records[k] as string[], v);
+        const record = records[k] as string[];
+        this.readLine(this.join ? this.join.widen(record) : record, v);
       } catch (e) {
-        if (!(e instanceof FieldProblem)) throw e;
-        const line = recordLines(bytes, mapping.delimiter, firstLine)[k] ?? firstLine;
-        const i = index[e.key] ?? -1;
+        if (!(e instanceof FieldProblem) && !(e instanceof LookupMiss)) throw e;
         this.linesRead += k;
-        return done({ reason: e.reason, location: { file, line, column: i + 1, columnName: header[i] ?? e.key } });
+        const i = e instanceof LookupMiss ? e.column : (index[e.key] ?? -1);
+        // A bad value brought by a lookup is located in the lookup file's row.
+        const joined = e instanceof LookupMiss ? e.location : (this.join?.locate(i) ?? null);
+        if (joined) return done({ reason: e.reason, location: joined });
+        const line = recordLines(bytes, mapping.delimiter, firstLine)[k] ?? firstLine;
+        return done({ reason: e.reason, location: { file, line, column: i + 1, columnName: header[i] ?? (e instanceof FieldProblem ? e.key : '') } });
       }
       let t = this.tickets.get(v.ref);
       if (!t) {

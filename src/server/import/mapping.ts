@@ -58,6 +58,25 @@ export const MappingSchema = z.object({
     decimal: z.enum(['.', ',']).optional(),
     encoding: z.string().optional(),
   }).strict().optional(),
+  /**
+   * Other files joined to each line on a key, in order (a normalised export: order lines →
+   * orders for the date, → products for the price, → product types for the family). The
+   * columns of a lookup are named `<name>.<column>` in `columns`, and a later lookup may join
+   * on an earlier one's column. Each key must appear once in its file; a line whose key is
+   * missing stops the import.
+   */
+  lookups: z.array(z.object({
+    /** Prefix of its columns in `columns` (`orders` → `orders.date`). */
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'letters, digits, _ and - only'),
+    /** The file; a relative path is read from the mapping file's folder. */
+    file: z.string().min(1),
+    /** Its key column. */
+    key: z.string().min(1),
+    /** The column of the line holding the key: a column of the file, or `<name>.<column>` of an earlier lookup. */
+    on: z.string().min(1),
+    delimiter: z.string().length(1).optional(),
+    encoding: z.string().refine((e) => iconv.encodingExists(e), 'unknown encoding').optional(),
+  }).strict()).optional(),
   /** VAT rate as a fraction (0.2 = 20 %), used when the file has no VAT column. */
   vatRate: z.number().min(0).max(1).optional(),
   /** Tickets whose value starts with `ticketPrefix` are cancellations; negative quantities are always returns. */
@@ -86,6 +105,11 @@ export const MappingSchema = z.object({
   }
   if (!c.unitPrice && !m.prices) {
     ctx.addIssue({ code: 'custom', path: ['columns', 'unitPrice'], message: 'give a unit price column or a "prices" list' });
+  }
+  const names = new Set<string>();
+  for (const [i, l] of (m.lookups ?? []).entries()) {
+    if (names.has(l.name)) ctx.addIssue({ code: 'custom', path: ['lookups', i, 'name'], message: `"${l.name}" is used twice` });
+    names.add(l.name);
   }
   if (!c.vatRate && m.vatRate === undefined) {
     ctx.addIssue({ code: 'custom', path: ['vatRate'], message: 'required when the file has no VAT column' });

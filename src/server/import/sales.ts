@@ -41,6 +41,7 @@ import { AssemblerWorker, type Block, recordBlocks } from './blocks.ts';
 import { CopyWriter } from './copy.ts';
 import { type Decimal, parseDecimal } from './decimal.ts';
 import { Assembler, type AssemblySummary, type BlockError, ImportError, type ImportLocation } from './lines.ts';
+import { readLookups } from './lookups.ts';
 import { checkDayStart, type Mapping, MappingError, parseMapping, readMappingFile } from './mapping.ts';
 
 export { ImportError, type ImportLocation, MappingError };
@@ -301,7 +302,9 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     const headerBlock = (await blocks.next()).value as Block | undefined;
     if (!headerBlock) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
     const headerRecord = (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ?? [];
-    const header = headerRecord.map((h) => h.trim());
+    const fileHeader = headerRecord.map((h) => h.trim());
+    // Joined files widen every record: their columns come after the file's, as `<name>.<column>`.
+    const { tables: lookups, header } = await readLookups(mapping, baseDir, fileHeader);
     const index: Record<string, number> = {};
     for (const [key, name] of Object.entries(mapping.columns)) {
       if (name === null || name === undefined) continue;
@@ -309,7 +312,7 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line: 1 });
       index[key] = i;
     }
-    const setup = { file, mapping, header, index, prices, siteId: site.id, present };
+    const setup = { file, mapping, header, index, prices, siteId: site.id, present, fileColumns: fileHeader.length, lookups };
 
     // The connection does one thing at a time: COPY segments of lines, and between them the
     // reservation of the next batch of ticket ids. Every use goes through this queue.
