@@ -236,7 +236,8 @@ export type ExpectedAnswer = z.infer<typeof ExpectedAnswerSchema>;
  * creates a NEW version (1, 2, …) of the count of (site, dateFiscale, caisse); nothing is
  * overwritten. A part not counted is `null` (cash: `null`, not `[]`); a part the site's rules
  * require must be given, else 400 `MissingCount` with `details.missing` (e.g. `['cheques']`).
- * Rights: COMPTAGE. A site outside the scope: 403 Forbidden. Answers {@link CashCountSchema}.
+ * `caisse` must be one of the site's terminals (bo/getCaisses), else 400 `UnknownTerminal` with
+ * `details.caisse`. Rights: COMPTAGE. A site outside the scope: 403 Forbidden. Answers {@link CashCountSchema}.
  */
 export const CashCountBodySchema = z.object({
   site: z.number().int().positive(),

@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'MissingCount',
   'BadManagerCode',
   'AlreadyCountersigned',
+  'UnknownTerminal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

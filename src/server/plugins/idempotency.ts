@@ -22,6 +22,10 @@
  *   own writes commit on their own connections just before the key does; a crash between the
  *   two can let a repeat run again. Handlers must RETURN their answer (not `reply.send` it)
  *   for it to be kept; an answer sent directly commits without keeping the key.
+ * - A side effect outside the database (an e-mail) cannot roll back with the transaction: the
+ *   handler reads `request.idempotencyKey` and keeps its own committed record of what it did
+ *   for the key (routes/counting/mails.ts), so a repeat whose first answer was lost does not
+ *   act twice.
  * - Keys live IDEMPOTENCY_KEY_TTL_DAYS days (a lookup ignores older rows; they are purged at
  *   most once an hour per process when a key is stored).
  */
@@ -43,6 +47,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The write transaction of a write route run under a key or with `config.write`; else null. */
     writeTx: pg.PoolClient | null;
+    /**
+     * The request's Idempotency-Key (a lower-case UUID) when it is a keyed write of a signed-in
+     * user, else null. A handler with a side effect outside the database (an e-mail) uses it to
+     * remember, on its own committed rows, what it already did for this key.
+     */
+    idempotencyKey: string | null;
   }
   interface FastifyContextConfig {
     /**
@@ -155,6 +165,7 @@ async function purgeExpired(pool: pg.Pool): Promise<void> {
   if (now - lastPurge < PURGE_EVERY_MS) return;
   lastPurge = now;
   await pool.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
+  await pool.query('DELETE FROM mail_sends WHERE claimed_at < now() - make_interval(days => $1)', [IDEMPOTENCY_KEY_TTL_DAYS]);
 }
 
 async function rollback(client: pg.PoolClient): Promise<void> {
@@ -216,6 +227,7 @@ function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransact
     }
 
     request.writeTx = client;
+    request.idempotencyKey = keyed ? key : null;
     let result: unknown;
     try {
       result = await original.call(this, request, reply);
@@ -274,6 +286,7 @@ function isWriteRoute(route: RouteOptions): boolean {
  */
 export async function idempotencyPlugin(app: FastifyInstance, options: { pool: pg.Pool }): Promise<void> {
   app.decorateRequest('writeTx', null);
+  app.decorateRequest('idempotencyKey', null);
   app.addHook('onRoute', (route) => {
     if (!isWriteRoute(route)) return;
     route.handler = wrapHandler(route.handler, options.pool, route.config?.write === true);

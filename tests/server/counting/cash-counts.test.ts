@@ -162,6 +162,20 @@ describe('cash counts', () => {
     ).toBe(400);
   });
 
+  it("refuses a terminal the site does not have (bo/getCaisses) with a translated 400 UnknownTerminal, storing nothing", async () => {
+    const terminals = await t.app.inject({ url: `/api/bo/getCaisses?id=${s.manager.id}`, headers: s.manager.headers });
+    expect(terminals.json<Record<string, { caisses: { id: number }[] }>>()[String(paris)]!.caisses.map((c) => c.id)).toEqual([1, 2]);
+    const before = await t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
+    const third = await save({ ...fullCount(), caisse: 3 });
+    expect(third.statusCode).toBe(400);
+    expect(third.json()).toMatchObject({ code: 'UnknownTerminal', details: { caisse: 3 } });
+    // Nantes has a terminal 1, Lyon has none: a terminal is checked against its own site.
+    const lyon = await save({ ...fullCount(), site: s.chain.sites.lyon, caisse: 1 });
+    expect(lyon.json()).toMatchObject({ code: 'UnknownTerminal' });
+    const after = await t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
+    expect(after.rows[0]).toEqual(before.rows[0]);
+  });
+
   it('refuses a count sent with the id of another user', async () => {
     const res = await t.app.inject({
       method: 'POST',

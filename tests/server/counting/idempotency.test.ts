@@ -13,6 +13,11 @@ beforeAll(async () => {
   t = await createTestApp();
   s = await seedCounting(t);
   paris = s.chain.sites.paris;
+  // Each test counts its own terminal (10 to 20): Paris gets them, as bo/getCaisses would list them.
+  await t.database.pool.query(
+    `INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, n, 'Caisse ' || n FROM generate_series(10, 20) AS n`,
+    [paris],
+  );
   // A key of eight days ago, which the first stored key of this process purges.
   await t.database.pool.query(
     `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, body, created_at, expires_at)

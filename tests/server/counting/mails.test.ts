@@ -14,6 +14,9 @@ let port: number;
 let received: ParsedMail[] = [];
 /** When set, the server refuses every message with this SMTP reply. */
 let refuse = false;
+/** Addresses the server refuses (550), the others being accepted. */
+let refuseTo = new Set<string>();
+
 
 let t: TestApp;
 let s: Awaited<ReturnType<typeof seedCounting>>;
@@ -24,10 +27,11 @@ beforeAll(async () => {
   smtp = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
-          if (refuse) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+          const refused = session.envelope.rcptTo.some((r) => refuseTo.has(r.address));
+          if (refuse || refused) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
           received.push(mail);
           callback();
         })
@@ -71,6 +75,7 @@ afterAll(async () => {
 beforeEach(() => {
   received = [];
   refuse = false;
+  refuseTo = new Set();
 });
 
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
@@ -136,6 +141,83 @@ describe('e-mails of the safe count', () => {
     expect(again.body).toBe(first.body);
     expect(received).toHaveLength(2);
   });
+
+  it('a repeat of the key mails nobody again even when keeping the first answer failed after sending', async () => {
+    // The database refuses to keep this route's answers, as if it dropped out after the mails left.
+    await t.database.pool.query(`
+      CREATE FUNCTION refuse_mail_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'no space left on device'; END $$;
+      CREATE TRIGGER refuse_mail_keys BEFORE INSERT ON idempotency_keys FOR EACH ROW
+        WHEN (NEW.path LIKE '%envoieMailManquant') EXECUTE FUNCTION refuse_mail_keys();`);
+    const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
+    const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-05`;
+    try {
+      const first = await t.app.inject({ url, headers });
+      expect(first.statusCode).toBe(500);
+      expect(received).toHaveLength(2);
+    } finally {
+      await t.database.pool.query('DROP TRIGGER refuse_mail_keys ON idempotency_keys; DROP FUNCTION refuse_mail_keys()');
+    }
+    const again = await t.app.inject({ url, headers });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ code: 'MailEnvoye', recipients: ['dir-fr@example.com', 'dir-de@example.com'] });
+    expect(received).toHaveLength(2);
+    // Its answer is kept this time: the third try is a plain replay.
+    const third = await t.app.inject({ url, headers });
+    expect(third.headers['idempotent-replayed']).toBe('true');
+    expect(received).toHaveLength(2);
+    // Both messages carry a Message-ID derived from the key, so a receiving server can spot a repeat.
+    expect(received.map((m) => m.messageId)).toEqual([
+      expect.stringMatching(/^<[0-9a-f]{32}@comptoir\.idempotent>$/),
+      expect.stringMatching(/^<[0-9a-f]{32}@comptoir\.idempotent>$/),
+    ]);
+  });
+
+  it('after one recipient was refused, a repeat of the key mails only the one not yet reached', async () => {
+    refuseTo = new Set(['dir-de@example.com']);
+    const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
+    const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-06`;
+    const first = await t.app.inject({ url, headers });
+    expect(first.statusCode).toBe(502);
+    expect(first.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+    expect(received.flatMap(to)).toEqual(['dir-fr@example.com']);
+    refuseTo = new Set();
+    const again = await t.app.inject({ url, headers });
+    expect(again.statusCode).toBe(200);
+    expect(received.flatMap(to)).toEqual(['dir-fr@example.com', 'dir-de@example.com']);
+  });
+
+  it('a repeat sent while the first is still running answers 503 IdempotencyKeyInProgress with Retry-After, and sends nothing', async () => {
+    const key = randomUUID();
+    const headers = { ...s.manager.headers, 'idempotency-key': key };
+    const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-07`;
+    // Another transaction holds the row the first request must write before mailing dir-fr, so
+    // the first request stays in flight, holding its key (a slow SMTP server would hit the
+    // mailer's 30 s socket timeout at the same moment as the repeat's 30 s wait).
+    const blocker = await t.database.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`INSERT INTO mail_sends (user_id, key, recipient) VALUES ($1, $2, 'dir-fr@example.com')`, [
+        s.manager.id,
+        key,
+      ]);
+      const first = t.app.inject({ url, headers });
+      await new Promise((r) => setTimeout(r, 300));
+      const repeat = await t.app.inject({ url, headers });
+      expect(repeat.statusCode).toBe(503);
+      expect(repeat.headers['retry-after']).toBe('5');
+      expect(repeat.json()).toMatchObject({ code: 'IdempotencyKeyInProgress' });
+      expect(received).toHaveLength(0);
+      await blocker.query('ROLLBACK');
+      expect((await first).statusCode).toBe(200);
+      expect(received).toHaveLength(2);
+    } finally {
+      blocker.release();
+    }
+    const later = await t.app.inject({ url, headers });
+    expect(later.headers['idempotent-replayed']).toBe('true');
+    expect(received).toHaveLength(2);
+  }, 60_000);
 
   it('an SMTP refusal answers ErreurEnvoiMail', async () => {
     refuse = true;

@@ -130,6 +130,17 @@ export async function cashCountsBetween(
   return rows.map(toCashCount);
 }
 
+/**
+ * Checks that `terminal` is one of the site's terminals (the list bo/getCaisses answers).
+ * @throws ApiHttpError 400 `UnknownTerminal` with `details.caisse` otherwise (src/contract/counting.ts).
+ */
+export async function requireTerminal(db: Queryable, site: number, terminal: number): Promise<void> {
+  const { rows } = await db.query('SELECT 1 FROM terminals WHERE site_id = $1 AND terminal_id = $2', [site, terminal]);
+  if (rows.length === 0) {
+    throw new ApiHttpError(400, 'UnknownTerminal', `terminal ${terminal} is not a terminal of site ${site}`, { caisse: terminal });
+  }
+}
+
 export async function cashCountRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
@@ -201,6 +212,7 @@ export async function cashCountRoutes(app: FastifyInstance, options: CountingOpt
       const body = request.body;
       requireSite(session, body.site);
       const tx = writeTx(request);
+      await requireTerminal(tx, body.site, body.caisse);
       const required = requiredCounts(await rulesOf(tx, [body.site]));
       const missing = [
         required.cash && body.cash === null ? 'cash' : null,

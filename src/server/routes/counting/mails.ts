@@ -6,9 +6,15 @@
  * their scope (a receipt is never mailed to someone who may not see it).
  *
  * Both are GETs that act: marked `config.write`, so an `Idempotency-Key` repeat answers the
- * first answer without sending again.
+ * first answer without sending again. The answer is kept when the transaction commits, which is
+ * after the messages left: if keeping it fails (the database drops out between the two), the
+ * repeat runs the handler again. So, under a key, each recipient is first recorded in
+ * `mail_sends` on its own committed row, then mailed; a repeat skips the recipients already
+ * recorded (at most once per recipient and key) and answers as the first did. A message the SMTP
+ * server refuses drops its row, so a later repeat may try that recipient again.
  */
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -48,19 +54,68 @@ async function recipients(db: pg.PoolClient, siteId: number, login: string | und
   return out;
 }
 
+/** The same Message-ID for every send of one key to one recipient. */
+function stableMessageId(key: string, recipient: string): string {
+  const digest = createHash('sha256').update(`${key}\n${recipient}`).digest('hex').slice(0, 32);
+  return `<${digest}@comptoir.idempotent>`;
+}
+
 export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer(options.config.smtpUrl, options.config.mailFrom ?? 'Comptoir <comptoir@localhost>');
   app.addHook('onClose', async () => mailer.close());
 
-  /** Sends every message; answers MailEnvoye, or 502 ErreurEnvoiMail on the first failure. */
-  async function sendAll(messages: MailMessage[]) {
+  const { pool } = options.database;
+
+  /**
+   * Sends every message (one recipient each); answers MailEnvoye with every recipient, or 502
+   * ErreurEnvoiMail on the first refusal. Under an Idempotency-Key, recipients already mailed for
+   * this key are skipped (see the module comment).
+   * @throws ApiHttpError 400 noDataError without recipients, 502 ErreurEnvoiMail (SPEC.md §8).
+   */
+  async function sendAll(request: FastifyRequest, messages: MailMessage[]) {
     if (messages.length === 0) throw new ApiHttpError(400, 'noDataError', 'no recipient with an e-mail address for this site');
-    try {
-      for (const m of messages) await mailer.send(m);
-    } catch (e) {
-      if (e instanceof MailError) throw new ApiHttpError(502, 'ErreurEnvoiMail', e.message);
-      throw e;
+    const key = request.idempotencyKey;
+    const userId = request.session?.userId;
+    const once = key !== null && userId !== undefined ? { key, userId } : null;
+    const done = new Set<string>();
+    if (once) {
+      const { rows } = await pool.query<{ recipient: string }>(
+        'SELECT recipient FROM mail_sends WHERE user_id = $1 AND key = $2',
+        [once.userId, once.key],
+      );
+      for (const r of rows) done.add(r.recipient);
+    }
+    for (const m of messages) {
+      const recipient = m.to.join(',');
+      if (done.has(recipient)) continue;
+      if (once) {
+        // Committed on its own (not in the request's transaction): it must outlive a rollback.
+        await pool.query(
+          'INSERT INTO mail_sends (user_id, key, recipient) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [once.userId, once.key, recipient],
+        );
+      }
+      try {
+        await mailer.send(once ? { ...m, messageId: stableMessageId(once.key, recipient) } : m);
+      } catch (e) {
+        if (once) {
+          await pool.query('DELETE FROM mail_sends WHERE user_id = $1 AND key = $2 AND recipient = $3', [
+            once.userId,
+            once.key,
+            recipient,
+          ]);
+        }
+        if (e instanceof MailError) throw new ApiHttpError(502, 'ErreurEnvoiMail', e.message);
+        throw e;
+      }
+      if (once) {
+        await pool.query('UPDATE mail_sends SET sent_at = now() WHERE user_id = $1 AND key = $2 AND recipient = $3', [
+          once.userId,
+          once.key,
+          recipient,
+        ]);
+      }
     }
     return { code: 'MailEnvoye' as const, recipients: messages.flatMap((m) => m.to) };
   }
@@ -107,7 +162,7 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
           ],
         });
       }
-      return sendAll(messages);
+      return sendAll(request, messages);
     },
   );
 
@@ -141,7 +196,7 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
         subject: message(r.language, 'counting.mail.missing.subject', values),
         text: message(r.language, 'counting.mail.missing.body', values),
       }));
-      return sendAll(messages);
+      return sendAll(request, messages);
     },
   );
 }
