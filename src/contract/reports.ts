@@ -58,6 +58,10 @@ export const ReportClassInfoSchema = z.object({
   variants: z.array(z.enum(REPORT_VARIANTS)),
   formats: z.array(z.enum(REPORT_FORMATS)),
   maxDays: z.number().int(),
+  /** Reports of this class the user generated (report editions with status OK); absent = unknown. */
+  generated: z.number().int().optional(),
+  /** When the user last generated one (ISO instant), null when never. */
+  lastGeneratedAt: z.string().nullable().optional(),
 });
 export type ReportClassInfo = z.infer<typeof ReportClassInfoSchema>;
 export const MetricsAnswerSchema = z.object({ editions: z.array(ReportClassInfoSchema) });
@@ -67,7 +71,10 @@ export const SALES_REPORT = 'RapportVentes';
 
 /**
  * POST bo/getReport JSON body (SPEC.md §7): id, rapportClassName, typeRapport, operation,
- * trancheHoraire, format, language, dateDebut, dateFin, sites. Dates are wire dates.
+ * trancheHoraire, format, language, dateDebut, dateFin, sites. Dates are wire dates. Also
+ * accepted, with the meaning they have on GET: tpv, vendeurs (a list of seller codes, commas
+ * kept as they are, or the GET's encoded text), datefiscales (instead of dateDebut/dateFin),
+ * trainingMode, filtre, condition, tri, regroupement, isFilters.
  */
 export const ReportPostBodySchema = z.object({
   id: z.coerce.number().int(),
@@ -79,9 +86,18 @@ export const ReportPostBodySchema = z.object({
   heureFin: z.string().default('23:00'),
   format: z.enum(REPORT_FORMATS).default('PDF'),
   language: LanguageSchema.default('fr'),
-  dateDebut: z.string(),
-  dateFin: z.string(),
+  dateDebut: z.string().optional(),
+  dateFin: z.string().optional(),
   sites: z.array(z.coerce.number().int()).default([]),
+  tpv: z.array(z.coerce.number().int()).default([]),
+  vendeurs: z.union([z.array(z.string()), z.string()]).default([]),
+  datefiscales: z.array(z.string()).default([]),
+  trainingMode: z.boolean().default(false),
+  filtre: z.string().optional(),
+  condition: z.array(z.string()).default([]),
+  tri: z.string().optional(),
+  regroupement: z.string().optional(),
+  isFilters: z.boolean().default(false),
 });
 export type ReportPostBody = z.infer<typeof ReportPostBodySchema>;
 

@@ -24,6 +24,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { distributionRoutes } from './routes/distributions.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { favouriteRoutes } from './routes/favourites.ts';
 import { homeRoutes } from './routes/home.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(favouriteRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution });
       await api.register(distributionRoutes, { database });
+      await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
     },
     { prefix: API_PREFIX },

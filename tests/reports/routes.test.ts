@@ -85,6 +85,8 @@ describe('GET bo/rapport/metrics', () => {
       variants: ['Daily'],
       formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
       maxDays: 400,
+      generated: 0,
+      lastGeneratedAt: null,
     });
     const de = await t.app.inject({
       url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,

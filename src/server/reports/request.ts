@@ -12,13 +12,17 @@
  *   (with datefiscales[], the number of distinct dates counts);
  * - a requested site outside the user's scope → 403 `Forbidden`; no site given → every site
  *   in scope (SPEC.md §5); none in scope → 400 `NoSitesSelected`;
- * - sites trading in different currencies → 400 `mixedCurrencies` (amounts cannot be summed).
+ * - sites trading in different currencies → 400 `mixedCurrencies` (amounts cannot be summed);
+ * - `isFilters=true` without a filtre or condition, a bad `tri` direction → 400 `BadRequest`; a
+ *   filter (SITE, CAISSE, VENDEUR) keeping none of the chosen sites, terminals or sellers →
+ *   400 `CheckReportParam` (shaping.ts says what filtre, condition, tri and regroupement mean).
  */
 import { daysInclusive, hhmmToMinutes, parseWireDate } from '../../contract/dates.ts';
 import type { Language, ReportFormat } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
 import { findReportClass } from './registry.ts';
+import { intersect, parseSort, type Shaping, splitFilter } from './shaping.ts';
 import type { HourRange, ReportClass, ReportRequest, ReportSite } from './types.ts';
 
 /** bo/getReport parameters after wire normalisation (arrays are arrays, booleans booleans). */
@@ -47,10 +51,11 @@ export interface RawReportInput {
   isFilters: boolean;
 }
 
-/** A checked request and the class it runs. */
+/** A checked request, the class it runs, and how its dataset is then shaped (shaping.ts). */
 export interface ResolvedReport {
   cls: ReportClass;
   request: ReportRequest;
+  shaping: Shaping;
 }
 
 function badRequest(message: string, details?: Record<string, unknown>): ApiHttpError {
@@ -149,15 +154,24 @@ export async function resolveReport(
   }
   const period = resolvePeriod(input, cls.maxDays);
   const hours = resolveHours(input);
+  const { narrowing, rowFilter } = splitFilter(cls.className, input);
+  const shaping: Shaping = {
+    rowFilter,
+    groupBy: input.regroupement?.trim() ? input.regroupement.trim() : null,
+    sort: parseSort(input.tri),
+  };
+  const chosenSites = intersect(input.sites, narrowing.sites, 'sites');
+  const terminals = intersect([...new Set(input.tpv)], narrowing.terminals, 'terminals');
+  const sellers = intersect([...new Set(input.vendeurs)], narrowing.sellers, 'sellers');
 
   const scope = new Set(scopeSiteIds);
-  const outside = input.sites.filter((id) => !scope.has(id));
+  const outside = chosenSites.filter((id) => !scope.has(id));
   if (outside.length > 0) {
     throw new ApiHttpError(403, 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
       sites: outside,
     });
   }
-  const wanted = input.sites.length > 0 ? [...new Set(input.sites)] : [...scope];
+  const wanted = chosenSites.length > 0 ? [...new Set(chosenSites)] : [...scope];
   if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
   const sites = await loadReportSites(database, wanted);
   if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
@@ -177,11 +191,12 @@ export async function resolveReport(
       currency: currencies[0]!,
       ...period,
       hours,
-      terminals: [...new Set(input.tpv)],
-      sellers: [...new Set(input.vendeurs)],
+      terminals,
+      sellers,
       trainingMode: input.trainingMode,
       params: parsedParams.data,
       generatedAt: now,
     },
+    shaping,
   };
 }

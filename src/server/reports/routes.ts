@@ -1,7 +1,23 @@
 /**
- * The report calls of SPEC.md §7: GET bo/rapport/metrics (the classes a user can run, titled in
- * the request's language), GET bo/getReport and its POST variant (a report as PDF, CSV, XLSX or
- * the JSON dataset). The rules and error codes are those of request.ts.
+ * The report calls of SPEC.md §7:
+ * - GET bo/rapport/metrics: the classes a user can run (editions), titled in the request's
+ *   language, each with how many the user generated and when last (report_editions);
+ * - GET bo/getReport, its single-site variant GET bo/getReportSite (one `restaurantId`), and its
+ *   POST variant (JSON body): a report as PDF, CSV, XLSX or the JSON dataset;
+ * - GET bo/getResultsData: the user's last generated report (the "report in state") again;
+ * - GET bo/getResultsChoices: what a class offers and the values of its parameters;
+ * - GET bo/getGroupements: the values a filter takes for a site and period;
+ * - GET bo/getAllReportsSpecBK: every report of one site and period, as PDFs in one ZIP.
+ * The rules and error codes of a request are request.ts's; filtre, condition, tri, regroupement
+ * and isFilters are shaping.ts's.
+ *
+ * Every report generated through bo/getReport (any variant) is recorded as an edition
+ * (editions.ts) with its outcome and size.
+ *
+ * Empty reports (SPEC.md §8 CheckReportParam): JSON answers the empty dataset (200, no rows; the
+ * screen says there is nothing to show and keeps the parameters in view), while a PDF, CSV or
+ * XLSX of an empty report answers 400 CheckReportParam instead of a blank document — a manager
+ * who downloads a file expects figures, and a blank file would look like a fault.
  *
  * Wire quirks handled once, here: list parameters arrive as `sites[]=1&sites[]=2` (the client
  * of SPEC.md §7), as `sites=1&sites=2`, or as one comma-separated value; Fastify's query parser
@@ -10,26 +26,39 @@
  *
  * Downloads carry `Content-Type`, `Content-Disposition: attachment; filename="…"` (translated
  * base name), and `Content-Length` for buffered formats (PDF, XLSX, JSON) so the client can
- * show progress; CSV streams.
+ * show progress; CSV and ZIP stream.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import yazl from 'yazl';
 import { z } from 'zod';
+import { daysInclusive, parseWireDate, wireToDisplay } from '../../contract/dates.ts';
+import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../contract/exports.ts';
 import {
+  type Dataset,
   decodeSellers,
+  type Language,
+  LANGUAGES,
   LanguageSchema,
   MetricsAnswerSchema,
   REPORT_FORMATS,
   ReportPostBodySchema,
 } from '../../contract/reports.ts';
+import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
 import { message } from '../i18n.ts';
+import { ApiHttpError } from '../plugins/errors.ts';
 import { errorResponses, ownSession, UserIdParam } from '../routes/common.ts';
-import { REPORT_CLASSES } from './registry.ts';
+import { groupements, resultsChoices, columnsOf, filtresOf } from './choices.ts';
+import { editionCounts, lastEditionRequest, recordEdition, setEditionBytes } from './editions.ts';
+import { editionRequest } from './editions.ts';
+import { findReportClass, REPORT_CLASSES } from './registry.ts';
 import { contentDisposition, CONTENT_TYPES, renderReport, reportFileName } from './render/index.ts';
 import { closePdfPool } from './render/pdf-pool.ts';
-import { type RawReportInput, resolveReport } from './request.ts';
+import { loadReportSites, type RawReportInput, type ResolvedReport, resolveReport } from './request.ts';
 import { renderOptionsFor, runReport } from './run.ts';
+import { shapeDataset } from './shaping.ts';
 
 /** A query value that may come once (string) or several times (array); absent → []. */
 const many = z
@@ -71,22 +100,35 @@ const ReportQuerySchema = z
     'tpv[]': intList.describe('terminal numbers; none = every terminal'),
     tpv: intList.describe('same as tpv[]'),
     vendeurs: many.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
-    operation: z.string().default('VENTE'),
+    operation: z
+      .string()
+      .default('VENTE')
+      .describe('VENTE, TOUTES, ANNULATION, CORRECTION (see bo/getResultsChoices)'),
     trancheHoraire: flag.describe('only tickets opened between heureDebut and heureFin (site local time)'),
     heureDebut: z.string().default('12:00').describe('HH:mm, included'),
     heureFin: z.string().default('23:00').describe('HH:mm, excluded; before heureDebut wraps past midnight'),
     trainingMode: flag.describe('include training-mode tickets'),
-    filtre: z.string().optional(),
-    'condition[]': many,
-    condition: many,
-    tri: z.string().optional(),
-    regroupement: z.string().optional(),
-    isFilters: flag,
+    filtre: z
+      .string()
+      .optional()
+      .describe('dimension (SITE, CAISSE, VENDEUR, FAMILLE, TVA, PAIEMENT, DATE) or column key to filter on'),
+    'condition[]': many.describe('values of filtre to keep (see bo/getGroupements)'),
+    condition: many.describe('same as condition[]'),
+    tri: z.string().optional().describe('column key to sort rows by; `key:desc` or `-key` sorts downwards'),
+    regroupement: z.string().optional().describe('dimension or text/date column to merge rows by'),
+    isFilters: flag.describe('apply filtre/condition (true) or not'),
   })
   .catchall(z.unknown())
   .describe('bo/getReport parameters (SPEC.md §7); merim_* settings are accepted and ignored');
 
 type ReportQuery = z.infer<typeof ReportQuerySchema>;
+
+const ReportSiteQuerySchema = ReportQuerySchema.extend({
+  restaurantId: z.coerce.number().int().positive().optional().describe('the one site of the report'),
+}).describe(
+  'bo/getReport parameters for ONE site: restaurantId (or a single sites[] value); more than one ' +
+    'site answers 400 multiSitesTooMuch, none 400 NoSitesSelected',
+);
 
 function inputFromQuery(q: ReportQuery): RawReportInput {
   return {
@@ -121,20 +163,21 @@ function inputFromBody(b: z.infer<typeof ReportPostBodySchema>): RawReportInput 
     language: b.language,
     dateDebut: b.dateDebut,
     dateFin: b.dateFin,
-    datefiscales: [],
+    datefiscales: b.datefiscales,
     sites: b.sites,
-    tpv: [],
-    vendeurs: [],
+    tpv: b.tpv,
+    // A list keeps commas inside codes; a text is the GET's encoded `vendeurs`.
+    vendeurs: Array.isArray(b.vendeurs) ? b.vendeurs : decodeSellers(b.vendeurs),
     trancheHoraire: b.trancheHoraire,
     heureDebut: b.heureDebut,
     heureFin: b.heureFin,
-    trainingMode: false,
+    trainingMode: b.trainingMode,
     operation: b.operation,
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
+    filtre: b.filtre,
+    condition: b.condition,
+    tri: b.tri,
+    regroupement: b.regroupement,
+    isFilters: b.isFilters,
   };
 }
 
@@ -143,11 +186,19 @@ const reportAnswer = {
   200: z
     .unknown()
     .describe(
-      'format=JSON: the dataset (DatasetSchema: columns, rows, totals; money in integer cents); ' +
-        'PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment',
+      'format=JSON: the dataset (DatasetSchema: columns, rows, totals; money in integer cents), with no ' +
+        'rows when the report is empty; PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment, ' +
+        'or 400 CheckReportParam when the report is empty',
     ),
   ...errorResponses,
 };
+
+/** The language to use when a call gives none: the user's stored one, else French (SPEC.md §4). */
+function userLanguage(session: Session): Language {
+  return (LANGUAGES as readonly string[]).includes(session.language ?? '')
+    ? (session.language as Language)
+    : 'fr';
+}
 
 /**
  * Registers the report routes on an instance prefixed with the API base.
@@ -161,6 +212,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { database } = options;
+  const { pool } = database;
   const distribution = options.distribution ?? 'Comptoir';
   app.addHook('onClose', closePdfPool);
 
@@ -169,15 +221,20 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
     {
       config: { rights: 'GET bo/rapport/metrics' },
       schema: {
-        summary: 'Report classes (editions) with their title, variants, formats and maximum days',
+        summary: 'Report classes (editions) with their title, variants, formats, maximum days and use',
+        description:
+          'One entry per report class the server offers. `generated` and `lastGeneratedAt` come from the ' +
+          "report editions: how many of that class the caller generated and when last. The caller's list of " +
+          'generated reports themselves is GET exports/list.',
         tags: ['reports'],
         querystring: z.object({ id: UserIdParam, language: LanguageSchema.default('fr') }),
         response: { 200: MetricsAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
-      ownSession(request, request.query.id);
+      const session = ownSession(request, request.query.id);
       const { language } = request.query;
+      const counts = await editionCounts(pool, session.userId);
       return {
         editions: REPORT_CLASSES.map((c) => ({
           className: c.className,
@@ -185,29 +242,84 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
           variants: [...c.variants],
           formats: [...c.formats],
           maxDays: c.maxDays,
+          generated: counts.get(c.className)?.generated ?? 0,
+          lastGeneratedAt: counts.get(c.className)?.lastGeneratedAt ?? null,
         })),
       };
     },
   );
 
-  /** Runs and sends one report for the signed-in user. */
-  const answer = async (request: FastifyRequest, reply: FastifyReply, id: number, input: RawReportInput) => {
-    const session = ownSession(request, id);
+  /** The shaped dataset of a checked report. */
+  const datasetOf = async (report: ResolvedReport): Promise<Dataset> =>
+    shapeDataset(await runReport(report, database), report.shaping, report.request.language);
+
+  /**
+   * Runs `input` for `session` and sends it; records the edition when `record` (bo/getReport).
+   * @throws ApiHttpError of request.ts and shaping.ts; 400 CheckReportParam for an empty
+   *   document; 500 errorPdf when a PDF cannot be laid out.
+   */
+  const answer = async (
+    reply: FastifyReply,
+    session: Session,
+    input: RawReportInput,
+    record: boolean,
+  ): Promise<FastifyReply> => {
     const report = await resolveReport(input, session.siteIds, database);
-    const dataset = await runReport(report, database);
-    const body = await renderReport(dataset, input.format, renderOptionsFor(report, distribution));
+    const dataset = await datasetOf(report);
+    const save = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) =>
+      record
+        ? recordEdition(pool, {
+            userId: session.userId,
+            login: session.login,
+            report,
+            input,
+            status,
+            bytes,
+            rows: dataset.rows.length,
+          })
+        : Promise.resolve(null);
+    if (dataset.rows.length === 0 && input.format !== 'JSON') {
+      await save('EMPTY', null);
+      throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
+    }
+    let body: Awaited<ReturnType<typeof renderReport>>;
+    try {
+      body = await renderReport(dataset, input.format, renderOptionsFor(report, distribution));
+    } catch (error) {
+      await save('FAILED', null);
+      if (input.format === 'PDF') {
+        reply.log.error({ err: error }, 'PDF rendering failed');
+        throw new ApiHttpError(500, 'errorPdf', 'the PDF could not be created');
+      }
+      throw error;
+    }
     const fileName = reportFileName(report.cls.fileNameId, dataset, input.language, input.format);
     reply.header('Content-Type', CONTENT_TYPES[input.format]);
     reply.header('Content-Disposition', contentDisposition(fileName));
     switch (body.kind) {
       case 'buffer':
+        await save('OK', body.data.length);
         reply.header('Content-Length', body.data.length);
         return reply.send(body.data);
-      case 'stream':
-        return reply.send(body.data);
+      case 'stream': {
+        const id = await save('OK', null);
+        let bytes = 0;
+        const counted = new PassThrough();
+        counted.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        counted.on('end', () => {
+          if (id !== null)
+            setEditionBytes(pool, id, bytes).catch((err) => reply.log.error({ err }, 'edition size'));
+        });
+        body.data.on('error', (err) => counted.destroy(err));
+        return reply.send(body.data.pipe(counted));
+      }
       case 'dataset': {
         const json = JSON.stringify(body.data);
-        reply.header('Content-Length', Buffer.byteLength(json));
+        const length = Buffer.byteLength(json);
+        await save('OK', length);
+        reply.header('Content-Length', length);
         return reply.send(json);
       }
     }
@@ -224,7 +336,36 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
         response: reportAnswer,
       },
     },
-    async (request, reply) => answer(request, reply, request.query.id, inputFromQuery(request.query)),
+    async (request, reply) =>
+      answer(reply, ownSession(request, request.query.id), inputFromQuery(request.query), true),
+  );
+
+  api.get(
+    '/bo/getReportSite',
+    {
+      config: { rights: 'GET bo/getReportSite' },
+      schema: {
+        summary: 'The single-site variant of bo/getReport',
+        description:
+          'Same parameters and answers as GET bo/getReport, for exactly one site given as `restaurantId` ' +
+          '(or as the only sites[] value). SPEC.md §7 names a single-site variant without its path; this ' +
+          'is it. Two sites or more answer 400 multiSitesTooMuch (SPEC.md §5), none 400 NoSitesSelected.',
+        tags: ['reports'],
+        querystring: ReportSiteQuerySchema,
+        response: reportAnswer,
+      },
+    },
+    async (request, reply) => {
+      const session = ownSession(request, request.query.id);
+      const input = inputFromQuery(request.query);
+      const { restaurantId } = request.query;
+      const sites = [...new Set([...(restaurantId ? [restaurantId] : []), ...input.sites])];
+      if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'restaurantId is required');
+      if (sites.length > 1) {
+        throw new ApiHttpError(400, 'multiSitesTooMuch', 'this report covers one site only', { sites });
+      }
+      return answer(reply, session, { ...input, sites }, true);
+    },
   );
 
   api.post(
@@ -238,6 +379,310 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
         response: reportAnswer,
       },
     },
-    async (request, reply) => answer(request, reply, request.body.id, inputFromBody(request.body)),
+    async (request, reply) =>
+      answer(reply, ownSession(request, request.body.id), inputFromBody(request.body), true),
+  );
+
+  api.get(
+    '/bo/getResultsData',
+    {
+      config: { rights: 'GET bo/getResultsData' },
+      schema: {
+        summary: "The user's last generated report again (the report in state)",
+        description:
+          'Runs again, on the current data and scope, the last report the caller generated through ' +
+          'bo/getReport (any variant and format), in `language` (default: the language it was generated in). ' +
+          'format=JSON (default) answers the dataset; format=PDF (the mobile client) the PDF. 409 ' +
+          'NoReportInState when the caller generated no report yet (SPEC.md §8). Not recorded as a new edition.',
+        tags: ['reports'],
+        querystring: z.object({
+          id: UserIdParam,
+          language: LanguageSchema.optional(),
+          format: z.enum(REPORT_FORMATS).default('JSON'),
+        }),
+        response: reportAnswer,
+      },
+    },
+    async (request, reply) => {
+      const session = ownSession(request, request.query.id);
+      const stored = await lastEditionRequest(pool, session.userId);
+      if (!stored) throw new ApiHttpError(409, 'NoReportInState', 'no report generated yet');
+      const input: RawReportInput = {
+        ...stored,
+        language: request.query.language ?? stored.language,
+        format: request.query.format,
+      };
+      return answer(reply, session, input, false);
+    },
+  );
+
+  api.get(
+    '/exports/download',
+    {
+      config: { rights: 'GET exports/download' },
+      schema: {
+        summary: 'Download a generated report again (exports list)',
+        description:
+          'Runs again, on the current data, the request of edition `edition` (GET exports/list) and sends it ' +
+          'as bo/getReport would, in its own format unless `format` is given (a JSON edition is downloaded ' +
+          'as a document this way). Recorded as a new edition of the caller. 404 NotFound for an edition ' +
+          "that does not exist or covers a site outside the caller's scope.",
+        tags: ['exports'],
+        querystring: z.object({
+          id: UserIdParam,
+          edition: z.coerce.number().int().positive(),
+          format: z.enum(REPORT_FORMATS).optional(),
+        }),
+        response: reportAnswer,
+      },
+    },
+    async (request, reply) => {
+      const session = ownSession(request, request.query.id);
+      const stored = await editionRequest(pool, request.query.edition, session.siteIds);
+      if (!stored) throw new ApiHttpError(404, 'NotFound', `no edition ${request.query.edition}`);
+      return answer(reply, session, { ...stored, format: request.query.format ?? stored.format }, true);
+    },
+  );
+
+  api.get(
+    '/bo/getResultsChoices',
+    {
+      config: { rights: 'GET bo/getResultsChoices' },
+      schema: {
+        summary: 'What a report class offers: variants, formats, maximum days, and its parameter values',
+        description:
+          'Values (with labels in `language`) accepted by operation, filtre, tri and regroupement for the ' +
+          'class; condition values come from bo/getGroupements. 400 ErrorUnknownRap for a class the server lacks.',
+        tags: ['reports'],
+        querystring: z.object({
+          id: UserIdParam,
+          RapportGeneralClassName: z.string().optional().describe('report class (SPEC.md §7 spelling)'),
+          rapportClassName: z.string().optional().describe('same, as bo/getReport spells it'),
+          language: LanguageSchema.default('fr'),
+        }),
+        response: { 200: ResultsChoicesAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      ownSession(request, request.query.id);
+      const name = request.query.RapportGeneralClassName ?? request.query.rapportClassName ?? '';
+      const cls = findReportClass(name);
+      if (!cls) throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${name}"`);
+      return resultsChoices(cls, request.query.language, database);
+    },
+  );
+
+  api.get(
+    '/bo/getGroupements',
+    {
+      config: { rights: 'GET bo/getGroupements' },
+      schema: {
+        summary: 'The values a filter (filtre) takes in the data of a site and period',
+        description:
+          'For a class and one of its filtres (bo/getResultsChoices), the values present in the data of ' +
+          'restaurantId (none: every site of the caller) over dateDebut..dateFin: the sites, terminals, ' +
+          'sellers, product families, VAT rates, payment methods or fiscal dates, with labels. These are the ' +
+          'condition values of bo/getReport.',
+        tags: ['reports'],
+        querystring: z.object({
+          id: UserIdParam,
+          rapportGeneralClassName: z.string(),
+          filtre: z.string(),
+          restaurantId: z.coerce.number().int().positive().optional(),
+          dateDebut: z.string(),
+          dateFin: z.string(),
+          language: LanguageSchema.default('fr'),
+        }),
+        response: { 200: GroupementsAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const session = ownSession(request, request.query.id);
+      const q = request.query;
+      const cls = findReportClass(q.rapportGeneralClassName);
+      if (!cls)
+        throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${q.rapportGeneralClassName}"`);
+      const filtres = filtresOf(cls, await columnsOf(cls, q.language, database));
+      if (!filtres.includes(q.filtre)) {
+        throw new ApiHttpError(400, 'BadRequest', `${cls.className} cannot be filtered by "${q.filtre}"`, {
+          filtres,
+        });
+      }
+      const { dateDebut, dateFin } = checkedPeriod(q.dateDebut, q.dateFin, cls.maxDays);
+      if (q.restaurantId !== undefined && !session.siteIds.includes(q.restaurantId)) {
+        throw new ApiHttpError(403, 'Forbidden', `site ${q.restaurantId} is outside the user's scope`);
+      }
+      const siteIds = q.restaurantId !== undefined ? [q.restaurantId] : session.siteIds;
+      return {
+        filtre: q.filtre,
+        groupements: await groupements(database, {
+          filtre: q.filtre,
+          siteIds,
+          dateDebut,
+          dateFin,
+          language: q.language,
+        }),
+      };
+    },
+  );
+
+  api.get(
+    '/bo/getAllReportsSpecBK',
+    {
+      config: { rights: 'GET bo/getAllReportsSpecBK' },
+      schema: {
+        summary: 'Every report of one site and period, as PDFs in one ZIP archive',
+        description:
+          'One PDF per report class that offers PDF (its Daily variant), named as bo/getReport names it, in ' +
+          "`language` (default: the user's language). Streamed. A class whose maximum days the period exceeds, " +
+          'a class without PDF, and a class with nothing to report for that site and period are left out and ' +
+          'listed, with the reason, in a LISEZMOI/README/LIESMICH text file inside the archive (so the rest ' +
+          'still arrives). 400 MaxReportDays only when the period exceeds every class. Each PDF is recorded ' +
+          'as an edition.',
+        tags: ['reports'],
+        querystring: z.object({
+          id: UserIdParam,
+          site: z.coerce.number().int().positive().describe('restaurantId'),
+          dateDebut: z.string(),
+          dateFin: z.string(),
+          language: LanguageSchema.optional(),
+        }),
+        response: {
+          200: z
+            .unknown()
+            .describe('application/zip: one PDF per report class plus the text file of what was left out'),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = ownSession(request, request.query.id);
+      const q = request.query;
+      const language = q.language ?? userLanguage(session);
+      const widest = Math.max(...REPORT_CLASSES.map((c) => c.maxDays));
+      const { dateDebut, dateFin } = checkedPeriod(q.dateDebut, q.dateFin, widest);
+      if (!session.siteIds.includes(q.site)) {
+        throw new ApiHttpError(403, 'Forbidden', `site ${q.site} is outside the user's scope`);
+      }
+      const days = daysInclusive(dateDebut, dateFin);
+      const siteName = (await loadReportSites(database, [q.site]))[0]?.libelle ?? String(q.site);
+      const zip = new yazl.ZipFile();
+      const archiveName = `${message(language, 'exports.archive.filename')}_${q.site}_${dateDebut}_${dateFin}.zip`;
+      reply.header('Content-Type', 'application/zip');
+      reply.header('Content-Disposition', contentDisposition(archiveName));
+      reply.send(zip.outputStream);
+
+      const left: Array<{ title: string; reason: string }> = [];
+      const included: string[] = [];
+      const used = new Set<string>();
+      for (const cls of REPORT_CLASSES) {
+        const title = message(language, cls.titleId);
+        const leave = (reasonId: string, values?: Record<string, string | number>) =>
+          left.push({ title, reason: message(language, `exports.archive.reason.${reasonId}`, values) });
+        if (!cls.formats.includes('PDF')) {
+          leave('notAPdf');
+          continue;
+        }
+        if (days > cls.maxDays) {
+          leave('MaxReportDays', { maxDays: cls.maxDays });
+          continue;
+        }
+        const input: RawReportInput = {
+          rapportClassName: cls.className,
+          typeRapport: cls.variants.includes('Daily') ? 'Daily' : cls.variants[0]!,
+          format: 'PDF',
+          language,
+          dateDebut,
+          dateFin,
+          datefiscales: [],
+          sites: [q.site],
+          tpv: [],
+          vendeurs: [],
+          trancheHoraire: false,
+          heureDebut: '12:00',
+          heureFin: '23:00',
+          trainingMode: false,
+          operation: 'VENTE',
+          filtre: undefined,
+          condition: [],
+          tri: undefined,
+          regroupement: undefined,
+          isFilters: false,
+        };
+        try {
+          const report = await resolveReport(input, session.siteIds, database);
+          const dataset = await datasetOf(report);
+          if (dataset.rows.length === 0) {
+            leave('empty');
+            continue;
+          }
+          const body = await renderReport(dataset, 'PDF', renderOptionsFor(report, distribution));
+          if (body.kind !== 'buffer') throw new Error('a PDF renders to a buffer');
+          let name = reportFileName(cls.fileNameId, dataset, language, 'PDF');
+          for (let n = 2; used.has(name); n++) name = name.replace(/(_\d+)?\.pdf$/, `_${n}.pdf`);
+          used.add(name);
+          zip.addBuffer(body.data, name, { mtime: report.request.generatedAt });
+          included.push(name);
+          await recordEdition(pool, {
+            userId: session.userId,
+            login: session.login,
+            report,
+            input,
+            status: 'OK',
+            bytes: body.data.length,
+            rows: dataset.rows.length,
+          });
+        } catch (error) {
+          reply.log.error({ err: error, className: cls.className }, 'report left out of the archive');
+          leave(error instanceof ApiHttpError ? 'refused' : 'error', {
+            code: error instanceof ApiHttpError ? error.code : 'InternalError',
+          });
+        }
+      }
+      const lines = [
+        message(language, 'exports.archive.readme.title', {
+          site: siteName,
+          dateDebut: wireToDisplay(dateDebut),
+          dateFin: wireToDisplay(dateFin),
+        }),
+        '',
+        message(language, 'exports.archive.readme.included', { count: included.length }),
+        ...included.map((n) => `  - ${n}`),
+        '',
+        message(language, 'exports.archive.readme.left', { count: left.length }),
+        ...left.map((l) => `  - ${l.title}: ${l.reason}`),
+        '',
+      ];
+      zip.addBuffer(
+        Buffer.from(lines.join('\r\n'), 'utf8'),
+        `${message(language, 'exports.archive.readme.filename')}.txt`,
+      );
+      zip.end();
+      return reply;
+    },
   );
 };
+
+/**
+ * `dateDebut..dateFin` checked as wire dates in order, at most `maxDays` long.
+ * @throws ApiHttpError 400 BadRequest for a bad or inverted date; 400 MaxReportDays beyond `maxDays`.
+ */
+function checkedPeriod(
+  dateDebut: string,
+  dateFin: string,
+  maxDays: number,
+): { dateDebut: string; dateFin: string } {
+  if (!parseWireDate(dateDebut) || !parseWireDate(dateFin)) {
+    throw new ApiHttpError(400, 'BadRequest', 'dateDebut and dateFin must be dates YYYY-MM-DD');
+  }
+  const days = daysInclusive(dateDebut, dateFin);
+  if (days < 1)
+    throw new ApiHttpError(400, 'BadRequest', `dateFin ${dateFin} is before dateDebut ${dateDebut}`);
+  if (days > maxDays) {
+    throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
+      maxDays,
+      days,
+    });
+  }
+  return { dateDebut, dateFin };
+}

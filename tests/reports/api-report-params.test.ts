@@ -1,0 +1,229 @@
+/**
+ * bo/getReport parameters of SPEC.md §7 through the real app: filtre/condition/isFilters, tri,
+ * regroupement, operation, trainingMode, trancheHoraire, vendeurs with a comma, datefiscales[],
+ * tpv[] — figures compared with sums computed from the chain's tickets in memory.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dataset, encodeSellers } from '../../src/contract/reports.ts';
+import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { type ChainTicket, expectedSalesRows, loadChain, localMinute } from './chain.ts';
+
+const PASSWORD = 'Rapp0rts!-params';
+let t: TestApp;
+let tickets: ChainTicket[];
+let manager: AuthHeaders;
+let managerId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tickets = await loadChain(t.database);
+  managerId = await t.createUser({
+    login: 'manager',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+  });
+  manager = await t.signIn('manager', PASSWORD);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const BASE =
+  'rapportClassName=RapportVentes&format=JSON&dateDebut=2026-11-01&dateFin=2026-11-10&sites[]=1&sites[]=2';
+
+async function report(query: string, className = 'RapportVentes') {
+  const url = `/api/bo/getReport?id=${managerId}&${BASE.replace('RapportVentes', className)}&${query}`;
+  return t.app.inject({ url, headers: manager });
+}
+
+async function dataset(query: string): Promise<Dataset> {
+  const res = await report(query);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Dataset>();
+}
+
+function expected(keep: (k: ChainTicket) => boolean, sites = [1, 2], training = false) {
+  return expectedSalesRows(
+    tickets.filter(
+      (k) =>
+        sites.includes(k.siteId) &&
+        k.fiscalDate >= '2026-11-01' &&
+        k.fiscalDate <= '2026-11-10' &&
+        (training || !k.trainingMode) &&
+        keep(k),
+    ),
+  );
+}
+
+function figures(rows: Dataset['rows']) {
+  return rows.map((r) => ({
+    fiscalDate: r.fiscalDate,
+    siteId: r.siteId,
+    tickets: r.tickets,
+    netSales: r.netSales,
+  }));
+}
+
+function expectedFigures(rows: ReturnType<typeof expected>) {
+  return rows.map((r) => ({
+    fiscalDate: r.fiscalDate,
+    siteId: r.siteId,
+    tickets: r.tickets,
+    netSales: r.netSales,
+  }));
+}
+
+describe('filtre, condition and isFilters', () => {
+  it('VENDEUR keeps the tickets of the sellers named, a comma inside a name kept as it is', async () => {
+    const got = await dataset(
+      `isFilters=true&filtre=VENDEUR&condition=${encodeURIComponent('Dupont, Marie')}&condition=S1`,
+    );
+    const want = expected((k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1');
+    expect(figures(got.rows)).toEqual(expectedFigures(want));
+    expect(got.totals.netSales).toBe(want.reduce((s, r) => s + r.netSales, 0));
+  });
+
+  it('CAISSE keeps the tickets of the terminals named, and narrows tpv[] when both are given', async () => {
+    const got = await dataset('isFilters=true&filtre=CAISSE&condition[]=2&condition[]=3&tpv[]=1&tpv[]=3');
+    expect(figures(got.rows)).toEqual(expectedFigures(expected((k) => k.terminalId === 3)));
+  });
+
+  it('answers 400 CheckReportParam when the filter keeps none of the terminals chosen', async () => {
+    const res = await report('isFilters=true&filtre=CAISSE&condition=2&tpv[]=1');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'CheckReportParam' });
+  });
+
+  it('SITE keeps the sites named among those chosen', async () => {
+    const got = await dataset('isFilters=true&filtre=SITE&condition=2');
+    expect(figures(got.rows)).toEqual(expectedFigures(expected(() => true, [2])));
+  });
+
+  it('DATE keeps the rows of the dates named and sums the totals again over them', async () => {
+    const got = await dataset('isFilters=true&filtre=DATE&condition=2026-11-03&condition=2026-11-05');
+    const want = expected((k) => k.fiscalDate === '2026-11-03' || k.fiscalDate === '2026-11-05');
+    expect(figures(got.rows)).toEqual(expectedFigures(want));
+    const net = want.reduce((s, r) => s + r.netSales, 0);
+    const count = want.reduce((s, r) => s + r.tickets, 0);
+    expect(got.totals.netSales).toBe(net);
+    expect(got.totals.tickets).toBe(count);
+    expect(got.totals.averageTicket).toBe(Math.round(net / count));
+  });
+
+  it('is not applied when isFilters is false', async () => {
+    const got = await dataset('isFilters=false&filtre=SITE&condition=2');
+    expect(figures(got.rows)).toEqual(expectedFigures(expected(() => true)));
+  });
+
+  it('answers 400 BadRequest for isFilters without a filtre, or a filter the report cannot apply', async () => {
+    const none = await report('isFilters=true');
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({ code: 'BadRequest' });
+    const family = await report('isFilters=true&filtre=FAMILLE&condition=Boissons');
+    expect(family.statusCode).toBe(400);
+    expect(family.json()).toMatchObject({ code: 'BadRequest' });
+    expect(family.json().details.filtres).toContain('DATE');
+  });
+});
+
+describe('tri and regroupement', () => {
+  it('tri sorts the rows by a column, upwards by default, downwards with :desc or a leading minus', async () => {
+    const up = await dataset('tri=netSales');
+    const values = up.rows.map((r) => r.netSales as number);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    const down = await dataset('tri=netSales:desc');
+    expect(down.rows.map((r) => r.netSales)).toEqual([...values].reverse());
+    const minus = await dataset('tri=-netSales');
+    expect(minus.rows.map((r) => r.netSales)).toEqual([...values].reverse());
+    expect(up.totals).toEqual(down.totals);
+  });
+
+  it('answers 400 BadRequest listing the columns for an unknown tri column', async () => {
+    const res = await report('tri=nothing');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.tri).toContain('netSales');
+  });
+
+  it('regroupement=SITE merges the days of each site, summing what sums and recomputing the average ticket', async () => {
+    const got = await dataset('regroupement=SITE');
+    const want = expected(() => true);
+    expect(got.rows).toHaveLength(2);
+    for (const [i, siteId] of [1, 2].entries()) {
+      const mine = want.filter((r) => r.siteId === siteId);
+      const net = mine.reduce((s, r) => s + r.netSales, 0);
+      const count = mine.reduce((s, r) => s + r.tickets, 0);
+      expect(got.rows[i]).toMatchObject({
+        siteId,
+        tickets: count,
+        netSales: net,
+        averageTicket: Math.round(net / count),
+      });
+      expect(got.rows[i]!.fiscalDate).toBeNull();
+    }
+  });
+
+  it('regroupement and tri combine: days of both sites merged, busiest day first', async () => {
+    const got = await dataset('regroupement=DATE&tri=tickets:desc');
+    const want = expected(() => true);
+    const byDate = new Map<string, number>();
+    for (const r of want) byDate.set(r.fiscalDate, (byDate.get(r.fiscalDate) ?? 0) + r.tickets);
+    expect(got.rows.map((r) => r.tickets)).toEqual([...byDate.values()].sort((a, b) => b - a));
+    expect(got.rows.every((r) => r.siteId === null)).toBe(true);
+  });
+
+  it('answers 400 BadRequest for a regroupement on a money column', async () => {
+    const res = await report('regroupement=netSales');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.regroupements).toContain('SITE');
+  });
+});
+
+describe('ticket selection parameters', () => {
+  it('trainingMode=true counts the training-mode tickets too', async () => {
+    const got = await dataset('trainingMode=true');
+    expect(figures(got.rows)).toEqual(expectedFigures(expected(() => true, [1, 2], true)));
+  });
+
+  it('trancheHoraire with heureDebut/heureFin, vendeurs with the comma marker and tpv[] together', async () => {
+    const got = await dataset(
+      `trancheHoraire=true&heureDebut=11:00&heureFin=15:00&vendeurs=${encodeURIComponent(
+        encodeSellers(['Dupont, Marie', 'S2']),
+      )}&tpv[]=1&tpv[]=2`,
+    );
+    const want = expected(
+      (k) =>
+        localMinute(k) >= 660 &&
+        localMinute(k) < 900 &&
+        (k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S2') &&
+        k.terminalId !== 3,
+    );
+    expect(figures(got.rows)).toEqual(expectedFigures(want));
+  });
+
+  it('datefiscales[] replaces the range', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/getReport?id=${managerId}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
+      headers: manager,
+    });
+    const got = res.json<Dataset>();
+    expect(figures(got.rows)).toEqual(
+      expectedFigures(expected((k) => k.fiscalDate === '2026-11-02' || k.fiscalDate === '2026-11-09', [1])),
+    );
+  });
+
+  it('operation is checked by the class: the tickets report lists cancellations only for ANNULATION; sales refuse it', async () => {
+    const res = await report('operation=ANNULATION', 'RapportTickets');
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json<Dataset>().rows;
+    expect(rows).toHaveLength(
+      tickets.filter(
+        (k) => k.siteId !== 3 && k.fiscalDate <= '2026-11-10' && k.kind === 'CANCELLATION' && !k.trainingMode,
+      ).length,
+    );
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['Annulation']));
+    const sales = await report('operation=ANNULATION');
+    expect(sales.statusCode).toBe(400);
+    expect(sales.json()).toMatchObject({ code: 'BadRequest' });
+  });
+});
