@@ -56,6 +56,8 @@ export const IdempotencyKeySchema = z.uuid();
 export const CASH_COUNT_REPORT = 'RapportComptageCaisses';
 /** Report class of safe counts (latest version per site and day, with its countersignature). */
 export const SAFE_COUNT_REPORT = 'RapportComptageCoffre';
+/** Report class of manager receipts (latest version of each receipt, with the total amount). */
+export const RECEIPTS_REPORT = 'RapportRecus';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
