@@ -129,10 +129,17 @@ export const tickets = pgTable('tickets', {
   taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
   source: text('source').notNull(),
   sourceRef: text('source_ref').notNull(),
+  /**
+   * For a CANCELLATION ticket, the SALE ticket of the same site it cancels, when the till (or
+   * the demo) recorded it; null otherwise (imported files such as UCI's do not say which).
+   */
+  cancelsTicketId: bigint('cancels_ticket_id', { mode: 'number' }),
 }, (t) => [
   primaryKey({ columns: [t.siteId, t.ticketId] }),
   index('tickets_site_date_idx').on(t.siteId, t.fiscalDate),
   uniqueIndex('tickets_site_source_ref_idx').on(t.siteId, t.source, t.sourceRef),
+  // "Cancelled by" on a sale's page: a probe, over the few cancellation tickets only.
+  index('tickets_site_cancels_idx').on(t.siteId, t.cancelsTicketId).where(sql`cancels_ticket_id IS NOT NULL`),
 ]);
 
 /**

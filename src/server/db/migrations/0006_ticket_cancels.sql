@@ -1,0 +1,2 @@
+ALTER TABLE "tickets" ADD COLUMN "cancels_ticket_id" bigint;--> statement-breakpoint
+CREATE INDEX "tickets_site_cancels_idx" ON "tickets" USING btree ("site_id","cancels_ticket_id") WHERE cancels_ticket_id IS NOT NULL;
