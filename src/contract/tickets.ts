@@ -102,5 +102,9 @@ export const TicketDetailSchema = TicketSummarySchema.extend({
   taxCents: z.number().int(),
   lines: z.array(TicketLineSchema),
   payments: z.array(TicketPaymentSchema),
+  /** A cancellation: the sale it cancels (same site), when recorded; else null. */
+  cancels: TicketSummarySchema.nullable(),
+  /** A sale: the cancellation tickets that cancel it (usually none, at most one). */
+  cancelledBy: z.array(TicketSummarySchema),
 });
 export type TicketDetail = z.infer<typeof TicketDetailSchema>;

@@ -137,12 +137,14 @@ describe('demo chain', () => {
     });
   });
 
-  it('has cancellations mirroring a sale, corrections, employee meals, covers, split payments, every payment method and loss type', async () => {
+  it('has cancellations linked to the sale they mirror, corrections, employee meals, covers, split payments, every payment method and loss type', async () => {
     const { rows } = await db.pool.query(`SELECT
         (SELECT count(*) FROM tickets WHERE kind = 'CANCELLATION')::int AS cancellations,
         (SELECT count(*) FROM tickets c WHERE c.kind = 'CANCELLATION' AND NOT EXISTS (
-           SELECT 1 FROM tickets s WHERE s.site_id = c.site_id AND s.kind = 'SALE' AND s.fiscal_date = c.fiscal_date
-              AND s.terminal_id = c.terminal_id AND s.total_cents = -c.total_cents AND s.opened_at < c.opened_at))::int AS unmatched,
+           SELECT 1 FROM tickets s WHERE s.site_id = c.site_id AND s.ticket_id = c.cancels_ticket_id AND s.kind = 'SALE'
+              AND s.fiscal_date = c.fiscal_date AND s.terminal_id = c.terminal_id AND s.total_cents = -c.total_cents
+              AND s.opened_at < c.opened_at))::int AS unmatched,
+        (SELECT count(*) FROM tickets WHERE kind <> 'CANCELLATION' AND cancels_ticket_id IS NOT NULL)::int AS misplaced_links,
         (SELECT count(*) FROM ticket_lines WHERE corrected)::int AS corrections,
         (SELECT count(*) FROM tickets WHERE employee_meal)::int AS employee_meals,
         (SELECT count(*) FROM tickets WHERE training_mode)::int AS training,
@@ -152,7 +154,9 @@ describe('demo chain', () => {
         (SELECT array_agg(DISTINCT type ORDER BY type) FROM losses) AS loss_types`);
     const r = rows[0];
     expect(r.cancellations).toBeGreaterThan(0);
+    // Each cancellation links the very sale it mirrors (cancels_ticket_id), and only cancellations link.
     expect(r.unmatched).toBe(0);
+    expect(r.misplaced_links).toBe(0);
     expect(r.corrections).toBeGreaterThan(0);
     expect(r.employee_meals).toBeGreaterThan(0);
     expect(r.training).toBeGreaterThan(0);

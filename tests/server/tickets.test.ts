@@ -440,6 +440,29 @@ describe('GET bo/tickets/detail', () => {
     expect(body.payments).toEqual([{ paymentNo: 1, method: 'CASH', amountCents: source.totalCents }]);
   });
 
+  it('links a cancellation and the sale it cancels both ways, and says nothing when the till did not record it', async () => {
+    const cancellations = tickets.filter((k) => k.kind === 'CANCELLATION' && k.siteId === 1);
+    const [linked, unlinked] = cancellations as [FixtureTicket, FixtureTicket];
+    const sale = tickets.find((k) => k.kind === 'SALE' && k.siteId === 1 && k.fiscalDate === linked.fiscalDate)!;
+    await t.database.pool.query('UPDATE tickets SET cancels_ticket_id = $3 WHERE site_id = $1 AND ticket_id = $2', [
+      1,
+      linked.ticketId,
+      sale.ticketId,
+    ]);
+    try {
+      const cancellation = TicketDetailSchema.parse((await detail(1, linked.ticketId)).json());
+      expect(cancellation.cancels).toMatchObject({ restaurantId: 1, ticketId: sale.ticketId, kind: 'SALE', totalCents: sale.totalCents });
+      expect(cancellation.cancelledBy).toEqual([]);
+      const cancelled = TicketDetailSchema.parse((await detail(1, sale.ticketId)).json());
+      expect(cancelled.cancels).toBeNull();
+      expect(cancelled.cancelledBy).toEqual([expect.objectContaining({ ticketId: linked.ticketId, kind: 'CANCELLATION' })]);
+      const silent = TicketDetailSchema.parse((await detail(1, unlinked.ticketId)).json());
+      expect(silent.cancels).toBeNull();
+    } finally {
+      await t.database.pool.query('UPDATE tickets SET cancels_ticket_id = NULL WHERE site_id = 1');
+    }
+  });
+
   it('answers 403 for a site outside the scope and 404 for an unknown ticket', async () => {
     const paris = tickets.find((k) => k.siteId === 1)!;
     const refused = await detail(1, paris.ticketId, lyon, lyonId);

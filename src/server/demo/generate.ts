@@ -175,6 +175,8 @@ interface Ticket {
   covers: number | null;
   lines: Line[];
   payments: [string, number][];
+  /** For a CANCELLATION: the sale it cancels (same day, same terminal, a few minutes earlier). */
+  cancels?: Ticket;
 }
 
 /** Ticket contents: adds `quantity` of `article` to `lines`, merging with an earlier line of it. */
@@ -383,6 +385,7 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
         ...t,
         minute: Math.min(slot.minute + rng.int(1, 8), 24 * 60 + minutesOf(site.dayStart) - 1),
         kind: 'CANCELLATION',
+        cancels: t,
         // Mirrored like the amounts, so covers of a day net out a cancelled table.
         covers: t.covers === null ? null : -t.covers,
         lines: t.lines.filter((l) => !l.corrected).map((l) => ({ ...l, quantity: -l.quantity })),
@@ -595,14 +598,18 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       const ticketIds = await reserveIds(client, 'ticket_id_seq', siteTickets);
       const lossIds = await reserveIds(client, 'loss_id_seq', siteLosses);
 
-      const ticketCopy = new CopyWriter(client, 'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)', { freeze: emptied.has('tickets') });
+      const ticketCopy = new CopyWriter(client, 'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref, cancels_ticket_id)', { freeze: emptied.has('tickets') });
       const lineRows = new RowBuffer();
       const paymentRows = new RowBuffer();
       let k = 0;
       for (const day of days) {
+        // A cancellation comes after its sale on the same day: the sale's id is known by then.
+        const idOf = new Map<Ticket, number>();
         for (const { ticket: t, instant } of day.tickets) {
           const id = ticketIds[k] as number;
           k++;
+          idOf.set(t, id);
+          const cancels = t.cancels === undefined ? undefined : idOf.get(t.cancels);
           let total = 0;
           let excl = 0;
           let lineNo = 0;
@@ -618,7 +625,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
             paymentRows.push(`${siteId}\t${id}\t${i + 1}\t${method}\t${amount}`);
           });
           const due = ticketCopy.push(
-            `${siteId}\t${id}\t${day.date}\t${new Date(instant).toISOString()}\t${t.terminal}\t${t.seller}\t${t.kind}\t${t.employeeMeal ? 't' : 'f'}\t${t.training ? 't' : 'f'}\t${t.covers ?? '\\N'}\t${total}\t${excl}\t${total - excl}\tdemo\t${site.codeImplant}-${day.date.replaceAll('-', '')}-${String(k).padStart(6, '0')}`,
+            `${siteId}\t${id}\t${day.date}\t${new Date(instant).toISOString()}\t${t.terminal}\t${t.seller}\t${t.kind}\t${t.employeeMeal ? 't' : 'f'}\t${t.training ? 't' : 'f'}\t${t.covers ?? '\\N'}\t${total}\t${excl}\t${total - excl}\tdemo\t${site.codeImplant}-${day.date.replaceAll('-', '')}-${String(k).padStart(6, '0')}\t${cancels ?? '\\N'}`,
           );
           if (due) await ticketCopy.flush();
         }

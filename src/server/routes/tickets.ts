@@ -340,7 +340,7 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
       }
       const { pool } = database;
       const key = [q.site, q.ticketId];
-      const [head, lines, payments] = await Promise.all([
+      const [head, lines, payments, cancels, cancelledBy] = await Promise.all([
         pool.query<SummaryRow & { timeZone: string; covers: number | null; totalExclCents: number; taxCents: number }>(
           `SELECT ${SUMMARY_COLUMNS}, s.time_zone AS "timeZone", t.covers,
                   t.total_excl_cents AS "totalExclCents", t.tax_cents AS "taxCents"
@@ -369,6 +369,22 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
              FROM payments WHERE site_id = $1 AND ticket_id = $2 ORDER BY payment_no`,
           key,
         ),
+        // The sale this ticket cancels, and the cancellations of this ticket (same site only:
+        // sales data never refers across sites, DESIGN.md §5).
+        pool.query<SummaryRow>(
+          `SELECT ${SUMMARY_COLUMNS}
+             FROM tickets c JOIN tickets t ON t.site_id = c.site_id AND t.ticket_id = c.cancels_ticket_id
+             ${SUMMARY_JOINS}
+            WHERE c.site_id = $1 AND c.ticket_id = $2`,
+          key,
+        ),
+        pool.query<SummaryRow>(
+          `SELECT ${SUMMARY_COLUMNS}
+             FROM tickets t ${SUMMARY_JOINS}
+            WHERE t.site_id = $1 AND t.cancels_ticket_id = $2
+            ORDER BY t.opened_at, t.ticket_id`,
+          key,
+        ),
       ]);
       const ticket = head.rows[0];
       if (!ticket) throw new ApiHttpError(404, 'NotFound', `no ticket ${q.ticketId} at site ${q.site}`);
@@ -386,6 +402,8 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
           vatRate: Number(l.vatRate),
         })),
         payments: payments.rows.map((p) => ({ ...p, amountCents: Number(p.amountCents) })),
+        cancels: cancels.rows[0] ? toSummary(cancels.rows[0]) : null,
+        cancelledBy: cancelledBy.rows.map(toSummary),
       };
     },
   );

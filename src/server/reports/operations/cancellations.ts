@@ -17,10 +17,9 @@
  *   CANCELLATION ticket (`afterPaymentTickets`); `afterPaymentAmount` is the amount taken back,
  *   shown positive (minus the sum of their negative totals).
  *
- * Neither the schema nor the demo generator links a CANCELLATION ticket to the sale it
- * cancels (no column refers to the original ticket; the demo only puts it a few minutes later
- * on the same terminal and seller), so the report counts cancellation tickets on their own
- * fiscal date and cannot show which sale each one cancels.
+ * A CANCELLATION ticket may name the sale it cancels (`tickets.cancels_ticket_id`: the demo
+ * always does, imported files such as UCI's cannot); the ticket page shows that link both ways.
+ * This report counts cancellation tickets on their own fiscal date either way.
  *
  * Selection as every ticket report (ticket-filter.ts): the hour, terminal and seller filters
  * apply to the ticket holding the voided line or to the cancellation ticket. Only days with a

@@ -9,7 +9,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import type { TicketDetail } from '../../../../contract/tickets.ts';
+import type { TicketDetail, TicketSummary } from '../../../../contract/tickets.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
@@ -47,6 +47,60 @@ export function TicketDetailPage({ siteId, ticketId }: { siteId: number; ticketI
         <ProgressBar label={intl.formatMessage({ id: 'tickets.detail.loading' })} value={null} />
       )}
     </div>
+  );
+}
+
+/** A link to another ticket of the same site: its number, time and amount. */
+function TicketLink({ other }: { other: TicketSummary }) {
+  const intl = useIntl();
+  const local = splitLocal(other.openedLocal);
+  return (
+    <Link
+      to="/tickets/$siteId/$ticketId"
+      params={{ siteId: other.restaurantId, ticketId: other.ticketId }}
+      className="tk-back__link"
+    >
+      {intl.formatMessage(
+        { id: 'tickets.detail.linkedTicket' },
+        {
+          number: other.number,
+          time: local.time,
+          amount: formatMoney(other.totalCents, other.currency, intl.locale),
+        },
+      )}
+    </Link>
+  );
+}
+
+/**
+ * What cancels what: a cancellation names the sale it cancels (or says the till did not record
+ * it); a sale names its cancellations. Answers kept offline from before the link existed lack
+ * both fields, hence the defaults.
+ */
+function CancellationLinks({ ticket }: { ticket: TicketDetail }) {
+  const intl = useIntl();
+  const label = (id: string) => intl.formatMessage({ id });
+  const cancels = ticket.cancels ?? null;
+  const cancelledBy = ticket.cancelledBy ?? [];
+  if (ticket.kind === 'CANCELLATION') {
+    if (cancels === null) return <p className="tk-note">{label('tickets.detail.cancellationNote')}</p>;
+    return (
+      <p className="tk-note">
+        {label('tickets.detail.cancels')} <TicketLink other={cancels} />
+      </p>
+    );
+  }
+  if (cancelledBy.length === 0) return null;
+  return (
+    <p className="tk-note">
+      {label('tickets.detail.cancelledBy')}{' '}
+      {cancelledBy.map((c, i) => (
+        <span key={c.ticketId}>
+          {i > 0 ? ', ' : null}
+          <TicketLink other={c} />
+        </span>
+      ))}
+    </p>
   );
 }
 
@@ -105,7 +159,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             </div>
           ) : null}
         </dl>
-        {ticket.kind === 'CANCELLATION' ? <p className="tk-note">{label('tickets.detail.cancellationNote')}</p> : null}
+        <CancellationLinks ticket={ticket} />
       </section>
 
       <section className="tk-card" aria-labelledby="tk-total-heading">
