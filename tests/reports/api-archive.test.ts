@@ -1,0 +1,138 @@
+/**
+ * GET bo/getAllReportsSpecBK: every report class of one site and period as PDFs in one ZIP, the
+ * left-out classes listed with their reason in a translated text file — read back with yauzl.
+ */
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
+import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { loadChain } from './chain.ts';
+import { pdfText } from '../server/counting/pdf-text.ts';
+
+const PASSWORD = 'Rapp0rts!-archive';
+let t: TestApp;
+let manager: AuthHeaders;
+let managerId: number;
+let lyon: AuthHeaders;
+let lyonId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await loadChain(t.database);
+  managerId = await t.createUser({
+    login: 'manager',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+    language: 'en',
+  });
+  lyonId = await t.createUser({
+    login: 'lyon',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [2],
+  });
+  manager = await t.signIn('manager', PASSWORD);
+  lyon = await t.signIn('lyon', PASSWORD);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The entries of a ZIP, by name. */
+function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describe('GET bo/getAllReportsSpecBK', () => {
+  it("answers a ZIP of the site's reports as PDFs in the user's language, with a README of those left out", async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${managerId}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
+      headers: manager,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="reports_1_2026-11-01_2026-11-10.zip"',
+    );
+    const entries = await unzip(res.rawPayload);
+    const readme = entries.get('README.txt')?.toString('utf8');
+    expect(readme).toContain('Reports of site Paris Opéra, from 01/11/2026 to 10/11/2026');
+    const pdfs = [...entries.keys()].filter((n) => n.endsWith('.pdf'));
+    // The chain has tickets but no lines, payments, losses or counts: the sales report and the
+    // ticket-level ones are in, the others are left out as empty — every class accounted for.
+    expect(pdfs).toContain('sales_2026-11-01_2026-11-10.pdf');
+    const left = readme!.split('\r\n').filter((l) => l.startsWith('  - ') && !l.endsWith('.pdf'));
+    expect(pdfs.length + left.length).toBe(REPORT_CLASSES.length);
+    expect(left.some((l) => l.endsWith('no data for this site and period'))).toBe(true);
+    for (const name of pdfs) expect(entries.get(name)!.subarray(0, 5).toString(), name).toBe('%PDF-');
+    const sales = await pdfText(entries.get('sales_2026-11-01_2026-11-10.pdf')!);
+    expect(sales).toContain('Paris Opéra');
+    expect(sales).not.toContain('Lyon Part-Dieu');
+  });
+
+  it('records each PDF as an edition of the user', async () => {
+    const list = await t.app.inject({
+      url: `/api/exports/list?id=${managerId}&mine=true&limit=200`,
+      headers: manager,
+    });
+    const editions = list.json<{
+      editions: Array<{ format: string; sites: Array<{ restaurantId: number }> }>;
+    }>().editions;
+    expect(editions.length).toBeGreaterThan(0);
+    expect(
+      editions.every((e) => e.format === 'PDF' && e.sites.length === 1 && e.sites[0]!.restaurantId === 1),
+    ).toBe(true);
+  });
+
+  it('leaves out, naming their maximum, the classes whose maximum days the period exceeds (German README)', async () => {
+    const res = await t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${lyonId}&site=2&dateDebut=2026-10-01&dateFin=2026-11-30&language=de`,
+      headers: lyon,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = await unzip(res.rawPayload);
+    const readme = entries.get('LIESMICH.txt')!.toString('utf8');
+    expect(readme).toContain('Zeitraum zu lang (höchstens 31 Tage)');
+    expect([...entries.keys()]).toContain('umsatz_2026-10-01_2026-11-30.pdf');
+  });
+
+  it('answers 400 MaxReportDays when the period exceeds every class, 403 for a site outside the scope', async () => {
+    const long = await t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${managerId}&site=1&dateDebut=2024-01-01&dateFin=2026-01-01`,
+      headers: manager,
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: 'MaxReportDays' });
+    const outside = await t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${lyonId}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
+      headers: lyon,
+    });
+    expect(outside.statusCode).toBe(403);
+    const bad = await t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${lyonId}&site=2&dateDebut=2026-11-10&dateFin=2026-11-01`,
+      headers: lyon,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'BadRequest' });
+  });
+});
