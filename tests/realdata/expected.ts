@@ -56,7 +56,7 @@ export interface RawLine {
   when: string;
   /** Whole quantity (every data set has whole quantities). */
   quantity: bigint;
-  /** Unit price incl. VAT in ten-thousandths of the currency unit (or of the zero-decimal unit × 100). */
+  /** Unit price incl. VAT in ten-thousandths of the currency unit. */
   price: bigint;
   family: string | null;
 }
@@ -108,20 +108,21 @@ export function wholeQuantity(text: string): bigint {
 /**
  * Groups lines into tickets and prices them.
  * @param vatPercent the single VAT rate of the mapping, in percent (20 for 0.2).
- * @param centsPerUnit 100 for currencies with cents, 1 for a zero-decimal currency (KRW).
+ * @param step cents in the currency's smallest amount: 1 (cents), or 100 for a currency without
+ *   minor unit (KRW), whose line amounts and amounts excl. VAT are whole units.
  */
 export function assemble(
   raw: readonly RawLine[],
-  { cancelPrefix = null, vatPercent, centsPerUnit = 100n }: { cancelPrefix?: string | null; vatPercent: bigint; centsPerUnit?: bigint },
+  { cancelPrefix = null, vatPercent, step = 1n }: { cancelPrefix?: string | null; vatPercent: bigint; step?: bigint },
 ): { tickets: ExpTicket[]; lines: ExpLine[] } {
   const byRef = new Map<string, ExpTicket & { allNegative: boolean }>();
   const lines: ExpLine[] = [];
   for (const l of raw) {
     const cancel = cancelPrefix !== null && l.ticket.startsWith(cancelPrefix);
     const quantity = cancel && l.quantity > 0n ? -l.quantity : l.quantity;
-    // quantity × price (ten-thousandths of a unit) → cents: × centsPerUnit / 10,000.
-    const amount = roundDiv(quantity * l.price * centsPerUnit, 10_000n);
-    const excl = roundDiv(amount * 100n, 100n + vatPercent);
+    // quantity × price (ten-thousandths of a unit) → cents: / 100, in whole steps.
+    const amount = roundDiv(quantity * l.price, 100n * step) * step;
+    const excl = roundDiv((amount / step) * 100n, 100n + vatPercent) * step;
     let t = byRef.get(l.ticket);
     if (!t) {
       t = { ref: l.ticket, seq: byRef.size, first: l.when, kind: cancel ? 'CANCELLATION' : 'SALE', net: 0n, excl: 0n, lines: 0, allNegative: true };
@@ -460,4 +461,37 @@ export function salesByDay(days: ReturnType<typeof byDate>, from: string, to: st
   });
   const sum = (k: 'tickets' | 'netSales' | 'netSalesExclTax' | 'tax') => rows.reduce((s, r) => s + r[k], 0);
   return { rows, totals: { tickets: sum('tickets'), netSales: sum('netSales'), netSalesExclTax: sum('netSalesExclTax'), tax: sum('tax'), averageTicket: average(sum('netSales'), sum('tickets')) } };
+}
+
+/** The product columns of the bakery's wide file, in file order. */
+export const BAKERY_PRODUCTS = [
+  'angbutter', 'plain bread', 'jam', 'americano', 'croissant', 'caffe latte', 'tiramisu croissant', 'cacao deep',
+  'pain au chocolat', 'almond croissant', 'croque monsieur', 'mad garlic', 'milk tea', 'gateau chocolat', 'pandoro',
+  'cheese cake', 'lemon ade', 'orange pound', 'wiener', 'vanila latte', 'berry ade', 'tiramisu', 'merinque cookies',
+] as const;
+
+/**
+ * The Korean bakery's tickets melted into lines: one per product column holding a quantity,
+ * priced from its price list (which spells "vanila latte" as "valina latte"); rows without any
+ * quantity hold no sale and are left out.
+ */
+export async function bakeryLines(): Promise<{ lines: RawLine[]; rows: number; emptyRows: number }> {
+  const prices = new Map((await readCsv(FILES.bakeryPrices)).map((r) => [r.product_name as string, tenThousandths(r.price as string)]));
+  const rows = await readCsv(FILES.bakery);
+  const lines: RawLine[] = [];
+  let emptyRows = 0;
+  for (const r of rows) {
+    const bought = BAKERY_PRODUCTS.filter((p) => (r[p] ?? '').trim() !== '');
+    if (bought.length === 0) {
+      emptyRows++;
+      continue;
+    }
+    if (!/^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(r.datetime as string)) throw new Error(`unexpected time ${r.datetime}`);
+    for (const p of bought) {
+      const price = prices.get(p === 'vanila latte' ? 'valina latte' : p);
+      if (price === undefined) throw new Error(`no price for ${p}`);
+      lines.push({ ticket: r.order_id as string, when: `${r.datetime}:00`, quantity: wholeQuantity(r[p] as string), price, family: null });
+    }
+  }
+  return { lines, rows: rows.length, emptyRows };
 }

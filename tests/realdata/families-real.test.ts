@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { assemble, FILES, REPO, requireFiles, takeawayLines, uciLines } from './expected.ts';
-import { type ProvenSet, proveFamilies, type ReportFn } from './families.ts';
+import { type ProvenSet, proveFamilies, type ReportFn, withinHours } from './families.ts';
 import { reportingApp } from './report-api.ts';
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
@@ -43,4 +43,9 @@ describe('report families on the London takeaway file', () => {
 
 describe('report families on the UCI Online Retail file', () => {
   proveFamilies('UCI', () => uci, report, { cancellationsToo: true });
+});
+
+describe('report families on the UCI Online Retail file, afternoons only (trancheHoraire 12:30–17:00)', () => {
+  const afternoon = '&trancheHoraire=true&heureDebut=12:30&heureFin=17:00';
+  proveFamilies('UCI 12:30–17:00', () => withinHours(uci, '12:30', '17:00'), report, { cancellationsToo: true, extra: afternoon });
 });

@@ -27,7 +27,16 @@ export interface ProvenSet {
   rate: number;
 }
 
-export type ReportFn = (className: string, variant: string, from: string, to: string, siteId: number) => Promise<Dataset>;
+export type ReportFn = (className: string, variant: string, from: string, to: string, siteId: number, extra?: string) => Promise<Dataset>;
+
+/**
+ * The tickets of `set` opened from `from` (included) to `to` (excluded), `HH:mm` in the site's
+ * clock, with their lines: what a report asked with trancheHoraire=true&heureDebut&heureFin keeps.
+ */
+export function withinHours(set: ProvenSet, from: string, to: string): ProvenSet {
+  const keep = (t: ExpTicket) => t.first.slice(11, 16) >= from && t.first.slice(11, 16) < to;
+  return { ...set, tickets: set.tickets.filter(keep), lines: set.lines.filter((l) => keep(l.ticket)) };
+}
 
 /** Rows equal one by one; on a difference the first differing row is shown with its index. */
 export function expectRows(got: readonly Record<string, unknown>[], want: readonly Record<string, unknown>[], what: string): void {
@@ -41,14 +50,14 @@ export function proveFamilies(
   label: string,
   data: () => ProvenSet,
   report: () => ReportFn,
-  { cancellationsToo = false, dailyToo = false } = {},
+  { cancellationsToo = false, dailyToo = false, extra = '' } = {},
 ): void {
   const each = async (className: string, variant: string, maxDays: number, check: (d: Dataset, from: string, to: string, s: ProvenSet) => void) => {
     const s = data();
     const { first, last } = span(s.tickets);
     const periods = maxDays === 31 ? months(first, last) : windows(first, last, maxDays);
     for (const [from, to] of periods) {
-      const d = await report()(className, variant, from, to, s.site.id);
+      const d = await report()(className, variant, from, to, s.site.id, extra);
       expect(d.currency).toBe(s.currency);
       check(d, from, to, s);
     }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { assemble, FILES, pizzaLines, REPO, requireFiles } from './expected.ts';
-import { type ProvenSet, proveFamilies } from './families.ts';
+import { type ProvenSet, proveFamilies, withinHours } from './families.ts';
 import { reportingApp } from './report-api.ts';
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
@@ -40,4 +40,9 @@ describe('report families on the Maven pizza files', () => {
   });
 
   proveFamilies('pizza', () => pizza, () => app.report, { dailyToo: true });
+});
+
+describe('report families on the Maven pizza files, lunch only (trancheHoraire 11:00–15:00)', () => {
+  const lunch = '&trancheHoraire=true&heureDebut=11:00&heureFin=15:00';
+  proveFamilies('pizza 11:00–15:00', () => withinHours(pizza, '11:00', '15:00'), () => app.report, { dailyToo: true, extra: lunch });
 });

@@ -11,7 +11,7 @@ import { parse as parseCsvSync } from 'csv-parse/sync';
 import { parse as parseDate } from 'date-fns/parse';
 import { copyText } from './copy.ts';
 import {
-  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, toCents,
+  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, roundDivInt, toCents,
 } from './decimal.ts';
 import { joiner, LookupMiss, type LookupTable } from './lookups.ts';
 import type { Mapping } from './mapping.ts';
@@ -103,6 +103,17 @@ export interface BlockSetup {
   fileColumns?: number;
   /** Joined files (lookups.ts), in the mapping's order; absent or empty when none. */
   lookups?: LookupTable[];
+  /**
+   * Wide format: indices (in the widened record) of the product columns. Each record is melted
+   * into one record per product with a quantity, the product's header and its quantity appended
+   * at `index.article` and `index.quantity`.
+   */
+  wide?: { columns: number[] };
+  /**
+   * Smallest amount of the site's currency, in cents: 1 for EUR, GBP, USD; 100 for a currency
+   * without minor unit (KRW, JPY), whose line amounts and amounts excl. VAT are then whole units.
+   */
+  centsStep?: number;
 }
 
 /** The first bad line of a block. */
@@ -143,6 +154,7 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
   const defaultVat = mapping.vatRate === undefined ? null : decimalFromNumber(mapping.vatRate);
   const defaultVatText = defaultVat ? decimalText(defaultVat) : '';
   const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
+  const step = setup.centsStep ?? 1;
   const parseWall = wallClockParser(mapping.dateFormat);
   const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
   const field = (record: string[], key: string): string => {
@@ -216,8 +228,14 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
     }
     const paymentText = cols.payment ? optional(record, 'payment') : null;
 
-    const amount = lineAmountCents(quantity, price);
-    const excl = exclVatCents(amount, vat);
+    let amount = lineAmountCents(quantity, price);
+    let excl: number;
+    if (step === 1) excl = exclVatCents(amount, vat);
+    else {
+      // Whole units of a currency without cents: round the amount, then take VAT out of it in units.
+      amount = roundDivInt(amount, step) * step;
+      excl = exclVatCents(amount / step, vat) * step;
+    }
     values.ref = ref;
     values.wall = wall;
     values.negative = quantity.units < 0n;
@@ -281,6 +299,8 @@ function recordLines(bytes: Buffer, delimiter: string, firstLine: number): numbe
 export class Assembler {
   private readonly readLine: (record: string[], values: LineValues) => void;
   private readonly join: ReturnType<typeof joiner> | null;
+  /** Melts a wide record into one record per product with a quantity (and the product column of each). */
+  private readonly melt: ((record: string[]) => { record: string[]; column: number }[]) | null;
   private readonly tickets = new Map<string, TicketAcc>();
   private readonly present: Set<string>;
   private ids: number[] = [];
@@ -295,7 +315,59 @@ export class Assembler {
     this.takeIds = takeIds;
     this.readLine = lineReader(setup);
     this.join = setup.lookups?.length ? joiner(setup.lookups, setup.fileColumns ?? setup.header.length) : null;
+    const wide = setup.wide;
+    const width = setup.header.length;
+    this.melt = wide
+      ? (record) => {
+        const out: { record: string[]; column: number }[] = [];
+        for (const j of wide.columns) {
+          const quantity = (record[j] ?? '').trim();
+          if (quantity === '') continue;
+          const melted = record.slice(0, width);
+          while (melted.length < width) melted.push('');
+          melted.push(setup.header[j] as string, quantity);
+          out.push({ record: melted, column: j });
+        }
+        return out;
+      }
+      : null;
     this.present = new Set(setup.present);
+  }
+
+  private async refill(): Promise<void> {
+    this.ids = await this.takeIds();
+    this.nextId = 0;
+  }
+
+  /** True when the line just read opens a new ticket and no reserved id is left for it. */
+  private needsIds(v: LineValues): boolean {
+    return this.nextId >= this.ids.length && !this.tickets.has(v.ref) && !this.present.has(v.ref);
+  }
+
+  /**
+   * Adds the line just read to its ticket and its COPY row to `out` (synchronous: the hot loop
+   * awaits only when {@link needsIds} says a batch of ids must be fetched first).
+   */
+  private add(v: LineValues, out: string[]): void {
+    let t = this.tickets.get(v.ref);
+    if (!t) {
+      const id = this.present.has(v.ref) ? 0 : (this.ids[this.nextId++] as number);
+      t = { id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null };
+      this.tickets.set(v.ref, t);
+    } else if (v.wall < t.firstWall) {
+      t.firstWall = v.wall;
+    }
+    t.lines++;
+    if (!v.negative) t.allNegative = false;
+    t.total += v.amount;
+    t.excl += v.excl;
+    if (v.terminal >= 0 && (t.terminal === null || v.terminal < t.terminal)) t.terminal = v.terminal;
+    if (v.seller !== null && (t.seller === null || v.seller < t.seller)) t.seller = v.seller;
+    if (v.method !== null) {
+      t.payments ??= new Map();
+      t.payments.set(v.method, (t.payments.get(v.method) ?? 0) + v.amount);
+    }
+    if (t.id !== 0) out.push(`${this.setup.siteId}\t${t.id}\t${t.lines}\t${v.suffix}`);
   }
 
   /**
@@ -305,7 +377,6 @@ export class Assembler {
    */
   async block(bytes: Buffer, firstLine: number): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
     const { file, header, index, mapping } = this.setup;
-    const siteId = this.setup.siteId;
     const out: string[] = [];
     const linesBefore = this.linesRead;
     const done = (error?: BlockError) => {
@@ -325,45 +396,34 @@ export class Assembler {
     }
     const v: LineValues = { ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '' };
     for (let k = 0; k < records.length; k++) {
+      let column = -1;
       try {
         const record = records[k] as string[];
-        this.readLine(this.join ? this.join.widen(record) : record, v);
+        const widened = this.join ? this.join.widen(record) : record;
+        if (this.melt) {
+          for (const part of this.melt(widened)) {
+            column = part.column;
+            this.readLine(part.record, v);
+            if (this.needsIds(v)) await this.refill();
+            this.add(v, out);
+          }
+        } else {
+          this.readLine(widened, v);
+          if (this.needsIds(v)) await this.refill();
+          this.add(v, out);
+        }
       } catch (e) {
         if (!(e instanceof FieldProblem) && !(e instanceof LookupMiss)) throw e;
         this.linesRead += k;
-        const i = e instanceof LookupMiss ? e.column : (index[e.key] ?? -1);
+        let i = e instanceof LookupMiss ? e.column : (index[e.key] ?? -1);
+        // The article and quantity of a melted wide record come from its product column.
+        if (column >= 0 && (i === index.article || i === index.quantity)) i = column;
         // A bad value brought by a lookup is located in the lookup file's row.
         const joined = e instanceof LookupMiss ? e.location : (this.join?.locate(i) ?? null);
         if (joined) return done({ reason: e.reason, location: joined });
         const line = recordLines(bytes, mapping.delimiter, firstLine)[k] ?? firstLine;
         return done({ reason: e.reason, location: { file, line, column: i + 1, columnName: header[i] ?? (e instanceof FieldProblem ? e.key : '') } });
       }
-      let t = this.tickets.get(v.ref);
-      if (!t) {
-        let id = 0;
-        if (!this.present.has(v.ref)) {
-          if (this.nextId >= this.ids.length) {
-            this.ids = await this.takeIds();
-            this.nextId = 0;
-          }
-          id = this.ids[this.nextId++] as number;
-        }
-        t = { id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null };
-        this.tickets.set(v.ref, t);
-      } else if (v.wall < t.firstWall) {
-        t.firstWall = v.wall;
-      }
-      t.lines++;
-      if (!v.negative) t.allNegative = false;
-      t.total += v.amount;
-      t.excl += v.excl;
-      if (v.terminal >= 0 && (t.terminal === null || v.terminal < t.terminal)) t.terminal = v.terminal;
-      if (v.seller !== null && (t.seller === null || v.seller < t.seller)) t.seller = v.seller;
-      if (v.method !== null) {
-        t.payments ??= new Map();
-        t.payments.set(v.method, (t.payments.get(v.method) ?? 0) + v.amount);
-      }
-      if (t.id !== 0) out.push(`${siteId}\t${t.id}\t${t.lines}\t${v.suffix}`);
     }
     this.linesRead += records.length;
     return done();

@@ -34,8 +34,10 @@ export const MappingSchema = z.object({
     /** Date of the line (with `time`), instead of `datetime`. */
     date: columnName,
     time: columnName,
-    article: z.string().min(1),
-    quantity: z.string().min(1),
+    /** Article name (absent with `wide`: the product column's header is the article). */
+    article: z.string().min(1).optional(),
+    /** Quantity (absent with `wide`: the product column holds it). */
+    quantity: z.string().min(1).optional(),
     /** Unit price including VAT; when absent (or empty on a line) the `prices` list gives it. */
     unitPrice: columnName,
     articleCode: columnName,
@@ -57,7 +59,15 @@ export const MappingSchema = z.object({
     delimiter: z.string().length(1).optional(),
     decimal: z.enum(['.', ',']).optional(),
     encoding: z.string().optional(),
+    /** Article names of the file spelled otherwise in the price list: `{ "file name": "list name" }`. */
+    aliases: z.record(z.string(), z.string()).optional(),
   }).strict().optional(),
+  /**
+   * Wide format: one row per ticket and one column per product holding its quantity (a bakery's
+   * export). Each listed column with a quantity gives a line whose article is the column's
+   * header; a row with no quantity in any of them holds no sale and is skipped.
+   */
+  wide: z.object({ articles: z.array(z.string().min(1)).min(1) }).strict().optional(),
   /**
    * Other files joined to each line on a key, in order (a normalised export: order lines →
    * orders for the date, → products for the price, → product types for the family). The
@@ -106,6 +116,11 @@ export const MappingSchema = z.object({
   if (!c.unitPrice && !m.prices) {
     ctx.addIssue({ code: 'custom', path: ['columns', 'unitPrice'], message: 'give a unit price column or a "prices" list' });
   }
+  if (m.wide && (c.article || c.quantity)) {
+    ctx.addIssue({ code: 'custom', path: ['columns', 'article'], message: 'with "wide", the product columns give the article and the quantity: leave out "article" and "quantity"' });
+  }
+  if (!m.wide && !c.article) ctx.addIssue({ code: 'custom', path: ['columns', 'article'], message: 'required (unless "wide" gives the articles)' });
+  if (!m.wide && !c.quantity) ctx.addIssue({ code: 'custom', path: ['columns', 'quantity'], message: 'required (unless "wide" gives the quantities)' });
   const names = new Set<string>();
   for (const [i, l] of (m.lookups ?? []).entries()) {
     if (names.has(l.name)) ctx.addIssue({ code: 'custom', path: ['lookups', i, 'name'], message: `"${l.name}" is used twice` });

@@ -137,6 +137,15 @@ async function openUtf8(file: string, encoding: string, onBytes: (n: number) => 
   })();
 }
 
+/**
+ * Cents in the smallest amount of ISO 4217 `currency` (1 for EUR, 100 for KRW or JPY, which
+ * have no minor unit), from the currency data Intl carries.
+ */
+export function centsStep(currency: string): number {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return digits >= 2 ? 1 : 10 ** (2 - digits);
+}
+
 /** Reads the price list of `mapping.prices`: article name → unit price incl. VAT. */
 async function readPrices(mapping: Mapping, baseDir: string): Promise<Map<string, Decimal> | null> {
   const spec = mapping.prices;
@@ -168,6 +177,11 @@ async function readPrices(mapping: Mapping, baseDir: string): Promise<Map<string
       throw new ImportError(`article "${article}" is listed twice with different prices`, { file, line: info.lines, column: articleIndex + 1, columnName: spec.article });
     }
     prices.set(article, price);
+  }
+  for (const [inFile, inList] of Object.entries(spec.aliases ?? {})) {
+    const price = prices.get(inList);
+    if (!price) throw new ImportError(`alias "${inFile}" → "${inList}": "${inList}" is not in the price list`, { file, line: 0 });
+    prices.set(inFile, price);
   }
   return prices;
 }
@@ -312,7 +326,22 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line: 1 });
       index[key] = i;
     }
-    const setup = { file, mapping, header, index, prices, siteId: site.id, present, fileColumns: fileHeader.length, lookups };
+    let wide: { columns: number[] } | undefined;
+    if (mapping.wide) {
+      const columns = mapping.wide.articles.map((name) => {
+        const i = header.indexOf(name);
+        if (i < 0) throw new ImportError(`product column "${name}" (mapping "wide") is not in the header: ${header.join(', ')}`, { file, line: 1 });
+        return i;
+      });
+      wide = { columns };
+      // Melted records carry the product's header and its quantity after the widened record.
+      index.article = header.length;
+      index.quantity = header.length + 1;
+    }
+    const setup = {
+      file, mapping, header, index, prices, siteId: site.id, present, fileColumns: fileHeader.length, lookups,
+      centsStep: centsStep(site.currency), ...(wide ? { wide } : {}),
+    };
 
     // The connection does one thing at a time: COPY segments of lines, and between them the
     // reservation of the next batch of ticket ids. Every use goes through this queue.
