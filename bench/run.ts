@@ -4,6 +4,8 @@
  * - import of the UCI file: lines per second, and the ratio to a bare COPY of the same rows;
  * - the sales report's JSON dataset on the demo chain against its bare SQL;
  * - the login route's initial JavaScript (gzip) against the 150 kB budget;
+ * - (issue #4) every report family's JSON dataset and HTTP answer against its bare SQL, and (with
+ *   COMPTOIR_BENCH_10M=1) sales by day of a year on a 10 M-line chain against the 1 M-line one;
  * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one.
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
@@ -18,6 +20,7 @@ import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBundle } from './bundle.ts';
 import { benchImport } from './import.ts';
 import { benchOutboxReplay } from './outbox.ts';
+import { benchReportFamilies, benchSalesByDayVolume } from './report-families.ts';
 import { benchSalesReport } from './reports.ts';
 
 const root = path.join(import.meta.dirname, '..');
@@ -49,6 +52,19 @@ try {
   const demo = await generateDemoChain(demoPool, { seed: 20261122, now: new Date() });
   console.log(`  demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   results.push(await benchSalesReport(demoPool));
+  // Issue #4 point 8: every report family, and sales by day on 10× the lines (opt-in: the
+  // 10 M-line chain takes minutes to generate and a few GB of disk).
+  console.log('• every report family (JSON dataset and HTTP answer) on the demo chain vs its bare SQL');
+  results.push(...(await benchReportFamilies(demoPool)));
+  if (process.env.COMPTOIR_BENCH_10M === '1') {
+    console.log('• sales by day of a year on a 10× chain (~10,000,000 lines) vs the demo chain');
+    const bigPool = await freshDatabase(server.connection, 'bench_demo_10m');
+    const t1 = performance.now();
+    const big = await generateDemoChain(bigPool, { seed: 20261122, now: new Date(), ticketsScale: 10 });
+    console.log(`  10× chain: ${big.tickets} tickets, ${big.lines} lines in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    results.push(await benchSalesByDayVolume({ pool: demoPool, lines: demo.lines }, { pool: bigPool, lines: big.lines }));
+    await bigPool.end();
+  } else console.log('  (sales by day on a 10,000,000-line chain skipped: set COMPTOIR_BENCH_10M=1)');
   await demoPool.end();
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');

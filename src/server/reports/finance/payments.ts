@@ -12,8 +12,9 @@
  * its own class (vat.ts), the closing summary another (z.ts).
  *
  * Selection as every ticket report (ticket-filter.ts), applied to the ticket a payment belongs
- * to. maxDays = 400, one row per day and site; the query is one hash aggregate over the
- * period's payments (a distinct count of paid tickets, tried first, cost six times as much).
+ * to. maxDays = 400, one row per day and site. Without filters below the day the query sums
+ * `daily_payment_sales`; with filters it is one hash aggregate over the period's payments (a
+ * distinct count of paid tickets, tried first, cost six times as much).
  */
 import { z } from 'zod';
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';

@@ -9,9 +9,9 @@
  * cancellations count negatively; voided (corrected) lines carry zero amounts.
  *
  * Selection as every ticket report (ticket-filter.ts), applied to the ticket holding the line.
- * maxDays = 400. A year reads every line of the period: 1.2 s for the 1.1 M lines of the demo
- * chain on the shared 2-core machine (load ~11); a per-day, per-rate aggregate kept on import,
- * as `daily_sales` is, would make it a few hundred rows.
+ * maxDays = 400. Without filters below the day the rows are those of `daily_vat_sales` (a year
+ * of the demo chain: ~4,000 rows, ~25 ms); with filters a year reads every line of the period
+ * (1.2 s for the 1.1 M lines of the demo chain on the shared 2-core machine).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';

@@ -1,0 +1,330 @@
+/**
+ * Benchmark of every report family (issue #4 point 8) on whatever chain the pool's database
+ * holds (the bench runner loads the demo chain, ~1.1 M ticket lines, first): for each family, a
+ * year for every site (31 days for the classes capped at 31 days: tickets list, Z), timed three
+ * ways in the same run, interleaved, median of several runs after a warm-up:
+ *
+ * - "bare SQL": the very statement the report sends for that request (its exported builder),
+ *   through the same pool — the baseline;
+ * - "dataset": what bo/getReport?format=JSON does past authentication, as bench/reports.ts
+ *   times it: check the request and read the sites (resolveReport), run the class query and
+ *   build the dataset (runReport), serialise it (JSON.stringify) — `ratio` is this over bare SQL;
+ * - "HTTP": the whole GET /api/bo/getReport?format=JSON through the real Fastify app
+ *   (`app.inject`, signed in as an administrator): session check, rights, scope, the edition
+ *   record the route writes, serialisation — `httpRatio`.
+ *
+ * Also {@link benchSalesByDayVolume}: the sales-by-day report of a year on two chains of
+ * different sizes (1 M and 10 M lines), to show the time does not grow with the lines.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { subDays } from 'date-fns';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
+import { parseWireDate, toWireDate } from '../src/contract/dates.ts';
+import { buildApp } from '../src/server/app.ts';
+import { ensureAdministrator } from '../src/server/auth/users.ts';
+import { loadConfig } from '../src/server/config.ts';
+import type { Database } from '../src/server/db/connect.ts';
+import * as schema from '../src/server/db/schema.ts';
+import { paymentsQuery } from '../src/server/reports/finance/payments.ts';
+import { vatQuery as financeVatQuery } from '../src/server/reports/finance/vat.ts';
+import { zQuery } from '../src/server/reports/finance/z.ts';
+import { cancellationsQuery } from '../src/server/reports/operations/cancellations.ts';
+import { correctionsQuery } from '../src/server/reports/operations/corrections.ts';
+import { lossesQuery } from '../src/server/reports/operations/losses.ts';
+import { ticketsQuery } from '../src/server/reports/operations/tickets.ts';
+import { type RawReportInput, resolveReport } from '../src/server/reports/request.ts';
+import { runReport } from '../src/server/reports/run.ts';
+import { salesQuery } from '../src/server/reports/sales.ts';
+import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/index.ts';
+import type { ReportRequest } from '../src/server/reports/types.ts';
+
+const RUNS = 15;
+const WARM_UP = 2;
+const ADMIN = 'bench-admin';
+const ADMIN_PASSWORD = 'Bench pass-phrase 2026, long enough!';
+
+type SqlOf = (request: ReportRequest) => { text: string; values: unknown[] };
+
+/** A family to time: its class, variant, period length and the builder of its statement. */
+interface Family {
+  label: string;
+  className: string;
+  variant: 'Daily' | 'Cumulative';
+  /** Days of the period, ending at the last date with sales (the class's maxDays at most). */
+  days: number;
+  sql: SqlOf;
+}
+
+const analysis = (className: string): SqlOf => {
+  const sql = SALES_ANALYSIS_QUERIES[className];
+  if (!sql) throw new Error(`no query registered for ${className}`);
+  return sql;
+};
+
+// The ticket list's SQL reads the class parameter `operation`, set by resolveReport.
+const ticketsSql: SqlOf = (request) => ticketsQuery(request as Parameters<typeof ticketsQuery>[0]);
+
+/** Every report family of SPEC.md §1 that reads sales data, in the order of the issue. */
+export const FAMILIES: readonly Family[] = [
+  { label: 'sales by day', className: 'RapportVentes', variant: 'Daily', days: 365, sql: salesQuery },
+  { label: 'sales by hour', className: 'RapportVentesHoraire', variant: 'Daily', days: 365, sql: analysis('RapportVentesHoraire') },
+  { label: 'sales by day part', className: 'RapportVentesTranche', variant: 'Daily', days: 365, sql: analysis('RapportVentesTranche') },
+  { label: 'sales by family', className: 'RapportVentesFamille', variant: 'Daily', days: 365, sql: analysis('RapportVentesFamille') },
+  { label: 'sales by terminal', className: 'RapportVentesCaisse', variant: 'Daily', days: 365, sql: analysis('RapportVentesCaisse') },
+  { label: 'sales by seller', className: 'RapportVentesVendeur', variant: 'Daily', days: 365, sql: analysis('RapportVentesVendeur') },
+  { label: 'sales by payment method', className: 'RapportVentesPaiement', variant: 'Daily', days: 365, sql: analysis('RapportVentesPaiement') },
+  { label: 'sales by VAT rate', className: 'RapportVentesTva', variant: 'Daily', days: 365, sql: analysis('RapportVentesTva') },
+  { label: 'covers', className: 'RapportVentesCouverts', variant: 'Daily', days: 365, sql: analysis('RapportVentesCouverts') },
+  { label: 'comparison (Daily)', className: 'RapportVentesComparaison', variant: 'Daily', days: 365, sql: analysis('RapportVentesComparaison') },
+  { label: 'comparison (Cumulative)', className: 'RapportVentesComparaison', variant: 'Cumulative', days: 365, sql: analysis('RapportVentesComparaison') },
+  { label: 'tickets (31 days, maxDays)', className: 'RapportTickets', variant: 'Daily', days: 31, sql: ticketsSql },
+  { label: 'cancellations', className: 'RapportAnnulations', variant: 'Daily', days: 365, sql: cancellationsQuery },
+  { label: 'corrections', className: 'RapportCorrections', variant: 'Daily', days: 365, sql: correctionsQuery },
+  { label: 'losses', className: 'RapportPertes', variant: 'Daily', days: 365, sql: lossesQuery },
+  { label: 'finance (payments)', className: 'RapportFinance', variant: 'Daily', days: 365, sql: paymentsQuery },
+  { label: 'VAT breakdown', className: 'RapportTva', variant: 'Daily', days: 365, sql: financeVatQuery },
+  { label: 'Z report (31 days, maxDays)', className: 'RapportZ', variant: 'Daily', days: 31, sql: zQuery },
+];
+
+/** One family's medians (milliseconds) and ratios to its bare SQL. */
+export interface FamilyResult {
+  name: string;
+  rows: number;
+  bareSqlMs: number;
+  datasetMs: number;
+  httpMs: number;
+  /** datasetMs / bareSqlMs (target ≤ 1.5). */
+  ratio: number;
+  /** httpMs / bareSqlMs. */
+  httpRatio: number;
+  /** Fastest dataset over fastest bare SQL: less swayed by other jobs on a shared machine. */
+  minRatio: number;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await f();
+  return { ms: performance.now() - t0, value };
+}
+
+/** The last date with sales and the sites of the most common currency (one report cannot mix). */
+async function chainScope(pool: pg.Pool): Promise<{ lastDate: string; siteIds: number[] }> {
+  const { rows: last } = await pool.query<{ d: string | null }>('SELECT max(fiscal_date)::text AS d FROM daily_sales');
+  const lastDate = last[0]?.d;
+  if (!lastDate) throw new Error('report bench: the database holds no sales (daily_sales is empty)');
+  const { rows } = await pool.query<{ id: number }>(
+    `SELECT id FROM sites WHERE currency = (SELECT currency FROM sites GROUP BY currency ORDER BY count(*) DESC, currency LIMIT 1)
+      ORDER BY id`,
+  );
+  return { lastDate, siteIds: rows.map((r) => r.id) };
+}
+
+function inputFor(family: Pick<Family, 'className' | 'variant' | 'days'>, lastDate: string, siteIds: number[]): RawReportInput {
+  return {
+    rapportClassName: family.className,
+    typeRapport: family.variant,
+    format: 'JSON',
+    language: 'fr',
+    dateDebut: toWireDate(subDays(parseWireDate(lastDate)!, family.days - 1)),
+    dateFin: lastDate,
+    datefiscales: [],
+    sites: siteIds,
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
+    isFilters: false,
+  };
+}
+
+/** The real app on `pool`, with an administrator signed in; `close()` stops the app only. */
+async function signedInApp(database: Database): Promise<{
+  app: FastifyInstance;
+  userId: number;
+  headers: Record<string, string>;
+}> {
+  const config = loadConfig({
+    COMPTOIR_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    COMPTOIR_LOGIN_RATE: '10000',
+    DATA_DIR: path.join(os.tmpdir(), 'comptoir-bench-unused'),
+  });
+  await ensureAdministrator(database, { adminLogin: ADMIN, adminPassword: ADMIN_PASSWORD });
+  const app = await buildApp({ config, database });
+  await app.ready();
+  const basic = (secret: string) => `Basic ${Buffer.from(`${ADMIN}:${secret}`).toString('base64')}`;
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/bo/connexion?username=${ADMIN}`,
+    headers: { authorization: basic(ADMIN_PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+  });
+  if (res.statusCode !== 200) throw new Error(`report bench: sign-in refused: ${res.statusCode} ${res.body}`);
+  const { token } = res.json<{ token: string }>();
+  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [ADMIN]);
+  return { app, userId: rows[0]!.id, headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE } };
+}
+
+function reportUrl(userId: number, input: RawReportInput): string {
+  const q = new URLSearchParams({
+    id: String(userId),
+    rapportClassName: input.rapportClassName,
+    typeRapport: input.typeRapport,
+    format: 'JSON',
+    language: input.language,
+    dateDebut: input.dateDebut ?? '',
+    dateFin: input.dateFin ?? '',
+    operation: input.operation,
+  });
+  for (const s of input.sites) q.append('sites[]', String(s));
+  return `/api/bo/getReport?${q}`;
+}
+
+/**
+ * Times every family of {@link FAMILIES} on the pool's chain (see the module comment).
+ * @returns one result per family; prints a line each.
+ * @throws Error when the database holds no sales, or when a report answers an error.
+ */
+export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]> {
+  const database: Database = { pool, db: drizzle(pool, { schema }), close: async () => {} };
+  const { lastDate, siteIds } = await chainScope(pool);
+  const { app, userId, headers } = await signedInApp(database);
+  const results: FamilyResult[] = [];
+  try {
+    for (const family of FAMILIES) {
+      const input = inputFor(family, lastDate, siteIds);
+      const resolvedOnce = await resolveReport(input, siteIds, database);
+      const bare = family.sql(resolvedOnce.request);
+      const url = reportUrl(userId, input);
+      const dataset = async () => {
+        const resolved = await resolveReport(input, siteIds, database);
+        const d = await runReport(resolved, database);
+        return { bytes: JSON.stringify(d).length, rows: d.rows.length };
+      };
+      const http = async () => {
+        const res = await app.inject({ method: 'GET', url, headers });
+        if (res.statusCode !== 200) throw new Error(`${family.className}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        return res.body.length;
+      };
+      const sqlTimes: number[] = [];
+      const datasetTimes: number[] = [];
+      const httpTimes: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < WARM_UP + RUNS; i++) {
+        // Rotate which goes first, so none always meets a cold or a warm cache.
+        const order = [0, 1, 2].map((k) => (k + i) % 3);
+        for (const which of order) {
+          if (which === 0) {
+            const t = await timed(() => pool.query(bare));
+            if (i >= WARM_UP) sqlTimes.push(t.ms);
+          } else if (which === 1) {
+            const t = await timed(dataset);
+            rows = t.value.rows;
+            if (i >= WARM_UP) datasetTimes.push(t.ms);
+          } else {
+            const t = await timed(http);
+            if (i >= WARM_UP) httpTimes.push(t.ms);
+          }
+        }
+      }
+      const bareSqlMs = median(sqlTimes);
+      const datasetMs = median(datasetTimes);
+      const httpMs = median(httpTimes);
+      const result: FamilyResult = {
+        name: `${family.label}: ${input.rapportClassName} ${input.typeRapport}, ${input.dateDebut}..${input.dateFin}, ${siteIds.length} sites`,
+        rows,
+        bareSqlMs: round2(bareSqlMs),
+        datasetMs: round2(datasetMs),
+        httpMs: round2(httpMs),
+        ratio: round2(datasetMs / bareSqlMs),
+        httpRatio: round2(httpMs / bareSqlMs),
+        minRatio: round2(Math.min(...datasetTimes) / Math.min(...sqlTimes)),
+      };
+      console.log(
+        `  ${result.name}: ${rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}, fastest ×${result.minRatio}), HTTP ${result.httpMs} ms (×${result.httpRatio})`,
+      );
+      results.push(result);
+    }
+  } finally {
+    await app.close();
+  }
+  return results;
+}
+
+/**
+ * The sales-by-day report of a year for every site on two chains (`small`, `large`: pools on
+ * databases holding e.g. 1 M and 10 M ticket lines), dataset and bare SQL medians on each, and
+ * `largeOverSmall` = dataset time on the large chain over the small one (target: ≤ 1, and under
+ * 50 ms on each).
+ */
+export async function benchSalesByDayVolume(
+  small: { pool: pg.Pool; lines: number },
+  large: { pool: pg.Pool; lines: number },
+): Promise<{
+  name: string;
+  smallLines: number;
+  largeLines: number;
+  smallMs: number;
+  largeMs: number;
+  smallBareSqlMs: number;
+  largeBareSqlMs: number;
+  largeOverSmall: number;
+}> {
+  const family = FAMILIES[0]!;
+  const measure = async (pool: pg.Pool) => {
+    const database: Database = { pool, db: drizzle(pool, { schema }), close: async () => {} };
+    const { lastDate, siteIds } = await chainScope(pool);
+    const input = inputFor(family, lastDate, siteIds);
+    const bare = family.sql((await resolveReport(input, siteIds, database)).request);
+    return {
+      report: async () => JSON.stringify(await runReport(await resolveReport(input, siteIds, database), database)),
+      sql: () => pool.query(bare),
+    };
+  };
+  const a = await measure(small.pool);
+  const b = await measure(large.pool);
+  const times = { a: [] as number[], b: [] as number[], aSql: [] as number[], bSql: [] as number[] };
+  for (let i = 0; i < WARM_UP + 2 * RUNS; i++) {
+    // Alternate the chains so both meet the same machine load.
+    const first = i % 2 === 0 ? [a, b] : [b, a];
+    for (const side of first) {
+      const report = await timed(side.report);
+      const sql = await timed(side.sql);
+      if (i < WARM_UP) continue;
+      (side === a ? times.a : times.b).push(report.ms);
+      (side === a ? times.aSql : times.bSql).push(sql.ms);
+    }
+  }
+  const result = {
+    name: `sales by day, a year, every site: ${small.lines.toLocaleString('en')} vs ${large.lines.toLocaleString('en')} lines`,
+    smallLines: small.lines,
+    largeLines: large.lines,
+    smallMs: round2(median(times.a)),
+    largeMs: round2(median(times.b)),
+    smallBareSqlMs: round2(median(times.aSql)),
+    largeBareSqlMs: round2(median(times.bSql)),
+    largeOverSmall: round2(median(times.b) / median(times.a)),
+  };
+  console.log(
+    `  ${result.name}: ${result.smallMs} ms vs ${result.largeMs} ms (×${result.largeOverSmall}); bare SQL ${result.smallBareSqlMs} vs ${result.largeBareSqlMs} ms`,
+  );
+  return result;
+}
