@@ -1,17 +1,22 @@
-// @vitest-environment happy-dom
 /**
  * The cash-count screen rendered with react-dom in happy-dom, on answers already in the query
  * cache as the server gives them, with IndexedDB from fake-indexeddb: the manager types notes and
  * amounts, sees counted and variance live, and saving stores the count on the device with its
  * outbox item (same transaction) — or, when a required part is missing, shows the error and
  * keeps everything typed.
+ *
+ * The page lives at the origin of a loopback HTTP server (tests/client/api-server.ts) that answers
+ * the screen's two reads as the cache holds them: a save refreshes them (the day's list changes),
+ * and that refetch must reach a server — the requests it received are checked too.
  */
+import { api } from './counting-page-api.ts';
 import 'fake-indexeddb/auto';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { json } from '../client/api-server.ts';
 import en from '../../i18n/en.json';
 import type { Site } from '../../src/contract/api.ts';
 import { toWireDate } from '../../src/contract/dates.ts';
@@ -22,8 +27,6 @@ import { referenceLoad, resetSelection } from '../../src/client/features/selecti
 import { db } from '../../src/client/lib/db.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { session } from '../../src/client/lib/session.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const today = toWireDate(new Date());
 const lyon: Site = {
@@ -37,6 +40,27 @@ const lyon: Site = {
   groupe: ['TOUS'],
   extras: { code_implant: null },
 };
+
+const expectedAnswer = {
+  site: 3,
+  dateFiscale: today,
+  caisse: 1,
+  currency: 'EUR',
+  expected: { cashCents: 6500, chequesCents: 4500, mealVouchersCents: 1000, cardSlipsCents: 0 },
+  rules: [],
+  required: { cash: true, cheques: true, mealVouchers: false, cardSlips: false },
+};
+const listAnswer = { currency: 'EUR', counts: [] };
+
+beforeAll(() => {
+  api.on('bo/comptage/expected', (_req, res) => json(res, 200, expectedAnswer));
+  api.on('bo/comptage/list', (_req, res) => json(res, 200, listAnswer));
+});
+afterAll(async () => {
+  await api.close();
+});
+/** Paths (without the API prefix) of the requests the API received in this test. */
+const requested = () => api.requests.map((r) => r.path);
 
 let container: HTMLDivElement;
 let root: Root;
@@ -62,16 +86,9 @@ beforeEach(async () => {
   ]);
   queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
   Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
-  queryClient.setQueryData(countingQueries.expected(9, 3, today, 1).queryKey, {
-    site: 3,
-    dateFiscale: today,
-    caisse: 1,
-    currency: 'EUR',
-    expected: { cashCents: 6500, chequesCents: 4500, mealVouchersCents: 1000, cardSlipsCents: 0 },
-    rules: [],
-    required: { cash: true, cheques: true, mealVouchers: false, cardSlips: false },
-  });
-  queryClient.setQueryData(countingQueries.list(9, 3, today).queryKey, { currency: 'EUR', counts: [] });
+  queryClient.setQueryData(countingQueries.expected(9, 3, today, 1).queryKey, expectedAnswer);
+  queryClient.setQueryData(countingQueries.list(9, 3, today).queryKey, listAnswer);
+  api.requests.length = 0;
   container = document.createElement('div');
   document.body.append(container);
   root = createRoot(container);
@@ -87,7 +104,9 @@ beforeEach(async () => {
   await waitFor(() => container.querySelector('[data-testid="cash-denomination-2000"]') !== null);
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // Let the reads a save started finish before the page goes.
+  await waitFor(() => queryClient.isFetching() === 0);
   act(() => root.unmount());
   container.remove();
   queryClient.clear();
@@ -176,6 +195,9 @@ describe('cash count screen', () => {
     expect(
       (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value,
     ).toBe('');
+    // The save refreshes the day's reads (the list will hold the count once it reached the server).
+    await waitFor(() => requested().includes('bo/comptage/list'));
+    expect(requested().filter((p) => p.startsWith('bo/comptage/save'))).toEqual([]);
   });
 
   it('opens a queued count the server refused with what was typed, so it can be fixed (?outbox=<id>)', async () => {

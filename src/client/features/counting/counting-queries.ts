@@ -10,6 +10,7 @@ import {
   ExpectedAnswerSchema,
   ReceiptListAnswerSchema,
   SafeDayAnswerSchema,
+  SignaturesAnswerSchema,
 } from '../../../contract/counting.ts';
 import { getJson } from '../../lib/http.ts';
 
@@ -43,6 +44,21 @@ export const safeQueries = {
     queryOptions({
       queryKey: [...safeQueries.all(), userId, 'day', dateFiscale] as const,
       queryFn: () => getJson('coffre', SafeDayAnswerSchema, { id: userId, dateFiscale }),
+      ...READ,
+    }),
+  /**
+   * GET fluxfin/declare_et_en_attente_de_signatures — the latest safe count of each site and day
+   * of the period with its status (EN_ATTENTE or CONTRE_SIGNE).
+   */
+  signatures: (userId: number, dateDebut: string, dateFin: string) =>
+    queryOptions({
+      queryKey: [...safeQueries.all(), userId, 'signatures', dateDebut, dateFin] as const,
+      queryFn: () =>
+        getJson('fluxfin/declare_et_en_attente_de_signatures', SignaturesAnswerSchema, {
+          id: userId,
+          dateDebut,
+          dateFin,
+        }),
       ...READ,
     }),
 };

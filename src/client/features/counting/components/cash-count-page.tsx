@@ -6,23 +6,17 @@
  * same offline, and reaches the server exactly once. A recount is a new version, never an
  * overwrite. `action` `liste` shows only the day's counts; any other action shows the form too.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSnapshot } from 'valtio';
 import type { CashCountBody } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
 import { db } from '../../../lib/db.ts';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
-import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
-import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
-import { DateField } from '../../../ui/date-field.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { visibleSites } from '../../selection/site-scope.ts';
-import { useReferenceData } from '../../selection/use-reference-data.ts';
 import {
   type CashCountForm,
   type CountPart,
@@ -35,11 +29,12 @@ import {
 } from '../cash-count-model.ts';
 import { countingQueries } from '../counting-queries.ts';
 import { saveCashCount } from '../save-counts.ts';
+import { useCountingForm } from '../use-counting-form.ts';
+import { useQueuedWrite } from '../use-queued-write.ts';
+import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MoneyField } from './money-field.tsx';
 import { SyncStateTag } from './sync-state-tag.tsx';
-import { useQueuedWrite } from '../use-queued-write.ts';
-import '../counting.css';
 
 export interface CashCountPageProps {
   action: string;
@@ -49,27 +44,33 @@ export interface CashCountPageProps {
 
 export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
   const intl = useIntl();
-  const { user } = useSnapshot(session);
-  const ref = useReferenceData();
-  const queryClient = useQueryClient();
-  const sites = visibleSites(ref.sites);
-  const [form, setForm] = useState<CashCountForm>(() =>
-    emptyCashCountForm(null, toWireDate(new Date()), null),
-  );
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [saving, setSaving] = useState(false);
   const [fixing, setFixing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const showForm = action !== 'liste';
+  const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorOf } = useCountingForm<
+    CashCountForm,
+    FieldError['field'],
+    CashCountBody
+  >({
+    initial: () => emptyCashCountForm(null, toWireDate(new Date()), null),
+    // `required` (below) is read at submit time: the rules of the terminal's day.
+    build: (f) => {
+      const result = toCashCountBody(f, required, new Date().toISOString());
+      return result.ok ? { ok: true, value: result.body } : result;
+    },
+    save: (author, body) => saveCashCount(author, body, fixing),
+    successCode: 'cashCountSaved',
+    // Same site, date and terminal: ready for the next drawer or a recount.
+    next: (f) => emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), f.caisse),
+    invalidates: countingQueries.all(),
+    onSaved: () => setFixing(null),
+  });
 
-  // First site and its first terminal by default.
-  useEffect(() => {
-    if (form.site === null && sites[0]) setForm((f) => ({ ...f, site: sites[0]?.restaurantId ?? null }));
-  }, [form.site, sites]);
+  // The site's first terminal by default.
   const terminals = ref.terminals.find((t) => t.restaurantId === form.site)?.caisses ?? [];
   useEffect(() => {
     if (form.caisse === null && terminals[0]) setForm((f) => ({ ...f, caisse: terminals[0]?.id ?? null }));
-  }, [form.caisse, terminals]);
+  }, [form.caisse, terminals, setForm]);
 
   // Fixing a write the server refused: the form opens with what was queued.
   useQueuedWrite<CashCountBody>(
@@ -111,34 +112,11 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     () => summary(form, expectedQuery.data?.expected ?? null, required),
     [form, expectedQuery.data, required],
   );
-  const errorOf = (field: FieldError['field']) => {
-    const e = errors.find((x) => x.field === field);
-    return e ? intl.formatMessage({ id: e.messageId }) : undefined;
+  const errorText = (field: FieldError['field']) => {
+    const id = errorOf(field);
+    return id ? intl.formatMessage({ id }) : undefined;
   };
   const partLabel = (part: CountPart) => intl.formatMessage({ id: `counting.part.${part}` });
-
-  const submit = async () => {
-    if (!user) return;
-    const result = toCashCountBody(form, required, new Date().toISOString());
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors([]);
-    setSaving(true);
-    try {
-      await saveCashCount({ id: user.id, login: user.login }, result.body, fixing);
-      notify.success('cashCountSaved');
-      setFixing(null);
-      // Same site, date and terminal: ready for the next drawer or a recount.
-      setForm((f) => ({ ...emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), f.caisse) }));
-      void queryClient.invalidateQueries({ queryKey: countingQueries.all() });
-    } catch (e) {
-      notifyFailure(e);
-    } finally {
-      setSaving(false);
-    }
-  };
 
   const recount = (caisse: number) => {
     setForm((f) => ({ ...emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), caisse) }));
@@ -149,26 +127,16 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
   const terminalName = (id: number) => terminals.find((t) => t.id === id)?.libelle ?? String(id);
 
   return (
-    <section className="counting-page" aria-labelledby="cash-count-title">
-      <h1 id="cash-count-title">
-        <FormattedMessage id="counting.cash.title" />
-      </h1>
-      <div className="counting-page__context">
-        <Select
-          label={intl.formatMessage({ id: 'counting.site' })}
-          options={sites.map((s) => ({ id: s.restaurantId, label: s.libelle }))}
-          value={form.site}
-          onChange={(key) => setForm((f) => ({ ...f, site: Number(key), caisse: null }))}
-        />
-        <DateField
-          label={intl.formatMessage({ id: 'counting.fiscalDate' })}
-          value={form.dateFiscale}
-          onChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire }))}
-          invalidMessage={intl.formatMessage({ id: 'counting.error.date' })}
-          placeholder={intl.formatMessage({ id: 'counting.datePlaceholder' })}
-          isRequired
-        />
-        {showForm ? (
+    <CountingPage
+      titleId="cash-count-title"
+      title="counting.cash.title"
+      sites={sites}
+      site={form.site}
+      onSiteChange={(site) => setForm((f) => ({ ...f, site, caisse: null }))}
+      dateFiscale={form.dateFiscale}
+      onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire }))}
+      context={
+        showForm ? (
           <Select
             label={intl.formatMessage({ id: 'counting.terminal' })}
             options={terminals.map((t) => ({ id: t.id, label: t.libelle }))}
@@ -176,19 +144,11 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
             onChange={(key) => setForm((f) => ({ ...f, caisse: Number(key) }))}
             placeholder={intl.formatMessage({ id: 'counting.terminalNone' })}
           />
-        ) : null}
-      </div>
-
+        ) : null
+      }
+    >
       {showForm ? (
-        <form
-          ref={formRef}
-          className="counting-form"
-          data-testid="cash-count-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
+        <CountingForm testId="cash-count-form" formRef={formRef} onSubmit={submit}>
           {fixing ? (
             <p className="counting-form__fixing" role="status">
               <FormattedMessage id="counting.fixing" />
@@ -229,7 +189,7 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
                 value={form[part]}
                 onChange={(text) => setForm((f) => ({ ...f, [part]: text }))}
                 isRequired={required[part]}
-                errorMessage={errorOf(part)}
+                errorMessage={errorText(part)}
                 description={required[part] ? undefined : intl.formatMessage({ id: 'counting.optionalHint' })}
               />
             ))}
@@ -306,75 +266,74 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
               <FormattedMessage id={fixing ? 'counting.resend' : 'counting.save'} />
             </Button>
           </div>
-        </form>
+        </CountingForm>
       ) : null}
 
-      <section className="counting-list" aria-labelledby="cash-count-list-title">
-        <h2 id="cash-count-list-title">
-          <FormattedMessage
-            id="counting.cash.dayCounts"
-            values={{ date: form.dateFiscale ? formatDate(form.dateFiscale) : '—' }}
-          />
-        </h2>
-        {listQuery.isError && (localCounts ?? []).length === 0 ? (
-          <p>
-            <FormattedMessage id="counting.listUnavailable" />
-          </p>
-        ) : null}
-        <ul className="counting-list__items" data-testid="cash-count-list">
-          {(localCounts ?? []).map((r) => (
-            <li key={r.localId} className="counting-list__item" data-testid="cash-count-local">
-              <span>
-                <FormattedMessage
-                  id="counting.terminalNamed"
-                  values={{ name: terminalName(Number(r.data.caisse)) }}
-                />
-              </span>
-              <SyncStateTag state={r.syncState} reason={r.reason} />
-              <span className="counting-list__time">
-                {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
-              </span>
-            </li>
-          ))}
-          {(listQuery.data?.counts ?? []).map((c) => (
-            <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
-              <span>
-                <FormattedMessage
-                  id="counting.terminalVersion"
-                  values={{ name: terminalName(c.caisse), version: c.version }}
-                />
-              </span>
-              <span>
-                <FormattedMessage
-                  id="counting.countedVariance"
-                  values={{
-                    counted: money(
-                      (c.cashCents ?? 0) +
-                        (c.chequesCents ?? 0) +
-                        (c.mealVouchersCents ?? 0) +
-                        (c.cardSlipsCents ?? 0),
-                    ),
-                    variance: money(
-                      (c.variance.cashCents ?? 0) +
-                        (c.variance.chequesCents ?? 0) +
-                        (c.variance.mealVouchersCents ?? 0) +
-                        (c.variance.cardSlipsCents ?? 0),
-                    ),
-                  }}
-                />
-              </span>
-              <span className="counting-list__time">
-                {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
-              </span>
-              {showForm ? (
-                <Button onPress={() => recount(c.caisse)}>
-                  <FormattedMessage id="counting.recount" />
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </section>
-    </section>
+      <CountingDayList
+        titleId="cash-count-list-title"
+        title="counting.cash.dayCounts"
+        dateFiscale={form.dateFiscale}
+        testId="cash-count-list"
+        before={
+          listQuery.isError && (localCounts ?? []).length === 0 ? (
+            <p>
+              <FormattedMessage id="counting.listUnavailable" />
+            </p>
+          ) : null
+        }
+      >
+        {(localCounts ?? []).map((r) => (
+          <li key={r.localId} className="counting-list__item" data-testid="cash-count-local">
+            <span>
+              <FormattedMessage
+                id="counting.terminalNamed"
+                values={{ name: terminalName(Number(r.data.caisse)) }}
+              />
+            </span>
+            <SyncStateTag state={r.syncState} reason={r.reason} />
+            <span className="counting-list__time">
+              {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
+            </span>
+          </li>
+        ))}
+        {(listQuery.data?.counts ?? []).map((c) => (
+          <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
+            <span>
+              <FormattedMessage
+                id="counting.terminalVersion"
+                values={{ name: terminalName(c.caisse), version: c.version }}
+              />
+            </span>
+            <span>
+              <FormattedMessage
+                id="counting.countedVariance"
+                values={{
+                  counted: money(
+                    (c.cashCents ?? 0) +
+                      (c.chequesCents ?? 0) +
+                      (c.mealVouchersCents ?? 0) +
+                      (c.cardSlipsCents ?? 0),
+                  ),
+                  variance: money(
+                    (c.variance.cashCents ?? 0) +
+                      (c.variance.chequesCents ?? 0) +
+                      (c.variance.mealVouchersCents ?? 0) +
+                      (c.variance.cardSlipsCents ?? 0),
+                  ),
+                }}
+              />
+            </span>
+            <span className="counting-list__time">
+              {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
+            </span>
+            {showForm ? (
+              <Button onPress={() => recount(c.caisse)}>
+                <FormattedMessage id="counting.recount" />
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </CountingDayList>
+    </CountingPage>
   );
 }

@@ -2,25 +2,21 @@
  * /analyses/coffre (issue #3 point 2): count a site's safe for a fiscal date — opening float
  * (suggested from the last count), deposits, withdrawals, content by denomination — with the
  * expected content and the variance live. Saved on the device and queued (outbox), so it works
- * offline. Each save is a new version, waiting for a manager's countersignature.
+ * offline. Each save is a new version, waiting for a manager's countersignature: the latest
+ * count of the day can be countersigned here, the counts still waiting over the last month are
+ * listed, a receipt can be e-mailed, and a day with no count reported missing. Those actions
+ * need the network (safe-signatures.ts).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSnapshot } from 'valtio';
 import type { SafeCountBody } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
 import { db } from '../../../lib/db.ts';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
-import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
-import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
-import { DateField } from '../../../ui/date-field.tsx';
-import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { visibleSites } from '../../selection/site-scope.ts';
-import { useReferenceData } from '../../selection/use-reference-data.ts';
 import { safeQueries } from '../counting-queries.ts';
 import { centsToInput } from '../money-input.ts';
 import {
@@ -32,26 +28,38 @@ import {
   toSafeCountBody,
 } from '../safe-count-model.ts';
 import { saveSafeCount } from '../save-counts.ts';
+import { useCountingForm } from '../use-counting-form.ts';
+import { useQueuedWrite } from '../use-queued-write.ts';
+import { AwaitingSignatures } from './awaiting-signatures.tsx';
+import { CountersignDialog, type CountersignTarget } from './countersign-dialog.tsx';
+import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
 import { DenominationGrid } from './denomination-grid.tsx';
+import { MailDialog, type MailRequest } from './mail-dialog.tsx';
 import { MoneyField } from './money-field.tsx';
 import { SyncStateTag } from './sync-state-tag.tsx';
-import { useQueuedWrite } from '../use-queued-write.ts';
-import '../counting.css';
 
 export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
   const intl = useIntl();
-  const { user } = useSnapshot(session);
-  const ref = useReferenceData();
-  const queryClient = useQueryClient();
-  const sites = visibleSites(ref.sites);
-  const [form, setForm] = useState<SafeCountForm>(() => emptySafeCountForm(null, toWireDate(new Date())));
-  const [errors, setErrors] = useState<{ field: SafeField; messageId: string }[]>([]);
-  const [saving, setSaving] = useState(false);
   const [fixing, setFixing] = useState<string | null>(null);
+  const [countersigning, setCountersigning] = useState<CountersignTarget | null>(null);
+  const [mailing, setMailing] = useState<MailRequest | null>(null);
+  const { user, sites, form, setForm, errors, saving, submit, errorOf } = useCountingForm<
+    SafeCountForm,
+    SafeField,
+    SafeCountBody
+  >({
+    initial: () => emptySafeCountForm(null, toWireDate(new Date())),
+    build: (f) => {
+      const result = toSafeCountBody(f, new Date().toISOString());
+      return result.ok ? { ok: true, value: result.body } : result;
+    },
+    save: (author, body) => saveSafeCount(author, body, fixing),
+    successCode: 'safeCountSaved',
+    next: (f) => emptySafeCountForm(f.site, f.dateFiscale ?? toWireDate(new Date())),
+    invalidates: safeQueries.all(),
+    onSaved: () => setFixing(null),
+  });
 
-  useEffect(() => {
-    if (form.site === null && sites[0]) setForm((f) => ({ ...f, site: sites[0]?.restaurantId ?? null }));
-  }, [form.site, sites]);
   // Fixing a write the server refused: the form opens with what was queued.
   useQueuedWrite<SafeCountBody>(
     fixOutboxId,
@@ -75,7 +83,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
         f.opening === '' ? { ...f, opening: centsToInput(siteDay.suggestedOpeningCents, intl.locale) } : f,
       );
     }
-  }, [siteDay, form.opening, fixing, intl.locale]);
+  }, [siteDay, form.opening, fixing, intl.locale, setForm]);
   const localCounts = useLiveQuery(
     () =>
       form.site === null || form.dateFiscale === null
@@ -92,62 +100,27 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
   const currency = siteDay?.currency ?? site?.currency ?? user?.currency ?? 'EUR';
   const money = (cents: number | null) => (cents === null ? '—' : formatMoney(cents, currency, intl.locale));
   const figures = safeFigures(form);
-  const errorOf = (field: SafeField) => {
-    const e = errors.find((x) => x.field === field);
-    return e ? intl.formatMessage({ id: e.messageId }) : undefined;
+  const errorText = (field: SafeField) => {
+    const id = errorOf(field);
+    return id ? intl.formatMessage({ id }) : undefined;
   };
 
-  const submit = async () => {
-    if (!user) return;
-    const result = toSafeCountBody(form, new Date().toISOString());
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors([]);
-    setSaving(true);
-    try {
-      await saveSafeCount({ id: user.id, login: user.login }, result.body, fixing);
-      notify.success('safeCountSaved');
-      setFixing(null);
-      setForm((f) => emptySafeCountForm(f.site, f.dateFiscale ?? toWireDate(new Date())));
-      void queryClient.invalidateQueries({ queryKey: safeQueries.all() });
-    } catch (e) {
-      notifyFailure(e);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const latest = siteDay?.counts[0];
+  const libelle = siteDay?.libelle ?? site?.libelle ?? '';
+  const noCountYet =
+    dayQuery.isSuccess && (siteDay?.counts.length ?? 0) === 0 && (localCounts ?? []).length === 0;
 
   return (
-    <section className="counting-page" aria-labelledby="safe-count-title">
-      <h1 id="safe-count-title">
-        <FormattedMessage id="counting.safe.title" />
-      </h1>
-      <div className="counting-page__context">
-        <Select
-          label={intl.formatMessage({ id: 'counting.site' })}
-          options={sites.map((s) => ({ id: s.restaurantId, label: s.libelle }))}
-          value={form.site}
-          onChange={(key) => setForm((f) => ({ ...f, site: Number(key), opening: '' }))}
-        />
-        <DateField
-          label={intl.formatMessage({ id: 'counting.fiscalDate' })}
-          value={form.dateFiscale}
-          onChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire, opening: '' }))}
-          invalidMessage={intl.formatMessage({ id: 'counting.error.date' })}
-          placeholder={intl.formatMessage({ id: 'counting.datePlaceholder' })}
-          isRequired
-        />
-      </div>
-      <form
-        className="counting-form"
-        data-testid="safe-count-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+    <CountingPage
+      titleId="safe-count-title"
+      title="counting.safe.title"
+      sites={sites}
+      site={form.site}
+      onSiteChange={(site) => setForm((f) => ({ ...f, site, opening: '' }))}
+      dateFiscale={form.dateFiscale}
+      onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire, opening: '' }))}
+    >
+      <CountingForm testId="safe-count-form" onSubmit={submit}>
         {fixing ? (
           <p className="counting-form__fixing" role="status">
             <FormattedMessage id="counting.fixing" />
@@ -174,21 +147,21 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
             value={form.opening}
             onChange={(opening) => setForm((f) => ({ ...f, opening }))}
             isRequired
-            errorMessage={errorOf('opening')}
+            errorMessage={errorText('opening')}
           />
           <MoneyField
             testId="safe-deposits"
             label={intl.formatMessage({ id: 'counting.safe.deposits' })}
             value={form.deposits}
             onChange={(deposits) => setForm((f) => ({ ...f, deposits }))}
-            errorMessage={errorOf('deposits')}
+            errorMessage={errorText('deposits')}
           />
           <MoneyField
             testId="safe-withdrawals"
             label={intl.formatMessage({ id: 'counting.safe.withdrawals' })}
             value={form.withdrawals}
             onChange={(withdrawals) => setForm((f) => ({ ...f, withdrawals }))}
-            errorMessage={errorOf('withdrawals')}
+            errorMessage={errorText('withdrawals')}
           />
           <TextField
             label={intl.formatMessage({ id: 'counting.comment' })}
@@ -247,47 +220,107 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
             <FormattedMessage id={fixing ? 'counting.resend' : 'counting.save'} />
           </Button>
         </div>
-      </form>
-      <section className="counting-list" aria-labelledby="safe-list-title">
-        <h2 id="safe-list-title">
-          <FormattedMessage
-            id="counting.safe.dayCounts"
-            values={{ date: form.dateFiscale ? formatDate(form.dateFiscale) : '—' }}
+      </CountingForm>
+      <CountingDayList
+        titleId="safe-list-title"
+        title="counting.safe.dayCounts"
+        dateFiscale={form.dateFiscale}
+        testId="safe-count-list"
+        before={
+          noCountYet && form.site !== null && form.dateFiscale !== null ? (
+            <div className="counting-list__empty">
+              <p>
+                <FormattedMessage id="counting.safe.noCountForDay" />
+              </p>
+              <Button
+                onPress={() =>
+                  setMailing({
+                    kind: 'missing',
+                    site: form.site ?? 0,
+                    libelle,
+                    dateFiscale: form.dateFiscale ?? '',
+                  })
+                }
+              >
+                <FormattedMessage id="counting.mail.missingButton" />
+              </Button>
+            </div>
+          ) : null
+        }
+      >
+        {(localCounts ?? []).map((r) => (
+          <li key={r.localId} className="counting-list__item" data-testid="safe-count-local">
+            <SyncStateTag state={r.syncState} reason={r.reason} />
+            <span className="counting-list__time">
+              {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
+            </span>
+          </li>
+        ))}
+        {(siteDay?.counts ?? []).map((c) => (
+          <li key={c.id} className="counting-list__item" data-testid="safe-count-server">
+            <span>
+              <FormattedMessage id="counting.version" values={{ version: c.version }} />
+            </span>
+            <span>
+              <FormattedMessage
+                id="counting.countedVariance"
+                values={{ counted: money(c.countedCents), variance: money(c.varianceCents) }}
+              />
+            </span>
+            <span className={`counting-tag ${c.countersignature ? 'counting-tag--synced' : ''}`}>
+              <FormattedMessage
+                id={c.countersignature ? 'counting.safe.countersigned' : 'counting.safe.awaitingSignature'}
+                values={{ manager: c.countersignature?.managerName ?? '' }}
+              />
+            </span>
+            <span className="counting-list__time">
+              {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
+            </span>
+            <span className="counting-list__actions">
+              {c.id === latest?.id && !c.countersignature ? (
+                <Button
+                  onPress={() =>
+                    setCountersigning({ site: c.site, libelle: c.libelle, dateFiscale: c.dateFiscale })
+                  }
+                >
+                  <FormattedMessage id="counting.safe.countersign" />
+                </Button>
+              ) : null}
+              <Button
+                onPress={() =>
+                  setMailing({
+                    kind: 'receipt',
+                    countId: c.id,
+                    site: c.site,
+                    libelle: c.libelle,
+                    dateFiscale: c.dateFiscale,
+                  })
+                }
+              >
+                <FormattedMessage id="counting.mail.receiptButton" />
+              </Button>
+            </span>
+          </li>
+        ))}
+      </CountingDayList>
+      {user ? (
+        <AwaitingSignatures
+          userId={user.id}
+          dateFin={form.dateFiscale ?? toWireDate(new Date())}
+          onCountersign={setCountersigning}
+          onMail={setMailing}
+        />
+      ) : null}
+      {user ? (
+        <>
+          <CountersignDialog
+            userId={user.id}
+            target={countersigning}
+            onClose={() => setCountersigning(null)}
           />
-        </h2>
-        <ul className="counting-list__items" data-testid="safe-count-list">
-          {(localCounts ?? []).map((r) => (
-            <li key={r.localId} className="counting-list__item" data-testid="safe-count-local">
-              <SyncStateTag state={r.syncState} reason={r.reason} />
-              <span className="counting-list__time">
-                {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
-              </span>
-            </li>
-          ))}
-          {(siteDay?.counts ?? []).map((c) => (
-            <li key={c.id} className="counting-list__item" data-testid="safe-count-server">
-              <span>
-                <FormattedMessage id="counting.version" values={{ version: c.version }} />
-              </span>
-              <span>
-                <FormattedMessage
-                  id="counting.countedVariance"
-                  values={{ counted: money(c.countedCents), variance: money(c.varianceCents) }}
-                />
-              </span>
-              <span className={`counting-tag ${c.countersignature ? 'counting-tag--synced' : ''}`}>
-                <FormattedMessage
-                  id={c.countersignature ? 'counting.safe.countersigned' : 'counting.safe.awaitingSignature'}
-                  values={{ manager: c.countersignature?.managerName ?? '' }}
-                />
-              </span>
-              <span className="counting-list__time">
-                {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
-    </section>
+          <MailDialog userId={user.id} request={mailing} onClose={() => setMailing(null)} />
+        </>
+      ) : null}
+    </CountingPage>
   );
 }

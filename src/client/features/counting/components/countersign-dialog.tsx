@@ -1,0 +1,184 @@
+/**
+ * The manager countersignature of a safe count (issue #3 point 2): another manager types their
+ * login and manager code, and a comment; the code is checked first (bo/checkContreCode), then the
+ * latest count of the site and day is countersigned (fluxfin/contre_signe). It needs the network
+ * (safe-signatures.ts says why): offline, the dialog says so and keeps everything typed until it
+ * is sent or the manager picks another count.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ManagerCodeSchema } from '../../../../contract/counting.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { ApiFailure } from '../../../lib/http.ts';
+import { notify } from '../../../lib/notifications.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+import { safeQueries } from '../counting-queries.ts';
+import { checkManagerCode, countersign, isOffline, RequestKeys } from '../safe-signatures.ts';
+
+/** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
+export interface CountersignTarget {
+  site: number;
+  libelle: string;
+  dateFiscale: string;
+}
+
+interface Draft {
+  managerName: string;
+  managerCode: string;
+  commentaire: string;
+}
+
+const EMPTY: Draft = { managerName: '', managerCode: '', commentaire: '' };
+
+/** Field errors and the dialog's message, as message ids. */
+interface Problems {
+  managerName?: string;
+  managerCode?: string;
+  /** Message id of the whole attempt's outcome (offline, refused…). */
+  attempt?: string;
+}
+
+export function CountersignDialog({
+  userId,
+  target,
+  onClose,
+}: {
+  userId: number;
+  /** The count to countersign; null keeps the dialog closed. */
+  target: CountersignTarget | null;
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draftOf, setDraftOf] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+  const [keys] = useState(() => new RequestKeys());
+  const targetKey = target ? `${target.site}:${target.dateFiscale}` : null;
+
+  // What was typed is kept while the same count is reopened (e.g. after going offline).
+  useEffect(() => {
+    if (targetKey !== null && targetKey !== draftOf) {
+      setDraft(EMPTY);
+      setProblems({});
+      setDraftOf(targetKey);
+      keys.settle();
+    }
+  }, [targetKey, draftOf, keys]);
+
+  const send = async () => {
+    if (!target) return;
+    const managerName = draft.managerName.trim();
+    const wrong: Problems = {};
+    if (!managerName) wrong.managerName = 'counting.error.required';
+    if (!ManagerCodeSchema.safeParse(draft.managerCode).success)
+      wrong.managerCode = 'counting.error.managerCode';
+    setProblems(wrong);
+    if (wrong.managerName || wrong.managerCode) return;
+    setBusy(true);
+    try {
+      if (!(await checkManagerCode(userId, managerName, draft.managerCode))) {
+        setProblems({ managerCode: 'error.BadManagerCode' });
+        return;
+      }
+      const input = {
+        site: target.site,
+        dateFiscale: target.dateFiscale,
+        managerName,
+        managerCode: draft.managerCode,
+        commentaire: draft.commentaire.trim(),
+      };
+      await countersign(userId, input, keys.keyFor(JSON.stringify(input)));
+      keys.settle();
+      notify.success('safeCountersigned');
+      setDraft(EMPTY);
+      setDraftOf(null);
+      void queryClient.invalidateQueries({ queryKey: safeQueries.all() });
+      onClose();
+    } catch (e) {
+      if (isOffline(e)) setProblems({ attempt: 'counting.online.countersign' });
+      else {
+        keys.settle();
+        setProblems({ attempt: e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError' });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (id: string | undefined) =>
+    id === undefined
+      ? undefined
+      : intl.messages[id]
+        ? intl.formatMessage({ id })
+        : intl.formatMessage({ id: 'app.unexpectedError' });
+
+  return (
+    <Dialog
+      title={
+        <FormattedMessage
+          id="counting.safe.countersignTitle"
+          values={{ site: target?.libelle ?? '', date: target ? formatDate(target.dateFiscale) : '' }}
+        />
+      }
+      isOpen={target !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <form
+        className="counting-dialog"
+        data-testid="countersign-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <TextField
+          label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
+          value={draft.managerName}
+          onChange={(managerName) => setDraft((d) => ({ ...d, managerName }))}
+          autoComplete="off"
+          isRequired
+          isInvalid={problems.managerName !== undefined}
+          errorMessage={text(problems.managerName)}
+        />
+        <TextField
+          label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
+          description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
+          value={draft.managerCode}
+          onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          isRequired
+          isInvalid={problems.managerCode !== undefined}
+          errorMessage={text(problems.managerCode)}
+        />
+        <TextField
+          label={intl.formatMessage({ id: 'counting.comment' })}
+          value={draft.commentaire}
+          onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
+          maxLength={1000}
+        />
+        {problems.attempt ? (
+          <p className="counting-dialog__problem" role="alert" data-testid="countersign-problem">
+            {text(problems.attempt)}
+          </p>
+        ) : null}
+        <div className="counting-form__actions">
+          <Button onPress={onClose}>
+            <FormattedMessage id="sync.cancel" />
+          </Button>
+          <Button type="submit" variant="primary" isDisabled={busy}>
+            <FormattedMessage id="counting.safe.countersign" />
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The safe screen's e-mails (issue #3 point 2, SPEC.md §7 bo/home/envoieMail and
+ * envoieMailManquant): send a safe count's PDF receipt, or tell that a day's safe count is
+ * missing, to one user (login) or to every user of a role who sees the site. Online only
+ * (safe-signatures.ts): offline, the dialog says so and keeps the recipients typed. Success shows
+ * MailEnvoye, a refused send ErreurEnvoiMail (SPEC.md §8).
+ */
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { formatDate } from '../../../lib/format.ts';
+import { ApiFailure } from '../../../lib/http.ts';
+import { notify } from '../../../lib/notifications.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+import {
+  isOffline,
+  mailMissingCount,
+  mailReceipt,
+  type MailRecipients,
+  RequestKeys,
+} from '../safe-signatures.ts';
+
+/** What to mail: a count's receipt, or the news that a day's count is missing. */
+export type MailRequest =
+  | { kind: 'receipt'; countId: number; site: number; libelle: string; dateFiscale: string }
+  | { kind: 'missing'; site: number; libelle: string; dateFiscale: string };
+
+export function MailDialog({
+  userId,
+  request,
+  onClose,
+}: {
+  userId: number;
+  /** What to send; null keeps the dialog closed. */
+  request: MailRequest | null;
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const [to, setTo] = useState<MailRecipients>({ role: '', login: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [keys] = useState(() => new RequestKeys());
+  const requestKey = request ? JSON.stringify(request) : null;
+  const [openedFor, setOpenedFor] = useState<string | null>(null);
+
+  // Another request starts clean; the recipients typed are kept (they are usually the same people).
+  useEffect(() => {
+    if (requestKey !== null && requestKey !== openedFor) {
+      setProblem(null);
+      setOpenedFor(requestKey);
+      keys.settle();
+    }
+  }, [requestKey, openedFor, keys]);
+
+  const send = async () => {
+    if (!request) return;
+    const needsLogin = request.kind === 'receipt';
+    if (!to.role.trim() && !(needsLogin && to.login.trim())) {
+      setProblem(needsLogin ? 'counting.mail.needRecipient' : 'counting.mail.needRole');
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    const recipients = needsLogin ? to : { role: to.role, login: '' };
+    const key = keys.keyFor(JSON.stringify([request, recipients]));
+    try {
+      if (request.kind === 'receipt') await mailReceipt(request.countId, request.site, recipients, key);
+      else await mailMissingCount(userId, request.site, request.dateFiscale, recipients.role, key);
+      keys.settle();
+      notify.success('MailEnvoye');
+      onClose();
+    } catch (e) {
+      if (isOffline(e)) setProblem('counting.online.mail');
+      else {
+        keys.settle();
+        setProblem(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const values = { site: request?.libelle ?? '', date: request ? formatDate(request.dateFiscale) : '' };
+  return (
+    <Dialog
+      title={
+        <FormattedMessage
+          id={request?.kind === 'missing' ? 'counting.mail.missingTitle' : 'counting.mail.receiptTitle'}
+          values={values}
+        />
+      }
+      isOpen={request !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <form
+        className="counting-dialog"
+        data-testid="mail-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <TextField
+          label={intl.formatMessage({ id: 'counting.mail.role' })}
+          description={intl.formatMessage({ id: 'counting.mail.roleHint' })}
+          value={to.role}
+          onChange={(role) => setTo((t) => ({ ...t, role }))}
+          autoComplete="off"
+        />
+        {request?.kind === 'receipt' ? (
+          <TextField
+            label={intl.formatMessage({ id: 'counting.mail.login' })}
+            value={to.login}
+            onChange={(login) => setTo((t) => ({ ...t, login }))}
+            autoComplete="off"
+          />
+        ) : null}
+        {problem ? (
+          <p className="counting-dialog__problem" role="alert" data-testid="mail-problem">
+            {intl.messages[problem]
+              ? intl.formatMessage({ id: problem })
+              : intl.formatMessage({ id: 'app.unexpectedError' })}
+          </p>
+        ) : null}
+        <div className="counting-form__actions">
+          <Button onPress={onClose}>
+            <FormattedMessage id="sync.cancel" />
+          </Button>
+          <Button type="submit" variant="primary" isDisabled={busy}>
+            <FormattedMessage id="counting.mail.send" />
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
