@@ -20,6 +20,7 @@ import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
+import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
@@ -80,6 +81,12 @@ const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   path: '/analyses/coffre',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedAnalysesListExportsRoute =
+  AuthedAnalysesListExportsRouteImport.update({
+    id: '/analyses/listExports',
+    path: '/analyses/listExports',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedAnalysesRecuManagersRoute =
   AuthedAnalysesRecuManagersRouteImport.update({
     id: '/analyses/recuManagers',
@@ -122,6 +129,7 @@ export interface FileRoutesByFullPath {
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -139,6 +147,7 @@ export interface FileRoutesByTo {
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -158,6 +167,7 @@ export interface FileRoutesById {
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
+  '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -177,6 +187,7 @@ export interface FileRouteTypes {
     | '/sync'
     | '/tickets'
     | '/analyses/coffre'
+    | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/analyses/comptageCaisses/$action'
@@ -194,6 +205,7 @@ export interface FileRouteTypes {
     | '/sync'
     | '/tickets'
     | '/analyses/coffre'
+    | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/analyses/comptageCaisses/$action'
@@ -212,6 +224,7 @@ export interface FileRouteTypes {
     | '/_authed/sync'
     | '/_authed/tickets'
     | '/_authed/analyses/coffre'
+    | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
     | '/_authed/analyses/comptageCaisses/$action'
@@ -304,6 +317,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesCoffreRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/analyses/listExports': {
+      id: '/_authed/analyses/listExports'
+      path: '/analyses/listExports'
+      fullPath: '/analyses/listExports'
+      preLoaderRoute: typeof AuthedAnalysesListExportsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/recuManagers': {
       id: '/_authed/analyses/recuManagers'
       path: '/analyses/recuManagers'
@@ -351,6 +371,7 @@ interface AuthedRouteChildren {
   AuthedSyncRoute: typeof AuthedSyncRoute
   AuthedTicketsRoute: typeof AuthedTicketsRoute
   AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
+  AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
@@ -367,6 +388,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSyncRoute: AuthedSyncRoute,
   AuthedTicketsRoute: AuthedTicketsRoute,
   AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
+  AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedAnalysesComptageCaissesActionRoute:

@@ -35,6 +35,7 @@ export const NAV = [
   { to: '/configFavoris', messageId: 'nav.favourites' },
   { to: '/graphs', messageId: 'nav.graphs' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
+  { to: '/analyses/listExports', messageId: 'nav.listExports' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },

@@ -1,0 +1,115 @@
+/**
+ * The exports screen's client calls against the real API server (Fastify app on a fresh
+ * PostgreSQL database, on a loopback port): a report downloaded by the client shows in the list,
+ * downloads again with its name, the state of its day says REPORTED, the day's ZIP arrives, and a
+ * refused call is told with the code of SPEC.md §8.
+ */
+import 'fake-indexeddb/auto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { loadChain } from '../reports/chain.ts';
+
+let t: TestApp;
+
+type Modules = {
+  session: typeof import('../../src/client/lib/session.ts');
+  http: typeof import('../../src/client/lib/http.ts');
+  queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
+  exports: typeof import('../../src/client/features/exports/export-queries.ts');
+};
+let m: Modules;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await loadChain(t.database);
+  await t.createUser({
+    login: 'gerant',
+    password: 'Comptoir-2026!',
+    droits: ['RAPPORTS'],
+    restaurantIds: [1, 2],
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
+  m = {
+    session: await import('../../src/client/lib/session.ts'),
+    http: await import('../../src/client/lib/http.ts'),
+    queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
+    exports: await import('../../src/client/features/exports/export-queries.ts'),
+  };
+  await m.session.signIn('gerant', 'Comptoir-2026!');
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await t?.close();
+});
+
+describe('exports through the client calls', () => {
+  it('a report downloaded by the client is listed, downloads again, and marks its day REPORTED', async () => {
+    const userId = m.session.session.user!.id;
+    const before = await m.queryClient.fetchQuery(m.exports.exportQueries.status(userId, '2026-11-03'));
+    expect(before.sites.map((s) => [s.libelle, s.state])).toEqual([
+      ['Lyon Part-Dieu', 'RECEIVED'],
+      ['Paris Opéra', 'RECEIVED'],
+    ]);
+
+    const first = await m.http.download(
+      'bo/getReport',
+      {
+        id: userId,
+        rapportClassName: 'RapportVentes',
+        format: 'XLSX',
+        language: 'de',
+        dateDebut: '2026-11-03',
+        dateFin: '2026-11-03',
+        'sites[]': 1,
+      },
+      () => {},
+    );
+    expect(first.filename).toBe('umsatz_2026-11-03_2026-11-03.xlsx');
+
+    const list = await m.queryClient.fetchQuery(m.exports.exportQueries.list(userId, 'en', 1));
+    expect(list.editions).toHaveLength(1);
+    expect(list.editions[0]).toMatchObject({
+      localisedTitle: 'Sales',
+      format: 'XLSX',
+      bytes: first.blob.size,
+      login: 'gerant',
+    });
+
+    const progress: Array<number | null> = [];
+    const again = await m.exports.downloadEdition(userId, list.editions[0]!, (p) => progress.push(p));
+    expect(again.filename).toBe('umsatz_2026-11-03_2026-11-03.xlsx');
+    expect(again.blob.size).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBe(1);
+
+    const after = await m.queryClient.fetchQuery({
+      ...m.exports.exportQueries.status(userId, '2026-11-03'),
+      staleTime: 0,
+    });
+    expect(after.sites.find((s) => s.restaurantId === 1)).toMatchObject({ state: 'REPORTED', reports: 2 });
+    expect(after.sites.find((s) => s.restaurantId === 2)).toMatchObject({ state: 'RECEIVED', reports: 0 });
+  });
+
+  it("the day's ZIP of a site arrives with its name", async () => {
+    const userId = m.session.session.user!.id;
+    const zip = await m.exports.downloadDayArchive(userId, 2, '2026-11-04', 'fr', () => {});
+    expect(zip.filename).toBe('rapports_2_2026-11-04_2026-11-04.zip');
+    const head = new Uint8Array(await zip.blob.slice(0, 4).arrayBuffer());
+    expect([...head]).toEqual([0x50, 0x4b, 0x03, 0x04]); // PK\3\4
+  });
+
+  it('a refused call fails with the code of SPEC.md §8', async () => {
+    const userId = m.session.session.user!.id;
+    await expect(m.exports.downloadDayArchive(userId, 3, '2026-11-04', 'fr', () => {})).rejects.toMatchObject(
+      {
+        code: 'Forbidden',
+      },
+    );
+    await expect(
+      m.queryClient.fetchQuery(m.exports.exportQueries.status(userId, '2026-02-30')),
+    ).rejects.toMatchObject({ code: 'BadRequest' });
+  });
+});
