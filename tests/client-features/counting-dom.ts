@@ -22,7 +22,8 @@ export function installDom(apiBase: string): Window {
   const w = dom as unknown as Record<string, unknown>;
   for (const key of Object.getOwnPropertyNames(dom)) {
     // Node has its own Event classes; happy-dom only dispatches its own (IndexedDB's stay fake-indexeddb's).
-    const isEventClass = key === 'EventTarget' || (/^[A-Z]/.test(key) && key.endsWith('Event') && !key.startsWith('IDB'));
+    const isEventClass =
+      key === 'EventTarget' || (/^[A-Z]/.test(key) && key.endsWith('Event') && !key.startsWith('IDB'));
     // defineProperty: some of Node's globals are lazy accessors that plain assignment does not replace.
     if (!(key in g) || isEventClass) {
       Object.defineProperty(g, key, { value: w[key], writable: true, configurable: true, enumerable: false });
@@ -40,5 +41,7 @@ export function installDom(apiBase: string): Window {
  */
 export function setDeviceOnline(online: boolean): void {
   Object.defineProperty(globalThis.navigator, 'onLine', { value: online, configurable: true });
-  globalThis.dispatchEvent?.(new (globalThis as unknown as { Event: typeof Event }).Event(online ? 'online' : 'offline'));
+  globalThis.dispatchEvent?.(
+    new (globalThis as unknown as { Event: typeof Event }).Event(online ? 'online' : 'offline'),
+  );
 }
