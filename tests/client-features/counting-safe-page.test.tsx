@@ -167,7 +167,12 @@ describe('safe screen: countersignature and e-mails', () => {
     await waitFor(() => dialogOpen('countersign-form'));
     await type('Login of the countersigning manager', 'chef');
     await type('Manager code', '4321');
-    setDeviceOnline(false);
+    await act(async () => setDeviceOnline(false));
+    // The dialog says at once that it cannot send; pressing anyway sends nothing.
+    await waitFor(() => document.querySelector('[data-testid="offline-notice"]') !== null);
+    expect(document.querySelector('[data-testid="offline-notice"]')?.textContent).toBe(
+      en['counting.online.countersignNotice'],
+    );
     await submit('countersign-form');
     await waitFor(() => problem('countersign-problem') !== undefined);
     expect(problem('countersign-problem')).toBe(en['counting.online.countersign']);
@@ -182,7 +187,8 @@ describe('safe screen: countersignature and e-mails', () => {
     await waitFor(() => dialogOpen('countersign-form'));
     expect(inputLabelled('Manager code').value).toBe('4321');
 
-    setDeviceOnline(true);
+    await act(async () => setDeviceOnline(true));
+    await waitFor(() => document.querySelector('[data-testid="offline-notice"]') === null);
     await submit('countersign-form');
     await waitFor(() => !dialogOpen('countersign-form'));
     expect(await countersignedBy(yesterday)).toBe('chef');

@@ -17,6 +17,7 @@ import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { safeQueries } from '../counting-queries.ts';
 import { checkManagerCode, countersign, isOffline, RequestKeys } from '../safe-signatures.ts';
+import { useOnline } from '../use-online.ts';
 
 /** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
 export interface CountersignTarget {
@@ -52,6 +53,7 @@ export function CountersignDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const online = useOnline();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [draftOf, setDraftOf] = useState<string | null>(null);
@@ -138,6 +140,11 @@ export function CountersignDialog({
           void send();
         }}
       >
+        {online ? null : (
+          <p className="counting-dialog__offline" role="status" data-testid="offline-notice">
+            <FormattedMessage id="counting.online.countersignNotice" />
+          </p>
+        )}
         <TextField
           label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
           value={draft.managerName}

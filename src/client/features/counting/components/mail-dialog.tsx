@@ -20,6 +20,7 @@ import {
   type MailRecipients,
   RequestKeys,
 } from '../safe-signatures.ts';
+import { useOnline } from '../use-online.ts';
 
 /** What to mail: a count's receipt, or the news that a day's count is missing. */
 export type MailRequest =
@@ -37,6 +38,7 @@ export function MailDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const online = useOnline();
   const [to, setTo] = useState<MailRecipients>({ role: '', login: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -103,6 +105,11 @@ export function MailDialog({
           void send();
         }}
       >
+        {online ? null : (
+          <p className="counting-dialog__offline" role="status" data-testid="offline-notice">
+            <FormattedMessage id="counting.online.mailNotice" />
+          </p>
+        )}
         <TextField
           label={intl.formatMessage({ id: 'counting.mail.role' })}
           description={intl.formatMessage({ id: 'counting.mail.roleHint' })}
