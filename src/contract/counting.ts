@@ -447,7 +447,8 @@ export const CheckContreCodeAnswerSchema = z.object({
  * `idRecu` (of `site`) to user `utilisateur` (a login) when given, else to every user of role
  * `role` whose scope holds the site. GET bo/home/envoieMailManquant?role&id&site&datefiscale —
  * mails the users of role `role` on `site` that the safe count of `datefiscale` is missing.
- * Both are writes (honour Idempotency-Key; a replay does not send again). Rights: COFFRE.
+ * Both are writes (honour Idempotency-Key; a replay does not send again, and under a key each
+ * recipient is mailed at most once, even when the first answer was lost). Rights: COFFRE.
  * Answer `{ code: 'MailEnvoye', recipients }` (e-mail addresses). Errors: 400 `noDataError`
  * when no recipient has an e-mail address, 502 `ErreurEnvoiMail` when the SMTP server refuses
  * or none is configured (SMTP_URL).
