@@ -20,6 +20,7 @@ import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBundle } from './bundle.ts';
 import { benchImport } from './import.ts';
 import { benchOutboxReplay } from './outbox.ts';
+import { benchPdf } from './pdf.ts';
 import { benchReportFamilies, benchSalesByDayVolume } from './report-families.ts';
 import { benchSalesReport } from './reports.ts';
 
@@ -69,6 +70,10 @@ try {
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');
   results.push(await benchOutboxReplay());
+
+  // Issue #4 point 8 (PDF): our renderer against headless Chromium printing the same table.
+  console.log('• PDF pages per second: our renderer vs headless Chromium printing the same table as HTML');
+  results.push(await benchPdf());
 
   console.log('• initial JavaScript of the login route');
   const dist = path.join(root, 'dist');

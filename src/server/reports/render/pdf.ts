@@ -69,13 +69,15 @@ const SHORT_TEXT = 20;
 function columnWidths(dataset: Dataset, body: TableCell[][]): Array<'auto' | '*'> {
   const longest = dataset.columns.map(() => 0);
   for (const row of body)
-    dataset.columns.forEach((c, i) => {
-      if (c.type === 'text') longest[i] = Math.max(longest[i]!, (row[i] as { text: string }).text.length);
-    });
-  const widths = longest.map((n) => (n > SHORT_TEXT ? '*' : 'auto') as 'auto' | '*');
+    for (let i = 0; i < longest.length; i++)
+      longest[i] = Math.max(longest[i]!, (row[i] as { text: string }).text.length);
+  const widths = longest.map((n, i) =>
+    dataset.columns[i]!.type === 'text' && n > SHORT_TEXT ? '*' : 'auto',
+  ) satisfies Array<'auto' | '*'>;
   if (!widths.includes('*')) {
-    const widest = longest.indexOf(Math.max(...longest));
-    if (longest[widest]! > 0) widths[widest] = '*';
+    const text = longest.map((n, i) => (dataset.columns[i]!.type === 'text' ? n : 0));
+    const widest = text.indexOf(Math.max(...text));
+    if (text[widest]! > 0) widths[widest] = '*';
   }
   return widths;
 }
@@ -119,6 +121,7 @@ export function pdfDefinition(
     };
   });
   const body: TableCell[][] = dataset.rows.map((row) => dataset.columns.map((c, i) => cells[i]!(row[c.key])));
+  const landscape = dataset.columns.length > 6;
   const widths = columnWidths(dataset, body);
   const totals = totalsRow(dataset, language);
   const totalCells: TableCell[] = dataset.columns.map((c, i) => ({
@@ -154,7 +157,7 @@ export function pdfDefinition(
   return {
     compress,
     pageSize: 'A4',
-    pageOrientation: dataset.columns.length > 6 ? 'landscape' : 'portrait',
+    pageOrientation: landscape ? 'landscape' : 'portrait',
     pageMargins: [36, 48, 36, 40],
     info: { title: `${dataset.title} ${dataset.dateDebut} ${dataset.dateFin}`, creator: 'Comptoir' },
     header: (currentPage: number) =>
