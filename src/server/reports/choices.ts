@@ -131,8 +131,9 @@ export interface GroupementsQuery {
 export async function groupements(database: Database, q: GroupementsQuery): Promise<Choice[]> {
   const { pool } = database;
   const period = [q.siteIds, q.dateDebut, q.dateFin];
-  const inPeriod =
-    't.site_id = ANY($1::int[]) AND t.fiscal_date BETWEEN $2::date AND $3::date AND NOT t.training_mode';
+  // The per-day aggregates (schema-aggregates.ts) hold exactly the values the reports read
+  // (training mode left out), kept up to date by every load: a year reads a few thousand rows.
+  const inPeriod = 'a.site_id = ANY($1::int[]) AND a.fiscal_date BETWEEN $2::date AND $3::date';
   switch (q.filtre as Dimension) {
     case 'SITE': {
       const { rows } = await pool.query<{ id: number; libelle: string }>(
@@ -144,20 +145,23 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
     case 'CAISSE': {
       const { rows } = await pool.query<{ terminal_id: number; libelle: string | null; sites: number }>(
         `SELECT x.terminal_id, min(k.libelle) AS libelle, count(DISTINCT x.site_id)::int AS sites
-           FROM (SELECT DISTINCT t.site_id, t.terminal_id FROM tickets t WHERE ${inPeriod} AND t.terminal_id IS NOT NULL) x
+           FROM (SELECT DISTINCT a.site_id, a.terminal_id FROM daily_terminal_sales a
+                  WHERE ${inPeriod} AND a.terminal_id IS NOT NULL) x
            LEFT JOIN terminals k ON k.site_id = x.site_id AND k.terminal_id = x.terminal_id
           GROUP BY x.terminal_id ORDER BY x.terminal_id`,
         period,
       );
       return rows.map((r) => ({
         value: String(r.terminal_id),
+        // A terminal number names one till per site: its label only when one site has it.
         label: r.libelle && r.sites === 1 ? `${r.terminal_id} – ${r.libelle}` : String(r.terminal_id),
       }));
     }
     case 'VENDEUR': {
       const { rows } = await pool.query<{ seller_code: string; nom: string | null }>(
         `SELECT x.seller_code, min(v.nom) AS nom
-           FROM (SELECT DISTINCT t.site_id, t.seller_code FROM tickets t WHERE ${inPeriod} AND t.seller_code IS NOT NULL) x
+           FROM (SELECT DISTINCT a.site_id, a.seller_code FROM daily_seller_sales a
+                  WHERE ${inPeriod} AND a.seller_code IS NOT NULL) x
            LEFT JOIN sellers v ON v.site_id = x.site_id AND v.code = x.seller_code
           GROUP BY x.seller_code ORDER BY x.seller_code`,
         period,
@@ -169,18 +173,14 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
     }
     case 'FAMILLE': {
       const { rows } = await pool.query<{ family: string }>(
-        `SELECT DISTINCT l.family FROM tickets t
-           JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-          WHERE ${inPeriod} AND l.family IS NOT NULL ORDER BY l.family`,
+        `SELECT DISTINCT a.family FROM daily_family_sales a WHERE ${inPeriod} AND a.family IS NOT NULL ORDER BY 1`,
         period,
       );
       return rows.map((r) => ({ value: r.family, label: r.family }));
     }
     case 'TVA': {
       const { rows } = await pool.query<{ vat_rate: string }>(
-        `SELECT DISTINCT l.vat_rate::text AS vat_rate FROM tickets t
-           JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-          WHERE ${inPeriod} ORDER BY 1`,
+        `SELECT DISTINCT a.vat_rate::text AS vat_rate FROM daily_vat_sales a WHERE ${inPeriod}`,
         period,
       );
       const percent = new Intl.NumberFormat(LOCALES[q.language], {
@@ -194,9 +194,7 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
     }
     case 'PAIEMENT': {
       const { rows } = await pool.query<{ method: string }>(
-        `SELECT DISTINCT p.method FROM tickets t
-           JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
-          WHERE ${inPeriod} ORDER BY 1`,
+        `SELECT DISTINCT a.method FROM daily_payment_sales a WHERE ${inPeriod} ORDER BY 1`,
         period,
       );
       return rows.map((r) => {
@@ -206,7 +204,7 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
     }
     case 'DATE': {
       const { rows } = await pool.query<{ d: string }>(
-        `SELECT DISTINCT t.fiscal_date::text AS d FROM tickets t WHERE ${inPeriod} ORDER BY 1`,
+        `SELECT DISTINCT a.fiscal_date::text AS d FROM daily_sales a WHERE ${inPeriod} ORDER BY 1`,
         period,
       );
       return rows.map((r) => ({ value: r.d, label: wireToDisplay(r.d) }));
@@ -216,9 +214,7 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
         400,
         'BadRequest',
         `"${q.filtre}" is not a dimension; its values come from the report`,
-        {
-          dimensions: DIMENSIONS,
-        },
+        { dimensions: DIMENSIONS },
       );
   }
 }

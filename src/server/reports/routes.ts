@@ -576,6 +576,8 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
       const included: string[] = [];
       const used = new Set<string>();
       for (const cls of REPORT_CLASSES) {
+        // The caller went away (closed the page): stop generating for nobody.
+        if (request.raw.destroyed || reply.raw.destroyed) break;
         const title = message(language, cls.titleId);
         const leave = (reasonId: string, values?: Record<string, string | number>) =>
           left.push({ title, reason: message(language, `exports.archive.reason.${reasonId}`, values) });
