@@ -90,7 +90,7 @@ describe('GET bo/getAllReportsSpecBK', () => {
     expect(sales).not.toContain('Lyon Part-Dieu');
   });
 
-  it('records each PDF as an edition of the user', async () => {
+  it('records each PDF as an edition of the user, never as the report in state', async () => {
     const list = await t.app.inject({
       url: `/api/exports/list?id=${managerId}&mine=true&limit=200`,
       headers: manager,
@@ -102,6 +102,9 @@ describe('GET bo/getAllReportsSpecBK', () => {
     expect(
       editions.every((e) => e.format === 'PDF' && e.sites.length === 1 && e.sites[0]!.restaurantId === 1),
     ).toBe(true);
+    const state = await t.app.inject({ url: `/api/bo/getResultsData?id=${managerId}`, headers: manager });
+    expect(state.statusCode).toBe(409);
+    expect(state.json()).toMatchObject({ code: 'NoReportInState' });
   });
 
   it('leaves out, naming their maximum, the classes whose maximum days the period exceeds (German README)', async () => {

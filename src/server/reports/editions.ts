@@ -26,13 +26,22 @@ export interface EditionRecord {
   /** Size of the document in bytes, when known now. */
   bytes: number | null;
   rows: number | null;
+  /**
+   * Where it came from: bo/getReport and its variants (default), or the all-reports ZIP, whose
+   * PDFs are listed but never become the user's report in state.
+   */
+  origin?: 'report' | 'archive';
 }
 
 /** Stores one edition; answers its id. */
 export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promise<number> {
   const { request } = record.report;
   const siteIds = request.sites.map((s) => s.id);
-  const stored: RawReportInput = { ...record.input, sites: siteIds };
+  const stored: RawReportInput & { origin: string } = {
+    ...record.input,
+    sites: siteIds,
+    origin: record.origin ?? 'report',
+  };
   const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO report_editions (user_id, login, class_name, variant, format, language, date_debut, date_fin,
                                   fiscal_dates, site_ids, request, bytes, rows, status)
@@ -62,10 +71,15 @@ export async function setEditionBytes(pool: pg.Pool, id: number, bytes: number):
   await pool.query('UPDATE report_editions SET bytes = $2 WHERE id = $1', [id, bytes]);
 }
 
-/** The stored request of user `userId`'s last edition, or null when they generated none. */
+/**
+ * The stored request of user `userId`'s last report (bo/getReport or a variant; the PDFs of the
+ * all-reports ZIP do not count), or null when they generated none.
+ */
 export async function lastEditionRequest(pool: pg.Pool, userId: number): Promise<RawReportInput | null> {
   const { rows } = await pool.query<{ request: RawReportInput }>(
-    'SELECT request FROM report_editions WHERE user_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1',
+    `SELECT request FROM report_editions
+      WHERE user_id = $1 AND coalesce(request->>'origin', 'report') <> 'archive'
+      ORDER BY generated_at DESC, id DESC LIMIT 1`,
     [userId],
   );
   return rows[0]?.request ?? null;

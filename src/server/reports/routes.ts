@@ -538,7 +538,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
           'a class without PDF, and a class with nothing to report for that site and period are left out and ' +
           'listed, with the reason, in a LISEZMOI/README/LIESMICH text file inside the archive (so the rest ' +
           'still arrives). 400 MaxReportDays only when the period exceeds every class. Each PDF is recorded ' +
-          'as an edition.',
+          'as an edition (listed by exports/list, never the report in state of bo/getResultsData).',
         tags: ['reports'],
         querystring: z.object({
           id: UserIdParam,
@@ -633,6 +633,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
             status: 'OK',
             bytes: body.data.length,
             rows: dataset.rows.length,
+            origin: 'archive',
           });
         } catch (error) {
           reply.log.error({ err: error, className: cls.className }, 'report left out of the archive');
