@@ -47,6 +47,14 @@ afterAll(async () => {
 });
 
 describe('exports through the client calls', () => {
+  it('my last report: NoReportInState before any, then the last one again as a PDF', async () => {
+    const userId = m.session.session.user!.id;
+    await expect(m.exports.downloadLastReport(userId, 'fr', () => {})).rejects.toMatchObject({
+      code: 'NoReportInState',
+      status: 409,
+    });
+  });
+
   it('a report downloaded by the client is listed, downloads again, and marks its day REPORTED', async () => {
     const userId = m.session.session.user!.id;
     const before = await m.queryClient.fetchQuery(m.exports.exportQueries.status(userId, '2026-11-03'));
@@ -91,6 +99,11 @@ describe('exports through the client calls', () => {
     });
     expect(after.sites.find((s) => s.restaurantId === 1)).toMatchObject({ state: 'REPORTED', reports: 2 });
     expect(after.sites.find((s) => s.restaurantId === 2)).toMatchObject({ state: 'RECEIVED', reports: 0 });
+
+    const last = await m.exports.downloadLastReport(userId, 'en', () => {});
+    expect(last.filename).toBe('sales_2026-11-03_2026-11-03.pdf');
+    const head = new Uint8Array(await last.blob.slice(0, 5).arrayBuffer());
+    expect(new TextDecoder().decode(head)).toBe('%PDF-');
   });
 
   it("the day's ZIP of a site arrives with its name", async () => {

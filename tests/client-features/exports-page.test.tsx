@@ -194,6 +194,7 @@ describe('exports page', () => {
     // Phone cards read each value under its column's name.
     expect(rows[0]!.querySelector('td')?.getAttribute('data-label')).toBe('Period');
     expect(text(container.querySelector('.ex-buttons button'))).toBe('Show older ones');
+    expect(text(container.querySelector('.ex-list-head button'))).toBe('My last report as PDF');
   });
 
   it('speaks German', async () => {

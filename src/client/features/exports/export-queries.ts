@@ -53,6 +53,19 @@ export function downloadEdition(
   );
 }
 
+/**
+ * Downloads the user's last report again as a PDF, on today's data and in `language`
+ * (GET bo/getResultsData, the mobile form of SPEC.md §7); fails with NoReportInState (409) when
+ * the user generated none.
+ */
+export function downloadLastReport(
+  userId: number,
+  language: Language,
+  onProgress: (fraction: number | null) => void,
+) {
+  return download('bo/getResultsData', { id: userId, language, format: 'PDF' }, onProgress);
+}
+
 /** Downloads every report of `site` for `dateFiscale` as one ZIP, in `language`. */
 export function downloadDayArchive(
   userId: number,

@@ -24,6 +24,7 @@ import {
   downloadDayArchive,
   downloadEdition,
   downloadFormat,
+  downloadLastReport,
   editionPeriod,
   editionSites,
   exportQueries,
@@ -119,9 +120,18 @@ export function ExportsPage() {
       ) : null}
 
       <section className="ex-card" aria-labelledby="ex-list-heading">
-        <h2 id="ex-list-heading" className="ex-card__title">
-          {t('exports.list.heading')}
-        </h2>
+        <div className="ex-list-head">
+          <h2 id="ex-list-heading" className="ex-card__title">
+            {t('exports.list.heading')}
+          </h2>
+          <Button
+            variant="quiet"
+            isDisabled={busy !== null}
+            onPress={() => fetchFile('last', (p) => downloadLastReport(userId, language, p))}
+          >
+            {t('exports.list.last')}
+          </Button>
+        </div>
         {list.isPending ? (
           <p className="ex-muted">{t('exports.list.loading')}</p>
         ) : !list.data || list.data.editions.length === 0 ? (
