@@ -173,7 +173,7 @@ describe('exports page', () => {
       'Sales',
       '01/11/2026 – 10/11/2026',
       'Paris Opéra, Lyon Part-Dieu',
-      'JSON',
+      'On screen',
       '14.2 kB',
       formatInstant('2026-11-04T08:00:00.000Z'),
       'manager',

@@ -260,7 +260,9 @@ function EditionsTable(props: {
                 </th>
                 <td data-label={t('exports.col.period')}>{period}</td>
                 <td data-label={t('exports.col.sites')}>{editionSites(e)}</td>
-                <td data-label={t('exports.col.format')}>{e.format}</td>
+                <td data-label={t('exports.col.format')}>
+                  {e.format === 'JSON' ? t('exports.format.screen') : e.format}
+                </td>
                 <td data-label={t('exports.col.size')} className="ex-num">
                   {formatBytes(e.bytes, language)}
                 </td>
