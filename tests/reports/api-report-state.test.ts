@@ -149,6 +149,8 @@ describe('empty reports', () => {
     const json = await get(manager, `${base}&format=JSON`);
     expect(json.statusCode).toBe(200);
     expect(json.json<Dataset>().rows).toEqual([]);
+    const listed = await get(manager, `exports/list?id=${managerId}&mine=true&limit=1`);
+    expect(listed.json().editions[0]).toMatchObject({ format: 'JSON', status: 'EMPTY', rows: 0 });
     for (const format of ['PDF', 'CSV', 'XLSX']) {
       const res = await get(manager, `${base}&format=${format}`);
       expect(res.statusCode, format).toBe(400);

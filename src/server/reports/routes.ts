@@ -318,7 +318,8 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
       case 'dataset': {
         const json = JSON.stringify(body.data);
         const length = Buffer.byteLength(json);
-        await save('OK', length);
+        // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
+        await save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', length);
         reply.header('Content-Length', length);
         return reply.send(json);
       }
