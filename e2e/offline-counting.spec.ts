@@ -148,6 +148,23 @@ test('two drawers, the safe and a receipt written offline reach the server exact
   expect(await cashCountRows(comment)).toHaveLength(2);
   const again = await safeAndReceiptRows(comment);
   expect([again.safe.length, again.receipts.length]).toEqual([1, 1]);
+
+  // The safe count now waits for a countersignature, which needs the network: offline, the dialog
+  // says so, sends nothing and keeps what was typed.
+  await page.getByRole('link', { name: 'Coffre' }).click();
+  await expect(page.getByTestId('safe-awaiting-item').first()).toBeVisible();
+  await page.getByTestId('safe-count-server').first().getByRole('button', { name: 'Contre-signer' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Identifiant du manager qui contre-signe').fill('chef');
+  await dialog.getByLabel('Code manager').fill('1234');
+  await context.setOffline(true);
+  await expect(dialog.getByTestId('offline-notice')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Contre-signer' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Pas de connexion');
+  await expect(dialog.getByLabel('Code manager')).toHaveValue('1234');
+  await context.setOffline(false);
+  await expect(dialog.getByTestId('offline-notice')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Annuler' }).click();
 });
 
 test('a count the server refuses needs attention and stays until the user retries it', async ({
