@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
-import { readsAggregates, refreshDailySales, withRawReads } from '../../src/server/db/aggregates.ts';
+import { readsAggregates, readsHourAggregates, refreshDailySales, withRawReads } from '../../src/server/db/aggregates.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import { runReport } from '../../src/server/reports/run.ts';
@@ -122,6 +122,33 @@ describe('report families read from the per-day aggregates', () => {
       const { aggregated, raw } = await bothPaths(className, { typeRapport: variant, sites: [sites[1]!] });
       expect(aggregated, className).toEqual(raw);
     }
+  });
+
+  it('answers an hour range on whole hours from the per-hour aggregate, as the tickets do', async () => {
+    for (const [heureDebut, heureFin] of [
+      ['12:00', '23:00'],
+      ['22:00', '03:00'],
+      ['07:00', '07:00'],
+    ]) {
+      for (const className of ['RapportVentes', 'RapportVentesHoraire', 'RapportVentesTranche']) {
+        const resolved = await resolveReport(
+          input(className, { sites, dateDebut: from, dateFin: to, trancheHoraire: true, heureDebut, heureFin }),
+          sites,
+          database,
+        );
+        expect(readsHourAggregates(resolved.request)).toBe(true);
+        const aggregated = await runReport(resolved, database);
+        const raw = await withRawReads(() => runReport(resolved, database));
+        expect(aggregated.rows.length, `${className} ${heureDebut}–${heureFin}`).toBeGreaterThan(0);
+        expect(aggregated, `${className} ${heureDebut}–${heureFin}`).toEqual(raw);
+      }
+    }
+    const halfHour = await resolveReport(
+      input('RapportVentes', { sites, dateDebut: from, dateFin: to, trancheHoraire: true, heureDebut: '11:30', heureFin: '14:00' }),
+      sites,
+      database,
+    );
+    expect(readsHourAggregates(halfHour.request)).toBe(false);
   });
 
   it('keeps the tickets path when a filter goes below the day', async () => {

@@ -210,6 +210,38 @@ export function readsAggregates(request: ReportRequest): boolean {
 }
 
 /**
+ * True when `request` can be answered from `daily_hour_sales`: as {@link readsAggregates}, but
+ * an hour range is allowed when both bounds are whole hours (12:00–23:00, 22:00–03:00), since
+ * the table keeps each local hour apart. False inside {@link withRawReads}.
+ */
+export function readsHourAggregates(request: ReportRequest): boolean {
+  const hours = request.hours;
+  return (
+    (hours === null || (hours.start % 60 === 0 && hours.end % 60 === 0)) &&
+    request.terminals.length === 0 &&
+    request.sellers.length === 0 &&
+    !request.trainingMode &&
+    rawReads.getStore() === undefined
+  );
+}
+
+/**
+ * The condition on `daily_hour_sales.hour` (alias `alias`) of the request's whole-hour range,
+ * read as the tickets path reads it (sales.ts): end excluded, a range ending before it starts
+ * wraps past midnight, equal bounds mean the whole day. Empty string when there is no range.
+ * Appends its values to `values`.
+ */
+export function hourRangeCondition(alias: string, request: ReportRequest, values: unknown[]): string {
+  const hours = request.hours;
+  if (!hours || hours.start === hours.end) return '';
+  values.push(Math.floor(hours.start / 60), Math.floor(hours.end / 60));
+  const [from, to] = [`$${values.length - 1}`, `$${values.length}`];
+  return hours.start < hours.end
+    ? ` AND ${alias}.hour >= ${from} AND ${alias}.hour < ${to}`
+    : ` AND (${alias}.hour >= ${from} OR ${alias}.hour < ${to})`;
+}
+
+/**
  * The WHERE conditions selecting the aggregate rows (alias `alias`) of the sites and days of
  * `period` (period or explicit fiscal dates). Appends its values to `values` and numbers its
  * placeholders after the ones already there. Site and date come first: the primary keys lead

@@ -8,10 +8,12 @@
  * left out unless `trainingMode=true`; `averageTicket = round(netSales / tickets)` cents, 0
  * when there is no sale ticket. Only dates with at least one ticket give a row.
  *
- * Two ways to the same figures: with no hour range, terminal or seller filter and training
+ * Three ways to the same figures: with no hour range, terminal or seller filter and training
  * tickets excluded, the report reads the per-day aggregate `daily_sales` (about 365 rows per
- * site and year, kept up to date by every load); otherwise it aggregates `tickets` through the
- * `(site_id, fiscal_date)` index. The tests check both give identical figures.
+ * site and year, kept up to date by every load); with only an hour range on whole hours
+ * (12:00–23:00) it sums the per-hour aggregate `daily_hour_sales`; otherwise it aggregates
+ * `tickets` through the `(site_id, fiscal_date)` index. The tests check all give identical
+ * figures.
  *
  * maxDays = 400: a year of daily rows for a whole chain plus a month of margin, so "last 365
  * days" and "previous year" always fit, while the tickets path (used with filters) stays bounded
@@ -20,7 +22,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../../contract/reports.ts';
 import { SALES_REPORT } from '../../contract/reports.ts';
-import { readsAggregates } from '../db/aggregates.ts';
+import { aggregateConditions, hourRangeCondition, readsAggregates, readsHourAggregates } from '../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from './dataset.ts';
 import { minutesToHhmm, type ReportClass, type ReportContext, type ReportRequest } from './types.ts';
 
@@ -70,6 +72,24 @@ export function salesQuery(request: ReportRequest): { text: string; values: unkn
                 AND ($4::date[] IS NULL OR d.fiscal_date = ANY($4::date[]))
               ORDER BY d.fiscal_date, d.site_id`,
       values: common,
+    };
+  }
+  if (readsHourAggregates(request)) {
+    // A range on whole hours (12:00–23:00): the per-hour aggregate holds each local hour apart.
+    const values: unknown[] = [];
+    const where =
+      aggregateConditions('a', siteIds, request, values) + hourRangeCondition('a', request, values);
+    return {
+      text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets, d.net_cents, d.net_excl_cents, d.tax_cents
+               FROM (SELECT a.site_id, a.fiscal_date, sum(a.tickets)::int AS tickets,
+                            sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents,
+                            sum(a.tax_cents)::bigint AS tax_cents
+                       FROM daily_hour_sales a
+                      WHERE ${where}
+                      GROUP BY a.site_id, a.fiscal_date) d
+               JOIN sites s ON s.id = d.site_id
+              ORDER BY d.fiscal_date, d.site_id`,
+      values,
     };
   }
   // Time of day in the site's own clock (ranges like 12:00–23:00 are local times), computed

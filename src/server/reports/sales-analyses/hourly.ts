@@ -11,7 +11,7 @@
  */
 import type { Dataset } from '../../../contract/reports.ts';
 import { DAY_PARTS } from '../../../contract/day-parts.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
@@ -44,12 +44,15 @@ interface Figures {
 
 /**
  * The SQL of the hourly figures of `request` (exported for the benchmark and EXPLAIN): from
- * `daily_hour_sales` when the request keeps whole days, else from the tickets.
+ * `daily_hour_sales` when the request keeps whole hours of every ticket (no terminal, seller or
+ * training filter; an hour range on whole hours), else from the tickets.
  */
 export function hourlyQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  if (readsAggregates(request)) {
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
+  if (readsHourAggregates(request)) {
+    const where =
+      aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values) +
+      hourRangeCondition('a', request, values);
     return {
       text: `SELECT a.hour::int AS hour, sum(a.tickets)::int AS tickets,
                     sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents
