@@ -240,7 +240,7 @@ describe('safe screen: countersignature and e-mails', () => {
     await waitFor(() => dialogOpen('mail-form'));
     await type("Recipients' role", 'NOBODY');
     await submit('mail-form');
-    await waitFor(() => problem('mail-problem') === en['error.noDataError']);
+    await waitFor(() => problem('mail-problem') === en['counting.mail.noRecipient']);
     await type("Recipients' role", 'DIRECTEUR');
     await submit('mail-form');
     await waitFor(() => !dialogOpen('mail-form'));

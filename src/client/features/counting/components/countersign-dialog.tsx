@@ -177,7 +177,7 @@ export function CountersignDialog({
             {text(problems.attempt)}
           </p>
         ) : null}
-        <div className="counting-form__actions">
+        <div className="counting-dialog__actions">
           <Button onPress={onClose}>
             <FormattedMessage id="sync.cancel" />
           </Button>

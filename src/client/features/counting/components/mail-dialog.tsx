@@ -76,7 +76,9 @@ export function MailDialog({
       if (isOffline(e)) setProblem('counting.online.mail');
       else {
         keys.settle();
-        setProblem(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError');
+        // noDataError's catalogue text ("No data.") says too little here: nobody could be mailed.
+        if (e instanceof ApiFailure && e.code === 'noDataError') setProblem('counting.mail.noRecipient');
+        else setProblem(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError');
       }
     } finally {
       setBusy(false);
@@ -132,7 +134,7 @@ export function MailDialog({
               : intl.formatMessage({ id: 'app.unexpectedError' })}
           </p>
         ) : null}
-        <div className="counting-form__actions">
+        <div className="counting-dialog__actions">
           <Button onPress={onClose}>
             <FormattedMessage id="sync.cancel" />
           </Button>
