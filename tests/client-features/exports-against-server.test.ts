@@ -106,6 +106,25 @@ describe('exports through the client calls', () => {
     expect(new TextDecoder().decode(head)).toBe('%PDF-');
   });
 
+  it("lists others' reports of the user's sites too, unless only the user's own are asked for", async () => {
+    const userId = m.session.session.user!.id;
+    await t.createUser({ login: 'autre', password: 'Comptoir-2026!', droits: ['RAPPORTS'], allSites: true });
+    const autre = await t.signIn('autre', 'Comptoir-2026!');
+    const autreId = (
+      await t.database.pool.query<{ id: number }>("SELECT id FROM users WHERE login = 'autre'")
+    ).rows[0]!.id;
+    const res = await t.app.inject({
+      url: `/api/bo/getReport?id=${autreId}&rapportClassName=RapportVentes&format=CSV&dateDebut=2026-11-05&dateFin=2026-11-05&sites[]=2`,
+      headers: autre,
+    });
+    expect(res.statusCode).toBe(200);
+    const all = await m.queryClient.fetchQuery(m.exports.exportQueries.list(userId, 'fr', 1));
+    expect(all.editions.map((e) => e.login)).toContain('autre');
+    const mine = await m.queryClient.fetchQuery(m.exports.exportQueries.list(userId, 'fr', 1, true));
+    expect(mine.editions.length).toBeGreaterThan(0);
+    expect(mine.editions.every((e) => e.login === 'gerant')).toBe(true);
+  });
+
   it("the day's ZIP of a site arrives with its name", async () => {
     const userId = m.session.session.user!.id;
     const zip = await m.exports.downloadDayArchive(userId, 2, '2026-11-04', 'fr', () => {});

@@ -15,12 +15,20 @@ export const EDITIONS_PAGE = 50;
 
 export const exportQueries = {
   all: () => ['exports'] as const,
-  /** GET exports/list — the editions the user may see, newest first, `pages` × {@link EDITIONS_PAGE}. */
-  list: (userId: number, language: Language, pages: number) =>
+  /**
+   * GET exports/list — the editions the user may see (only their own with `mine`), newest
+   * first, `pages` × {@link EDITIONS_PAGE}.
+   */
+  list: (userId: number, language: Language, pages: number, mine = false) =>
     queryOptions({
-      queryKey: [...exportQueries.all(), userId, 'list', language, pages] as const,
+      queryKey: [...exportQueries.all(), userId, 'list', language, pages, mine] as const,
       queryFn: () =>
-        getJson('exports/list', EditionsAnswerSchema, { id: userId, language, limit: EDITIONS_PAGE * pages }),
+        getJson('exports/list', EditionsAnswerSchema, {
+          id: userId,
+          language,
+          limit: EDITIONS_PAGE * pages,
+          mine: mine ? 'true' : undefined,
+        }),
       staleTime: 10_000,
     }),
   /** GET exports/status?dateFiscale — one line per site of the user's scope. */

@@ -17,6 +17,7 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Checkbox } from '../../../ui/checkbox.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { saveFile } from '../../reports/save-file.ts';
@@ -43,6 +44,7 @@ export function ExportsPage() {
   const { user } = useSnapshot(session);
   const [dateFiscale, setDateFiscale] = useState<string | null>(() => toWireDate(new Date()));
   const [pages, setPages] = useState(1);
+  const [mine, setMine] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const userId = user?.id ?? 0;
@@ -50,7 +52,7 @@ export function ExportsPage() {
     ...exportQueries.status(userId, dateFiscale ?? ''),
     enabled: !!user && !!dateFiscale,
   });
-  const list = useQuery({ ...exportQueries.list(userId, language, pages), enabled: !!user });
+  const list = useQuery({ ...exportQueries.list(userId, language, pages, mine), enabled: !!user });
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
 
   async function fetchFile(
@@ -132,6 +134,15 @@ export function ExportsPage() {
             {t('exports.list.last')}
           </Button>
         </div>
+        <Checkbox
+          isSelected={mine}
+          onChange={(on) => {
+            setMine(on);
+            setPages(1);
+          }}
+        >
+          {t('exports.list.mine')}
+        </Checkbox>
         {list.isPending ? (
           <p className="ex-muted">{t('exports.list.loading')}</p>
         ) : !list.data || list.data.editions.length === 0 ? (
