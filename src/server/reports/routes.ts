@@ -28,7 +28,8 @@
  * base name), and `Content-Length` for buffered formats (PDF, XLSX, JSON) so the client can
  * show progress; CSV and ZIP stream.
  */
-import { PassThrough } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
@@ -304,16 +305,20 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
       case 'stream': {
         const id = await save('OK', null);
         let bytes = 0;
-        const counted = new PassThrough();
-        counted.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            bytes += chunk.length;
+            done(null, chunk);
+          },
         });
-        counted.on('end', () => {
-          if (id !== null)
-            setEditionBytes(pool, id, bytes).catch((err) => reply.log.error({ err }, 'edition size'));
-        });
-        body.data.on('error', (err) => counted.destroy(err));
-        return reply.send(body.data.pipe(counted));
+        // pipeline, not pipe: a connection closed halfway destroys the renderer's stream too, so
+        // a class reading a cursor gives its database connection back (render/streamed.ts).
+        pipeline(body.data, counted)
+          .then(() => (id === null ? undefined : setEditionBytes(pool, id, bytes)))
+          .catch((err: unknown) => {
+            if (!reply.raw.destroyed) reply.log.error({ err }, 'report stream failed');
+          });
+        return reply.send(counted);
       }
       case 'dataset': {
         const json = JSON.stringify(body.data);
