@@ -1,7 +1,10 @@
 /**
  * Pieces every report class uses to build its {@link Dataset}: the common header (class,
- * variant, translated title, currency, period, sites, generated-at) and translated columns.
+ * variant, translated title, currency, period, sites, generated-at), translated columns, and
+ * the cursor that streamed classes read their rows through.
  */
+import type { Pool } from 'pg';
+import Cursor from 'pg-cursor';
 import type { ColumnType, Dataset, DatasetColumn } from '../../contract/reports.ts';
 import { message } from '../i18n.ts';
 import type { ReportClass, ReportRequest } from './types.ts';
@@ -39,4 +42,38 @@ export function translatedColumns(
     type,
     label: message(request.language, `report.column.${key}`),
   }));
+}
+
+/** Rows a cursor reads at a time: large enough to amortise round trips, small in memory. */
+export const CURSOR_BATCH = 2_000;
+
+/**
+ * The rows of `query` read through a server-side cursor (pg-cursor) on a connection of its
+ * own, `batchSize` at a time, so a result of millions of rows never sits in memory. The next
+ * batch is read only when the consumer asks for it (backpressure all the way to PostgreSQL).
+ * The connection goes back to the pool when the rows are exhausted, when the consumer stops
+ * early (`return()`), or on an error (then it is discarded, since its state is unknown).
+ * @throws the query's error (pg DatabaseError) from the iteration.
+ */
+export async function* cursorRows<R extends object>(
+  pool: Pool,
+  query: { text: string; values: unknown[] },
+  batchSize = CURSOR_BATCH,
+): AsyncGenerator<R[], void, undefined> {
+  const client = await pool.connect();
+  const cursor = client.query(new Cursor<R>(query.text, query.values));
+  let failed: Error | undefined;
+  try {
+    for (;;) {
+      const rows = await cursor.read(batchSize);
+      if (rows.length === 0) return;
+      yield rows;
+    }
+  } catch (error) {
+    failed = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    if (!failed) await cursor.close().catch(() => {});
+    client.release(failed);
+  }
 }

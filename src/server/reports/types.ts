@@ -107,4 +107,28 @@ export interface ReportClass<P = unknown> {
   variants: readonly ReportVariant[];
   /** Computes the dataset (money cells integer cents), labels in `ctx.request.language`. */
   query(ctx: ReportContext<P>): Promise<Dataset>;
+  /**
+   * Optional streamed form of {@link query} for classes whose rows grow with the data (one per
+   * ticket…), used for CSV and XLSX (DESIGN.md §6 "Large outputs stream"): the same columns,
+   * rows and totals, read from a PostgreSQL cursor in batches as the answer is written, so the
+   * memory used does not grow with the number of rows.
+   */
+  stream?(ctx: ReportContext<P>): Promise<DatasetStream>;
+}
+
+/** A row of a dataset (cells keyed by column key; money in integer cents). */
+export type DatasetRow = Dataset['rows'][number];
+
+/**
+ * A dataset whose rows arrive in batches (see {@link ReportClass.stream}). `rows` can be
+ * iterated once; leaving the iteration early (`return()`, as a destroyed answer stream does)
+ * releases the database connection. `totals()` is valid once the rows are exhausted.
+ */
+export interface DatasetStream {
+  /** Everything of the dataset but its rows and totals. */
+  head: Omit<Dataset, 'rows' | 'totals'>;
+  /** Rows in display order, in batches (a batch is never empty). */
+  rows: AsyncIterable<DatasetRow[]>;
+  /** Totals of every row read; call after `rows` is exhausted. */
+  totals(): Dataset['totals'];
 }

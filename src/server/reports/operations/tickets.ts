@@ -10,13 +10,14 @@
  * opening time, then ticket id.
  *
  * maxDays = 31: the report lists every ticket (a busy site rings ~500 a day, a chain of six
- * ~80,000 a month), so a month is the most a document can usefully hold.
+ * ~80,000 a month), so a month is the most a document can usefully hold. CSV and XLSX are
+ * streamed (`stream`): rows are read through a cursor while the file is written.
  */
 import { z } from 'zod';
-import type { Dataset } from '../../../contract/reports.ts';
+import type { Dataset, Language } from '../../../contract/reports.ts';
 import { message } from '../../i18n.ts';
-import { datasetHeader, translatedColumns } from '../dataset.ts';
-import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
+import { cursorRows, datasetHeader, translatedColumns } from '../dataset.ts';
+import type { DatasetRow, DatasetStream, ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import { cents, paymentMethodKey, ticketFilter } from './ticket-filter.ts';
 
 /**
@@ -64,12 +65,12 @@ export function ticketsQuery(request: ReportRequest<TicketsParams>): { text: str
   };
 }
 
-async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset> {
-  const { request, database } = ctx;
-  const { language } = request;
-  const { rows } = await database.pool.query<TicketRow>(ticketsQuery(request));
+/**
+ * Turns ticket rows into dataset rows, adding their amounts to a running total (labels looked
+ * up once per kind and method, not once per ticket: a month is ~80,000 rows).
+ */
+function ticketRowMapper(language: Language) {
   let total = 0;
-  // Labels looked up once per kind and method, not once per ticket (a month is ~80,000 rows).
   const labels = new Map<string, string>();
   const label = (id: string) => {
     let text = labels.get(id);
@@ -79,23 +80,40 @@ async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset>
     }
     return text;
   };
-  const out = rows.map((r) => {
-    const amount = cents(r.total_cents);
-    total += amount;
-    const methods = [...new Set((r.methods ?? []).map(paymentMethodKey))];
-    return {
-      fiscalDate: r.fiscal_date,
-      time: r.time,
-      siteId: Number(r.site_id),
-      site: r.libelle,
-      terminalId: r.terminal_id,
-      sellerCode: r.seller_code,
-      ticketNumber: r.number,
-      kind: label(`report.ticketKind.${r.kind}`),
-      amount,
-      payments: methods.map((m) => label(`report.paymentMethod.${m}`)).join(', '),
-    };
-  });
+  return {
+    map: (r: TicketRow): DatasetRow => {
+      const amount = cents(r.total_cents);
+      total += amount;
+      const methods = [...new Set((r.methods ?? []).map(paymentMethodKey))];
+      return {
+        fiscalDate: r.fiscal_date,
+        time: r.time,
+        siteId: Number(r.site_id),
+        site: r.libelle,
+        terminalId: r.terminal_id,
+        sellerCode: r.seller_code,
+        ticketNumber: r.number,
+        kind: label(`report.ticketKind.${r.kind}`),
+        amount,
+        payments: methods.map((m) => label(`report.paymentMethod.${m}`)).join(', '),
+      };
+    },
+    totals: (): Dataset['totals'] => ({
+      fiscalDate: null,
+      time: null,
+      siteId: null,
+      site: null,
+      terminalId: null,
+      sellerCode: null,
+      ticketNumber: null,
+      kind: null,
+      amount: total,
+      payments: null,
+    }),
+  };
+}
+
+function ticketsHead(request: ReportRequest<TicketsParams>): DatasetStream['head'] {
   return {
     ...datasetHeader(ticketsReport, request),
     columns: translatedColumns(request, [
@@ -110,20 +128,25 @@ async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset>
       ['amount', 'money'],
       ['payments', 'text'],
     ]),
-    rows: out,
-    totals: {
-      fiscalDate: null,
-      time: null,
-      siteId: null,
-      site: null,
-      terminalId: null,
-      sellerCode: null,
-      ticketNumber: null,
-      kind: null,
-      amount: total,
-      payments: null,
-    },
   };
+}
+
+async function queryTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset> {
+  const { request, database } = ctx;
+  const { rows } = await database.pool.query<TicketRow>(ticketsQuery(request));
+  const mapper = ticketRowMapper(request.language);
+  const out = rows.map(mapper.map);
+  return { ...ticketsHead(request), rows: out, totals: mapper.totals() };
+}
+
+/** The same rows as {@link queryTickets}, read through a cursor as they are written out. */
+async function streamTickets(ctx: ReportContext<TicketsParams>): Promise<DatasetStream> {
+  const { request, database } = ctx;
+  const mapper = ticketRowMapper(request.language);
+  async function* rows() {
+    for await (const batch of cursorRows<TicketRow>(database.pool, ticketsQuery(request))) yield batch.map(mapper.map);
+  }
+  return { head: ticketsHead(request), rows: rows(), totals: mapper.totals };
 }
 
 /** The tickets report class (SPEC.md §1), registered in registry.ts. */
@@ -136,4 +159,5 @@ export const ticketsReport: ReportClass<TicketsParams> = {
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
   variants: ['Daily'],
   query: queryTickets,
+  stream: streamTickets,
 };

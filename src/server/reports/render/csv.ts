@@ -8,11 +8,13 @@
  *
  * The output is a stream: rows are stringified as the answer is sent, never held as one string.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
 import { decimalSeparator, formatCentsPlain, formatDate } from '../../i18n.ts';
+import type { DatasetRow } from '../types.ts';
 import { totalsRow } from './cells.ts';
+import { claimRest, isStreamed } from './streamed.ts';
 
 /** The field separator of CSV files in `language`. */
 export function csvDelimiter(language: Language): string {
@@ -46,21 +48,50 @@ function csvCell(
   }
 }
 
-function* records(dataset: Dataset, language: Language): Generator<string[]> {
-  yield dataset.columns.map((c) => c.label);
-  for (const row of dataset.rows) yield dataset.columns.map((c) => csvCell(row[c.key], c, language));
-  const totals = totalsRow(dataset, language);
+/** Records (arrays of cells) of `dataset`: header, rows — the rest as it is read —, totals. */
+async function* records(dataset: Dataset, language: Language, progress: () => void): AsyncGenerator<string[]> {
+  const rest = claimRest(dataset);
+  const line = (row: DatasetRow) => dataset.columns.map((c) => csvCell(row[c.key], c, language));
+  try {
+    yield dataset.columns.map((c) => c.label);
+    for (const row of dataset.rows) yield line(row);
+    if (rest)
+      for (let next = await rest.batches.next(); !next.done; next = await rest.batches.next()) {
+        progress();
+        for (const row of next.value) yield line(row);
+      }
+  } finally {
+    // Also when stopped early (answer destroyed): close the cursor, give its connection back.
+    await rest?.batches.return?.();
+  }
+  const totals = totalsRow({ ...dataset, totals: rest ? rest.totals() : dataset.totals }, language);
   yield dataset.columns.map((c, i) => csvCell(totals[i], c, language));
 }
 
-/** A stream of `dataset` as CSV text (UTF-8 with BOM) in `language`'s conventions. */
+/** No batch taken for this long means the answer was abandoned: stop reading rows. */
+export const STALLED_MS = 120_000;
+
+/**
+ * A stream of `dataset` as CSV text (UTF-8 with BOM) in `language`'s conventions. A streamed
+ * dataset (render/streamed.ts) is written as its rows are read, with backpressure: the next
+ * batch is read from the database only when the answer has taken the previous ones. Destroying
+ * the stream (or leaving it unread for {@link STALLED_MS}) stops the reading.
+ */
 export function renderCsv(dataset: Dataset, language: Language): Readable {
   const stringifier = stringify({
     bom: true,
     delimiter: csvDelimiter(language),
     record_delimiter: 'windows',
   });
-  const source = Readable.from(records(dataset, language));
-  source.on('error', (e) => stringifier.destroy(e));
-  return source.pipe(stringifier);
+  let stall: NodeJS.Timeout | undefined;
+  const watch = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => stringifier.destroy(new Error('CSV answer stalled')), STALLED_MS).unref();
+  };
+  const source = Readable.from(records(dataset, language, watch));
+  if (isStreamed(dataset)) watch();
+  stringifier.on('close', () => clearTimeout(stall));
+  // pipeline, not pipe: destroying the output also destroys the source, which ends the rows.
+  pipeline(source, stringifier, () => clearTimeout(stall));
+  return stringifier;
 }

@@ -8,7 +8,8 @@ import { message } from '../../i18n.ts';
 import type { RenderOptions } from './cells.ts';
 import { renderCsv } from './csv.ts';
 import { renderPdfInWorker } from './pdf-pool.ts';
-import { renderXlsx } from './xlsx.ts';
+import { isStreamed, materialise } from './streamed.ts';
+import { renderXlsx, renderXlsxStream } from './xlsx.ts';
 
 /** MIME type of each format. CSV says its charset (UTF-8, with BOM). */
 export const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -20,13 +21,19 @@ export const CONTENT_TYPES: Record<ReportFormat, string> = {
 
 const EXTENSIONS: Record<ReportFormat, string> = { PDF: 'pdf', CSV: 'csv', XLSX: 'xlsx', JSON: 'json' };
 
-/** A rendered report: a buffer (length known), a stream (CSV), or the dataset itself (JSON). */
+/**
+ * A rendered report: a buffer (length known), a stream (CSV; XLSX of a streamed dataset), or
+ * the dataset itself (JSON).
+ */
 export type RenderedBody =
   | { kind: 'buffer'; data: Buffer }
   | { kind: 'stream'; data: Readable }
   | { kind: 'dataset'; data: Dataset };
 
-/** Renders `dataset` as `format`. */
+/**
+ * Renders `dataset` as `format`. A streamed dataset (run.ts, render/streamed.ts) is written as
+ * its rows are read for CSV and XLSX, and read whole first for PDF and JSON.
+ */
 export async function renderReport(
   dataset: Dataset,
   format: ReportFormat,
@@ -34,13 +41,15 @@ export async function renderReport(
 ): Promise<RenderedBody> {
   switch (format) {
     case 'PDF':
-      return { kind: 'buffer', data: await renderPdfInWorker(dataset, options) };
+      return { kind: 'buffer', data: await renderPdfInWorker(await materialise(dataset), options) };
     case 'XLSX':
-      return { kind: 'buffer', data: await renderXlsx(dataset, options.language) };
+      return isStreamed(dataset)
+        ? { kind: 'stream', data: renderXlsxStream(dataset, options.language) }
+        : { kind: 'buffer', data: await renderXlsx(dataset, options.language) };
     case 'CSV':
       return { kind: 'stream', data: renderCsv(dataset, options.language) };
     case 'JSON':
-      return { kind: 'dataset', data: dataset };
+      return { kind: 'dataset', data: await materialise(dataset) };
   }
 }
 
