@@ -372,11 +372,19 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
 
   // Resolved (and replaced) whenever a lane is released: a worker that found every due item
   // behind a busy lane waits for it instead of ending, so the run keeps its width.
-  let released = Promise.withResolvers<void>();
+  // (A plain deferred: the service worker's TypeScript lib predates Promise.withResolvers.)
+  const deferred = () => {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
+    return { promise, resolve };
+  };
+  let released = deferred();
   const release = (lane: string) => {
     busyLanes.delete(lane);
     released.resolve();
-    released = Promise.withResolvers<void>();
+    released = deferred();
   };
 
   const worker = async (): Promise<void> => {
