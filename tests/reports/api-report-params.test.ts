@@ -227,3 +227,65 @@ describe('ticket selection parameters', () => {
     expect(sales.json()).toMatchObject({ code: 'BadRequest' });
   });
 });
+
+describe('groups of sites (GROUPE)', () => {
+  let alpes: number;
+  let paris: number;
+  beforeAll(async () => {
+    const { rows } = await t.database.pool.query<{ id: number; raison_sociale: string }>(
+      `INSERT INTO groups (raison_sociale) VALUES ('Alpes'), ('Centre'), ('Paris seul') RETURNING id, raison_sociale`,
+    );
+    const id = (name: string) => rows.find((r) => r.raison_sociale === name)!.id;
+    alpes = id('Alpes');
+    paris = id('Paris seul');
+    await t.database.pool.query(
+      'INSERT INTO group_sites (group_id, site_id) VALUES ($1, 2), ($2, 2), ($3, 1)',
+      [alpes, id('Centre'), paris],
+    );
+  });
+
+  it('regroupement=GROUPE merges the rows per group; a site in two groups counts in each, one in none under "no group"', async () => {
+    // Paris's only group serves the filter test below: take it away here so Paris has none.
+    await t.database.pool.query('DELETE FROM group_sites WHERE group_id = $1', [paris]);
+    const got = await dataset('regroupement=GROUPE&language=en');
+    await t.database.pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, 1)', [paris]);
+    const lyon = expected(() => true, [2]);
+    const parisRows = expected(() => true, [1]);
+    const sum = (rows: typeof lyon) => rows.reduce((s, r) => s + r.netSales, 0);
+    expect(got.columns[0]).toEqual({ key: 'siteGroup', label: 'Site group', type: 'text' });
+    expect(got.rows.map((r) => [r.siteGroup, r.siteId, r.netSales])).toEqual([
+      ['Alpes', 2, sum(lyon)],
+      ['Centre', 2, sum(lyon)],
+      ['No group', 1, sum(parisRows)],
+    ]);
+    expect(got.totals.netSales).toBe(sum(lyon) + sum(parisRows));
+  });
+
+  it("filtre=GROUPE keeps the sites of the groups named, in the user's scope", async () => {
+    const got = await dataset(`isFilters=true&filtre=GROUPE&condition=${paris}`);
+    expect(figures(got.rows)).toEqual(expectedFigures(expected(() => true, [1])));
+    const both = await dataset(
+      `isFilters=true&filtre=GROUPE&condition=${paris}&condition=${alpes}&tri=netSales:desc&regroupement=GROUPE`,
+    );
+    // Both sites are kept, so every group of theirs shows (Lyon is in Centre too).
+    expect(new Set(both.rows.map((r) => r.siteGroup))).toEqual(new Set(['Paris seul', 'Alpes', 'Centre']));
+    const nets = both.rows.map((r) => r.netSales as number);
+    expect(nets).toEqual([...nets].sort((a, b) => b - a));
+  });
+
+  it('bo/getGroupements lists the groups holding sites of the scope or of the site asked', async () => {
+    const url = (extra: string) =>
+      `/api/bo/getGroupements?id=${managerId}&rapportGeneralClassName=RapportVentes&filtre=GROUPE&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
+    const all = await t.app.inject({ url: url(''), headers: manager });
+    expect(all.json().groupements.map((g: { label: string }) => g.label)).toEqual([
+      'Alpes',
+      'Centre',
+      'Paris seul',
+    ]);
+    const lyon = await t.app.inject({ url: url('&restaurantId=2'), headers: manager });
+    expect(lyon.json().groupements).toEqual([
+      { value: String(alpes), label: 'Alpes' },
+      expect.objectContaining({ label: 'Centre' }),
+    ]);
+  });
+});

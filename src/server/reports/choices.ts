@@ -74,6 +74,7 @@ function dimensionLabel(language: Language, dimension: Dimension): string {
 export function filtresOf(cls: ReportClass, columns: Pick<Dataset, 'columns'>): string[] {
   const names = new Set(groupableNames(columns));
   names.add('SITE');
+  names.add('GROUPE');
   if (selectsTickets(cls.className)) {
     names.add('CAISSE');
     names.add('VENDEUR');
@@ -141,6 +142,15 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
         [q.siteIds],
       );
       return rows.map((r) => ({ value: String(r.id), label: r.libelle }));
+    }
+    case 'GROUPE': {
+      const { rows } = await pool.query<{ id: number; raison_sociale: string }>(
+        `SELECT g.id, g.raison_sociale FROM groups g
+          WHERE EXISTS (SELECT 1 FROM group_sites gs WHERE gs.group_id = g.id AND gs.site_id = ANY($1::int[]))
+          ORDER BY g.raison_sociale`,
+        [q.siteIds],
+      );
+      return rows.map((r) => ({ value: String(r.id), label: r.raison_sociale }));
     }
     case 'CAISSE': {
       const { rows } = await pool.query<{ terminal_id: number; libelle: string | null; sites: number }>(

@@ -114,6 +114,31 @@ export async function loadReportSites(database: Database, ids: readonly number[]
   return rows;
 }
 
+/** Sites of the groups `groupIds` that lie in `scope`, ascending (filtre=GROUPE). */
+async function sitesOfGroups(
+  database: Database,
+  groupIds: number[],
+  scope: readonly number[],
+): Promise<number[]> {
+  const { rows } = await database.pool.query<{ site_id: number }>(
+    `SELECT DISTINCT site_id FROM group_sites
+      WHERE group_id = ANY($1::int[]) AND site_id = ANY($2::int[]) ORDER BY site_id`,
+    [groupIds, scope],
+  );
+  return rows.map((r) => r.site_id);
+}
+
+/** The group names of each of `siteIds` (regroupement=GROUPE), sorted; sites without group absent. */
+async function groupsOfSites(database: Database, siteIds: number[]): Promise<Record<number, string[]>> {
+  const { rows } = await database.pool.query<{ site_id: number; names: string[] }>(
+    `SELECT gs.site_id, array_agg(g.raison_sociale ORDER BY g.raison_sociale) AS names
+       FROM group_sites gs JOIN groups g ON g.id = gs.group_id
+      WHERE gs.site_id = ANY($1::int[]) GROUP BY gs.site_id`,
+    [siteIds],
+  );
+  return Object.fromEntries(rows.map((r) => [r.site_id, r.names]));
+}
+
 /**
  * Checks `input` for a user whose scope is `scopeSiteIds` and builds the request.
  * @param options.now the generated-at instant (default now).
@@ -160,7 +185,10 @@ export async function resolveReport(
     groupBy: input.regroupement?.trim() ? input.regroupement.trim() : null,
     sort: parseSort(input.tri),
   };
-  const chosenSites = intersect(input.sites, narrowing.sites, 'sites');
+  const groupSites = narrowing.groups
+    ? await sitesOfGroups(database, narrowing.groups, scopeSiteIds)
+    : undefined;
+  const chosenSites = intersect(intersect(input.sites, narrowing.sites, 'sites'), groupSites, 'sites');
   const terminals = intersect([...new Set(input.tpv)], narrowing.terminals, 'terminals');
   const sellers = intersect([...new Set(input.vendeurs)], narrowing.sellers, 'sellers');
 
@@ -175,6 +203,11 @@ export async function resolveReport(
   if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
   const sites = await loadReportSites(database, wanted);
   if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
+  if (shaping.groupBy === 'GROUPE')
+    shaping.siteGroups = await groupsOfSites(
+      database,
+      sites.map((s) => s.id),
+    );
   const currencies = [...new Set(sites.map((s) => s.currency))];
   if (currencies.length > 1) {
     throw new ApiHttpError(400, 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, { currencies });

@@ -4,15 +4,17 @@
  * groups and orders it, so the parameters have the same meaning in every report and no class
  * has to know them.
  *
- * - `filtre` names a dimension ({@link DIMENSIONS}: SITE, CAISSE, VENDEUR, FAMILLE, TVA, PAIEMENT,
- *   DATE) or a column key of the dataset; `condition` (a list) holds the values to keep, as
+ * - `filtre` names a dimension ({@link DIMENSIONS}: SITE, GROUPE, CAISSE, VENDEUR, FAMILLE, TVA,
+ *   PAIEMENT, DATE) or a column key of the dataset; `condition` (a list) holds the values to keep, as
  *   bo/getGroupements lists them; the filter applies when `isFilters=true`, and is then required.
- *   SITE, CAISSE and VENDEUR narrow the request itself (sites, terminals, sellers) for the classes
- *   that select tickets, so totals are those of the kept tickets; the other dimensions, and SITE,
+ *   SITE, GROUPE (group ids: the sites of those groups in the user's scope), CAISSE and VENDEUR
+ *   narrow the request itself (sites, terminals, sellers) for the classes that select tickets, so totals are those of the kept tickets; the other dimensions, and SITE,
  *   CAISSE, VENDEUR for the classes that do not select tickets, keep the dataset rows whose
  *   column holds one of the values, and totals are summed again over the kept rows.
  * - `regroupement` names a dimension or a text/date column: rows with the same value are merged
- *   into one (summable columns summed, other cells kept when equal, else empty).
+ *   into one (summable columns summed, other cells kept when equal, else empty). GROUPE merges
+ *   the rows of each group of sites (SPEC.md §3 regroupement) under a new first column; a site
+ *   in several groups counts in each of them, a site in none under "no group".
  * - `tri` is a column key, optionally followed by `:desc` (or prefixed by `-`): rows are sorted
  *   by it, ascending by default, empty cells last.
  *
@@ -29,12 +31,23 @@ import { ApiHttpError } from '../plugins/errors.ts';
 import { hasMessage, message } from '../i18n.ts';
 
 /** Dimensions a report may be filtered or grouped by (wire values of `filtre`/`regroupement`). */
-export const DIMENSIONS = ['SITE', 'CAISSE', 'VENDEUR', 'FAMILLE', 'TVA', 'PAIEMENT', 'DATE'] as const;
+export const DIMENSIONS = [
+  'SITE',
+  'GROUPE',
+  'CAISSE',
+  'VENDEUR',
+  'FAMILLE',
+  'TVA',
+  'PAIEMENT',
+  'DATE',
+] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** Dataset column keys under which each dimension appears, in order of preference. */
 export const DIMENSION_COLUMNS: Record<Dimension, readonly string[]> = {
   SITE: ['siteId', 'site'],
+  // Derived from the rows' siteId (see GROUP_COLUMN): a dataset never carries it itself.
+  GROUPE: [],
   CAISSE: ['terminalId', 'terminal'],
   VENDEUR: ['sellerCode', 'seller'],
   FAMILLE: ['family'],
@@ -62,11 +75,18 @@ export interface Shaping {
   groupBy: string | null;
   /** Sort rows by this column; null = the class's order. */
   sort: { key: string; descending: boolean } | null;
+  /** For `groupBy` GROUPE: the group names of each site (restaurantId → names, sorted). */
+  siteGroups?: Record<number, string[]>;
 }
+
+/** Key of the column GROUPE adds to a dataset. */
+export const GROUP_COLUMN = 'siteGroup';
 
 /** Narrowing of the request a filter gives (sites, terminals or sellers to keep). */
 export interface RequestNarrowing {
   sites?: number[];
+  /** Group ids whose sites (in the user's scope) are kept; request.ts turns them into `sites`. */
+  groups?: number[];
   terminals?: number[];
   sellers?: string[];
 }
@@ -113,6 +133,7 @@ export function splitFilter(
     return out;
   };
   if (filtre === 'SITE') return { narrowing: { sites: numbers() }, rowFilter: null };
+  if (filtre === 'GROUPE') return { narrowing: { groups: numbers() }, rowFilter: null };
   if (selectsTickets(className)) {
     if (filtre === 'CAISSE') return { narrowing: { terminals: numbers() }, rowFilter: null };
     if (filtre === 'VENDEUR') return { narrowing: { sellers: values }, rowFilter: null };
@@ -145,7 +166,8 @@ export function columnFor(dataset: Pick<Dataset, 'columns'>, name: string): Data
 
 /** Dimensions and columns `dataset` can be filtered or grouped on. */
 export function groupableNames(dataset: Pick<Dataset, 'columns'>): string[] {
-  const dims = DIMENSIONS.filter((d) => columnFor(dataset, d));
+  const hasSite = dataset.columns.some((c) => c.key === 'siteId');
+  const dims = DIMENSIONS.filter((d) => columnFor(dataset, d) || (d === 'GROUPE' && hasSite));
   const cols = dataset.columns.filter((c) => c.type === 'text' || c.type === 'date').map((c) => c.key);
   return [...dims, ...cols.filter((c) => !dims.some((d) => DIMENSION_COLUMNS[d].includes(c)))];
 }
@@ -251,6 +273,9 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
     if ('averageTicket' in totals && !(summable.has('netSales') && summable.has('tickets')))
       totals.averageTicket = null;
   }
+  if (shaping.groupBy === 'GROUPE') {
+    return bySiteGroup({ ...dataset, rows, totals }, shaping, summable, language);
+  }
   if (shaping.groupBy) {
     const column = columnFor(dataset, shaping.groupBy);
     if (!column || (column.type !== 'text' && column.type !== 'date' && !isDimension(shaping.groupBy))) {
@@ -288,4 +313,45 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
     });
   }
   return { ...dataset, rows, totals };
+}
+
+/**
+ * The rows of `dataset` merged per group of sites, under a first column naming the group; then
+ * sorted as `shaping` says. A site in several groups counts in each; a site in none counts under
+ * the "no group" label.
+ * @throws ApiHttpError 400 BadRequest when the rows carry no siteId.
+ */
+function bySiteGroup(dataset: Dataset, shaping: Shaping, summable: Set<string>, language: Language): Dataset {
+  if (!dataset.columns.some((c) => c.key === 'siteId')) {
+    throw new ApiHttpError(400, 'BadRequest', `${dataset.className} cannot be grouped by "GROUPE"`, {
+      regroupements: groupableNames(dataset),
+    });
+  }
+  const none = message(language, 'report.noGroup');
+  const column: DatasetColumn = {
+    key: GROUP_COLUMN,
+    label: message(language, 'report.dimension.GROUPE'),
+    type: 'text',
+  };
+  const groups = new Map<string, Dataset['rows']>();
+  for (const r of dataset.rows) {
+    const names = shaping.siteGroups?.[Number(r.siteId)] ?? [];
+    for (const name of names.length > 0 ? names : [none]) {
+      const list = groups.get(name);
+      if (list) list.push(r);
+      else groups.set(name, [r]);
+    }
+  }
+  const columns = [column, ...dataset.columns];
+  const names = [...groups.keys()].sort((a, b) =>
+    a === none ? 1 : b === none ? -1 : a.localeCompare(b, 'fr'),
+  );
+  const rows = names.map((name) => ({
+    ...merge(groups.get(name)!, dataset.columns, summable),
+    [GROUP_COLUMN]: name,
+  }));
+  const grouped: Dataset = { ...dataset, columns, rows, totals: { ...dataset.totals, [GROUP_COLUMN]: null } };
+  return shaping.sort
+    ? shapeDataset(grouped, { rowFilter: null, groupBy: null, sort: shaping.sort }, language)
+    : grouped;
 }
