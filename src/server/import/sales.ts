@@ -440,6 +440,12 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
         [site.id, sellers],
       );
     }
+    // Fresh statistics before the aggregates are rebuilt from what was just loaded: with those
+    // of before the load (another site only, or none), the planner expects almost no ticket for
+    // this site and joins them to their lines by scanning every line per ticket — a UCI year
+    // imported after the takeaway ran for more than 5 minutes. ANALYZE inside the transaction
+    // counts the rows it inserted itself.
+    if (r.new_from && r.new_to && linesWritten >= 10_000) await client.query('ANALYZE tickets, ticket_lines, payments');
     if (r.new_from && r.new_to) await refreshDailySales(client, site.id, r.new_from, r.new_to);
     await client.query('COMMIT');
     const result: ImportResult = {
