@@ -289,3 +289,25 @@ describe('groups of sites (GROUPE)', () => {
     ]);
   });
 });
+
+describe('shaped reports as documents', () => {
+  it('a grouped and sorted report downloads as PDF, CSV and XLSX (merged cells left empty)', async () => {
+    for (const format of ['PDF', 'CSV', 'XLSX']) {
+      const res = await t.app.inject({
+        url: `/api/bo/getReport?id=${managerId}&${BASE.replace('format=JSON', `format=${format}`)}&regroupement=GROUPE&tri=-netSales`,
+        headers: manager,
+      });
+      expect(res.statusCode, `${format}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.rawPayload.length).toBeGreaterThan(100);
+    }
+    const csv = await t.app.inject({
+      url: `/api/bo/getReport?id=${managerId}&${BASE.replace('format=JSON', 'format=CSV')}&regroupement=SITE&language=en`,
+      headers: manager,
+    });
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines).toHaveLength(1 + 2 + 1); // header, one line per site, total
+  });
+});
