@@ -195,6 +195,29 @@ describe('GET exports/list', () => {
   });
 });
 
+describe('editions of streamed reports', () => {
+  it('a CSV read through a cursor is recorded with its size once sent, its row count unknown', async () => {
+    const csv = await get(
+      lyon,
+      `bo/getReport?id=${lyonId}&rapportClassName=RapportTickets&format=CSV&dateDebut=2026-11-01&dateFin=2026-11-03`,
+    );
+    expect(csv.statusCode).toBe(200);
+    let edition: EditionsAnswer['editions'][number] | undefined;
+    for (let i = 0; i < 50; i++) {
+      edition = (await get(lyon, `exports/list?id=${lyonId}&mine=true&limit=1`)).json<EditionsAnswer>()
+        .editions[0];
+      if (edition?.bytes !== null) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(edition).toMatchObject({
+      className: 'RapportTickets',
+      format: 'CSV',
+      rows: null,
+      bytes: csv.rawPayload.length,
+    });
+  });
+});
+
 describe('GET exports/download', () => {
   it('sends an edition again in its format, or in the format asked', async () => {
     const { editions } = (

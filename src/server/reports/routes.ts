@@ -57,6 +57,7 @@ import { editionRequest } from './editions.ts';
 import { findReportClass, REPORT_CLASSES } from './registry.ts';
 import { contentDisposition, CONTENT_TYPES, renderReport, reportFileName } from './render/index.ts';
 import { closePdfPool } from './render/pdf-pool.ts';
+import { isStreamed } from './render/streamed.ts';
 import { loadReportSites, type RawReportInput, type ResolvedReport, resolveReport } from './request.ts';
 import { renderOptionsFor, runReport } from './run.ts';
 import { shapeDataset } from './shaping.ts';
@@ -267,6 +268,8 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
   ): Promise<FastifyReply> => {
     const report = await resolveReport(input, session.siteIds, database);
     const dataset = await datasetOf(report);
+    // A streamed dataset (large CSV/XLSX, render/streamed.ts) holds only its first rows so far.
+    const rowCount = isStreamed(dataset) ? null : dataset.rows.length;
     const save = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) =>
       record
         ? recordEdition(pool, {
@@ -276,7 +279,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
             input,
             status,
             bytes,
-            rows: dataset.rows.length,
+            rows: rowCount,
           })
         : Promise.resolve(null);
     if (dataset.rows.length === 0 && input.format !== 'JSON') {
