@@ -7,10 +7,11 @@
  * - `filtre` names a dimension ({@link DIMENSIONS}: SITE, GROUPE, CAISSE, VENDEUR, FAMILLE, TVA,
  *   PAIEMENT, DATE) or a column key of the dataset; `condition` (a list) holds the values to keep, as
  *   bo/getGroupements lists them; the filter applies when `isFilters=true`, and is then required.
- *   SITE, GROUPE (group ids: the sites of those groups in the user's scope), CAISSE and VENDEUR
- *   narrow the request itself (sites, terminals, sellers) for the classes that select tickets, so totals are those of the kept tickets; the other dimensions, and SITE,
- *   CAISSE, VENDEUR for the classes that do not select tickets, keep the dataset rows whose
- *   column holds one of the values, and totals are summed again over the kept rows.
+ *   SITE and GROUPE (group ids: the sites of those groups in the user's scope) narrow the sites
+ *   of the request for every class; CAISSE and VENDEUR narrow its terminals and sellers for the
+ *   classes that select tickets — totals are then those of the kept tickets. The other
+ *   dimensions, and CAISSE and VENDEUR for the classes that do not select tickets, keep the
+ *   dataset rows whose column holds one of the values, and totals are summed again over them.
  * - `regroupement` names a dimension or a text/date column: rows with the same value are merged
  *   into one (summable columns summed, other cells kept when equal, else empty). GROUPE merges
  *   the rows of each group of sites (SPEC.md §3 regroupement) under a new first column; a site
