@@ -13,7 +13,7 @@ import { expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import {
   byDate, cancellations, comparison, covers, cumulative, dayParts, type ExpLine, type ExpTicket, families, hourly,
-  months, salesByDay, span, ticketList, vatBreakdown, vatRates, windows, zItems,
+  average, fiscalDate, months, salesByDay, share, span, ticketList, vatBreakdown, vatRates, windows, zItems,
 } from './expected.ts';
 import { EN } from './report-api.ts';
 
@@ -153,6 +153,28 @@ export function proveFamilies(
     });
   });
 
+  it(`${label}: sales by terminal and by seller (RapportVentesCaisse, RapportVentesVendeur) put every sale under "not set", the file having neither`, async () => {
+    for (const [className, refKey, labelKey] of [['RapportVentesCaisse', 'terminalId', 'terminal'], ['RapportVentesVendeur', 'sellerCode', 'seller']] as const) {
+      await each(className, 'Daily', 400, (d, from, to, s) => {
+        const f = vatRates(s.tickets, from, to, s.rate).rows[0] as { netSales: number; netSalesExclTax: number };
+        const tickets = s.tickets.filter((t) => t.kind === 'SALE' && fiscalDate(t) >= from && fiscalDate(t) <= to).length;
+        const row = {
+          siteId: s.site.id, site: s.site.name, [refKey]: null, [labelKey]: EN['report.notSet'], tickets, netSales: f.netSales,
+          netSalesExclTax: f.netSalesExclTax, averageTicket: average(f.netSales, tickets), share: share(f.netSales, f.netSales),
+        };
+        expectRows(d.rows, [row], `${className} ${from}..${to}`);
+      });
+    }
+  });
+
+  it(`${label}: payment reports (RapportVentesPaiement, RapportFinance) show no payment, the file having none`, async () => {
+    for (const className of ['RapportVentesPaiement', 'RapportFinance']) {
+      await each(className, 'Daily', 400, (d, from, to) => {
+        expectRows(d.rows, [], `${className} ${from}..${to}`);
+      });
+    }
+  });
+
   if (cancellationsToo) {
     it(`${label}: cancellations (RapportAnnulations) per fiscal date equal the file's cancellation tickets`, async () => {
       let seen = 0;
@@ -169,4 +191,38 @@ export function proveFamilies(
       expect(seen).toBe(data().tickets.filter((t) => t.kind === 'CANCELLATION').length);
     });
   }
+}
+
+/**
+ * Registers one test asking several families for explicit fiscal dates (datefiscales[]: every
+ * 13th date of the data, at most 31) instead of a range, and comparing them with the figures of
+ * those dates only.
+ */
+export function proveFiscalDates(label: string, data: () => ProvenSet, report: () => ReportFn): void {
+  it(`${label}: families asked for explicit fiscal dates (datefiscales[]) equal the file on those dates only`, async () => {
+    const all = data();
+    const dates = [...new Set(all.tickets.map(fiscalDate))].sort().filter((_, i) => i % 13 === 0).slice(0, 31);
+    const picked = new Set(dates);
+    const s: ProvenSet = { ...all, tickets: all.tickets.filter((t) => picked.has(fiscalDate(t))), lines: all.lines.filter((l) => picked.has(fiscalDate(l.ticket))) };
+    const from = dates[0] as string;
+    const to = dates.at(-1) as string;
+    const extra = dates.map((d) => `&datefiscales[]=${d}`).join('');
+    const ask = (className: string) => report()(className, 'Daily', from, to, s.site.id, extra);
+    const days = byDate(s.tickets);
+    const sales = salesByDay(days, from, to);
+    expectRows((await ask('RapportVentes')).rows.map(({ siteId: _i, site: _s, ...r }) => r), sales.rows, 'sales on the picked dates');
+    expect(sales.rows).toHaveLength(dates.length);
+    const hours = hourly(s.tickets, from, to);
+    const gotHours = await ask('RapportVentesHoraire');
+    expectRows(gotHours.rows, hours.rows, 'hours on the picked dates');
+    expect(gotHours.totals).toEqual(hours.totals);
+    const fam = families(s.lines, from, to);
+    expectRows((await ask('RapportVentesFamille')).rows, fam.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })), 'families on the picked dates');
+    expectRows((await ask('RapportVentesTva')).rows, vatRates(s.tickets, from, to, s.rate).rows, 'VAT rates on the picked dates');
+    expectRows((await ask('RapportVentesCouverts')).rows, covers(days, from, to, s.site).rows, 'covers on the picked dates');
+    expectRows((await ask('RapportTva')).rows, vatBreakdown(days, from, to, s.site, s.rate), 'VAT breakdown on the picked dates');
+    expectRows((await ask('RapportZ')).rows.map(({ item: _l, ...r }) => r), zItems(days, from, to, s.site, s.rate), 'Z on the picked dates');
+    expectRows((await ask('RapportTickets')).rows, ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] })), 'tickets on the picked dates');
+    expectRows((await ask('RapportAnnulations')).rows, cancellations(days, from, to, s.site), 'cancellations on the picked dates');
+  });
 }
