@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { assemble, bakeryLines, FILES, REPO, requireFiles } from './expected.ts';
-import { type ProvenSet, proveFamilies } from './families.ts';
+import { type ProvenSet, proveDistributions, proveFamilies, proveFiscalDates } from './families.ts';
 import { reportingApp } from './report-api.ts';
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
@@ -49,4 +49,6 @@ describe('report families on the Korean bakery file (wide, KRW)', () => {
   });
 
   proveFamilies('bakery', () => bakery, () => app.report, { dailyToo: true });
+  proveFiscalDates('bakery', () => bakery, () => app.report);
+  proveDistributions('bakery', () => bakery, () => app.distribution);
 });

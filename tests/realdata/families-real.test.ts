@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { assemble, FILES, REPO, requireFiles, takeawayLines, uciLines } from './expected.ts';
-import { type ProvenSet, proveFamilies, proveFiscalDates, type ReportFn, withinHours } from './families.ts';
+import { type ProvenSet, proveDistributions, proveFamilies, proveFiscalDates, type ReportFn, withinHours } from './families.ts';
 import { reportingApp } from './report-api.ts';
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
@@ -40,11 +40,13 @@ const report: () => ReportFn = () => app.report;
 describe('report families on the London takeaway file', () => {
   proveFamilies('takeaway', () => takeaway, report);
   proveFiscalDates('takeaway', () => takeaway, report);
+  proveDistributions('takeaway', () => takeaway, () => app.distribution);
 });
 
 describe('report families on the UCI Online Retail file', () => {
   proveFamilies('UCI', () => uci, report, { cancellationsToo: true });
   proveFiscalDates('UCI', () => uci, report);
+  proveDistributions('UCI', () => uci, () => app.distribution);
 });
 
 describe('report families on the UCI Online Retail file, afternoons only (trancheHoraire 12:30–17:00)', () => {

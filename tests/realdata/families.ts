@@ -10,6 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { expect, it } from 'vitest';
+import type { DistributionAnswer } from '../../src/contract/distributions.ts';
 import type { Dataset } from '../../src/contract/reports.ts';
 import {
   byDate, cancellations, comparison, covers, cumulative, dayParts, type ExpLine, type ExpTicket, families, hourly,
@@ -224,5 +225,57 @@ export function proveFiscalDates(label: string, data: () => ProvenSet, report: (
     expectRows((await ask('RapportZ')).rows.map(({ item: _l, ...r }) => r), zItems(days, from, to, s.site, s.rate), 'Z on the picked dates');
     expectRows((await ask('RapportTickets')).rows, ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] })), 'tickets on the picked dates');
     expectRows((await ask('RapportAnnulations')).rows, cancellations(days, from, to, s.site), 'cancellations on the picked dates');
+  });
+}
+
+export type DistributionFn = (type: string, statut: string, from: string, to: string, siteId: number) => Promise<DistributionAnswer>;
+
+const STATUT_KINDS: Record<string, readonly string[]> = { VENTE: ['SALE', 'RETURN'], ANNULATION: ['CANCELLATION'], TOUS: ['SALE', 'RETURN', 'CANCELLATION'] };
+
+/** A VAT rate fraction as PostgreSQL's trim_scale prints it (`0.2`, `0.055`). */
+const rateKey = (rate: number) => String(rate);
+
+/**
+ * Registers one test asking bo/getRepartition for every dimension the file feeds and every
+ * statut, over 400-day windows, and comparing each part's key, tickets, amount and share with
+ * the file: tickets and amounts of the statut's kinds (contract/distributions.ts), lines' parts
+ * counting each ticket once per part; parts by amount, largest first.
+ */
+export function proveDistributions(label: string, data: () => ProvenSet, distribution: () => DistributionFn): void {
+  it(`${label}: distributions (bo/getRepartition) by family, VAT rate, hour, terminal and seller equal the file for each statut`, async () => {
+    const s = data();
+    const { first, last } = span(s.tickets);
+    for (const [from, to] of windows(first, last, 400)) {
+      for (const statut of ['TOUS', 'VENTE', 'ANNULATION']) {
+        const kinds = STATUT_KINDS[statut] as readonly string[];
+        const keep = (t: ExpTicket) => kinds.includes(t.kind) && fiscalDate(t) >= from && fiscalDate(t) <= to;
+        const tickets = s.tickets.filter(keep);
+        const lines = s.lines.filter((l) => keep(l.ticket));
+        const parts = {
+          FAMILLE: lines.map((l) => ({ key: l.family ?? '', ticket: l.ticket, amount: l.amount })),
+          TVA: lines.map((l) => ({ key: rateKey(s.rate), ticket: l.ticket, amount: l.amount })),
+          TRANCHE: tickets.map((t) => ({ key: t.first.slice(11, 13), ticket: t, amount: t.net })),
+          CAISSE: tickets.map((t) => ({ key: '', ticket: t, amount: t.net })),
+          VENDEUR: tickets.map((t) => ({ key: '', ticket: t, amount: t.net })),
+        };
+        for (const [type, items] of Object.entries(parts)) {
+          const acc = new Map<string, { tickets: Set<ExpTicket>; amount: bigint }>();
+          for (const item of items) {
+            const a = acc.get(item.key) ?? { tickets: new Set(), amount: 0n };
+            a.tickets.add(item.ticket);
+            a.amount += item.amount;
+            acc.set(item.key, a);
+          }
+          const total = [...acc.values()].reduce((x, a) => x + Number(a.amount), 0);
+          const want = [...acc.entries()]
+            .map(([key, a]) => ({ key, tickets: a.tickets.size, amountCents: Number(a.amount), share: total === 0 ? 0 : Number(a.amount) / total }))
+            .sort((a, b) => b.amountCents - a.amountCents || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+          const got = await distribution()(type, statut, from, to, s.site.id);
+          expect(got.currency).toBe(s.currency);
+          expectRows(got.rows.map(({ label: _l, ...r }) => r), want, `${type} ${statut} ${from}..${to}`);
+          expect(got.totalCents).toBe(total);
+        }
+      }
+    }
   });
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { assemble, FILES, pizzaLines, REPO, requireFiles } from './expected.ts';
-import { type ProvenSet, proveFamilies, proveFiscalDates, withinHours } from './families.ts';
+import { type ProvenSet, proveDistributions, proveFamilies, proveFiscalDates, withinHours } from './families.ts';
 import { reportingApp } from './report-api.ts';
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
@@ -41,6 +41,7 @@ describe('report families on the Maven pizza files', () => {
 
   proveFamilies('pizza', () => pizza, () => app.report, { dailyToo: true });
   proveFiscalDates('pizza', () => pizza, () => app.report);
+  proveDistributions('pizza', () => pizza, () => app.distribution);
 });
 
 describe('report families on the Maven pizza files, lunch only (trancheHoraire 11:00–15:00)', () => {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { DistributionAnswer } from '../../src/contract/distributions.ts';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { REPO } from './expected.ts';
@@ -29,6 +30,15 @@ export async function reportingApp() {
       });
       expect(res.statusCode, `${className} ${variant} ${from}..${to}: ${res.body.slice(0, 300)}`).toBe(200);
       return res.json<Dataset>();
+    },
+    /** GET bo/getRepartition (SPEC.md §7) of one site, checked 200. */
+    async distribution(type: string, statut: string, from: string, to: string, siteId: number): Promise<DistributionAnswer> {
+      const res = await t.app.inject({
+        url: `/api/bo/getRepartition?id=${userId}&typeRepartition=${type}&statut=${statut}&site=${siteId}&dateDebut=${from}&dateFin=${to}&language=en`,
+        headers,
+      });
+      expect(res.statusCode, `${type} ${statut} ${from}..${to}: ${res.body.slice(0, 300)}`).toBe(200);
+      return res.json<DistributionAnswer>();
     },
   };
 }
