@@ -206,7 +206,10 @@ describe('GET bo/getResultsChoices', () => {
       maxDays: 400,
       formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
     });
-    expect(c.variants).toEqual([{ value: 'Daily', label: expect.any(String) }]);
+    expect(c.variants).toEqual([
+      { value: 'Daily', label: expect.any(String) },
+      { value: 'Graph', label: expect.any(String) },
+    ]);
     expect(c.operations.map((o) => o.value)).toEqual(['VENTE', 'TOUTES']);
     expect(c.operations[0]!.label).toBe('Verkäufe');
     expect(c.filtres.map((f) => f.value)).toEqual(

@@ -82,7 +82,7 @@ describe('GET bo/rapport/metrics', () => {
     expect(fr.json().editions[0]).toEqual({
       className: 'RapportVentes',
       localisedTitle: 'Ventes',
-      variants: ['Daily'],
+      variants: ['Daily', 'Graph'],
       formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
       maxDays: 400,
       generated: 0,
@@ -241,7 +241,7 @@ describe('GET bo/getReport', () => {
       `${PERIOD}&trancheHoraire=true&heureDebut=25:00`,
       `${PERIOD}&sites[]=abc`,
       `${PERIOD}&operation=ANNULATION`,
-      `${PERIOD}&typeRapport=Graph`,
+      `${PERIOD}&typeRapport=Cumulative`,
     ]) {
       const res = await getReport(manager, managerId, `${q}&format=JSON`);
       expect(res.statusCode, q).toBe(400);

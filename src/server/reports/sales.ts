@@ -195,6 +195,6 @@ export const salesReport: ReportClass<SalesParams> = {
   params: SalesParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: querySales,
 };

@@ -54,3 +54,8 @@ export function totalsRow(dataset: Dataset, language: Language): Array<string | 
   if (labelAt >= 0) cells[labelAt] = message(language, 'report.total');
   return cells;
 }
+
+/** Whether `dataset`'s PDF is laid out in landscape (more than six columns). */
+export function isLandscape(dataset: Pick<Dataset, 'columns'>): boolean {
+  return dataset.columns.length > 6;
+}

@@ -7,7 +7,8 @@
 import os from 'node:os';
 import Piscina from 'piscina';
 import type { Dataset } from '../../../contract/reports.ts';
-import type { RenderOptions } from './cells.ts';
+import { isLandscape, type RenderOptions } from './cells.ts';
+import { chartSvgFor, closeChartPool } from './chart.ts';
 
 let pool: Piscina | null = null;
 
@@ -23,15 +24,19 @@ function pdfPool(): Piscina {
   return pool;
 }
 
-/** Renders `dataset` as a PDF in a worker thread (same output as pdf.ts's renderPdf). */
+/**
+ * Renders `dataset` as a PDF in a worker thread (same output as pdf.ts's renderPdf); a Graph
+ * dataset's chart is drawn first by the chart worker (render/chart.ts).
+ */
 export async function renderPdfInWorker(dataset: Dataset, options: RenderOptions): Promise<Buffer> {
-  const bytes: Uint8Array = await pdfPool().run({ dataset, options });
+  const chartSvg = await chartSvgFor(dataset, options.language, isLandscape(dataset));
+  const bytes: Uint8Array = await pdfPool().run({ dataset, options, chartSvg });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Stops the worker threads (the app's onClose); a later PDF starts a new pool. */
+/** Stops the worker threads, the chart's too (the app's onClose); a later PDF starts a new pool. */
 export async function closePdfPool(): Promise<void> {
   const p = pool;
   pool = null;
-  await p?.destroy();
+  await Promise.all([p?.destroy(), closeChartPool()]);
 }

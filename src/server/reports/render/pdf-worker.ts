@@ -12,7 +12,12 @@ import { renderPdf } from './pdf.ts';
  * Renders one PDF. Its bytes are copied once into an array of their own, then moved (not cloned)
  * to the caller: Node's pooled Buffer memory cannot be transferred.
  */
-export default async function renderPdfTask(task: { dataset: Dataset; options: RenderOptions }) {
-  const pdf = await renderPdf(task.dataset, task.options);
+export default async function renderPdfTask(task: {
+  dataset: Dataset;
+  options: RenderOptions;
+  /** The Graph variant's chart, drawn beforehand (render/chart.ts), or null. */
+  chartSvg: string | null;
+}) {
+  const pdf = await renderPdf(task.dataset, task.options, true, task.chartSvg);
   return Piscina.move(new Uint8Array(pdf));
 }

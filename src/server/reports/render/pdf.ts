@@ -12,7 +12,8 @@ import pdfmake from 'pdfmake';
 import type { Content, CustomTableLayout, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import type { Dataset } from '../../../contract/reports.ts';
 import { formatDate, formatInstant, message } from '../../i18n.ts';
-import { displayCell, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
+import { displayCell, isLandscape, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
+import { CHART_SIZE, chartSvgFor } from './chart.ts';
 
 const ROBOTO_DIR = path.join(
   path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')),
@@ -87,6 +88,7 @@ export function pdfDefinition(
   dataset: Dataset,
   options: RenderOptions,
   compress = true,
+  chartSvg: string | null = null,
 ): TDocumentDefinitions {
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
@@ -121,7 +123,7 @@ export function pdfDefinition(
     };
   });
   const body: TableCell[][] = dataset.rows.map((row) => dataset.columns.map((c, i) => cells[i]!(row[c.key])));
-  const landscape = dataset.columns.length > 6;
+  const landscape = isLandscape(dataset);
   const widths = columnWidths(dataset, body);
   const totals = totalsRow(dataset, language);
   const totalCells: TableCell[] = dataset.columns.map((c, i) => ({
@@ -142,6 +144,11 @@ export function pdfDefinition(
   intro.push({ text: t('report.pdf.generatedAt', generated), style: 'muted', margin: [0, 0, 0, 8] });
 
   const content: Content[] = [...intro];
+  // Graph variant: the chart above the table, as wide as the page.
+  if (chartSvg) {
+    const size = landscape ? CHART_SIZE.landscape : CHART_SIZE.portrait;
+    content.push({ svg: chartSvg, width: size.width, height: size.height, margin: [0, 0, 0, 10] });
+  }
   if (dataset.rows.length === 0)
     content.push({ text: t('report.pdf.empty'), italics: true, margin: [0, 0, 0, 8] });
   content.push({
@@ -185,9 +192,16 @@ export function pdfDefinition(
 
 /**
  * Renders `dataset` as a PDF document in memory (pdfmake lays the whole document out before
- * writing, so a PDF cannot stream row by row).
+ * writing, so a PDF cannot stream row by row). A Graph dataset gets its chart above the table.
  * @param compress false writes plain-text content streams (tests read them back).
+ * @param chartSvg the chart already drawn (render/chart.ts), or undefined to draw it here.
  */
-export async function renderPdf(dataset: Dataset, options: RenderOptions, compress = true): Promise<Buffer> {
-  return pdfmake.createPdf(pdfDefinition(dataset, options, compress)).getBuffer();
+export async function renderPdf(
+  dataset: Dataset,
+  options: RenderOptions,
+  compress = true,
+  chartSvg?: string | null,
+): Promise<Buffer> {
+  const svg = chartSvg === undefined ? await chartSvgFor(dataset, options.language, isLandscape(dataset)) : chartSvg;
+  return pdfmake.createPdf(pdfDefinition(dataset, options, compress, svg)).getBuffer();
 }

@@ -122,6 +122,6 @@ export const familySalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: queryFamilies,
 };

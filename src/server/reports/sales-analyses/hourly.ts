@@ -153,7 +153,7 @@ export const hourlySalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: queryHourly,
 };
 
@@ -165,6 +165,6 @@ export const dayPartSalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: queryDayParts,
 };

@@ -108,6 +108,6 @@ export const paymentSalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: queryPayments,
 };

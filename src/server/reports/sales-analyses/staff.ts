@@ -164,7 +164,7 @@ export const terminalSalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: (ctx) => queryStaff(TERMINAL, terminalSalesReport, ctx),
 };
 
@@ -176,6 +176,6 @@ export const sellerSalesReport: ReportClass<AnalysisParams> = {
   params: AnalysisParamsSchema,
   maxDays: 400,
   formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
-  variants: ['Daily'],
+  variants: ['Daily', 'Graph'],
   query: (ctx) => queryStaff(SELLER, sellerSalesReport, ctx),
 };
