@@ -28,6 +28,7 @@ import { reportQueries } from '../report-queries.ts';
 import { buildReportParams, precheckReport } from '../report-request.ts';
 import { saveFile } from '../save-file.ts';
 import { DatasetTable, DatasetTotals } from './dataset-table.tsx';
+import { ReportChart } from './report-chart.tsx';
 import './reports.css';
 
 function isDownloadFormat(value: string): value is DownloadFormat {
@@ -275,6 +276,7 @@ export function ReportsPage() {
             )}
           </p>
           <DatasetTotals dataset={dataset} />
+          {dataset.variant === 'Graph' ? <ReportChart dataset={dataset} /> : null}
           <DatasetTable dataset={dataset} />
         </section>
       ) : null}
