@@ -1,0 +1,233 @@
+/**
+ * Benchmark of issue #4 point 8 (CSV): a CSV of 1,000,000 lines streamed through the real app
+ * with a peak memory under 200 MB "whatever the size" — measured as the peak resident memory
+ * (VmHWM) of a child process running the app and downloading the CSV over loopback HTTP, for a
+ * 100,000-line and a 1,000,000-line tickets report of the same database, in the same run. The
+ * ratio of the two peaks says whether memory grows with the size (a dataset held in memory would
+ * make it ~10×; streaming keeps it near 1×). Never a timed assertion.
+ *
+ * Data: a database of its own with two sites of one company, 100,000 tickets on site 1 and
+ * 1,000,000 on site 2 over one month (RapportTickets' 31-day maximum), each with one payment,
+ * made by INSERT … generate_series. Each child starts the app on that database (no demo), signs
+ * in, GETs bo/getReport?rapportClassName=RapportTickets&format=CSV for one site, reads the body
+ * as it comes (counting lines, keeping nothing), checks the line count, and reports its peak
+ * memory (VmHWM of /proc/self/status, and process.resourceUsage().maxRSS).
+ *
+ * Run alone with `npx node bench/csv.ts` (own embedded PostgreSQL in a temporary folder);
+ * `npm run bench` calls {@link benchCsv} with its server.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
+import { buildApp } from '../src/server/app.ts';
+import { createUser } from '../src/server/auth/users.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { migrateDatabase, openDatabase } from '../src/server/db/connect.ts';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import * as schema from '../src/server/db/schema.ts';
+import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
+
+const LOGIN = 'bench-csv';
+const PASSWORD = 'Bench-Csv-Stream-2026!';
+const DATABASE = 'bench_csv';
+const FIRST = '2026-10-01';
+const LAST = '2026-10-31';
+/** Tickets (= CSV data lines) of the small and the large report. */
+const SMALL = 100_000;
+const LARGE = 1_000_000;
+/** The issue's ceiling for the large CSV. */
+const LIMIT_MB = 200;
+
+/** One child's figures. */
+export interface CsvChildResult {
+  lines: number;
+  bytes: number;
+  seconds: number;
+  /** Resident memory of the child once the app is up, before the request (MB). */
+  startRssMb: number;
+  /** Peak resident memory of the child (VmHWM, MB). */
+  peakRssMb: number;
+  /** process.resourceUsage().maxRSS, MB (same peak, as Node reports it). */
+  maxRssMb: number;
+}
+
+const mb = (kb: number) => Math.round(kb / 102.4) / 10;
+
+async function procStatusKb(field: 'VmHWM' | 'VmRSS'): Promise<number> {
+  const status = await fs.readFile('/proc/self/status', 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+}
+
+/** Fills `pool`'s database: one company, sites 1 and 2, SMALL and LARGE tickets with a payment each. */
+async function fill(pool: pg.Pool): Promise<void> {
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, 'Bench SAS', 'Le Comptoir')`);
+  await pool.query(`INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES
+    (1, 'Comptoir Bastille', 1, 'Europe/Paris', 'EUR'), (2, 'Comptoir Part-Dieu', 1, 'Europe/Paris', 'EUR')`);
+  for (const [site, count] of [
+    [1, SMALL],
+    [2, LARGE],
+  ] as const) {
+    // Spread evenly over the month, opened between 08:00 and 23:59 Paris time.
+    await pool.query(
+      `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
+                            training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
+       SELECT $1::int, g, d, (d + time '08:00' + ((g * 7) % 960) * interval '1 minute') AT TIME ZONE 'Europe/Paris',
+              1 + g % 4, 'V' || lpad((1 + g % 8)::text, 3, '0'),
+              CASE WHEN g % 40 = 0 THEN 'CANCELLATION' WHEN g % 97 = 0 THEN 'RETURN' ELSE 'SALE' END,
+              false, false, NULL, 350 + (g * 7919) % 9000, 300 + (g * 7919) % 8000, 50 + g % 900, 'bench', g::text
+         FROM generate_series(1::bigint, $2::bigint) g,
+              LATERAL (SELECT $3::date + ((g - 1) * 31 / $2::bigint)::int AS d) x`,
+      [site, count, FIRST],
+    );
+    await pool.query(
+      `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
+       SELECT site_id, ticket_id, 1, (ARRAY['CARD', 'CASH', 'MEAL_VOUCHER', 'CARD'])[1 + ticket_id % 4], total_cents
+         FROM tickets WHERE site_id = $1`,
+      [site],
+    );
+  }
+  await pool.query('ANALYZE tickets; ANALYZE payments; ANALYZE sites');
+}
+
+/** Child process: the app on `databaseUrl`, one CSV download of `site`, its peak memory. */
+async function child(databaseUrl: string, site: number, expectedLines: number): Promise<CsvChildResult> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-child-'));
+  const database = await openDatabase({ databaseUrl, dataDir: dir });
+  const config = loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', COMPTOIR_LOGIN_RATE: '10000', DATA_DIR: dir });
+  const app = await buildApp({ config, database });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const api = `http://127.0.0.1:${port}/api/`;
+    const basic = (secret: string) => `Basic ${Buffer.from(`${LOGIN}:${secret}`).toString('base64')}`;
+    const signIn = await fetch(`${api}bo/connexion?username=${LOGIN}`, {
+      headers: { authorization: basic(PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+    });
+    if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status} ${await signIn.text()}`);
+    const { token } = (await signIn.json()) as { token: string };
+    const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [LOGIN]);
+    global.gc?.();
+    const startRss = await procStatusKb('VmRSS');
+    const t0 = performance.now();
+    const res = await fetch(
+      `${api}bo/getReport?id=${rows[0]!.id}&rapportClassName=RapportTickets&format=CSV&language=fr` +
+        `&dateDebut=${FIRST}&dateFin=${LAST}&sites[]=${site}`,
+      { headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE } },
+    );
+    if (!res.ok || !res.body) throw new Error(`CSV refused: ${res.status} ${await res.text()}`);
+    let lines = 0;
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    // Header + one line per ticket + totals.
+    if (lines !== expectedLines + 2) throw new Error(`CSV of site ${site}: ${lines} lines, expected ${expectedLines + 2}`);
+    return {
+      lines,
+      bytes,
+      seconds: Math.round(seconds * 10) / 10,
+      startRssMb: mb(startRss),
+      peakRssMb: mb(await procStatusKb('VmHWM')),
+      maxRssMb: mb(process.resourceUsage().maxRSS),
+    };
+  } finally {
+    await app.close();
+    await database.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const run = promisify(execFile);
+
+async function inChild(databaseUrl: string, site: number, expectedLines: number): Promise<CsvChildResult> {
+  const { stdout } = await run(
+    process.execPath,
+    [import.meta.filename, '--child', databaseUrl, String(site), String(expectedLines)],
+    { maxBuffer: 1 << 20, timeout: 15 * 60_000 },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as CsvChildResult;
+}
+
+/**
+ * Creates and fills the `bench_csv` database on `admin`'s server, then downloads the 100,000-
+ * and the 1,000,000-line CSV, each in a child process of its own.
+ * @returns both children's figures, `ratio` = large peak ÷ small peak, and whether the large
+ *   peak is under 200 MB.
+ * @throws Error when a download fails or is not complete.
+ */
+export async function benchCsv(admin: pg.PoolConfig) {
+  const c = new pg.Client(admin);
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+  await c.query(`CREATE DATABASE ${DATABASE}`);
+  await c.end();
+  const pool = new pg.Pool({ ...admin, database: DATABASE, max: 2 });
+  pool.on('error', () => {}); // an idle connection closed at shutdown is not this bench's failure
+  try {
+    await migrateDatabase(pool);
+    const t0 = performance.now();
+    await fill(pool);
+    const [profile] = await drizzle(pool, { schema })
+      .insert(schema.profiles)
+      .values({ titre: 'bench-csv', droits: ['RAPPORTS'], allSites: true, restaurantIds: [] })
+      .returning({ id: schema.profiles.id });
+    await createUser(drizzle(pool, { schema }), {
+      login: LOGIN,
+      password: PASSWORD,
+      profileId: profile!.id,
+      societesPlus: [],
+      societesMoins: [],
+      language: null,
+      codeExploitant: null,
+    });
+    console.log(`  ${SMALL + LARGE} tickets generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await pool.end();
+  }
+  // Same form as embedded.ts's URL (a socket folder percent-encoded in the host position).
+  const url = `postgresql://${admin.user ?? 'postgres'}:${encodeURIComponent(String(admin.password ?? ''))}@${encodeURIComponent(
+    String(admin.host ?? '127.0.0.1'),
+  )}:${admin.port ?? 5432}/${DATABASE}`;
+  const small = await inChild(url, 1, SMALL);
+  console.log(`  ${SMALL} lines: ${small.bytes} bytes in ${small.seconds} s, peak RSS ${small.peakRssMb} MB (at start ${small.startRssMb} MB)`);
+  const large = await inChild(url, 2, LARGE);
+  console.log(`  ${LARGE} lines: ${large.bytes} bytes in ${large.seconds} s, peak RSS ${large.peakRssMb} MB (at start ${large.startRssMb} MB)`);
+  const ratio = Math.round((large.peakRssMb / small.peakRssMb) * 100) / 100;
+  console.log(`  peak RSS 1M ÷ 100k: ${ratio}; 1M under ${LIMIT_MB} MB: ${large.peakRssMb < LIMIT_MB}`);
+  return {
+    name: 'CSV streamed through bo/getReport: peak RSS of the app process, 100,000 vs 1,000,000 lines',
+    small: { tickets: SMALL, ...small },
+    large: { tickets: LARGE, ...large },
+    ratio,
+    limitMb: LIMIT_MB,
+    underLimit: large.peakRssMb < LIMIT_MB,
+  };
+}
+
+if (import.meta.main) {
+  if (process.argv[2] === '--child') {
+    const [url, site, expected] = process.argv.slice(3);
+    console.log(JSON.stringify(await child(url!, Number(site), Number(expected))));
+    process.exit(0);
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-'));
+  await fs.chmod(dir, 0o755);
+  const server = await startEmbeddedPostgres(dir);
+  try {
+    console.log('• CSV of 1,000,000 lines streamed: peak memory vs 100,000 lines');
+    console.log(JSON.stringify(await benchCsv(server.connection)));
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  } finally {
+    await server.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
