@@ -22,8 +22,10 @@ import {
 import {
   AWAITING_DAYS,
   awaitingPeriod,
+  failureOutcome,
   RequestKeys,
 } from '../../src/client/features/counting/safe-signatures.ts';
+import { ApiFailure } from '../../src/client/lib/http.ts';
 
 const NOW = '2026-11-22T14:32:00.000Z';
 
@@ -221,5 +223,27 @@ describe("the safe screen's online actions", () => {
     expect(AWAITING_DAYS).toBe(31);
     expect(awaitingPeriod('2026-03-31')).toEqual({ dateDebut: '2026-03-01', dateFin: '2026-03-31' });
     expect(awaitingPeriod('2026-03-02')).toEqual({ dateDebut: '2026-01-31', dateFin: '2026-03-02' });
+  });
+
+  it('keep the key after a failure that may have acted (network, 5xx, still running), drop it after a refusal', () => {
+    const offline = failureOutcome(new ApiFailure('Network Error', null), 'counting.online.mail');
+    expect(offline).toEqual({ messageId: 'counting.online.mail', settle: false });
+    // Some recipients may have been mailed: the retry reuses the key and reaches only the others.
+    expect(failureOutcome(new ApiFailure('ErreurEnvoiMail', 502), 'x')).toEqual({
+      messageId: 'error.ErreurEnvoiMail',
+      settle: false,
+    });
+    expect(failureOutcome(new ApiFailure('IdempotencyKeyInProgress', 503), 'x')).toEqual({
+      messageId: 'counting.online.inProgress',
+      settle: false,
+    });
+    expect(failureOutcome(new ApiFailure('AlreadyCountersigned', 409), 'x')).toEqual({
+      messageId: 'error.AlreadyCountersigned',
+      settle: true,
+    });
+    expect(
+      failureOutcome(new ApiFailure('noDataError', 400), 'x', { noDataError: 'counting.mail.noRecipient' }),
+    ).toEqual({ messageId: 'counting.mail.noRecipient', settle: true });
+    expect(failureOutcome(new Error('bug'), 'x')).toEqual({ messageId: 'app.unexpectedError', settle: false });
   });
 });

@@ -183,3 +183,33 @@ export function mailMissingCount(
     (body) => MailAnswerSchema.parse(body),
   );
 }
+
+/** What a failed online action shows, and whether its Idempotency-Key may be dropped. */
+export interface FailureOutcome {
+  /** Message id to show in the dialog. */
+  messageId: string;
+  /**
+   * True for a definite refusal (a 4xx): nothing happened, the next try is a new request with a
+   * new key. False when the server may have acted (network failure, 5xx, still in progress: a
+   * signature committed before its answer was lost, some recipients already mailed), so the next
+   * try must reuse the key and the server replays or completes instead of acting twice.
+   */
+  settle: boolean;
+}
+
+/**
+ * Reads a failure of {@link countersign}, {@link mailReceipt} or {@link mailMissingCount}.
+ * `offlineMessageId` is shown without network; `messages` overrides the message of a code.
+ */
+export function failureOutcome(
+  error: unknown,
+  offlineMessageId: string,
+  messages: Record<string, string> = {},
+): FailureOutcome {
+  if (isOffline(error)) return { messageId: offlineMessageId, settle: false };
+  if (!(error instanceof ApiFailure)) return { messageId: 'app.unexpectedError', settle: false };
+  if (error.code === 'IdempotencyKeyInProgress')
+    return { messageId: 'counting.online.inProgress', settle: false };
+  const messageId = messages[error.code] ?? `error.${error.code}`;
+  return { messageId, settle: error.status !== null && error.status < 500 };
+}

@@ -10,13 +10,12 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { ApiFailure } from '../../../lib/http.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { safeQueries } from '../counting-queries.ts';
-import { checkManagerCode, countersign, isOffline, RequestKeys } from '../safe-signatures.ts';
+import { checkManagerCode, countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
 import { useOnline } from '../use-online.ts';
 
 /** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
@@ -102,11 +101,9 @@ export function CountersignDialog({
       void queryClient.invalidateQueries({ queryKey: safeQueries.all() });
       onClose();
     } catch (e) {
-      if (isOffline(e)) setProblems({ attempt: 'counting.online.countersign' });
-      else {
-        keys.settle();
-        setProblems({ attempt: e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError' });
-      }
+      const outcome = failureOutcome(e, 'counting.online.countersign');
+      if (outcome.settle) keys.settle();
+      setProblems({ attempt: outcome.messageId });
     } finally {
       setBusy(false);
     }

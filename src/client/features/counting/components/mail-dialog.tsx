@@ -8,13 +8,12 @@
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDate } from '../../../lib/format.ts';
-import { ApiFailure } from '../../../lib/http.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import {
-  isOffline,
+  failureOutcome,
   mailMissingCount,
   mailReceipt,
   type MailRecipients,
@@ -73,13 +72,10 @@ export function MailDialog({
       notify.success('MailEnvoye');
       onClose();
     } catch (e) {
-      if (isOffline(e)) setProblem('counting.online.mail');
-      else {
-        keys.settle();
-        // noDataError's catalogue text ("No data.") says too little here: nobody could be mailed.
-        if (e instanceof ApiFailure && e.code === 'noDataError') setProblem('counting.mail.noRecipient');
-        else setProblem(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError');
-      }
+      // noDataError's catalogue text ("No data.") says too little here: nobody could be mailed.
+      const outcome = failureOutcome(e, 'counting.online.mail', { noDataError: 'counting.mail.noRecipient' });
+      if (outcome.settle) keys.settle();
+      setProblem(outcome.messageId);
     } finally {
       setBusy(false);
     }
