@@ -51,7 +51,18 @@ function csvCell(
 /** Records (arrays of cells) of `dataset`: header, rows — the rest as it is read —, totals. */
 async function* records(dataset: Dataset, language: Language, progress: () => void): AsyncGenerator<string[]> {
   const rest = claimRest(dataset);
-  const line = (row: DatasetRow) => dataset.columns.map((c) => csvCell(row[c.key], c, language));
+  // Dates repeat on thousands of rows (a month of tickets has 31): each is formatted once.
+  const dates = new Map<string, string>();
+  const cell = (value: string | number | null | undefined, column: DatasetColumn) => {
+    if (column.type !== 'date' || typeof value !== 'string') return csvCell(value, column, language);
+    let text = dates.get(value);
+    if (text === undefined) {
+      text = csvCell(value, column, language);
+      if (dates.size < 10_000) dates.set(value, text);
+    }
+    return text;
+  };
+  const line = (row: DatasetRow) => dataset.columns.map((c) => cell(row[c.key], c));
   try {
     yield dataset.columns.map((c) => c.label);
     for (const row of dataset.rows) yield line(row);
