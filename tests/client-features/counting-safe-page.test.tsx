@@ -253,6 +253,29 @@ describe('safe screen: countersignature and e-mails', () => {
   });
 });
 
+describe("the manager's own code", () => {
+  it('is typed twice, saved on the server only, and then proves the manager at a countersignature', async () => {
+    await render(<SafeCountPage fixOutboxId={undefined} />);
+    await press(container, 'Set my manager code');
+    await waitFor(() => dialogOpen('manager-code-form'));
+    await type('New manager code', '2468');
+    await type('New manager code, once more', '2486');
+    await submit('manager-code-form');
+    await waitFor(() => document.body.textContent?.includes(en['counting.safe.codeMismatch']) ?? false);
+    await type('New manager code, once more', '2468');
+    await submit('manager-code-form');
+    await waitFor(() => !dialogOpen('manager-code-form'));
+    expect(notifications.items.map((n) => n.messageId)).toContain('success.managerCodeSaved');
+    const check = await meanwhile(() =>
+      t.app.inject({
+        url: `/api/bo/checkContreCode?id=${s.manager.id}&code=manager&contreCode=2468`,
+        headers: s.manager.headers,
+      }),
+    );
+    expect(check.json()).toEqual({ valide: true, managerName: 'manager' });
+  });
+});
+
 describe('a cash count of a terminal the site does not have', () => {
   it('is kept by the outbox as needing attention, with the translated reason on the cash screen', async () => {
     const user = session.user!;

@@ -1,7 +1,7 @@
 /**
  * The safe screen's online actions (issue #3 point 2): a manager's countersignature
- * (bo/checkContreCode, then fluxfin/contre_signe) and the e-mails (bo/home/envoieMail,
- * envoieMailManquant).
+ * (bo/checkContreCode, then fluxfin/contre_signe), the manager's own code (bo/setContreCode) and
+ * the e-mails (bo/home/envoieMail, envoieMailManquant).
  *
  * Why they do not go through the outbox like the counts: a countersignature proves the manager is
  * here NOW with their code — queued, it would be sent hours later, with the code stored in clear
@@ -13,6 +13,7 @@
 import { subDays } from 'date-fns';
 import {
   CheckContreCodeAnswerSchema,
+  OkAnswerSchema,
   IDEMPOTENCY_KEY_HEADER,
   type MailAnswer,
   MailAnswerSchema,
@@ -68,13 +69,14 @@ function requireOnline(): void {
   if (globalThis.navigator?.onLine === false) throw new ApiFailure('Network Error', null);
 }
 
-/** An online write with its Idempotency-Key; resolves to the parsed JSON answer. */
+/** An online write with its Idempotency-Key (and a JSON body if given); resolves to the parsed JSON answer. */
 async function keyedCall<T>(
   method: 'get' | 'post',
   path: string,
   params: SearchParams,
   key: string,
   parse: (body: unknown) => T,
+  json?: unknown,
 ): Promise<T> {
   requireOnline();
   try {
@@ -82,6 +84,7 @@ async function keyedCall<T>(
       method,
       searchParams: toSearchParams(params),
       headers: { [IDEMPOTENCY_KEY_HEADER]: key },
+      ...(json === undefined ? {} : { json }),
     }).json<unknown>();
     return parse(body);
   } catch (e) {
@@ -134,6 +137,17 @@ export function countersign(userId: number, input: CountersignInput, key: string
     key,
     (body) => SafeCountSchema.parse(body),
   );
+}
+
+/**
+ * POST bo/setContreCode: sets the signed-in manager's own code (4 to 6 digits), which they type
+ * to countersign another manager's safe count.
+ * @throws ApiFailure — 400 BadRequest (not 4 to 6 digits), `Network Error` offline.
+ */
+export async function setOwnManagerCode(userId: number, code: string, key: string): Promise<void> {
+  await keyedCall('post', 'bo/setContreCode', { id: userId }, key, (body) => OkAnswerSchema.parse(body), {
+    contreCode: code,
+  });
 }
 
 /** Who gets an e-mail: one user by login, else every user of `role` who sees the site. */
@@ -198,7 +212,7 @@ export interface FailureOutcome {
 }
 
 /**
- * Reads a failure of {@link countersign}, {@link mailReceipt} or {@link mailMissingCount}.
+ * Reads a failure of {@link countersign}, {@link setOwnManagerCode}, {@link mailReceipt} or {@link mailMissingCount}.
  * `offlineMessageId` is shown without network; `messages` overrides the message of a code.
  */
 export function failureOutcome(

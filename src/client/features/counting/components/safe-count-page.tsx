@@ -35,6 +35,7 @@ import { CountersignDialog, type CountersignTarget } from './countersign-dialog.
 import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MailDialog, type MailRequest } from './mail-dialog.tsx';
+import { ManagerCodeDialog } from './manager-code-dialog.tsx';
 import { MoneyField } from './money-field.tsx';
 import { SyncStateTag } from './sync-state-tag.tsx';
 
@@ -43,6 +44,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
   const [fixing, setFixing] = useState<string | null>(null);
   const [countersigning, setCountersigning] = useState<CountersignTarget | null>(null);
   const [mailing, setMailing] = useState<MailRequest | null>(null);
+  const [settingCode, setSettingCode] = useState(false);
   const { user, sites, form, setForm, errors, saving, submit, errorOf } = useCountingForm<
     SafeCountForm,
     SafeField,
@@ -311,8 +313,22 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
           onMail={setMailing}
         />
       ) : null}
+      <section className="counting-list" aria-labelledby="safe-code-title">
+        <h2 id="safe-code-title">
+          <FormattedMessage id="counting.safe.managerCodeTitle" />
+        </h2>
+        <div className="counting-list__empty">
+          <p>
+            <FormattedMessage id="counting.safe.managerCodeWhy" />
+          </p>
+          <Button onPress={() => setSettingCode(true)}>
+            <FormattedMessage id="counting.safe.setManagerCode" />
+          </Button>
+        </div>
+      </section>
       {user ? (
         <>
+          <ManagerCodeDialog userId={user.id} isOpen={settingCode} onClose={() => setSettingCode(false)} />
           <CountersignDialog
             userId={user.id}
             target={countersigning}
