@@ -53,3 +53,8 @@ describe('report families on the UCI Online Retail file, afternoons only (tranch
   const afternoon = '&trancheHoraire=true&heureDebut=12:30&heureFin=17:00';
   proveFamilies('UCI 12:30–17:00', () => withinHours(uci, '12:30', '17:00'), report, { cancellationsToo: true, extra: afternoon });
 });
+
+describe('report families on the London takeaway file, late evenings only (trancheHoraire 21:30–01:00, past midnight)', () => {
+  const late = '&trancheHoraire=true&heureDebut=21:30&heureFin=01:00';
+  proveFamilies('takeaway 21:30–01:00', () => withinHours(takeaway, '21:30', '01:00'), report, { dailyToo: true, extra: late });
+});

@@ -4,9 +4,14 @@
  * to the cent, with the figures of expected.ts computed from the raw file.
  *
  * What imported files cannot feed (no terminal, seller, payment, covers, employee meal, voided
- * line or loss in any of them) shows as zeros in the figures that carry them (covers, Z items);
- * the classes built only on those (by terminal, seller, payment method, finance payments,
- * corrections, losses) are not proven here.
+ * line or loss in any of them) shows as zeros in the figures that carry them (covers, Z items),
+ * as a single "not set" row (by terminal, by seller) or as no row at all (payments); the
+ * corrections and losses classes, built only on those, are not asked here.
+ *
+ * Besides whole periods, the same figures are asked for an hour range (trancheHoraire, which
+ * makes the reports read the tickets instead of the per-day aggregates) and for explicit
+ * fiscal dates (datefiscales[]); bo/getRepartition is proven for each of its dimensions and
+ * statuts.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { expect, it } from 'vitest';
@@ -32,10 +37,14 @@ export type ReportFn = (className: string, variant: string, from: string, to: st
 
 /**
  * The tickets of `set` opened from `from` (included) to `to` (excluded), `HH:mm` in the site's
- * clock, with their lines: what a report asked with trancheHoraire=true&heureDebut&heureFin keeps.
+ * clock, with their lines: what a report asked with trancheHoraire=true&heureDebut&heureFin keeps
+ * (a range ending before it starts runs past midnight).
  */
 export function withinHours(set: ProvenSet, from: string, to: string): ProvenSet {
-  const keep = (t: ExpTicket) => t.first.slice(11, 16) >= from && t.first.slice(11, 16) < to;
+  const keep = (t: ExpTicket) => {
+    const time = t.first.slice(11, 16);
+    return from < to ? time >= from && time < to : time >= from || time < to;
+  };
   return { ...set, tickets: set.tickets.filter(keep), lines: set.lines.filter((l) => keep(l.ticket)) };
 }
 
