@@ -27,6 +27,7 @@ import { tzOffset } from '@date-fns/tz';
 import type pg from 'pg';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { BREAKDOWN_TABLES, refreshDailySales } from '../db/aggregates.ts';
+import { type DataLoad, recordDataLoad } from '../db/data-loads.ts';
 import { CopyWriter, copyText, RowBuffer } from '../import/copy.ts';
 import { roundDivInt } from '../import/decimal.ts';
 import {
@@ -571,6 +572,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     const siteIds = await insertReference(client);
     const recreate: string[] = [];
     const refreshes: [number, string, string][] = [];
+    const loads: DataLoad[] = [];
     let loading: Promise<unknown> = Promise.resolve();
     const emptied = new Set<string>();
     for (const table of ['tickets', 'ticket_lines', 'payments']) {
@@ -652,6 +654,13 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       }), ticketCopy.end());
       loading.catch(() => {}); // awaited, and so rethrown, before the next query
       if (days.length > 0) refreshes.push([siteId, (days[0] as SiteDay).date, (days[days.length - 1] as SiteDay).date]);
+      loads.push({
+        siteId,
+        source: 'demo',
+        firstFiscalDate: days.length > 0 ? (days[0] as SiteDay).date : null,
+        lastFiscalDate: days.length > 0 ? (days[days.length - 1] as SiteDay).date : null,
+        tickets: siteTickets,
+      });
       ticketCount += siteTickets;
       lineCount += lineRows.rows;
       log(`Demo chain: ${site.libelle}: ${siteTickets} tickets, ${lineRows.rows} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -660,6 +669,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     if (recreate.length > 0) log(`Demo chain: building ${recreate.length} indexes…`);
     for (const statement of recreate) await client.query(statement);
     for (const [siteId, from, to] of refreshes) await refreshDailySales(client, siteId, from, to);
+    for (const load of loads) await recordDataLoad(client, load);
     // Statistics now rather than at autovacuum's leisure: reports run right after the first
     // start, and without them the planner takes the small reference tables for ~350 rows and
     // sorts on disk (seen on the year-long VAT and finance reports).

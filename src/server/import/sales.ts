@@ -37,6 +37,7 @@ import { parse as parseCsvSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import type pg from 'pg';
 import { refreshDailySales } from '../db/aggregates.ts';
+import { recordDataLoad } from '../db/data-loads.ts';
 import { AssemblerWorker, type Block, recordBlocks } from './blocks.ts';
 import { CopyWriter } from './copy.ts';
 import { type Decimal, parseDecimal } from './decimal.ts';
@@ -447,6 +448,14 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     // counts the rows it inserted itself.
     if (r.new_from && r.new_to && linesWritten >= 10_000) await client.query('ANALYZE tickets, ticket_lines, payments');
     if (r.new_from && r.new_to) await refreshDailySales(client, site.id, r.new_from, r.new_to);
+    // What GET exports/status says of the site's last load; in the same transaction as the data.
+    await recordDataLoad(client, {
+      siteId: site.id,
+      source,
+      firstFiscalDate: r.new_from ?? null,
+      lastFiscalDate: r.new_to ?? null,
+      tickets: summary.ticketsInserted,
+    });
     await client.query('COMMIT');
     const result: ImportResult = {
       siteId: site.id,

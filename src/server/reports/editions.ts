@@ -182,26 +182,4 @@ export async function editionCounts(
   );
 }
 
-/** A load of sales data into a site, as {@link recordDataLoad} stores it. */
-export interface DataLoad {
-  siteId: number;
-  /** `file:<name>` for an import, `demo` for the demo chain. */
-  source: string;
-  /** First and last fiscal dates the load touched (wire dates), null when it added nothing. */
-  firstFiscalDate: string | null;
-  lastFiscalDate: string | null;
-  /** Tickets added. */
-  tickets: number;
-}
-
-/**
- * Records a load of sales data (for GET exports/status). Meant to be called by a loader (import,
- * demo generator) inside its own transaction, so the record exists exactly when the data does.
- */
-export async function recordDataLoad(client: pg.Pool | pg.PoolClient, load: DataLoad): Promise<void> {
-  await client.query(
-    `INSERT INTO data_loads (site_id, source, first_fiscal_date, last_fiscal_date, tickets)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [load.siteId, load.source, load.firstFiscalDate, load.lastFiscalDate, load.tickets],
-  );
-}
+export { type DataLoad, recordDataLoad } from '../db/data-loads.ts';
