@@ -32,6 +32,7 @@ export const DATA = path.resolve(REPO, '../shared/data');
 export const FILES = {
   takeaway: path.join(DATA, 'takeaway-restaurants-london/restaurant-1-orders.csv'),
   takeawayPrices: path.join(DATA, 'takeaway-restaurants-london/restaurant-1-products-price.csv'),
+  takeaway2: path.join(DATA, 'takeaway-restaurants-london/restaurant-2-orders.HEAD-SAMPLE-1998rows.csv'),
   uci: path.join(DATA, 'uci-online-retail/online_retail_uci_2010-2011.csv.gz'),
   pizzaDetails: path.join(DATA, 'maven-pizza-sales/order_details.csv'),
   pizzaOrders: path.join(DATA, 'maven-pizza-sales/orders.csv'),
@@ -330,7 +331,7 @@ export function comparison(days: ReturnType<typeof byDate>, from: string, to: st
 }
 
 /** RapportVentesComparaison Cumulative rows and totals. */
-export function cumulative(daily: ReturnType<typeof comparison>) {
+export function cumulative(daily: { rows: ReadonlyArray<{ fiscalDate: string; previousFiscalDate: string; netSales: number; previousNetSales: number }> }) {
   let net = 0;
   let prev = 0;
   const rows = daily.rows.map((r) => {
@@ -494,4 +495,16 @@ export async function bakeryLines(): Promise<{ lines: RawLine[]; rows: number; e
     }
   }
   return { lines, rows: rows.length, emptyRows };
+}
+
+/** The first 1,998 lines of London takeaway restaurant 2 (prices in the file, `DD/MM/YYYY HH:MM`). */
+export async function takeaway2Lines(): Promise<RawLine[]> {
+  return (await readCsv(FILES.takeaway2)).map((r) => {
+    const m = /^(\d\d)\/(\d\d)\/(\d{4}) (\d\d):(\d\d)$/.exec(r['Order Date'] as string);
+    if (!m) throw new Error(`unexpected date ${r['Order Date']}`);
+    return {
+      ticket: r['Order ID'] as string, when: `${m[3]}-${m[2]}-${m[1]} ${m[4]}:${m[5]}:00`, quantity: wholeQuantity(r.Quantity as string),
+      price: tenThousandths(r['Product Price'] as string), family: null,
+    };
+  });
 }
