@@ -48,6 +48,10 @@ const READ_ONLY_PATHS = new Set([
   'bo/tickets/search',
   'bo/tickets/detail',
   'bo/getRepartition',
+  'bo/getResultsChoices',
+  'bo/getGroupements',
+  'exports/status',
+  'exports/list',
 ]);
 
 /**
@@ -57,7 +61,7 @@ const READ_ONLY_PATHS = new Set([
 export function isCacheableRead(path: string, params: URLSearchParams): boolean {
   if (path.startsWith('bo/home/')) return !HOME_WRITES.has(path) && !path.slice(8).includes('/');
   // The on-screen report (JSON dataset); PDF, CSV and XLSX downloads are not kept.
-  if (path === 'bo/getReport') return params.get('format') === 'JSON';
+  if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
   // The day's safe counts and a period's list; not the PDF receipt.
   if (path === 'coffre') return !params.has('ACTION') || params.get('ACTION') === 'getComptages';
   return READ_ONLY_PATHS.has(path);

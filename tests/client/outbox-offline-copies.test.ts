@@ -65,7 +65,14 @@ describe('offline copies', () => {
     expect(isCacheableRead('bo/favoris', q('id=1'))).toBe(true);
     expect(isCacheableRead('bo/tickets/search', q('id=1'))).toBe(true);
     expect(isCacheableRead('bo/tickets/detail', q('id=1&site=1&ticketId=2'))).toBe(true);
+    expect(isCacheableRead('bo/getReportSite', q('format=JSON&restaurantId=1'))).toBe(true);
+    expect(isCacheableRead('exports/status', q('dateFiscale=2026-11-22'))).toBe(true);
+    expect(isCacheableRead('exports/list', q('id=1'))).toBe(true);
+    expect(isCacheableRead('bo/getResultsChoices', q('id=1&RapportGeneralClassName=RapportVentes'))).toBe(true);
     // Downloads and receipts are not kept.
+    expect(isCacheableRead('bo/getReportSite', q('format=CSV&restaurantId=1'))).toBe(false);
+    expect(isCacheableRead('exports/download', q('edition=4'))).toBe(false);
+    expect(isCacheableRead('bo/getAllReportsSpecBK', q('id=1&site=1'))).toBe(false);
     expect(isCacheableRead('bo/getReport', q('format=PDF'))).toBe(false);
     expect(isCacheableRead('coffre', q('ACTION=getRecu&pdf=true&id=3'))).toBe(false);
     // GETs of the contract that change data (DESIGN.md §4).
