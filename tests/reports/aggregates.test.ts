@@ -130,7 +130,7 @@ describe('report families read from the per-day aggregates', () => {
       ['22:00', '03:00'],
       ['07:00', '07:00'],
     ]) {
-      for (const className of ['RapportVentes', 'RapportVentesHoraire', 'RapportVentesTranche']) {
+      for (const className of ['RapportVentes', 'RapportVentesHoraire', 'RapportVentesTranche', 'RapportVentesComparaison']) {
         const resolved = await resolveReport(
           input(className, { sites, dateDebut: from, dateFin: to, trancheHoraire: true, heureDebut, heureFin }),
           sites,

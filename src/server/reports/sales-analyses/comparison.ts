@@ -13,12 +13,14 @@
  * A row exists when the date or its counterpart has tickets; the missing side reads 0.
  * `variancePercent = (net − previousNet) / previousNet`, null when last year's sales are 0.
  * Like the sales report, it reads the per-day aggregate `daily_sales` when the request has no
- * filter below the day, and the tickets otherwise — one statement either way.
+ * filter below the day, `daily_hour_sales` with only an hour range on whole hours, and the
+ * tickets otherwise — one statement either way.
  */
 import { subDays } from 'date-fns';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
+import { hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts';
 import { usesDailyAggregate } from '../sales.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import {
@@ -63,16 +65,27 @@ interface ComparisonRow {
 
 /** One side (this year or last year) of the comparison as a SELECT, dates moved onto this year. */
 function side(request: ReportRequest, values: unknown[], period: SelectedPeriod, shift: number): string {
+  const $ = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
   if (usesDailyAggregate(request)) {
-    const $ = (value: unknown): string => {
-      values.push(value);
-      return `$${values.length}`;
-    };
     const dates = period.fiscalDates ? `AND d.fiscal_date = ANY(${$(period.fiscalDates)}::date[])` : '';
     return `SELECT d.site_id, d.fiscal_date + ${shift} AS fiscal_date, d.tickets, d.net_cents
               FROM daily_sales d
              WHERE d.site_id = ANY(${$(request.sites.map((s) => s.id))}::int[])
                AND d.fiscal_date BETWEEN ${$(period.dateDebut)}::date AND ${$(period.dateFin)}::date ${dates}`;
+  }
+  if (readsHourAggregates(request)) {
+    // An hour range on whole hours: the per-hour aggregate keeps each local hour apart.
+    const dates = period.fiscalDates ? `AND a.fiscal_date = ANY(${$(period.fiscalDates)}::date[])` : '';
+    return `SELECT a.site_id, a.fiscal_date + ${shift} AS fiscal_date,
+                   sum(a.tickets)::int AS tickets, sum(a.net_cents)::bigint AS net_cents
+              FROM daily_hour_sales a
+             WHERE a.site_id = ANY(${$(request.sites.map((s) => s.id))}::int[])
+               AND a.fiscal_date BETWEEN ${$(period.dateDebut)}::date AND ${$(period.dateFin)}::date ${dates}
+                   ${hourRangeCondition('a', request, values)}
+             GROUP BY a.site_id, a.fiscal_date`;
   }
   return `SELECT t.site_id, t.fiscal_date + ${shift} AS fiscal_date,
                  (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
