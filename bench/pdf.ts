@@ -27,6 +27,8 @@ import { closePdfPool, renderPdfInWorker } from '../src/server/reports/render/pd
 
 /** Row counts measured (both engines, each). */
 const SIZES = [5_000, 20_000];
+/** Rows of the warm-up document (not measured). */
+const WARM_UP_ROWS = 2_000;
 /** Chromium of the machine (Debian's package); CHROME_PATH overrides. */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -169,8 +171,8 @@ export interface PdfBenchSize {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
- * Renders the same tickets table of each size with both engines (warm: one small document each
- * first, so neither pays its start-up) and reports pages per second and the ratio.
+ * Renders the same tickets table of each size with both engines (warm: a small and a mid-sized
+ * document each first, so neither pays its start-up) and reports pages per second and the ratio.
  * @throws Error when Chromium cannot be launched (CHROME_PATH) or an output has no page.
  */
 export async function benchPdf(sizes: number[] = SIZES): Promise<{ name: string; sizes: PdfBenchSize[] }> {
@@ -216,8 +218,12 @@ export async function benchPdf(sizes: number[] = SIZES): Promise<{ name: string;
       const pdf = await renderPdfInWorker(dataset, OPTIONS);
       return { ms: performance.now() - t0, pages: countPdfPages(pdf), bytes: pdf.length };
     };
-    await printOurs(ticketsDataset(200));
-    await printChromium(ticketsDataset(200));
+    // Warm-up on a mid-sized table: the worker's JIT and pdfmake's caches, Chromium's renderer
+    // and its font, as a server would be after its first few reports.
+    for (const rows of [200, WARM_UP_ROWS]) {
+      await printOurs(ticketsDataset(rows));
+      await printChromium(ticketsDataset(rows));
+    }
 
     for (const rows of sizes) {
       const dataset = ticketsDataset(rows);
