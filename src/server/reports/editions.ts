@@ -33,7 +33,13 @@ export interface EditionRecord {
   origin?: 'report' | 'archive';
 }
 
-/** Stores one edition; answers its id. */
+/**
+ * Stores one edition; answers its id. The history of generated reports is a convenience record,
+ * not fiscal data: its insert commits without waiting for the WAL to reach the disk
+ * (`synchronous_commit = off` for this transaction only), so a report's answer does not wait for
+ * an fsync. The row is visible to every later query at once; a crash of the database server in
+ * the next fraction of a second could lose it, and nothing else.
+ */
 export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promise<number> {
   const { request } = record.report;
   const siteIds = request.sites.map((s) => s.id);
@@ -42,7 +48,29 @@ export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promi
     sites: siteIds,
     origin: record.origin ?? 'report',
   };
-  const { rows } = await pool.query<{ id: string }>(
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL synchronous_commit TO OFF');
+    const id = await insertEdition(client, record, stored, siteIds);
+    await client.query('COMMIT');
+    return id;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function insertEdition(
+  client: pg.PoolClient,
+  record: EditionRecord,
+  stored: RawReportInput & { origin: string },
+  siteIds: number[],
+): Promise<number> {
+  const { request } = record.report;
+  const { rows } = await client.query<{ id: string }>(
     `INSERT INTO report_editions (user_id, login, class_name, variant, format, language, date_debut, date_fin,
                                   fiscal_dates, site_ids, request, bytes, rows, status)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
