@@ -127,6 +127,20 @@ describe('client features against the real server', () => {
     expect(dataset.className).toBe('RapportVentes');
   });
 
+  it('offers the sort columns and groupings the server reads, and gets the rows sorted and grouped', async () => {
+    const choices = await m.queryClient.fetchQuery(m.reports.reportQueries.choices(userId, 'RapportVentes', 'fr'));
+    expect(choices.tris.map((c) => c.value)).toContain('netSales');
+    expect(choices.regroupements.map((c) => c.value)).toContain('SITE');
+    const sorted = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.preview(salesParams({ sortKey: 'netSales', sortDescending: true })),
+    );
+    const net = sorted.rows.map((r) => r.netSales as number);
+    expect(net).toEqual([...net].sort((a, b) => b - a));
+    const grouped = await m.queryClient.fetchQuery(m.reports.reportQueries.preview(salesParams({ groupBy: 'SITE' })));
+    expect(grouped.rows).toHaveLength(2);
+    expect(grouped.totals.netSales).toBe(15000 + 30050 + 5000);
+  });
+
   it('gets the server refusal of a too long period as MaxReportDays with its maximum', async () => {
     const params = { ...salesParams(), dateDebut: '2020-01-01', dateFin: '2026-03-02' };
     const failure: unknown = await m.queryClient

@@ -54,6 +54,22 @@ describe('bo/getReport parameters', () => {
   });
 });
 
+describe('sort and grouping', () => {
+  it('sends tri as the column key, with :desc when descending, and regroupement when chosen', () => {
+    const params = toSearchParams(
+      buildReportParams({ ...base, sortKey: 'netSales', sortDescending: true, groupBy: 'SITE' }),
+    );
+    expect([params.get('tri'), params.get('regroupement')]).toEqual(['netSales:desc', 'SITE']);
+    const ascending = toSearchParams(buildReportParams({ ...base, sortKey: 'fiscalDate', sortDescending: false }));
+    expect([ascending.get('tri'), ascending.has('regroupement')]).toEqual(['fiscalDate', false]);
+  });
+
+  it('leaves both out when nothing is chosen', () => {
+    const params = toSearchParams(buildReportParams({ ...base, sortKey: null, groupBy: null }));
+    expect([params.has('tri'), params.has('regroupement')]).toEqual([false, false]);
+  });
+});
+
 describe('seller comma marker', () => {
   it('round-trips seller names holding commas', () => {
     const names = ['Martin, Paul', 'Zoé', 'A,B,C'];

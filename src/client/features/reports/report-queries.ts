@@ -1,9 +1,10 @@
 /**
  * Reads of /rapports through TanStack Query (DESIGN.md §8: one key factory per domain):
  * the report classes of `GET bo/rapport/metrics` (titles already translated by the server in
- * `language`) and the on-screen preview, `GET bo/getReport` with `format=JSON` (DESIGN.md §6 dataset).
+ * `language`), what a class offers (`GET bo/getResultsChoices`) and the on-screen preview, `GET bo/getReport` with `format=JSON` (DESIGN.md §6 dataset).
  */
 import { queryOptions } from '@tanstack/react-query';
+import { ResultsChoicesAnswerSchema } from '../../../contract/exports.ts';
 import { DatasetSchema, type Language, MetricsAnswerSchema } from '../../../contract/reports.ts';
 import { getJson, type SearchParams } from '../../lib/http.ts';
 
@@ -16,6 +17,21 @@ export const reportQueries = {
       queryFn: () => getJson('bo/rapport/metrics', MetricsAnswerSchema, { id: userId, language }),
       staleTime: 30 * 60_000,
       select: (answer) => answer.editions,
+    }),
+  /**
+   * GET bo/getResultsChoices?id&RapportGeneralClassName&language — what a class offers: its sort
+   * columns (`tris`) and groupings (`regroupements`) with translated labels.
+   */
+  choices: (userId: number, className: string, language: Language) =>
+    queryOptions({
+      queryKey: [...reportQueries.all(), userId, 'choices', className, language] as const,
+      queryFn: () =>
+        getJson('bo/getResultsChoices', ResultsChoicesAnswerSchema, {
+          id: userId,
+          RapportGeneralClassName: className,
+          language,
+        }),
+      staleTime: 30 * 60_000,
     }),
   /**
    * GET bo/getReport with the given parameters and `format=JSON`: the dataset shown on screen.

@@ -1,7 +1,8 @@
 /**
  * Builds the query of `GET bo/getReport` (SPEC.md §7) from the selection, parameter for parameter:
  * id, rapportClassName, typeRapport, dateDebut, dateFin, operation, format, sites[], tpv[],
- * trancheHoraire, heureDebut, heureFin, vendeurs, language. Pure, so the tests pin the wire shape.
+ * trancheHoraire, heureDebut, heureFin, vendeurs, tri, regroupement, language. Pure, so the tests pin
+ * the wire shape.
  */
 import { daysInclusive } from '../../../contract/dates.ts';
 import type { DateRange } from '../../../contract/periods.ts';
@@ -34,6 +35,12 @@ export interface ReportRequestInput {
   heureDebut: string;
   /** HH:mm. */
   heureFin: string;
+  /** Sort column (bo/getResultsChoices `tris`), or null for the report's own order. */
+  sortKey?: string | null;
+  /** Sort downwards (wire `key:desc`). */
+  sortDescending?: boolean;
+  /** Grouping (bo/getResultsChoices `regroupements`), or null for none. */
+  groupBy?: string | null;
 }
 
 /** The part of a `site:item` key after the first colon (seller codes may hold colons). */
@@ -49,7 +56,8 @@ function unique<T>(values: readonly T[]): T[] {
  * Query parameters of bo/getReport. Arrays travel as repeated `sites[]=…` / `tpv[]=…` (lib/http).
  * Terminals go as their numbers (`tpv[]`) and sellers as their codes joined by commas, a comma
  * inside a code replaced by SELLER_COMMA_MARKER (SPEC.md §5); both are left out when empty, which
- * the server reads as "every terminal / seller". `operation` is always VENTE (SPEC.md §9).
+ * the server reads as "every terminal / seller". `operation` is always VENTE (SPEC.md §9). `tri`
+ * (`key` or `key:desc`) and `regroupement` are sent only when chosen.
  */
 export function buildReportParams(input: ReportRequestInput): SearchParams {
   const terminals = unique(input.terminalKeys.map((k) => Number(itemOfKey(k)))).filter(Number.isInteger);
@@ -68,6 +76,8 @@ export function buildReportParams(input: ReportRequestInput): SearchParams {
     heureDebut: input.heureDebut,
     heureFin: input.heureFin,
     vendeurs: sellers.length > 0 ? encodeSellers(sellers) : undefined,
+    tri: input.sortKey ? `${input.sortKey}${input.sortDescending ? ':desc' : ''}` : undefined,
+    regroupement: input.groupBy ?? undefined,
     language: input.language,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * /rapports (SPEC.md §2): choose a report class (bo/rapport/metrics), sites and a period, a format
- * (PDF, CSV, XLSX), then either download the file with a visible progress bar or show the dataset
+ * (PDF, CSV, XLSX), optionally a sort column and a grouping the class offers (bo/getResultsChoices),
+ * then either download the file with a visible progress bar or show the dataset
  * on screen (format=JSON). Errors arrive translated through the notification area (SPEC.md §8).
  */
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +18,7 @@ import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Checkbox } from '../../../ui/checkbox.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { FavouritesBar } from '../../favourites/components/favourites-bar.tsx';
@@ -34,6 +36,17 @@ import './reports.css';
 function isDownloadFormat(value: string): value is DownloadFormat {
   return (DOWNLOAD_FORMATS as readonly string[]).includes(value);
 }
+
+/** Sort and grouping chosen for one report class (they mean nothing for another one). */
+interface Shaping {
+  className: string | null;
+  sortKey: string | null;
+  descending: boolean;
+  groupBy: string | null;
+}
+const NO_SHAPING: Shaping = { className: null, sortKey: null, descending: false, groupBy: null };
+/** Select key of "no sort" / "no grouping" (react-aria keys cannot be empty). */
+const NONE = '__none';
 
 export function ReportsPage() {
   const intl = useIntl();
@@ -62,6 +75,18 @@ export function ReportsPage() {
     edition && !edition.variants.includes(sel.report.typeRapport)
       ? (edition.variants[0] ?? 'Daily')
       : sel.report.typeRapport;
+
+  // What the chosen class can be sorted and grouped by (bo/getResultsChoices).
+  const choices = useQuery({
+    ...reportQueries.choices(userId, edition?.className ?? '', language),
+    enabled: user !== null && edition !== undefined,
+  });
+  const [shapingState, setShaping] = useState<Shaping>(NO_SHAPING);
+  const shaping = shapingState.className === (edition?.className ?? null) ? shapingState : NO_SHAPING;
+  const tris = choices.data?.tris ?? [];
+  const regroupements = choices.data?.regroupements ?? [];
+  const sortKey = tris.some((c) => c.value === shaping.sortKey) ? shaping.sortKey : null;
+  const groupBy = regroupements.some((c) => c.value === shaping.groupBy) ? shaping.groupBy : null;
 
   const [progress, setProgress] = useState<number | null>(null);
   const [downloading, setDownloading] = useState(false);
@@ -113,6 +138,9 @@ export function ReportsPage() {
       trancheHoraire: selection.trancheHoraire,
       heureDebut: selection.heureDebut,
       heureFin: selection.heureFin,
+      sortKey,
+      sortDescending: shaping.descending,
+      groupBy,
     });
   }
 
@@ -189,6 +217,47 @@ export function ReportsPage() {
                 onChange={(key) => {
                   const v = edition.variants.find((x) => x === key);
                   if (v) selection.report.typeRapport = v;
+                }}
+              />
+            ) : null}
+            {edition && tris.length > 0 ? (
+              <div className="rep-shaping">
+                <Select
+                  label={intl.formatMessage({ id: 'reports.sortBy' })}
+                  options={[
+                    { id: NONE, label: intl.formatMessage({ id: 'reports.sortNone' }) },
+                    ...tris.map((c) => ({ id: c.value, label: c.label })),
+                  ]}
+                  value={sortKey ?? NONE}
+                  onChange={(key) => {
+                    setShaping({ ...shaping, className: edition.className, sortKey: key === NONE ? null : String(key) });
+                    setDataset(null);
+                  }}
+                />
+                {sortKey ? (
+                  <Checkbox
+                    isSelected={shaping.descending}
+                    onChange={(descending) => {
+                      setShaping({ ...shaping, className: edition.className, descending });
+                      setDataset(null);
+                    }}
+                  >
+                    {intl.formatMessage({ id: 'reports.sortDescending' })}
+                  </Checkbox>
+                ) : null}
+              </div>
+            ) : null}
+            {edition && regroupements.length > 0 ? (
+              <Select
+                label={intl.formatMessage({ id: 'reports.groupBy' })}
+                options={[
+                  { id: NONE, label: intl.formatMessage({ id: 'reports.groupNone' }) },
+                  ...regroupements.map((c) => ({ id: c.value, label: c.label })),
+                ]}
+                value={groupBy ?? NONE}
+                onChange={(key) => {
+                  setShaping({ ...shaping, className: edition.className, groupBy: key === NONE ? null : String(key) });
+                  setDataset(null);
                 }}
               />
             ) : null}
