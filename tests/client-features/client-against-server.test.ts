@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Chain } from '../server/fixtures.ts';
 import { seedChain } from '../server/fixtures.ts';
+import { refreshDailyBreakdowns } from '../../src/server/db/aggregates.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -139,6 +140,47 @@ describe('client features against the real server', () => {
     const grouped = await m.queryClient.fetchQuery(m.reports.reportQueries.preview(salesParams({ groupBy: 'SITE' })));
     expect(grouped.rows).toHaveLength(2);
     expect(grouped.totals.netSales).toBe(15000 + 30050 + 5000);
+  });
+
+  it('offers the families present in the period as filter values and keeps only the chosen one', async () => {
+    // Two tickets with lines of two families at Paris on 1 March, and their per-day breakdowns
+    // (the fixture's chain has daily totals only).
+    const { pool } = t.database;
+    const paris = chain.sites.paris;
+    for (const [ticketId, family, cents] of [
+      [9001, 'Boissons', 450],
+      [9002, 'Plats', 1800],
+    ] as const) {
+      await pool.query(
+        `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, total_cents, total_excl_cents, tax_cents, source, source_ref)
+         VALUES ($1, $2, '2026-03-01', '2026-03-01T12:00:00+01:00', $3, $3, 0, 'test', $4)`,
+        [paris, ticketId, cents, String(ticketId)],
+      );
+      await pool.query(
+        `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
+                                   vat_rate, amount_excl_cents, tax_cents)
+         VALUES ($1, $2, 1, 'Article', $3, 1, $4, $4, 0, $4, 0)`,
+        [paris, ticketId, family, cents],
+      );
+    }
+    await refreshDailyBreakdowns(pool, paris, '2026-03-01', '2026-03-01');
+    const range = { dateDebut: '2026-03-01', dateFin: '2026-03-02' };
+    const { groupements: families } = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.groupements(userId, 'RapportVentesFamille', 'FAMILLE', range, 'fr'),
+    );
+    expect(families.map((f) => f.value)).toEqual(['Boissons', 'Plats']);
+    const kept = families[1]!;
+    const all = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.preview(salesParams({ className: 'RapportVentesFamille' })),
+    );
+    const filtered = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.preview(
+        salesParams({ className: 'RapportVentesFamille', filter: { filtre: 'FAMILLE', values: [kept.value] } }),
+      ),
+    );
+    expect(all.rows.map((r) => r.family).sort()).toEqual(['Boissons', 'Plats']);
+    expect(filtered.rows.map((r) => r.family)).toEqual(['Plats']);
+    expect(filtered.totals.netSales).toBe(1800);
   });
 
   it('gets the server refusal of a too long period as MaxReportDays with its maximum', async () => {

@@ -64,6 +64,19 @@ describe('sort and grouping', () => {
     expect([ascending.get('tri'), ascending.has('regroupement')]).toEqual(['fiscalDate', false]);
   });
 
+  it('sends a filter as isFilters, filtre and repeated condition[] values, and nothing without a value', () => {
+    const params = toSearchParams(
+      buildReportParams({ ...base, filter: { filtre: 'FAMILLE', values: ['Boissons', 'Plats'] } }),
+    );
+    expect([params.get('isFilters'), params.get('filtre'), params.getAll('condition[]')]).toEqual([
+      'true',
+      'FAMILLE',
+      ['Boissons', 'Plats'],
+    ]);
+    const none = toSearchParams(buildReportParams({ ...base, filter: { filtre: 'FAMILLE', values: [] } }));
+    expect([none.has('isFilters'), none.has('filtre'), none.has('condition[]')]).toEqual([false, false, false]);
+  });
+
   it('leaves both out when nothing is chosen', () => {
     const params = toSearchParams(buildReportParams({ ...base, sortKey: null, groupBy: null }));
     expect([params.has('tri'), params.has('regroupement')]).toEqual([false, false]);

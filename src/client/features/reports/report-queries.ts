@@ -4,7 +4,7 @@
  * `language`), what a class offers (`GET bo/getResultsChoices`) and the on-screen preview, `GET bo/getReport` with `format=JSON` (DESIGN.md §6 dataset).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { ResultsChoicesAnswerSchema } from '../../../contract/exports.ts';
+import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../../contract/exports.ts';
 import { DatasetSchema, type Language, MetricsAnswerSchema } from '../../../contract/reports.ts';
 import { getJson, type SearchParams } from '../../lib/http.ts';
 
@@ -32,6 +32,30 @@ export const reportQueries = {
           language,
         }),
       staleTime: 30 * 60_000,
+    }),
+  /**
+   * GET bo/getGroupements — the values of `filtre` present in the data of the user's sites over
+   * the period (families, VAT rates, payment methods, terminals, sellers), labelled in `language`.
+   */
+  groupements: (
+    userId: number,
+    className: string,
+    filtre: string,
+    range: { dateDebut: string; dateFin: string },
+    language: Language,
+  ) =>
+    queryOptions({
+      queryKey: [...reportQueries.all(), userId, 'groupements', className, filtre, range, language] as const,
+      queryFn: () =>
+        getJson('bo/getGroupements', GroupementsAnswerSchema, {
+          id: userId,
+          rapportGeneralClassName: className,
+          filtre,
+          dateDebut: range.dateDebut,
+          dateFin: range.dateFin,
+          language,
+        }),
+      staleTime: 5 * 60_000,
     }),
   /**
    * GET bo/getReport with the given parameters and `format=JSON`: the dataset shown on screen.

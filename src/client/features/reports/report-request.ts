@@ -41,6 +41,8 @@ export interface ReportRequestInput {
   sortDescending?: boolean;
   /** Grouping (bo/getResultsChoices `regroupements`), or null for none. */
   groupBy?: string | null;
+  /** Keep only rows whose `filtre` dimension is one of `values` (bo/getGroupements); null or no value: no filter. */
+  filter?: { filtre: string; values: readonly string[] } | null;
 }
 
 /** The part of a `site:item` key after the first colon (seller codes may hold colons). */
@@ -57,7 +59,8 @@ function unique<T>(values: readonly T[]): T[] {
  * Terminals go as their numbers (`tpv[]`) and sellers as their codes joined by commas, a comma
  * inside a code replaced by SELLER_COMMA_MARKER (SPEC.md §5); both are left out when empty, which
  * the server reads as "every terminal / seller". `operation` is always VENTE (SPEC.md §9). `tri`
- * (`key` or `key:desc`) and `regroupement` are sent only when chosen.
+ * (`key` or `key:desc`) and `regroupement` are sent only when chosen; a filter as `isFilters=true`,
+ * `filtre` and repeated `condition[]` values, only when at least one value is chosen.
  */
 export function buildReportParams(input: ReportRequestInput): SearchParams {
   const terminals = unique(input.terminalKeys.map((k) => Number(itemOfKey(k)))).filter(Number.isInteger);
@@ -78,6 +81,9 @@ export function buildReportParams(input: ReportRequestInput): SearchParams {
     vendeurs: sellers.length > 0 ? encodeSellers(sellers) : undefined,
     tri: input.sortKey ? `${input.sortKey}${input.sortDescending ? ':desc' : ''}` : undefined,
     regroupement: input.groupBy ?? undefined,
+    ...(input.filter && input.filter.values.length > 0
+      ? { isFilters: true, filtre: input.filter.filtre, condition: [...input.filter.values] }
+      : {}),
     language: input.language,
   };
 }

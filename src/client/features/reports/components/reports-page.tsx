@@ -1,6 +1,7 @@
 /**
  * /rapports (SPEC.md §2): choose a report class (bo/rapport/metrics), sites and a period, a format
- * (PDF, CSV, XLSX), optionally a sort column and a grouping the class offers (bo/getResultsChoices),
+ * (PDF, CSV, XLSX), optionally a sort column, a grouping and a filter on product family, VAT rate
+ * or payment method that the class offers (bo/getResultsChoices; values from bo/getGroupements),
  * then either download the file with a visible progress bar or show the dataset
  * on screen (format=JSON). Errors arrive translated through the notification area (SPEC.md §8).
  */
@@ -43,8 +44,23 @@ interface Shaping {
   sortKey: string | null;
   descending: boolean;
   groupBy: string | null;
+  /** Dimension filtered on (a FILTER_DIMENSIONS value) and the values kept. */
+  filtre: string | null;
+  filterValues: readonly string[];
 }
-const NO_SHAPING: Shaping = { className: null, sortKey: null, descending: false, groupBy: null };
+const NO_SHAPING: Shaping = {
+  className: null,
+  sortKey: null,
+  descending: false,
+  groupBy: null,
+  filtre: null,
+  filterValues: [],
+};
+/**
+ * Dimensions offered as filters on this screen, when the class offers them: what the selection
+ * pickers above do not already choose (sites, terminals, sellers, period).
+ */
+const FILTER_DIMENSIONS = ['FAMILLE', 'TVA', 'PAIEMENT'] as const;
 /** Select key of "no sort" / "no grouping" (react-aria keys cannot be empty). */
 const NONE = '__none';
 
@@ -87,6 +103,26 @@ export function ReportsPage() {
   const regroupements = choices.data?.regroupements ?? [];
   const sortKey = tris.some((c) => c.value === shaping.sortKey) ? shaping.sortKey : null;
   const groupBy = regroupements.some((c) => c.value === shaping.groupBy) ? shaping.groupBy : null;
+  const filtres = (choices.data?.filtres ?? []).filter((c) =>
+    (FILTER_DIMENSIONS as readonly string[]).includes(c.value),
+  );
+  const filtre = filtres.some((c) => c.value === shaping.filtre) ? shaping.filtre : null;
+  // The values to pick from: those present in the chosen period's data.
+  const periodChoice = resolvePeriodChoice(sel.period);
+  const groupements = useQuery({
+    ...reportQueries.groupements(
+      userId,
+      edition?.className ?? '',
+      filtre ?? '',
+      periodChoice.ok ? periodChoice.range : { dateDebut: '', dateFin: '' },
+      language,
+    ),
+    enabled: user !== null && edition !== undefined && filtre !== null && periodChoice.ok,
+  });
+  const shape = (change: Partial<Shaping>) => {
+    setShaping({ ...shaping, ...change, className: edition?.className ?? null });
+    setDataset(null);
+  };
 
   const [progress, setProgress] = useState<number | null>(null);
   const [downloading, setDownloading] = useState(false);
@@ -141,6 +177,7 @@ export function ReportsPage() {
       sortKey,
       sortDescending: shaping.descending,
       groupBy,
+      filter: filtre ? { filtre, values: shaping.filterValues } : null,
     });
   }
 
@@ -229,18 +266,12 @@ export function ReportsPage() {
                     ...tris.map((c) => ({ id: c.value, label: c.label })),
                   ]}
                   value={sortKey ?? NONE}
-                  onChange={(key) => {
-                    setShaping({ ...shaping, className: edition.className, sortKey: key === NONE ? null : String(key) });
-                    setDataset(null);
-                  }}
+                  onChange={(key) => shape({ sortKey: key === NONE ? null : String(key) })}
                 />
                 {sortKey ? (
                   <Checkbox
                     isSelected={shaping.descending}
-                    onChange={(descending) => {
-                      setShaping({ ...shaping, className: edition.className, descending });
-                      setDataset(null);
-                    }}
+                    onChange={(descending) => shape({ descending })}
                   >
                     {intl.formatMessage({ id: 'reports.sortDescending' })}
                   </Checkbox>
@@ -255,11 +286,49 @@ export function ReportsPage() {
                   ...regroupements.map((c) => ({ id: c.value, label: c.label })),
                 ]}
                 value={groupBy ?? NONE}
-                onChange={(key) => {
-                  setShaping({ ...shaping, className: edition.className, groupBy: key === NONE ? null : String(key) });
-                  setDataset(null);
-                }}
+                onChange={(key) => shape({ groupBy: key === NONE ? null : String(key) })}
               />
+            ) : null}
+            {edition && filtres.length > 0 ? (
+              <div className="rep-filter">
+                <Select
+                  label={intl.formatMessage({ id: 'reports.filterBy' })}
+                  options={[
+                    { id: NONE, label: intl.formatMessage({ id: 'reports.filterNone' }) },
+                    ...filtres.map((c) => ({ id: c.value, label: c.label })),
+                  ]}
+                  value={filtre ?? NONE}
+                  onChange={(key) => shape({ filtre: key === NONE ? null : String(key), filterValues: [] })}
+                />
+                {filtre === null ? null : !periodChoice.ok ? (
+                  <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterNeedsPeriod' })}</p>
+                ) : groupements.isPending ? (
+                  <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterLoading' })}</p>
+                ) : groupements.isError ? (
+                  <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterFailed' })}</p>
+                ) : (groupements.data?.groupements ?? []).length === 0 ? (
+                  <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterEmpty' })}</p>
+                ) : (
+                  <fieldset className="rep-filter__values">
+                    <legend className="rep-muted">{intl.formatMessage({ id: 'reports.filterKeep' })}</legend>
+                    {(groupements.data?.groupements ?? []).map((g) => (
+                      <Checkbox
+                        key={g.value}
+                        isSelected={shaping.filterValues.includes(g.value)}
+                        onChange={(on) =>
+                          shape({
+                            filterValues: on
+                              ? [...shaping.filterValues, g.value]
+                              : shaping.filterValues.filter((v) => v !== g.value),
+                          })
+                        }
+                      >
+                        {g.label}
+                      </Checkbox>
+                    ))}
+                  </fieldset>
+                )}
+              </div>
             ) : null}
           </div>
         )}
