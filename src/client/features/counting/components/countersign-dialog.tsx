@@ -11,12 +11,10 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import { OnlineDialogForm } from './online-dialog-form.tsx';
 import { safeQueries } from '../counting-queries.ts';
 import { checkManagerCode, countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
-import { useOnline } from '../use-online.ts';
 
 /** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
 export interface CountersignTarget {
@@ -52,7 +50,6 @@ export function CountersignDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
-  const online = useOnline();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [draftOf, setDraftOf] = useState<string | null>(null);
@@ -117,7 +114,7 @@ export function CountersignDialog({
         : intl.formatMessage({ id: 'app.unexpectedError' });
 
   return (
-    <Dialog
+    <OnlineDialogForm
       title={
         <FormattedMessage
           id="counting.safe.countersignTitle"
@@ -125,64 +122,41 @@ export function CountersignDialog({
         />
       }
       isOpen={target !== null}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onClose={onClose}
+      onSubmit={() => void send()}
+      testId="countersign-form"
+      offlineNoticeId="counting.online.countersignNotice"
+      problemId={problems.attempt ?? null}
+      submitLabelId="counting.safe.countersign"
+      busy={busy}
     >
-      <form
-        className="counting-dialog"
-        data-testid="countersign-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        {online ? null : (
-          <p className="counting-dialog__offline" role="status" data-testid="offline-notice">
-            <FormattedMessage id="counting.online.countersignNotice" />
-          </p>
-        )}
-        <TextField
-          label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
-          value={draft.managerName}
-          onChange={(managerName) => setDraft((d) => ({ ...d, managerName }))}
-          autoComplete="off"
-          isRequired
-          isInvalid={problems.managerName !== undefined}
-          errorMessage={text(problems.managerName)}
-        />
-        <TextField
-          label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
-          description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
-          value={draft.managerCode}
-          onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          isRequired
-          isInvalid={problems.managerCode !== undefined}
-          errorMessage={text(problems.managerCode)}
-        />
-        <TextField
-          label={intl.formatMessage({ id: 'counting.comment' })}
-          value={draft.commentaire}
-          onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
-          maxLength={1000}
-        />
-        {problems.attempt ? (
-          <p className="counting-dialog__problem" role="alert" data-testid="countersign-problem">
-            {text(problems.attempt)}
-          </p>
-        ) : null}
-        <div className="counting-dialog__actions">
-          <Button onPress={onClose}>
-            <FormattedMessage id="sync.cancel" />
-          </Button>
-          <Button type="submit" variant="primary" isDisabled={busy}>
-            <FormattedMessage id="counting.safe.countersign" />
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <TextField
+        label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
+        value={draft.managerName}
+        onChange={(managerName) => setDraft((d) => ({ ...d, managerName }))}
+        autoComplete="off"
+        isRequired
+        isInvalid={problems.managerName !== undefined}
+        errorMessage={text(problems.managerName)}
+      />
+      <TextField
+        label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
+        description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
+        value={draft.managerCode}
+        onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        isRequired
+        isInvalid={problems.managerCode !== undefined}
+        errorMessage={text(problems.managerCode)}
+      />
+      <TextField
+        label={intl.formatMessage({ id: 'counting.comment' })}
+        value={draft.commentaire}
+        onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
+        maxLength={1000}
+      />
+    </OnlineDialogForm>
   );
 }

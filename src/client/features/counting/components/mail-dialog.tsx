@@ -9,9 +9,8 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDate } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import { OnlineDialogForm } from './online-dialog-form.tsx';
 import {
   failureOutcome,
   mailMissingCount,
@@ -19,7 +18,6 @@ import {
   type MailRecipients,
   RequestKeys,
 } from '../safe-signatures.ts';
-import { useOnline } from '../use-online.ts';
 
 /** What to mail: a count's receipt, or the news that a day's count is missing. */
 export type MailRequest =
@@ -37,7 +35,6 @@ export function MailDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
-  const online = useOnline();
   const [to, setTo] = useState<MailRecipients>({ role: '', login: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -83,7 +80,7 @@ export function MailDialog({
 
   const values = { site: request?.libelle ?? '', date: request ? formatDate(request.dateFiscale) : '' };
   return (
-    <Dialog
+    <OnlineDialogForm
       title={
         <FormattedMessage
           id={request?.kind === 'missing' ? 'counting.mail.missingTitle' : 'counting.mail.receiptTitle'}
@@ -91,54 +88,29 @@ export function MailDialog({
         />
       }
       isOpen={request !== null}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onClose={onClose}
+      onSubmit={() => void send()}
+      testId="mail-form"
+      offlineNoticeId="counting.online.mailNotice"
+      problemId={problem}
+      submitLabelId="counting.mail.send"
+      busy={busy}
     >
-      <form
-        className="counting-dialog"
-        data-testid="mail-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        {online ? null : (
-          <p className="counting-dialog__offline" role="status" data-testid="offline-notice">
-            <FormattedMessage id="counting.online.mailNotice" />
-          </p>
-        )}
+      <TextField
+        label={intl.formatMessage({ id: 'counting.mail.role' })}
+        description={intl.formatMessage({ id: 'counting.mail.roleHint' })}
+        value={to.role}
+        onChange={(role) => setTo((t) => ({ ...t, role }))}
+        autoComplete="off"
+      />
+      {request?.kind === 'receipt' ? (
         <TextField
-          label={intl.formatMessage({ id: 'counting.mail.role' })}
-          description={intl.formatMessage({ id: 'counting.mail.roleHint' })}
-          value={to.role}
-          onChange={(role) => setTo((t) => ({ ...t, role }))}
+          label={intl.formatMessage({ id: 'counting.mail.login' })}
+          value={to.login}
+          onChange={(login) => setTo((t) => ({ ...t, login }))}
           autoComplete="off"
         />
-        {request?.kind === 'receipt' ? (
-          <TextField
-            label={intl.formatMessage({ id: 'counting.mail.login' })}
-            value={to.login}
-            onChange={(login) => setTo((t) => ({ ...t, login }))}
-            autoComplete="off"
-          />
-        ) : null}
-        {problem ? (
-          <p className="counting-dialog__problem" role="alert" data-testid="mail-problem">
-            {intl.messages[problem]
-              ? intl.formatMessage({ id: problem })
-              : intl.formatMessage({ id: 'app.unexpectedError' })}
-          </p>
-        ) : null}
-        <div className="counting-dialog__actions">
-          <Button onPress={onClose}>
-            <FormattedMessage id="sync.cancel" />
-          </Button>
-          <Button type="submit" variant="primary" isDisabled={busy}>
-            <FormattedMessage id="counting.mail.send" />
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      ) : null}
+    </OnlineDialogForm>
   );
 }

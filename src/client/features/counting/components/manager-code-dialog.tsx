@@ -7,11 +7,9 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import { OnlineDialogForm } from './online-dialog-form.tsx';
 import { failureOutcome, RequestKeys, setOwnManagerCode } from '../safe-signatures.ts';
-import { useOnline } from '../use-online.ts';
 
 export function ManagerCodeDialog({
   userId,
@@ -23,7 +21,6 @@ export function ManagerCodeDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
-  const online = useOnline();
   const [code, setCode] = useState('');
   const [again, setAgain] = useState('');
   const [problem, setProblem] = useState<{ field: 'code' | 'again' | 'attempt'; messageId: string } | null>(
@@ -72,63 +69,40 @@ export function ManagerCodeDialog({
       : undefined;
 
   return (
-    <Dialog
+    <OnlineDialogForm
       title={<FormattedMessage id="counting.safe.managerCodeTitle" />}
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) close();
-      }}
+      onClose={close}
+      onSubmit={() => void send()}
+      testId="manager-code-form"
+      offlineNoticeId="counting.online.managerCodeNotice"
+      problemId={problem?.field === 'attempt' ? problem.messageId : null}
+      submitLabelId="counting.safe.saveManagerCode"
+      busy={busy}
     >
-      <form
-        className="counting-dialog"
-        data-testid="manager-code-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        {online ? null : (
-          <p className="counting-dialog__offline" role="status" data-testid="offline-notice">
-            <FormattedMessage id="counting.online.managerCodeNotice" />
-          </p>
-        )}
-        <TextField
-          label={intl.formatMessage({ id: 'counting.safe.newManagerCode' })}
-          description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
-          value={code}
-          onChange={setCode}
-          type="password"
-          inputMode="numeric"
-          autoComplete="new-password"
-          isRequired
-          isInvalid={problem?.field === 'code'}
-          errorMessage={text('code')}
-        />
-        <TextField
-          label={intl.formatMessage({ id: 'counting.safe.newManagerCodeAgain' })}
-          value={again}
-          onChange={setAgain}
-          type="password"
-          inputMode="numeric"
-          autoComplete="new-password"
-          isRequired
-          isInvalid={problem?.field === 'again'}
-          errorMessage={text('again')}
-        />
-        {problem?.field === 'attempt' ? (
-          <p className="counting-dialog__problem" role="alert" data-testid="manager-code-problem">
-            {text('attempt')}
-          </p>
-        ) : null}
-        <div className="counting-dialog__actions">
-          <Button onPress={close}>
-            <FormattedMessage id="sync.cancel" />
-          </Button>
-          <Button type="submit" variant="primary" isDisabled={busy}>
-            <FormattedMessage id="counting.safe.saveManagerCode" />
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <TextField
+        label={intl.formatMessage({ id: 'counting.safe.newManagerCode' })}
+        description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
+        value={code}
+        onChange={setCode}
+        type="password"
+        inputMode="numeric"
+        autoComplete="new-password"
+        isRequired
+        isInvalid={problem?.field === 'code'}
+        errorMessage={text('code')}
+      />
+      <TextField
+        label={intl.formatMessage({ id: 'counting.safe.newManagerCodeAgain' })}
+        value={again}
+        onChange={setAgain}
+        type="password"
+        inputMode="numeric"
+        autoComplete="new-password"
+        isRequired
+        isInvalid={problem?.field === 'again'}
+        errorMessage={text('again')}
+      />
+    </OnlineDialogForm>
   );
 }
