@@ -18,7 +18,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';

@@ -9,7 +9,7 @@
  * the sites (resolveReport), run the class query and build the dataset (runReport), serialise
  * it (JSON.stringify). "Bare SQL" = the very statement the report sends, through the same pool.
  */
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { parseWireDate, toWireDate } from '../src/contract/dates.ts';

@@ -3,7 +3,9 @@
  * travelling as `YYYY-MM-DD` (SPEC.md §3, §9) and shown as `DD/MM/YYYY`. All parsing and
  * formatting goes through date-fns; nothing here hand-parses dates.
  */
-import { format, isValid, parse } from 'date-fns';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parse } from 'date-fns/parse';
 
 /** Wire format of a fiscal date (SPEC.md §9). */
 export const WIRE_DATE = 'yyyy-MM-dd';

@@ -3,10 +3,17 @@
  * inclusive range of fiscal dates relative to a reference day (today by default). Weeks start
  * on Monday (ISO 8601), as in French, British and German retail.
  */
-import {
-  endOfMonth, endOfWeek, endOfYear, startOfMonth, startOfWeek, startOfYear,
-  subDays, subMonths, subWeeks, subYears, addDays,
-} from 'date-fns';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { endOfWeek } from 'date-fns/endOfWeek';
+import { endOfYear } from 'date-fns/endOfYear';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfWeek } from 'date-fns/startOfWeek';
+import { startOfYear } from 'date-fns/startOfYear';
+import { subDays } from 'date-fns/subDays';
+import { subMonths } from 'date-fns/subMonths';
+import { subWeeks } from 'date-fns/subWeeks';
+import { subYears } from 'date-fns/subYears';
+import { addDays } from 'date-fns/addDays';
 import { z } from 'zod';
 import { toWireDate } from './dates.ts';
 

@@ -9,7 +9,7 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import de from '../../i18n/de.json' with { type: 'json' };
 import en from '../../i18n/en.json' with { type: 'json' };
 import fr from '../../i18n/fr.json' with { type: 'json' };

@@ -4,7 +4,9 @@
  * `daily_sales` (kept by every load), so the home screen costs two rows per site.
  */
 import { TZDate } from '@date-fns/tz';
-import { format, subDays, subMinutes } from 'date-fns';
+import { format } from 'date-fns/format';
+import { subDays } from 'date-fns/subDays';
+import { subMinutes } from 'date-fns/subMinutes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -10,7 +10,7 @@
  * screen keeps what was typed. They still carry an Idempotency-Key (one per distinct request,
  * {@link RequestKeys}), so sending again after a lost answer never countersigns or mails twice.
  */
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 import {
   CheckContreCodeAnswerSchema,
   OkAnswerSchema,

@@ -6,7 +6,8 @@
  * src/server/reports/sales-analyses/comparison.ts): a date is compared with the date
  * {@link YEAR_SHIFT_DAYS} = 364 days (52 weeks) earlier, so a Saturday faces a Saturday.
  */
-import { addDays, subDays } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { subDays } from 'date-fns/subDays';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
 import type { Dataset } from '../../../contract/reports.ts';
 

@@ -16,7 +16,7 @@
  * filter below the day, `daily_hour_sales` with only an hour range on whole hours, and the
  * tickets otherwise — one statement either way.
  */
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';

@@ -6,7 +6,7 @@
  * up the reports are a table (exports.css turns the same table into cards below 700 px).
  */
 import { useQuery } from '@tanstack/react-query';
-import { format as formatInstantText } from 'date-fns';
+import { format as formatInstantText } from 'date-fns/format';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';

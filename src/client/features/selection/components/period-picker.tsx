@@ -5,7 +5,7 @@
  * range is always shown in words so the user sees which days a code covers.
  */
 import { CalendarDate } from '@internationalized/date';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button as AriaButton } from 'react-aria-components/Button';
