@@ -11,20 +11,25 @@ import type pg from 'pg';
  * Removal wins: a site of a company in `societesMoins` is out even when listed by the profile.
  */
 export async function siteScope(pool: pg.Pool | pg.PoolClient, userId: number): Promise<number[]> {
-  const { rows } = await pool.query<{ id: number }>(
-    `WITH u AS (
+  const { rows } = await pool.query<{ ids: number[] }>(`SELECT ${siteScopeSql('$1')} AS ids`, [userId]);
+  return rows[0]?.ids ?? [];
+}
+
+/**
+ * The scope of {@link siteScope} as an SQL expression giving an int[] (ascending, never null),
+ * for the user whose id is the SQL expression `userIdSql` (a parameter like `$1` or a column), so
+ * a caller can fetch it in the same query as other things (the session check does).
+ */
+export function siteScopeSql(userIdSql: string): string {
+  return `(WITH scope_user AS (
        SELECT p.all_sites, p.restaurant_ids,
-              p.societes_plus || u.societes_plus AS plus,
-              p.societes_moins || u.societes_moins AS moins
-         FROM users u JOIN profiles p ON p.id = u.profile_id
-        WHERE u.id = $1)
-     SELECT s.id FROM sites s, u
-      WHERE (u.all_sites OR s.id = ANY(u.restaurant_ids) OR s.company_id = ANY(u.plus))
-        AND NOT s.company_id = ANY(u.moins)
-      ORDER BY s.id`,
-    [userId],
-  );
-  return rows.map((r) => r.id);
+              p.societes_plus || su.societes_plus AS plus,
+              p.societes_moins || su.societes_moins AS moins
+         FROM users su JOIN profiles p ON p.id = su.profile_id
+        WHERE su.id = ${userIdSql})
+     SELECT coalesce(array_agg(s.id ORDER BY s.id), '{}') FROM sites s, scope_user x
+      WHERE (x.all_sites OR s.id = ANY(x.restaurant_ids) OR s.company_id = ANY(x.plus))
+        AND NOT s.company_id = ANY(x.moins))`;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Session } from './session.ts';
-import { siteScope } from './scope.ts';
+import { siteScopeSql } from './scope.ts';
 
 /** SHA-256 of a token, hex: what the `sessions` table stores. */
 export function tokenHash(token: string): string {
@@ -42,6 +42,7 @@ interface SessionRow {
   code_exploitant: string | null;
   language: string | null;
   needs_slide: boolean;
+  site_ids: number[];
 }
 
 /**
@@ -58,7 +59,8 @@ export async function resolveSession(
   const hashed = tokenHash(token);
   const { rows } = await pool.query<SessionRow>(
     `SELECT u.id AS user_id, u.login, p.droits, u.role, u.currency, u.code_exploitant, u.language,
-            s.expires_at < now() + make_interval(mins => $3) - interval '1 minute' AS needs_slide
+            s.expires_at < now() + make_interval(mins => $3) - interval '1 minute' AS needs_slide,
+            ${siteScopeSql('u.id')} AS site_ids
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.id = u.profile_id
       WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now()`,
     [hashed, login, minutes],
@@ -79,7 +81,7 @@ export async function resolveSession(
     currency: row.currency,
     codeExploitant: row.code_exploitant,
     language: row.language,
-    siteIds: await siteScope(pool, row.user_id),
+    siteIds: row.site_ids,
   };
 }
 
