@@ -11,6 +11,12 @@
  * Wire names are those of SPEC.md §3's report request. The period is kept as the PERIOD CODE when
  * the user chose one (`periode: 'W-1'`), so a favourite "last week" stays relative to the day it
  * is opened; only a custom period stores dates (`dateDebut`/`dateFin`, YYYY-MM-DD).
+ *
+ * The sort, grouping and filter chosen on /rapports travel under bo/getReport's own wire names
+ * (SPEC.md §7: `tri`, `regroupement`, `isFilters`, `filtre`, `condition`), each optional with a
+ * "not chosen" default, so favourites saved before they existed still read. Filter values are
+ * kept as saved even when a later period has none of them: the report then finds nothing for
+ * them, rather than silently widening to every value.
  */
 import { z } from 'zod';
 import { hhmmToMinutes, parseWireDate } from './dates.ts';
@@ -23,6 +29,8 @@ export const FAVOURITE_NAME_MAX = 80;
 const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
 const HourText = z.string().refine((h) => hhmmToMinutes(h) !== null, 'an HH:mm time');
 const Id = z.number().int().positive();
+/** A value of bo/getResultsChoices (a dimension such as FAMILLE, or a column key). */
+const Choice = z.string().trim().min(1).max(200);
 
 /** The fields of a favourite, without its id. Defaults are those of SPEC.md §9. */
 const favouriteFields = {
@@ -60,12 +68,48 @@ const favouriteFields = {
   heureDebut: HourText.default('12:00'),
   heureFin: HourText.default('23:00'),
   format: z.enum(REPORT_FORMATS).default('PDF'),
+  /**
+   * Sort column of the dataset (bo/getResultsChoices `tris`), as bo/getReport's `tri`: `key`
+   * (ascending) or `key:desc`; null = the report's own order.
+   */
+  tri: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[^:]+(:(asc|desc))?$/, 'a column key, optionally followed by :asc or :desc')
+    .nullable()
+    .default(null),
+  /** What rows are grouped by (bo/getResultsChoices `regroupements`); null = no grouping. */
+  regroupement: Choice.nullable().default(null),
+  /** The filter is on (bo/getReport `isFilters`); it then needs `filtre` and at least one `condition`. */
+  isFilters: z.boolean().default(false),
+  /** Dimension or column filtered on (bo/getResultsChoices `filtres`, e.g. FAMILLE, TVA, PAIEMENT); null = none. */
+  filtre: Choice.nullable().default(null),
+  /** Values of `filtre` to keep, as bo/getGroupements lists them (a VAT rate as a fraction: "0.055"). */
+  condition: z.array(z.string().max(500)).max(5000).default([]),
 };
 
-type PeriodFields = { periode: string | null; dateDebut: string | null; dateFin: string | null };
+type CheckedFields = {
+  periode: string | null;
+  dateDebut: string | null;
+  dateFin: string | null;
+  isFilters: boolean;
+  filtre: string | null;
+  condition: string[];
+};
 
-/** A code XOR a custom range whose start is not after its end (SPEC.md §5). */
-function checkPeriod(f: PeriodFields, ctx: z.RefinementCtx): void {
+/**
+ * A code XOR a custom range whose start is not after its end (SPEC.md §5); a filter that is on
+ * names what it filters and keeps at least one value (bo/getReport refuses it otherwise).
+ */
+function checkFavourite(f: CheckedFields, ctx: z.RefinementCtx): void {
+  if (f.isFilters && (f.filtre === null || f.condition.length === 0)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['condition'],
+      message: 'isFilters needs a filtre and a condition',
+    });
+  }
   if (f.periode !== null) {
     if (f.dateDebut !== null || f.dateFin !== null) {
       ctx.addIssue({ code: 'custom', path: ['dateDebut'], message: 'give a period code or dates, not both' });
@@ -86,12 +130,12 @@ function checkPeriod(f: PeriodFields, ctx: z.RefinementCtx): void {
 /** Body of POST bo/favoris/save: a favourite; without `id` it is created, with `id` replaced. */
 export const FavouriteSaveBodySchema = z
   .object({ id: Id.optional(), ...favouriteFields })
-  .superRefine(checkPeriod);
+  .superRefine(checkFavourite);
 /** What the client sends (defaults may be left out). */
 export type FavouriteSaveBody = z.input<typeof FavouriteSaveBodySchema>;
 
 /** A stored favourite, as the server answers it. */
-export const FavouriteSchema = z.object({ id: Id, ...favouriteFields }).superRefine(checkPeriod);
+export const FavouriteSchema = z.object({ id: Id, ...favouriteFields }).superRefine(checkFavourite);
 export type Favourite = z.infer<typeof FavouriteSchema>;
 
 /** Answer of GET bo/favoris: the user's favourites, by name. */

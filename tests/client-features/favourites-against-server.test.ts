@@ -1,7 +1,8 @@
 /**
  * The favourites' client calls against the real API server (Fastify app on a fresh PostgreSQL
  * database, on a loopback port): a selection saved as a favourite comes back as the same
- * selection, the list refreshes, and a failure is told with the code of SPEC.md §8.
+ * selection (with the sort, grouping and filter of /rapports), the list refreshes, and a failure
+ * is told with the code of SPEC.md §8.
  */
 import 'fake-indexeddb/auto';
 import type { AddressInfo } from 'node:net';
@@ -53,6 +54,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+const NO_SHAPING = {
+  className: null,
+  sortKey: null,
+  descending: false,
+  groupBy: null,
+  filtre: null,
+  filterValues: [],
+};
+
 const report = {
   className: 'RapportVentes',
   localisedTitle: 'Ventes',
@@ -72,6 +82,14 @@ describe('favourites through the client calls', () => {
       heureDebut: '18:00',
       heureFin: '02:00',
       report: { className: 'RapportVentes', typeRapport: 'Daily' as const, format: 'XLSX' as const },
+      shaping: {
+        className: 'RapportVentes',
+        sortKey: 'netSales',
+        descending: true,
+        groupBy: 'SITE',
+        filtre: 'PAIEMENT',
+        filterValues: ['CASH', 'CARD'],
+      },
     };
     const built = m.mapping.favouriteFromSelection(selection, report, 'Soirées du mois dernier');
     if (!built.ok) throw new Error(built.messageId);
@@ -97,6 +115,7 @@ describe('favourites through the client calls', () => {
         heureDebut: '12:00',
         heureFin: '23:00',
         report: { className: 'RapportVentes', typeRapport: 'Daily', format: 'PDF' },
+        shaping: NO_SHAPING,
       },
       { ...report, format: 'PDF' },
       'Début mars',
@@ -126,6 +145,7 @@ describe('favourites through the client calls', () => {
         heureDebut: '12:00',
         heureFin: '23:00',
         report: { className: 'RapportVentes', typeRapport: 'Daily', format: 'PDF' },
+        shaping: NO_SHAPING,
       },
       report,
       'À moi',

@@ -25,12 +25,14 @@ import type { ReportClassInfo } from '../../src/contract/reports.ts';
 import { FavouritesPage } from '../../src/client/features/favourites/components/favourites-page.tsx';
 import { dispatchFavouriteMode, favouriteMode } from '../../src/client/features/favourites/favourite-mode.ts';
 import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
+import { reportQueries } from '../../src/client/features/reports/report-queries.ts';
 import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
 import {
   referenceLoad,
   resetSelection,
   selection,
 } from '../../src/client/features/selection/selection-state.ts';
+import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { session } from '../../src/client/lib/session.ts';
@@ -61,6 +63,13 @@ const editions: ReportClassInfo[] = [
     formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
     maxDays: 366,
   },
+  {
+    className: 'RapportVentesFamille',
+    localisedTitle: 'Ventes par famille',
+    variants: ['Daily'],
+    formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+    maxDays: 366,
+  },
 ];
 
 const lastWeek: Favourite = FavouriteSchema.parse({
@@ -86,6 +95,18 @@ const march: Favourite = FavouriteSchema.parse({
   periode: null,
   dateDebut: '2026-03-01',
   dateFin: '2026-03-31',
+});
+
+const desserts: Favourite = FavouriteSchema.parse({
+  id: 14,
+  libelle: 'Desserts par CA',
+  typeRapport: { className: 'RapportVentesFamille', localisedTitle: 'Ventes par famille' },
+  periode: 'M-1',
+  tri: 'netSales:desc',
+  regroupement: 'FAMILLE',
+  isFilters: true,
+  filtre: 'FAMILLE',
+  condition: ['Desserts', 'Glaces'],
 });
 
 let container: HTMLDivElement;
@@ -150,7 +171,24 @@ beforeEach(async () => {
   queryClient.setQueryData(referenceQueries.groups().queryKey, []);
   queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
   queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
-  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [march, lastWeek, gone] });
+  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, {
+    favoris: [march, lastWeek, gone, desserts],
+  });
+  queryClient.setQueryData(
+    reportQueries.choices(USER_ID, 'RapportVentesFamille', i18nState.language).queryKey,
+    {
+      className: 'RapportVentesFamille',
+      localisedTitle: 'Ventes par famille',
+      variants: [],
+      formats: ['PDF'],
+      maxDays: 366,
+      operations: [],
+      filtres: [{ value: 'FAMILLE', label: 'Famille de produits' }],
+      tris: [{ value: 'netSales', label: 'CA TTC' }],
+      regroupements: [{ value: 'FAMILLE', label: 'Famille de produits' }],
+      conditionsFrom: 'bo/getGroupements',
+    },
+  );
   Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
   container = document.createElement('div');
   document.body.append(container);
@@ -182,6 +220,14 @@ describe('/configFavoris', () => {
     );
     expect(second?.querySelector('dl')?.textContent).toBe(
       'RapportVentes · GraphiqueSitesLyon BellecourPériodeSemaine précédenteFormatExcel (XLSX)',
+    );
+  });
+
+  it('lists the sort, grouping and filter a favourite keeps, with the names the report gives its columns', () => {
+    expect(rows()[3]?.querySelector('dl')?.textContent).toBe(
+      'RapportVentes par familleSitesTous vos sitesPériodeMois précédentFormatPDF' +
+        'TriCA TTC, décroissantRegroupementFamille de produits' +
+        'FiltreFamille de produits\u00a0: Desserts et Glaces',
     );
   });
 
@@ -235,7 +281,7 @@ describe('/configFavoris', () => {
     expect(dialog?.textContent).toContain(nb('Le favori « Semaine dernière à Lyon » sera supprimé.'));
     await press(buttonNamed(dialog!, 'Annuler'));
     expect(body().querySelector('[role="alertdialog"]')).toBeNull();
-    expect(rows()).toHaveLength(3);
+    expect(rows()).toHaveLength(4);
   });
 
   it('opening a favourite fills the selection of /rapports, selects it and goes there', async () => {
@@ -246,6 +292,38 @@ describe('/configFavoris', () => {
     expect(selection.period).toEqual({ kind: 'code', code: 'W-1' });
     expect(selection.report).toEqual({ className: 'RapportVentes', typeRapport: 'Graph', format: 'XLSX' });
     expect(favouriteMode).toEqual({ selectedId: 11, newMode: false });
+  });
+
+  it('opening a favourite restores its sort, grouping and filter on /rapports, even values the period may lack', async () => {
+    await press(buttonNamed(rows()[3]!, nb('Ouvrir le favori « Desserts par CA » dans Rapports')));
+    expect(router.state.location.pathname).toBe('/rapports');
+    expect(selection.report.className).toBe('RapportVentesFamille');
+    expect(selection.shaping).toEqual({
+      className: 'RapportVentesFamille',
+      sortKey: 'netSales',
+      descending: true,
+      groupBy: 'FAMILLE',
+      filtre: 'FAMILLE',
+      filterValues: ['Desserts', 'Glaces'],
+    });
+    expect(favouriteMode).toEqual({ selectedId: 14, newMode: false });
+  });
+
+  it('"New favourite" sums up the sort and filter chosen on /rapports for the current report', async () => {
+    selection.report.className = 'RapportVentesFamille';
+    selection.shaping = {
+      className: 'RapportVentesFamille',
+      sortKey: 'netSales',
+      descending: false,
+      groupBy: null,
+      filtre: 'TVA',
+      filterValues: ['0.055'],
+    };
+    await press(buttonNamed(container, 'Nouveau favori'));
+    expect(container.querySelector('.fav-new dl')?.textContent).toBe(
+      "RapportVentes par familleSitesTous vos sitesPériodeAujourd'huiFormatPDF" +
+        'TriCA TTC, croissantFiltreTaux de TVA\u00a0: 5,5\u00a0%',
+    );
   });
 
   it('opening a favourite with sites the user lost keeps the others and says how many were left out', async () => {

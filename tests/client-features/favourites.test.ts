@@ -16,6 +16,18 @@ import {
   nextFavouriteMode,
 } from '../../src/client/features/favourites/favourite-mode.ts';
 import { resolvePeriodChoice } from '../../src/client/features/selection/period.ts';
+import { NO_SHAPING } from '../../src/client/features/selection/selection-state.ts';
+import {
+  describeFilter,
+  describeFilterValue,
+  describeGrouping,
+  describeSort,
+} from '../../src/client/features/favourites/favourite-summary.ts';
+import { buildReportParams } from '../../src/client/features/reports/report-request.ts';
+import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
+import { createIntl } from 'react-intl';
+import fr from '../../i18n/fr.json';
+import en from '../../i18n/en.json';
 
 function favourite(change: Partial<Favourite> = {}): Favourite {
   return FavouriteSchema.parse({
@@ -62,6 +74,14 @@ describe('applying a favourite to the selection', () => {
         heureDebut: '18:00',
         heureFin: '02:00',
         report: { className: 'RapportVentes', typeRapport: 'Daily', format: 'CSV' },
+        shaping: {
+          className: 'RapportVentes',
+          sortKey: null,
+          descending: false,
+          groupBy: null,
+          filtre: null,
+          filterValues: [],
+        },
       },
     });
   });
@@ -128,6 +148,7 @@ describe('a favourite "last week" stays relative', () => {
         heureDebut: '12:00',
         heureFin: '23:00',
         report,
+        shaping: NO_SHAPING,
       },
       report,
       '  Semaine dernière  ',
@@ -157,6 +178,7 @@ describe('a favourite "last week" stays relative', () => {
       heureDebut: '18:00',
       heureFin: '02:00',
       report,
+      shaping: NO_SHAPING,
     };
     const ok = favouriteFromSelection(
       { ...base, period: { kind: 'custom', debut: '01/03/2026', fin: '31/03/2026' } },
@@ -187,6 +209,229 @@ describe('a favourite "last week" stays relative', () => {
       'Soir',
     );
     expect(badHours).toEqual({ ok: false, messageId: 'reports.fixHours' });
+  });
+});
+
+describe('sort, grouping and filter of /rapports in a favourite', () => {
+  const familyReport = { ...report, className: 'RapportVentesFamille', localisedTitle: 'Ventes par famille' };
+  const chosen = (shaping: Partial<typeof NO_SHAPING>) => ({
+    restaurantIds: [],
+    groupId: null,
+    terminals: [],
+    sellers: [],
+    period: { kind: 'code' as const, code: 'M-1' as const },
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    report: { className: 'RapportVentesFamille', typeRapport: 'Daily' as const, format: 'CSV' as const },
+    shaping: { ...NO_SHAPING, className: 'RapportVentesFamille', ...shaping },
+  });
+
+  it("are saved under bo/getReport's wire names: tri, regroupement, isFilters, filtre, condition", () => {
+    const saved = favouriteFromSelection(
+      chosen({
+        sortKey: 'netSales',
+        descending: true,
+        groupBy: 'FAMILLE',
+        filtre: 'TVA',
+        filterValues: ['0.055', '0.2', '0.055'],
+      }),
+      familyReport,
+      'Familles à TVA réduite',
+    );
+    expect(saved).toMatchObject({
+      ok: true,
+      body: {
+        tri: 'netSales:desc',
+        regroupement: 'FAMILLE',
+        isFilters: true,
+        filtre: 'TVA',
+        condition: ['0.055', '0.2'],
+      },
+    });
+  });
+
+  it('an ascending sort is saved as the bare column key', () => {
+    const saved = favouriteFromSelection(chosen({ sortKey: 'family' }), familyReport, 'Par famille');
+    expect(saved).toMatchObject({ ok: true, body: { tri: 'family', regroupement: null, isFilters: false } });
+  });
+
+  it('are left out when they were chosen for another report than the one saved', () => {
+    const saved = favouriteFromSelection(
+      chosen({ className: 'RapportTickets', sortKey: 'amount', filtre: 'PAIEMENT', filterValues: ['CASH'] }),
+      familyReport,
+      'Par famille',
+    );
+    expect(saved).toMatchObject({
+      ok: true,
+      body: { tri: null, regroupement: null, isFilters: false, filtre: null, condition: [] },
+    });
+  });
+
+  it('a filter with no value ticked is saved off, and opens with its dimension chosen and nothing ticked', () => {
+    const saved = favouriteFromSelection(chosen({ filtre: 'FAMILLE', filterValues: [] }), familyReport, 'F');
+    if (!saved.ok) throw new Error(saved.messageId);
+    expect(saved.body).toMatchObject({ isFilters: false, filtre: 'FAMILLE', condition: [] });
+    const reopened = selectionFromFavourite(FavouriteSchema.parse({ ...saved.body, id: 1 }), [1], []);
+    expect(reopened).toMatchObject({
+      ok: true,
+      selection: { shaping: { filtre: 'FAMILLE', filterValues: [] } },
+    });
+  });
+
+  it('come back on the screen as they were saved, for the report of the favourite', () => {
+    const shaping = {
+      sortKey: 'netSales',
+      descending: true,
+      groupBy: 'FAMILLE',
+      filtre: 'PAIEMENT',
+      filterValues: ['CASH', 'CARD'],
+    };
+    const saved = favouriteFromSelection(chosen(shaping), familyReport, 'Espèces et cartes');
+    if (!saved.ok) throw new Error(saved.messageId);
+    const reopened = selectionFromFavourite(FavouriteSchema.parse({ ...saved.body, id: 3 }), [1], []);
+    expect(reopened).toMatchObject({
+      ok: true,
+      selection: { shaping: { className: 'RapportVentesFamille', ...shaping } },
+    });
+  });
+
+  it('keeps filter values the period may not have, and sends them: the report finds nothing for them rather than every family', () => {
+    const outcome = selectionFromFavourite(
+      favourite({
+        typeRapport: { className: 'RapportVentesFamille', localisedTitle: '' },
+        tri: 'family:asc',
+        isFilters: true,
+        filtre: 'FAMILLE',
+        condition: ['Glaces'],
+      }),
+      [1, 2],
+      [],
+    );
+    if (!outcome.ok) throw new Error(outcome.code);
+    const { shaping } = outcome.selection;
+    expect(shaping).toEqual({
+      className: 'RapportVentesFamille',
+      sortKey: 'family',
+      descending: false,
+      groupBy: null,
+      filtre: 'FAMILLE',
+      filterValues: ['Glaces'],
+    });
+    const params = buildReportParams({
+      userId: 5,
+      className: 'RapportVentesFamille',
+      typeRapport: 'Daily',
+      format: 'JSON',
+      language: 'fr',
+      range: { dateDebut: '2026-03-01', dateFin: '2026-03-31' },
+      siteIds: [1, 2],
+      terminalKeys: [],
+      sellerKeys: [],
+      trancheHoraire: false,
+      heureDebut: '12:00',
+      heureFin: '23:00',
+      sortKey: shaping.sortKey,
+      sortDescending: shaping.descending,
+      groupBy: shaping.groupBy,
+      filter: shaping.filtre ? { filtre: shaping.filtre, values: shaping.filterValues } : null,
+    });
+    expect(params).toMatchObject({
+      tri: 'family',
+      isFilters: true,
+      filtre: 'FAMILLE',
+      condition: ['Glaces'],
+    });
+  });
+
+  it('a favourite saved before they existed opens with no sort, grouping or filter', () => {
+    const old = FavouriteSchema.parse({
+      id: 2,
+      libelle: 'Ancien',
+      typeRapport: { className: 'RapportVentes' },
+      periode: 'D',
+    });
+    expect(old).toMatchObject({
+      tri: null,
+      regroupement: null,
+      isFilters: false,
+      filtre: null,
+      condition: [],
+    });
+    const outcome = selectionFromFavourite(old, [1], []);
+    expect(outcome).toMatchObject({
+      ok: true,
+      selection: { shaping: { sortKey: null, groupBy: null, filtre: null, filterValues: [] } },
+    });
+  });
+
+  it('a filter that is on needs a dimension and a value; a sort goes up or down only', () => {
+    const base = { id: 1, libelle: 'x', typeRapport: { className: 'RapportVentes' } };
+    expect(FavouriteSchema.safeParse({ ...base, isFilters: true, filtre: 'FAMILLE' }).success).toBe(false);
+    expect(FavouriteSchema.safeParse({ ...base, isFilters: true, condition: ['Desserts'] }).success).toBe(
+      false,
+    );
+    expect(FavouriteSchema.safeParse({ ...base, tri: 'netSales:down' }).success).toBe(false);
+    expect(FavouriteSchema.safeParse({ ...base, tri: 'netSales:desc' }).success).toBe(true);
+  });
+});
+
+describe('what a favourite list says of the sort, grouping and filter', () => {
+  const intlFr = createIntl({ locale: 'fr', messages: fr });
+  const intlEn = createIntl({ locale: 'en', messages: en });
+  const choices: ResultsChoicesAnswer = {
+    className: 'RapportVentesFamille',
+    localisedTitle: 'Ventes par famille',
+    variants: [],
+    formats: ['PDF'],
+    maxDays: 366,
+    operations: [],
+    filtres: [{ value: 'FAMILLE', label: 'Famille de produits' }],
+    tris: [{ value: 'netSales', label: 'CA TTC' }],
+    regroupements: [{ value: 'FAMILLE', label: 'Famille de produits' }],
+    conditionsFrom: 'bo/getGroupements',
+  };
+  const shaped = favourite({
+    typeRapport: { className: 'RapportVentesFamille', localisedTitle: '' },
+    tri: 'netSales:desc',
+    regroupement: 'FAMILLE',
+    isFilters: true,
+    filtre: 'FAMILLE',
+    condition: ['Desserts', 'Boissons'],
+  });
+
+  it('names columns as the report does, in the interface language', () => {
+    expect(describeSort(intlFr, shaped, choices)).toBe('CA TTC, décroissant');
+    expect(describeGrouping(intlFr, shaped, choices)).toBe('Famille de produits');
+    expect(describeFilter(intlFr, shaped, choices)).toBe('Famille de produits\u00a0: Desserts et Boissons');
+    expect(describeSort(intlEn, favourite({ tri: 'netSales' }), choices)).toBe('CA TTC, ascending');
+  });
+
+  it('before the report choices are known, names dimensions from the catalogue and columns by their key', () => {
+    expect(describeSort(intlEn, shaped)).toBe('netSales, descending');
+    expect(describeGrouping(intlEn, shaped)).toBe('Product family');
+    expect(describeFilter(intlEn, shaped)).toBe('Product family: Desserts and Boissons');
+  });
+
+  it('says nothing when the favourite keeps the report as it comes', () => {
+    const plain = favourite();
+    expect([
+      describeSort(intlFr, plain),
+      describeGrouping(intlFr, plain),
+      describeFilter(intlFr, plain),
+    ]).toEqual([null, null, null]);
+  });
+
+  it('shows VAT rates as percentages, payment methods by name, and counts what a long list leaves out', () => {
+    expect(describeFilterValue(intlFr, 'TVA', '0.055')).toBe('5,5\u00a0%');
+    expect(describeFilterValue(intlEn, 'PAIEMENT', 'MEAL_VOUCHER')).not.toBe('MEAL_VOUCHER');
+    expect(describeFilterValue(intlEn, 'PAIEMENT', 'BITCOIN')).toBe('BITCOIN');
+    const many = favourite({
+      isFilters: true,
+      filtre: 'TVA',
+      condition: ['0', '0.021', '0.055', '0.1', '0.2'],
+    });
+    expect(describeFilter(intlEn, many)).toBe('VAT rate: 0%, 2.1%, 5.5%, 10% and 1 more');
   });
 });
 

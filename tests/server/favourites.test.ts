@@ -75,8 +75,101 @@ describe('favourite reports (bo/favoris, bo/favoris/save, bo/favoris/remove)', (
       heureDebut: '12:00',
       heureFin: '23:00',
       groupement: null,
+      // no sort, grouping or filter unless sent
+      tri: null,
+      regroupement: null,
+      isFilters: false,
+      filtre: null,
+      condition: [],
     });
     expect((await listed()).find((f) => f.id === created.id)).toEqual(created);
+  });
+
+  it('keeps the sort, grouping and filter of the reports screen under the wire names of bo/getReport', async () => {
+    const shaped = {
+      ...lastWeekSales(),
+      typeRapport: { className: 'RapportVentesFamille', localisedTitle: 'Ventes par famille' },
+      tri: 'netSales:desc',
+      regroupement: 'FAMILLE',
+      isFilters: true,
+      filtre: 'TVA',
+      condition: ['0.055', '0.2'],
+    };
+    const res = await save(shaped);
+    expect(res.statusCode).toBe(200);
+    const created = FavouriteSchema.parse(res.json());
+    expect(created).toMatchObject({
+      tri: 'netSales:desc',
+      regroupement: 'FAMILLE',
+      isFilters: true,
+      filtre: 'TVA',
+      condition: ['0.055', '0.2'],
+    });
+    expect((await listed()).find((f) => f.id === created.id)).toEqual(created);
+
+    // Changed and then taken off through an update, as the reports screen saves them.
+    const resorted = await save({ ...created, tri: 'family', isFilters: false, condition: [] });
+    expect(FavouriteSchema.parse(resorted.json())).toMatchObject({
+      tri: 'family',
+      isFilters: false,
+      condition: [],
+    });
+    const plain = await save({
+      ...created,
+      tri: null,
+      regroupement: null,
+      isFilters: false,
+      filtre: null,
+      condition: [],
+    });
+    expect((await listed()).find((f) => f.id === created.id)).toEqual(FavouriteSchema.parse(plain.json()));
+    expect(FavouriteSchema.parse(plain.json())).toMatchObject({
+      tri: null,
+      regroupement: null,
+      filtre: null,
+    });
+  });
+
+  it('reads a favourite stored before sorts and filters were kept, as one without them', async () => {
+    const { rows } = await t.database.pool.query<{ id: number }>(
+      `INSERT INTO favourites (user_id, libelle, request) VALUES ($1, 'Stockée avant', $2) RETURNING id`,
+      [
+        ownerId,
+        {
+          typeRapport: { className: 'RapportVentes', localisedTitle: 'Ventes' },
+          type: 'Daily',
+          lSites: [chain.sites.paris],
+          groupement: null,
+          lCaisses: [],
+          vendeur: [],
+          operation: 'VENTE',
+          periode: 'D',
+          dateDebut: null,
+          dateFin: null,
+          trancheHoraire: false,
+          heureDebut: '12:00',
+          heureFin: '23:00',
+          format: 'PDF',
+        },
+      ],
+    );
+    const old = (await listed()).find((f) => f.id === rows[0]!.id);
+    expect(old).toMatchObject({
+      libelle: 'Stockée avant',
+      tri: null,
+      regroupement: null,
+      isFilters: false,
+      filtre: null,
+      condition: [],
+    });
+    // Saving it again (a rename) writes the new fields with it.
+    const renamed = await save({ ...old, libelle: 'Renommée' });
+    expect(renamed.statusCode).toBe(200);
+    const { rows: stored } = await t.database.pool.query<{ request: Record<string, unknown> }>(
+      'SELECT request FROM favourites WHERE id = $1',
+      [rows[0]!.id],
+    );
+    expect(stored[0]!.request).toMatchObject({ tri: null, isFilters: false, condition: [] });
   });
 
   it('lists favourites by name, whatever the case', async () => {
@@ -190,6 +283,10 @@ describe('favourite reports (bo/favoris, bo/favoris/save, bo/favoris/remove)', (
     ['an impossible date', { periode: null, dateDebut: '2026-02-30', dateFin: '2026-03-01' }],
     ['a malformed hour', { heureDebut: '25:00' }],
     ['an unknown format', { format: 'DOCX' }],
+    ['a filter that is on with no value to keep', { isFilters: true, filtre: 'FAMILLE', condition: [] }],
+    ['a filter that is on with no dimension', { isFilters: true, condition: ['Desserts'] }],
+    ['a sort direction other than asc or desc', { tri: 'netSales:down' }],
+    ['an empty grouping', { regroupement: '  ' }],
   ])('refuses %s with 400 BadRequest and stores nothing', async (_what, change) => {
     const before = (await listed()).length;
     const res = await save({ ...lastWeekSales(), ...change });

@@ -9,6 +9,12 @@
  * Sites outside the user's scope (SPEC.md §6) are dropped on save, with the terminals and sellers
  * of those sites; a favourite naming sites of which none is in scope is refused (400
  * `NoSitesSelected`) rather than silently widened to "every site".
+ *
+ * The whole favourite but its name lives in the row's `request` JSON column, read back through
+ * the contract's schema: fields added later (the sort, grouping and filter of /rapports: `tri`,
+ * `regroupement`, `isFilters`, `filtre`, `condition`) take their defaults on rows saved before
+ * them, so no migration is needed. Those are stored as given; bo/getReport checks them against
+ * the class when the report runs (a favourite outlives a class's columns).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

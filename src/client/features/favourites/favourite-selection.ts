@@ -7,7 +7,12 @@
  * - applying drops sites the user can no longer see (SPEC.md §6), with their terminals and
  *   sellers; a favourite whose chosen sites are all gone is refused rather than widened to
  *   "every site";
- * - a group that no longer exists is dropped; a JSON format (not offered for download) becomes PDF.
+ * - a group that no longer exists is dropped; a JSON format (not offered for download) becomes PDF;
+ * - the sort, grouping and filter of /rapports travel as bo/getReport's `tri`, `regroupement`,
+ *   `isFilters`, `filtre` and `condition`, and only for the report they were chosen for. Filter
+ *   values are restored as saved, even those the period turns out not to have: a store manager
+ *   who kept "Desserts" wants a report on desserts (empty if none were sold), never one that has
+ *   silently become "every family". /rapports shows such values as absent from the period.
  */
 import { wireToDisplay } from '../../../contract/dates.ts';
 import type { Favourite, FavouriteSaveBody } from '../../../contract/favourites.ts';
@@ -16,6 +21,7 @@ import { resolvePeriodChoice, validateHours } from '../selection/period.ts';
 import {
   DOWNLOAD_FORMATS,
   type DownloadFormat,
+  type ReportShaping,
   type SelectionState,
   sellerKey,
   terminalKey,
@@ -33,6 +39,7 @@ export type FavouriteSelection = Pick<
   | 'heureDebut'
   | 'heureFin'
   | 'report'
+  | 'shaping'
 >;
 
 export type ApplyOutcome =
@@ -47,6 +54,38 @@ export type ApplyOutcome =
 
 function isDownloadFormat(value: string): value is DownloadFormat {
   return (DOWNLOAD_FORMATS as readonly string[]).includes(value);
+}
+
+/** The /rapports sort, grouping and filter a favourite stands for (`tri` is `key` or `key:desc`). */
+function shapingFromFavourite(favourite: Favourite): ReportShaping {
+  const [sortKey, direction] = favourite.tri?.split(':') ?? [];
+  return {
+    className: favourite.typeRapport.className,
+    sortKey: sortKey || null,
+    descending: direction === 'desc',
+    groupBy: favourite.regroupement,
+    filtre: favourite.filtre,
+    // A filter saved off (no value ticked) keeps its dimension chosen, with nothing to keep.
+    filterValues: favourite.isFilters ? [...new Set(favourite.condition)] : [],
+  };
+}
+
+/** bo/getReport's shaping parameters for `shaping`, when it was chosen for `className` (else none). */
+function shapingToFavourite(
+  shaping: Readonly<ReportShaping>,
+  className: string,
+): Pick<FavouriteSaveBody, 'tri' | 'regroupement' | 'isFilters' | 'filtre' | 'condition'> {
+  if (shaping.className !== className) {
+    return { tri: null, regroupement: null, isFilters: false, filtre: null, condition: [] };
+  }
+  const condition = shaping.filtre ? [...new Set(shaping.filterValues)] : [];
+  return {
+    tri: shaping.sortKey ? `${shaping.sortKey}${shaping.descending ? ':desc' : ''}` : null,
+    regroupement: shaping.groupBy,
+    isFilters: condition.length > 0,
+    filtre: shaping.filtre,
+    condition,
+  };
 }
 
 /**
@@ -94,6 +133,7 @@ export function selectionFromFavourite(
         typeRapport: favourite.type,
         format: isDownloadFormat(favourite.format) ? favourite.format : 'PDF',
       },
+      shaping: shapingFromFavourite(favourite),
     },
   };
 }
@@ -118,7 +158,8 @@ function afterFirstColon(key: string): string {
 
 /**
  * The favourite (without id) for the current selection and report, named `libelle`. Sites are
- * saved as chosen (none = every site of the user, SPEC.md §5), a period code as its code.
+ * saved as chosen (none = every site of the user, SPEC.md §5), a period code as its code; the
+ * sort, grouping and filter only when they were chosen for `report`'s class.
  */
 export function favouriteFromSelection(
   sel: Readonly<FavouriteSelection> & { readonly period: SelectionState['period'] },
@@ -158,6 +199,7 @@ export function favouriteFromSelection(
       heureDebut: hoursValid ? sel.heureDebut : '12:00',
       heureFin: hoursValid ? sel.heureFin : '23:00',
       format: report.format,
+      ...shapingToFavourite(sel.shaping, report.className),
     },
   };
 }

@@ -1,10 +1,12 @@
 /**
- * One-line descriptions of a favourite for lists and pickers (sites, period, report, format),
- * in the interface language. Sites and groups are named from the reference data the user can
- * see; ids they cannot see any more are counted, never shown.
+ * One-line descriptions of a favourite for lists and pickers (sites, period, report, format,
+ * sort, grouping, filter), in the interface language. Sites and groups are named from the
+ * reference data the user can see; ids they cannot see any more are counted, never shown.
+ * Columns are named from the class's bo/getResultsChoices when known, else by their key.
  */
 import type { IntlShape } from 'react-intl';
 import type { Regroupement, Site } from '../../../contract/api.ts';
+import type { Choice, ResultsChoicesAnswer } from '../../../contract/exports.ts';
 import type { Favourite } from '../../../contract/favourites.ts';
 import { formatDate } from '../../lib/format.ts';
 
@@ -67,4 +69,76 @@ export function describeReport(
 export function describeFormat(intl: IntlShape, favourite: Favourite): string {
   const format = favourite.format === 'JSON' ? 'PDF' : favourite.format;
   return intl.formatMessage({ id: `reports.format.${format}` });
+}
+
+/** How many filter values a summary spells out before it says "and N more". */
+const NAMED_VALUES = 4;
+
+/**
+ * The label of `value` in `choices` (bo/getResultsChoices, in the interface language) when they
+ * are known, else the name of the dimension it is (FAMILLE…), else the value itself.
+ */
+function choiceLabel(intl: IntlShape, choices: readonly Choice[] | undefined, value: string): string {
+  const label = choices?.find((c) => c.value === value)?.label;
+  if (label) return label;
+  const id = `report.dimension.${value}`;
+  return id in intl.messages ? intl.formatMessage({ id }) : value;
+}
+
+/**
+ * A value of filter `filtre` as bo/getGroupements labels it: a VAT rate (a fraction, "0.055")
+ * as a percentage, a payment method by its name, anything else (a family) as it is.
+ */
+export function describeFilterValue(intl: IntlShape, filtre: string, value: string): string {
+  if (filtre === 'TVA' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    return intl.formatNumber(Number(value), { style: 'percent', maximumFractionDigits: 2 });
+  }
+  const id = `report.paymentMethod.${value}`;
+  if (filtre === 'PAIEMENT' && id in intl.messages) return intl.formatMessage({ id });
+  return value;
+}
+
+/** "Net sales, descending", or null when the favourite keeps the report's own order. */
+export function describeSort(
+  intl: IntlShape,
+  favourite: Favourite,
+  choices?: ResultsChoicesAnswer,
+): string | null {
+  if (!favourite.tri) return null;
+  const [key = '', direction] = favourite.tri.split(':');
+  return intl.formatMessage(
+    { id: direction === 'desc' ? 'favourites.sort.descending' : 'favourites.sort.ascending' },
+    { column: choiceLabel(intl, choices?.tris, key) },
+  );
+}
+
+/** What rows are grouped by ("Product family"), or null when they are not. */
+export function describeGrouping(
+  intl: IntlShape,
+  favourite: Favourite,
+  choices?: ResultsChoicesAnswer,
+): string | null {
+  return favourite.regroupement ? choiceLabel(intl, choices?.regroupements, favourite.regroupement) : null;
+}
+
+/** "Product family: Desserts and Drinks", or null when no filter is on. */
+export function describeFilter(
+  intl: IntlShape,
+  favourite: Favourite,
+  choices?: ResultsChoicesAnswer,
+): string | null {
+  const { filtre } = favourite;
+  if (!favourite.isFilters || !filtre || favourite.condition.length === 0) return null;
+  const values = favourite.condition.map((v) => describeFilterValue(intl, filtre, v));
+  const listed =
+    values.length <= NAMED_VALUES
+      ? intl.formatList(values, { type: 'conjunction' })
+      : intl.formatMessage(
+          { id: 'favourites.filter.more' },
+          { names: values.slice(0, NAMED_VALUES).join(', '), count: values.length - NAMED_VALUES },
+        );
+  return intl.formatMessage(
+    { id: 'favourites.filter.values' },
+    { filter: choiceLabel(intl, choices?.filtres, filtre), values: listed },
+  );
 }

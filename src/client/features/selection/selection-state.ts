@@ -24,6 +24,34 @@ export function sellerKey(restaurantId: number, code: string): string {
   return `${restaurantId}:${code}`;
 }
 
+/**
+ * Sort, grouping and filter chosen on /rapports (bo/getReport `tri`, `regroupement`, `filtre` and
+ * `condition`), for the class `className` only: they name its columns and mean nothing for another.
+ */
+export interface ReportShaping {
+  /** Class the choices were made for; null = none made. */
+  className: string | null;
+  /** Sort column (bo/getResultsChoices `tris`), or null for the report's own order. */
+  sortKey: string | null;
+  descending: boolean;
+  /** Grouping (bo/getResultsChoices `regroupements`), or null. */
+  groupBy: string | null;
+  /** Dimension filtered on (e.g. FAMILLE, TVA, PAIEMENT), or null. */
+  filtre: string | null;
+  /** Values of `filtre` kept (bo/getGroupements values); none = no filter. */
+  filterValues: string[];
+}
+
+/** No sort, grouping or filter. */
+export const NO_SHAPING: Readonly<ReportShaping> = {
+  className: null,
+  sortKey: null,
+  descending: false,
+  groupBy: null,
+  filtre: null,
+  filterValues: [],
+};
+
 export interface SelectionState {
   /** Chosen sites (restaurantId); empty = all the user's sites (or all the group's sites). */
   restaurantIds: number[];
@@ -42,6 +70,8 @@ export interface SelectionState {
   heureFin: string;
   /** Last report class chosen on /rapports, and its variant and format (kept across screens). */
   report: { className: string | null; typeRapport: ReportVariant; format: DownloadFormat };
+  /** Sort, grouping and filter chosen on /rapports (kept here so a favourite can save and restore them). */
+  shaping: ReportShaping;
 }
 
 function initialSelection(): SelectionState {
@@ -56,6 +86,7 @@ function initialSelection(): SelectionState {
     heureDebut: DEFAULT_REPORT_HOURS.heureDebut,
     heureFin: DEFAULT_REPORT_HOURS.heureFin,
     report: { className: null, typeRapport: 'Daily', format: 'PDF' },
+    shaping: { ...NO_SHAPING, filterValues: [] },
   };
 }
 

@@ -1,21 +1,24 @@
 /**
  * /configFavoris (SPEC.md §2 "Favourite reports configuration"): the user's favourites with their
- * report, sites, period and format; opening one fills the selection of /rapports and goes there;
+ * report, sites, period, format and, when chosen, sort, grouping and filter; opening one fills the selection of /rapports and goes there;
  * "New favourite" mode saves the current selection under a name (SPEC.md §4); rename; delete
  * after a confirmation (SPEC.md §5).
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { type Favourite, FavouriteSaveBodySchema } from '../../../../contract/favourites.ts';
+import type { ResultsChoicesAnswer } from '../../../../contract/exports.ts';
 import type { ReportClassInfo } from '../../../../contract/reports.ts';
+import { useLanguage } from '../../../lib/i18n.tsx';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { selection } from '../../selection/selection-state.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
+import { reportQueries } from '../../reports/report-queries.ts';
 import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
 import {
   favouriteFailureCode,
@@ -24,7 +27,15 @@ import {
   useSaveFavouriteMutation,
 } from '../favourite-queries.ts';
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
-import { describeFormat, describePeriod, describeReport, describeSites } from '../favourite-summary.ts';
+import {
+  describeFilter,
+  describeFormat,
+  describeGrouping,
+  describePeriod,
+  describeReport,
+  describeSites,
+  describeSort,
+} from '../favourite-summary.ts';
 import { notifyDroppedSites, useApplyFavourite } from '../use-apply-favourite.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
 import './favourites.css';
@@ -57,6 +68,30 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
   const list = useQuery({ ...favouriteQueries.list(user?.id ?? 0), enabled: user !== null });
   const favourites = list.data ?? [];
   const titles = new Map(editions.map((e) => [e.className, e.localisedTitle]));
+  const [language] = useLanguage();
+  const chosen = chosenReport(editions);
+  const draft = chosen ? favouriteFromSelection(selection, chosen, '-') : null;
+  const preview = draft?.ok ? FavouriteSaveBodySchema.safeParse(draft.body) : null;
+  const previewFavourite: Favourite | null = preview?.success ? { ...preview.data, id: 0 } : null;
+  // Column and filter names of the classes whose favourites keep a sort, grouping or filter
+  // (until they arrive, or if they fail, the summary shows the keys).
+  const shapedClasses = [
+    ...new Set(
+      [...favourites, ...(previewFavourite ? [previewFavourite] : [])]
+        .filter((f) => f.tri || f.regroupement || f.isFilters)
+        .map((f) => f.typeRapport.className),
+    ),
+  ];
+  const choiceAnswers = useQueries({
+    queries: shapedClasses.map((className) => ({
+      ...reportQueries.choices(user?.id ?? 0, className, language),
+      enabled: user !== null,
+    })),
+  });
+  const choicesByClass = new Map<string, ResultsChoicesAnswer>();
+  for (const answer of choiceAnswers) {
+    if (answer.data) choicesByClass.set(answer.data.className, answer.data);
+  }
   const { ready, apply } = useApplyFavourite();
   const save = useSaveFavouriteMutation();
   const remove = useRemoveFavouriteMutation();
@@ -64,11 +99,6 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
   const [renaming, setRenaming] = useState<Favourite | null>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Favourite | null>(null);
-
-  const chosen = chosenReport(editions);
-  const draft = chosen ? favouriteFromSelection(selection, chosen, '-') : null;
-  const preview = draft?.ok ? FavouriteSaveBodySchema.safeParse(draft.body) : null;
-  const previewFavourite: Favourite | null = preview?.success ? { ...preview.data, id: 0 } : null;
 
   async function saveNew(name: string): Promise<boolean> {
     setNewError(null);
@@ -138,6 +168,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
               favourite={previewFavourite}
               report={describeReport(intl, previewFavourite, titles)}
               sites={describeSites(intl, previewFavourite, ref.sites, ref.groups)}
+              choices={choicesByClass.get(previewFavourite.typeRapport.className)}
             />
           ) : null}
           <Link to="/rapports" className="fav-link">
@@ -181,6 +212,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
                   favourite={f}
                   report={describeReport(intl, f, titles)}
                   sites={describeSites(intl, f, ref.sites, ref.groups)}
+                  choices={choicesByClass.get(f.typeRapport.className)}
                 />
                 <div className="fav-buttons fav-item__actions">
                   <Button
@@ -272,22 +304,31 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
   );
 }
 
-/** Report, sites, period and format of a favourite, as a description list. */
+/** Report, sites, period, format and, when chosen, sort, grouping and filter of a favourite, as a description list. */
 function FavouriteFacts({
   favourite,
   report,
   sites,
+  choices,
 }: {
   favourite: Favourite;
   report: string;
   sites: string;
+  /** What the favourite's class offers (bo/getResultsChoices), to name its columns; absent while unknown. */
+  choices: ResultsChoicesAnswer | undefined;
 }) {
   const intl = useIntl();
+  const optional: [string, string | null][] = [
+    ['favourites.field.sort', describeSort(intl, favourite, choices)],
+    ['favourites.field.grouping', describeGrouping(intl, favourite, choices)],
+    ['favourites.field.filter', describeFilter(intl, favourite, choices)],
+  ];
   const rows: [string, string][] = [
     ['favourites.field.report', report],
     ['favourites.field.sites', sites],
     ['favourites.field.period', describePeriod(intl, favourite)],
     ['favourites.field.format', describeFormat(intl, favourite)],
+    ...optional.filter((row): row is [string, string] => row[1] !== null),
   ];
   return (
     <dl className="fav-facts">

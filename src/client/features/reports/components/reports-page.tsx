@@ -23,9 +23,16 @@ import { Checkbox } from '../../../ui/checkbox.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { FavouritesBar } from '../../favourites/components/favourites-bar.tsx';
+import { describeFilterValue } from '../../favourites/favourite-summary.ts';
 import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
-import { DOWNLOAD_FORMATS, type DownloadFormat, selection } from '../../selection/selection-state.ts';
+import {
+  DOWNLOAD_FORMATS,
+  type DownloadFormat,
+  NO_SHAPING,
+  type ReportShaping,
+  selection,
+} from '../../selection/selection-state.ts';
 import { useSiteScope } from '../../selection/use-reference-data.ts';
 import { reportQueries } from '../report-queries.ts';
 import { buildReportParams, precheckReport } from '../report-request.ts';
@@ -38,24 +45,6 @@ function isDownloadFormat(value: string): value is DownloadFormat {
   return (DOWNLOAD_FORMATS as readonly string[]).includes(value);
 }
 
-/** Sort and grouping chosen for one report class (they mean nothing for another one). */
-interface Shaping {
-  className: string | null;
-  sortKey: string | null;
-  descending: boolean;
-  groupBy: string | null;
-  /** Dimension filtered on (a FILTER_DIMENSIONS value) and the values kept. */
-  filtre: string | null;
-  filterValues: readonly string[];
-}
-const NO_SHAPING: Shaping = {
-  className: null,
-  sortKey: null,
-  descending: false,
-  groupBy: null,
-  filtre: null,
-  filterValues: [],
-};
 /**
  * Dimensions offered as filters on this screen, when the class offers them: what the selection
  * pickers above do not already choose (sites, terminals, sellers, period).
@@ -97,8 +86,8 @@ export function ReportsPage() {
     ...reportQueries.choices(userId, edition?.className ?? '', language),
     enabled: user !== null && edition !== undefined,
   });
-  const [shapingState, setShaping] = useState<Shaping>(NO_SHAPING);
-  const shaping = shapingState.className === (edition?.className ?? null) ? shapingState : NO_SHAPING;
+  // In the selection store, not in this component: a favourite saves and restores them.
+  const shaping = sel.shaping.className === (edition?.className ?? null) ? sel.shaping : NO_SHAPING;
   const tris = choices.data?.tris ?? [];
   const regroupements = choices.data?.regroupements ?? [];
   const sortKey = tris.some((c) => c.value === shaping.sortKey) ? shaping.sortKey : null;
@@ -119,8 +108,28 @@ export function ReportsPage() {
     ),
     enabled: user !== null && edition !== undefined && filtre !== null && periodChoice.ok,
   });
-  const shape = (change: Partial<Shaping>) => {
-    setShaping({ ...shaping, ...change, className: edition?.className ?? null });
+  // Values kept (by a favourite, or before the period changed) that the period does not have:
+  // listed, still ticked, so the user sees why the report may come back empty and can untick them.
+  const presentValues = groupements.data?.groupements ?? [];
+  const filterOptions = [
+    ...presentValues,
+    ...shaping.filterValues
+      .filter((v) => !presentValues.some((g) => g.value === v))
+      .map((v) => ({
+        value: v,
+        label: intl.formatMessage(
+          { id: 'reports.filterAbsent' },
+          { value: describeFilterValue(intl, filtre ?? '', v) },
+        ),
+      })),
+  ];
+  const shape = (change: Partial<ReportShaping>) => {
+    selection.shaping = {
+      ...shaping,
+      filterValues: [...shaping.filterValues],
+      ...change,
+      className: edition?.className ?? null,
+    };
     setDataset(null);
   };
 
@@ -269,10 +278,7 @@ export function ReportsPage() {
                   onChange={(key) => shape({ sortKey: key === NONE ? null : String(key) })}
                 />
                 {sortKey ? (
-                  <Checkbox
-                    isSelected={shaping.descending}
-                    onChange={(descending) => shape({ descending })}
-                  >
+                  <Checkbox isSelected={shaping.descending} onChange={(descending) => shape({ descending })}>
                     {intl.formatMessage({ id: 'reports.sortDescending' })}
                   </Checkbox>
                 ) : null}
@@ -306,12 +312,12 @@ export function ReportsPage() {
                   <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterLoading' })}</p>
                 ) : groupements.isError ? (
                   <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterFailed' })}</p>
-                ) : (groupements.data?.groupements ?? []).length === 0 ? (
+                ) : filterOptions.length === 0 ? (
                   <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterEmpty' })}</p>
                 ) : (
                   <fieldset className="rep-filter__values">
                     <legend className="rep-muted">{intl.formatMessage({ id: 'reports.filterKeep' })}</legend>
-                    {(groupements.data?.groupements ?? []).map((g) => (
+                    {filterOptions.map((g) => (
                       <Checkbox
                         key={g.value}
                         isSelected={shaping.filterValues.includes(g.value)}
@@ -337,7 +343,12 @@ export function ReportsPage() {
       <FavouritesBar
         chosen={
           edition
-            ? { className: edition.className, localisedTitle: edition.localisedTitle, typeRapport: variant, format }
+            ? {
+                className: edition.className,
+                localisedTitle: edition.localisedTitle,
+                typeRapport: variant,
+                format,
+              }
             : null
         }
         onApplied={() => setDataset(null)}
