@@ -34,11 +34,46 @@ export interface EditionRecord {
 }
 
 /**
+ * The last of the edition writes started by {@link inBackground}. They run one after the other,
+ * in the order the reports were answered, so the history keeps that order (ids and
+ * `generated_at` ascend with it). Every reader of this module waits for the chain first, so within
+ * this server process a report that was answered is always in the history a later call reads
+ * (bo/getResultsData, exports/list, exports/status, metrics).
+ */
+let lastWrite: Promise<unknown> = Promise.resolve();
+
+/**
+ * Waits for the edition writes started so far (failures were already logged); for a query
+ * outside this module that reads `report_editions` (exports/status).
+ */
+export async function editionsWritten(): Promise<void> {
+  await lastWrite;
+}
+
+/**
+ * Runs `write` (an edition insert or update) after the ones already started, without holding up
+ * the answer it records: the report goes out while the row is written. A failed write is given
+ * to `onError` (the request's logger) and the promise answers null: losing a line of history
+ * must not fail a report already sent.
+ * @returns the write's result (the edition id for {@link recordEdition}), or null when it failed.
+ */
+export function inBackground<T>(write: () => Promise<T>, onError: (error: unknown) => void): Promise<T | null> {
+  const promise = lastWrite.then(write).catch((error: unknown) => {
+    onError(error);
+    return null;
+  });
+  lastWrite = promise;
+  return promise;
+}
+
+/**
  * Stores one edition; answers its id. The history of generated reports is a convenience record,
- * not fiscal data: its insert commits without waiting for the WAL to reach the disk
- * (`synchronous_commit = off` for this transaction only), so a report's answer does not wait for
- * an fsync. The row is visible to every later query at once; a crash of the database server in
- * the next fraction of a second could lose it, and nothing else.
+ * not fiscal data: its insert commits without waiting for the WAL to reach the disk, so a
+ * report's answer does not wait for an fsync. One statement, one round trip: `set_config(…, true)`
+ * in the statement's own (implicit) transaction turns `synchronous_commit` off for that commit
+ * only — PostgreSQL reads the setting when it commits and resets it just after. The row is
+ * visible to every later query at once; a crash of the database server in the next fraction of a
+ * second could lose it, and nothing else.
  */
 export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promise<number> {
   const { request } = record.report;
@@ -48,32 +83,13 @@ export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promi
     sites: siteIds,
     origin: record.origin ?? 'report',
   };
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL synchronous_commit TO OFF');
-    const id = await insertEdition(client, record, stored, siteIds);
-    await client.query('COMMIT');
-    return id;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-async function insertEdition(
-  client: pg.PoolClient,
-  record: EditionRecord,
-  stored: RawReportInput & { origin: string },
-  siteIds: number[],
-): Promise<number> {
-  const { request } = record.report;
-  const { rows } = await client.query<{ id: string }>(
+  const { rows } = await pool.query<{ id: string }>(
     `INSERT INTO report_editions (user_id, login, class_name, variant, format, language, date_debut, date_fin,
                                   fiscal_dates, site_ids, request, bytes, rows, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+       FROM (SELECT set_config('synchronous_commit', 'off', true) AS setting) async_commit
+      WHERE async_commit.setting = 'off'
+     RETURNING id`,
     [
       record.userId,
       record.login,
@@ -104,6 +120,7 @@ export async function setEditionBytes(pool: pg.Pool, id: number, bytes: number):
  * all-reports ZIP do not count), or null when they generated none.
  */
 export async function lastEditionRequest(pool: pg.Pool, userId: number): Promise<RawReportInput | null> {
+  await editionsWritten();
   const { rows } = await pool.query<{ request: RawReportInput }>(
     `SELECT request FROM report_editions
       WHERE user_id = $1 AND coalesce(request->>'origin', 'report') <> 'archive'
@@ -119,6 +136,7 @@ export async function editionRequest(
   id: number,
   scope: readonly number[],
 ): Promise<RawReportInput | null> {
+  await editionsWritten();
   const { rows } = await pool.query<{ request: RawReportInput }>(
     'SELECT request FROM report_editions WHERE id = $1 AND site_ids <@ $2::int[]',
     [id, scope],
@@ -159,6 +177,7 @@ export async function listEditions(
   language: Language,
   page: { limit: number; offset: number; userId?: number | undefined },
 ): Promise<{ editions: Edition[]; more: boolean }> {
+  await editionsWritten();
   const { rows } = await pool.query<EditionRow>(
     `SELECT e.id, e.class_name, e.variant, e.format, e.language, e.date_debut::text AS date_debut,
             e.date_fin::text AS date_fin, e.fiscal_dates::text[] AS fiscal_dates, e.bytes, e.rows, e.status,
@@ -200,6 +219,7 @@ export async function editionCounts(
   pool: pg.Pool,
   userId: number,
 ): Promise<Map<string, { generated: number; lastGeneratedAt: string }>> {
+  await editionsWritten();
   const { rows } = await pool.query<{ class_name: string; generated: number; last: Date }>(
     `SELECT class_name, count(*)::int AS generated, max(generated_at) AS last
        FROM report_editions WHERE user_id = $1 AND status = 'OK' GROUP BY class_name`,

@@ -52,7 +52,13 @@ import { message } from '../i18n.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
 import { errorResponses, ownSession, UserIdParam } from '../routes/common.ts';
 import { groupements, resultsChoices, columnsOf, filtresOf } from './choices.ts';
-import { editionCounts, lastEditionRequest, recordEdition, setEditionBytes } from './editions.ts';
+import {
+  editionCounts,
+  inBackground,
+  lastEditionRequest,
+  recordEdition,
+  setEditionBytes,
+} from './editions.ts';
 import { editionRequest } from './editions.ts';
 import { findReportClass, REPORT_CLASSES } from './registry.ts';
 import { contentDisposition, CONTENT_TYPES, renderReport, reportFileName } from './render/index.ts';
@@ -270,27 +276,33 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
     const dataset = await datasetOf(report);
     // A streamed dataset (large CSV/XLSX, render/streamed.ts) holds only its first rows so far.
     const rowCount = isStreamed(dataset) ? null : dataset.rows.length;
-    const save = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) =>
+    // The edition is written while the answer goes out (editions.ts inBackground): one round
+    // trip fewer before the user sees the report; later readers wait for it.
+    const save = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null): Promise<number | null> =>
       record
-        ? recordEdition(pool, {
-            userId: session.userId,
-            login: session.login,
-            report,
-            input,
-            status,
-            bytes,
-            rows: rowCount,
-          })
+        ? inBackground(
+            () =>
+              recordEdition(pool, {
+                userId: session.userId,
+                login: session.login,
+                report,
+                input,
+                status,
+                bytes,
+                rows: rowCount,
+              }),
+            (err) => reply.log.error({ err }, 'report edition not recorded'),
+          )
         : Promise.resolve(null);
     if (dataset.rows.length === 0 && input.format !== 'JSON') {
-      await save('EMPTY', null);
+      void save('EMPTY', null);
       throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
     }
     let body: Awaited<ReturnType<typeof renderReport>>;
     try {
       body = await renderReport(dataset, input.format, renderOptionsFor(report, distribution));
     } catch (error) {
-      await save('FAILED', null);
+      void save('FAILED', null);
       if (input.format === 'PDF') {
         reply.log.error({ err: error }, 'PDF rendering failed');
         throw new ApiHttpError(500, 'errorPdf', 'the PDF could not be created');
@@ -302,11 +314,11 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
     reply.header('Content-Disposition', contentDisposition(fileName));
     switch (body.kind) {
       case 'buffer':
-        await save('OK', body.data.length);
+        void save('OK', body.data.length);
         reply.header('Content-Length', body.data.length);
         return reply.send(body.data);
       case 'stream': {
-        const id = await save('OK', null);
+        const edition = save('OK', null);
         let bytes = 0;
         const counted = new Transform({
           transform(chunk: Buffer, _encoding, done) {
@@ -317,7 +329,15 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
         // pipeline, not pipe: a connection closed halfway destroys the renderer's stream too, so
         // a class reading a cursor gives its database connection back (render/streamed.ts).
         pipeline(body.data, counted)
-          .then(() => (id === null ? undefined : setEditionBytes(pool, id, bytes)))
+          .then(() =>
+            inBackground(
+              async () => {
+                const id = await edition;
+                if (id !== null) await setEditionBytes(pool, id, bytes);
+              },
+              (err) => reply.log.error({ err }, 'report size not recorded'),
+            ),
+          )
           .catch((err: unknown) => {
             if (!reply.raw.destroyed) reply.log.error({ err }, 'report stream failed');
           });
@@ -327,7 +347,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
         const json = JSON.stringify(body.data);
         const length = Buffer.byteLength(json);
         // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
-        await save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', length);
+        void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', length);
         reply.header('Content-Length', length);
         return reply.send(json);
       }

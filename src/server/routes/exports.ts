@@ -19,7 +19,7 @@ import {
 import { LanguageSchema } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
-import { listEditions } from '../reports/editions.ts';
+import { editionsWritten, listEditions } from '../reports/editions.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from './common.ts';
 
 interface StatusRow {
@@ -46,6 +46,7 @@ export async function exportStatus(
   siteIds: readonly number[],
   fiscalDate: string,
 ): Promise<ExportStatusSite[]> {
+  await editionsWritten();
   const { rows } = await database.pool.query<StatusRow>(
     `SELECT s.id, s.libelle, s.currency, t.tickets, t.net, t.first_at, t.last_at, l.loaded_at, l.source,
             e.reports, e.last_report_at
