@@ -29,40 +29,48 @@ async function fixOrQueue(
   await queue();
 }
 
-/** Queues POST bo/comptage/save?id (a new version of the terminal's count). */
-export async function saveCashCount(author: Author, body: CashCountBody, fixOutboxId: string | null = null) {
-  const summary = { site: body.site, date: body.dateFiscale, terminal: body.caisse };
+/** Where each kind of count is sent (SPEC.md §7) and which device table keeps it. */
+const COUNT_WRITES = {
+  cashCount: { path: 'bo/comptage/save', table: 'cashCounts' },
+  safeCount: { path: 'coffre/save', table: 'safeCounts' },
+} as const;
+
+/**
+ * Queues a count (cash or safe): POST to its path ?id with the body as it is, recorded on the
+ * device under its site and fiscal date; or resends the refused item `fixOutboxId` in place.
+ */
+async function saveCount(
+  kind: keyof typeof COUNT_WRITES,
+  author: Author,
+  body: CashCountBody | SafeCountBody,
+  summary: Record<string, string | number>,
+  fixOutboxId: string | null,
+) {
+  const { path, table } = COUNT_WRITES[kind];
   const data = { ...body } satisfies Record<string, unknown>;
   await fixOrQueue(fixOutboxId, { body, data, summary }, () =>
     submitWrite({
-      kind: 'cashCount',
+      kind,
       method: 'POST',
-      path: 'bo/comptage/save',
+      path,
       searchParams: { id: String(author.id) },
       body,
       login: author.login,
       summary,
-      record: { table: 'cashCounts', siteId: body.site, fiscalDate: body.dateFiscale, data },
+      record: { table, siteId: body.site, fiscalDate: body.dateFiscale, data },
     }),
   );
 }
 
+/** Queues POST bo/comptage/save?id (a new version of the terminal's count). */
+export async function saveCashCount(author: Author, body: CashCountBody, fixOutboxId: string | null = null) {
+  const summary = { site: body.site, date: body.dateFiscale, terminal: body.caisse };
+  await saveCount('cashCount', author, body, summary, fixOutboxId);
+}
+
 /** Queues POST coffre/save?id (a new version of the site's safe count). */
 export async function saveSafeCount(author: Author, body: SafeCountBody, fixOutboxId: string | null = null) {
-  const summary = { site: body.site, date: body.dateFiscale };
-  const data = { ...body } satisfies Record<string, unknown>;
-  await fixOrQueue(fixOutboxId, { body, data, summary }, () =>
-    submitWrite({
-      kind: 'safeCount',
-      method: 'POST',
-      path: 'coffre/save',
-      searchParams: { id: String(author.id) },
-      body,
-      login: author.login,
-      summary,
-      record: { table: 'safeCounts', siteId: body.site, fiscalDate: body.dateFiscale, data },
-    }),
-  );
+  await saveCount('safeCount', author, body, { site: body.site, date: body.dateFiscale }, fixOutboxId);
 }
 
 /** A receipt as typed: who (seller, manager), where, when, and its complements (SPEC.md §7). */

@@ -9,11 +9,12 @@ import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
-import { Button } from '../../../ui/button.tsx';
 import { safeQueries } from '../counting-queries.ts';
 import { AWAITING_DAYS, awaitingPeriod } from '../safe-signatures.ts';
 import type { CountersignTarget } from './countersign-dialog.tsx';
+import { CountedVariance, CountingList } from './counting-shell.tsx';
 import type { MailRequest } from './mail-dialog.tsx';
+import { SafeCountActions } from './safe-count-actions.tsx';
 
 export function AwaitingSignatures({
   userId,
@@ -44,60 +45,38 @@ export function AwaitingSignatures({
   const money = (cents: number, site: number) => formatMoney(cents, currencyOf(site), intl.locale);
 
   return (
-    <section className="counting-list" aria-labelledby="safe-awaiting-title">
-      <h2 id="safe-awaiting-title">
-        <FormattedMessage id="counting.safe.awaitingTitle" />
-      </h2>
-      {query.isError ? (
-        <p>
-          <FormattedMessage id="counting.safe.awaitingUnavailable" />
-        </p>
-      ) : query.isSuccess && waiting.length === 0 ? (
-        <p>
-          <FormattedMessage id="counting.safe.awaitingNone" values={{ days: AWAITING_DAYS }} />
-        </p>
-      ) : null}
-      <ul className="counting-list__items" data-testid="safe-awaiting">
-        {waiting.map((c) => (
-          <li key={c.id} className="counting-list__item" data-testid="safe-awaiting-item">
-            <span>
-              <FormattedMessage
-                id="counting.safe.awaitingItem"
-                values={{ site: c.libelle, date: formatDate(c.dateFiscale), version: c.version }}
-              />
-            </span>
-            <span>
-              <FormattedMessage
-                id="counting.countedVariance"
-                values={{ counted: money(c.countedCents, c.site), variance: money(c.varianceCents, c.site) }}
-              />
-            </span>
-            <span className="counting-list__time">{c.countedBy.login}</span>
-            <span className="counting-list__actions">
-              <Button
-                onPress={() =>
-                  onCountersign({ site: c.site, libelle: c.libelle, dateFiscale: c.dateFiscale })
-                }
-              >
-                <FormattedMessage id="counting.safe.countersign" />
-              </Button>
-              <Button
-                onPress={() =>
-                  onMail({
-                    kind: 'receipt',
-                    countId: c.id,
-                    site: c.site,
-                    libelle: c.libelle,
-                    dateFiscale: c.dateFiscale,
-                  })
-                }
-              >
-                <FormattedMessage id="counting.mail.receiptButton" />
-              </Button>
-            </span>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <CountingList
+      titleId="safe-awaiting-title"
+      title="counting.safe.awaitingTitle"
+      testId="safe-awaiting"
+      before={
+        query.isError ? (
+          <p>
+            <FormattedMessage id="counting.safe.awaitingUnavailable" />
+          </p>
+        ) : query.isSuccess && waiting.length === 0 ? (
+          <p>
+            <FormattedMessage id="counting.safe.awaitingNone" values={{ days: AWAITING_DAYS }} />
+          </p>
+        ) : null
+      }
+    >
+      {waiting.map((c) => (
+        <li key={c.id} className="counting-list__item" data-testid="safe-awaiting-item">
+          <span>
+            <FormattedMessage
+              id="counting.safe.awaitingItem"
+              values={{ site: c.libelle, date: formatDate(c.dateFiscale), version: c.version }}
+            />
+          </span>
+          <CountedVariance
+            counted={money(c.countedCents, c.site)}
+            variance={money(c.varianceCents, c.site)}
+          />
+          <span className="counting-list__time">{c.countedBy.login}</span>
+          <SafeCountActions count={c} onCountersign={onCountersign} onMail={onMail} />
+        </li>
+      ))}
+    </CountingList>
   );
 }

@@ -7,17 +7,14 @@
  * overwrite. `action` `liste` shows only the day's counts; any other action shows the form too.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CashCountBody } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { db } from '../../../lib/db.ts';
-import { formatMoney } from '../../../lib/format.ts';
-import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
-import { TextField } from '../../../ui/text-field.tsx';
 import {
+  COUNT_PARTS,
   type CashCountForm,
   type CountPart,
   emptyCashCountForm,
@@ -30,11 +27,20 @@ import {
 import { countingQueries } from '../counting-queries.ts';
 import { saveCashCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
-import { useQueuedWrite } from '../use-queued-write.ts';
-import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
+import {
+  CommentField,
+  CountedVariance,
+  CountingDayList,
+  CountingForm,
+  CountingPage,
+  CountingPart,
+  CountingSummary,
+  CountingTime,
+  UnsentItem,
+  varianceClass,
+} from './counting-shell.tsx';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MoneyField } from './money-field.tsx';
-import { SyncStateTag } from './sync-state-tag.tsx';
 
 export interface CashCountPageProps {
   action: string;
@@ -42,29 +48,31 @@ export interface CashCountPageProps {
   fixOutboxId: string | undefined;
 }
 
+/** Whether an error is about one of the means counted (its line then names it). */
+const isCountPart = (field: string): field is CountPart => (COUNT_PARTS as readonly string[]).includes(field);
+
 export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
   const intl = useIntl();
-  const [fixing, setFixing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const showForm = action !== 'liste';
-  const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorOf } = useCountingForm<
-    CashCountForm,
-    FieldError['field'],
-    CashCountBody
-  >({
+  const counting = useCountingForm<CashCountForm, FieldError['field'], CashCountBody>({
     initial: () => emptyCashCountForm(null, toWireDate(new Date()), null),
     // `required` (below) is read at submit time: the rules of the terminal's day.
     build: (f) => {
       const result = toCashCountBody(f, required, new Date().toISOString());
       return result.ok ? { ok: true, value: result.body } : result;
     },
-    save: (author, body) => saveCashCount(author, body, fixing),
+    save: saveCashCount,
     successCode: 'cashCountSaved',
     // Same site, date and terminal: ready for the next drawer or a recount.
     next: (f) => emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), f.caisse),
     invalidates: countingQueries.all(),
-    onSaved: () => setFixing(null),
+    table: 'cashCounts',
+    fix: { outboxId: fixOutboxId, kind: 'cashCount', fromBody: formFromBody },
   });
+  const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorText, fixing, unsent } =
+    counting;
+  const { currencyOf, moneyIn } = counting;
 
   // The site's first terminal by default.
   const terminals = ref.terminals.find((t) => t.restaurantId === form.site)?.caisses ?? [];
@@ -72,18 +80,6 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     if (form.caisse === null && terminals[0]) setForm((f) => ({ ...f, caisse: terminals[0]?.id ?? null }));
   }, [form.caisse, terminals, setForm]);
 
-  // Fixing a write the server refused: the form opens with what was queued.
-  useQueuedWrite<CashCountBody>(
-    fixOutboxId,
-    'cashCount',
-    (body, itemId) => {
-      setForm(formFromBody(body, intl.locale));
-      setFixing(itemId);
-    },
-    [intl.locale],
-  );
-
-  const site = sites.find((s) => s.restaurantId === form.site);
   const ready = user && form.site !== null && form.dateFiscale !== null && form.caisse !== null;
   const expectedQuery = useQuery({
     ...countingQueries.expected(user?.id ?? 0, form.site ?? 0, form.dateFiscale ?? '', form.caisse ?? 0),
@@ -93,29 +89,14 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     ...countingQueries.list(user?.id ?? 0, form.site ?? 0, form.dateFiscale ?? ''),
     enabled: Boolean(user && form.site !== null && form.dateFiscale !== null),
   });
-  const localCounts = useLiveQuery(
-    () =>
-      form.site === null || form.dateFiscale === null
-        ? Promise.resolve([])
-        : db()
-            .cashCounts.where('[siteId+fiscalDate]')
-            .equals([form.site, form.dateFiscale])
-            .filter((r) => r.syncState === 'pending' || r.syncState === 'needsAttention')
-            .sortBy('savedAt'),
-    [form.site, form.dateFiscale],
-  );
 
-  const currency = expectedQuery.data?.currency ?? site?.currency ?? user?.currency ?? 'EUR';
-  const money = (cents: number | null) => (cents === null ? '—' : formatMoney(cents, currency, intl.locale));
+  const currency = currencyOf(expectedQuery.data?.currency);
+  const money = moneyIn(currency);
   const required = requiredParts(expectedQuery.data?.rules ?? null, expectedQuery.data?.required ?? null);
   const rows = useMemo(
     () => summary(form, expectedQuery.data?.expected ?? null, required),
     [form, expectedQuery.data, required],
   );
-  const errorText = (field: FieldError['field']) => {
-    const id = errorOf(field);
-    return id ? intl.formatMessage({ id }) : undefined;
-  };
   const partLabel = (part: CountPart) => intl.formatMessage({ id: `counting.part.${part}` });
 
   const recount = (caisse: number) => {
@@ -148,26 +129,33 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
       }
     >
       {showForm ? (
-        <CountingForm testId="cash-count-form" formRef={formRef} onSubmit={submit}>
-          {fixing ? (
-            <p className="counting-form__fixing" role="status">
-              <FormattedMessage id="counting.fixing" />
-            </p>
-          ) : null}
+        <CountingForm
+          testId="cash-count-form"
+          formRef={formRef}
+          onSubmit={submit}
+          notice={fixing ? 'counting.fixing' : null}
+          errors={errors}
+          errorPrefix={(field) => (isCountPart(field) ? `${partLabel(field)} : ` : '')}
+          submitLabel={fixing ? 'counting.resend' : 'counting.save'}
+          canSubmit={!saving && Boolean(ready)}
+        >
           {expectedQuery.isError ? (
             <p className="counting-form__note" role="status">
               <FormattedMessage id="counting.expectedUnknown" />
             </p>
           ) : null}
-          <fieldset className="counting-form__part">
-            <legend>
-              {partLabel('cash')}{' '}
-              {required.cash ? (
-                <span className="counting-required">
-                  <FormattedMessage id="counting.required" />
-                </span>
-              ) : null}
-            </legend>
+          <CountingPart
+            legend={
+              <>
+                {partLabel('cash')}{' '}
+                {required.cash ? (
+                  <span className="counting-required">
+                    <FormattedMessage id="counting.required" />
+                  </span>
+                ) : null}
+              </>
+            }
+          >
             <DenominationGrid
               idPrefix="cash"
               currency={currency}
@@ -176,11 +164,11 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
                 setForm((f) => ({ ...f, cashTouched: true, quantities: { ...f.quantities, [d]: q } }))
               }
             />
-          </fieldset>
-          <fieldset className="counting-form__part counting-form__totals">
-            <legend>
-              <FormattedMessage id="counting.otherMeans" />
-            </legend>
+          </CountingPart>
+          <CountingPart
+            legend={<FormattedMessage id="counting.otherMeans" />}
+            className="counting-form__totals"
+          >
             {(['cheques', 'mealVouchers', 'cardSlips'] as const).map((part) => (
               <MoneyField
                 key={part}
@@ -193,32 +181,19 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
                 description={required[part] ? undefined : intl.formatMessage({ id: 'counting.optionalHint' })}
               />
             ))}
-            <TextField
-              label={intl.formatMessage({ id: 'counting.comment' })}
-              value={form.comment}
-              onChange={(comment) => setForm((f) => ({ ...f, comment }))}
-              maxLength={1000}
-            />
-          </fieldset>
+            <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
+          </CountingPart>
 
-          <table className="counting-summary" data-testid="cash-count-summary">
-            <caption>
-              <FormattedMessage id="counting.summary" />
-            </caption>
+          <CountingSummary testId="cash-count-summary">
             <thead>
               <tr>
-                <th scope="col">
-                  <FormattedMessage id="counting.means" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="counting.expected" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="counting.counted" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="counting.variance" />
-                </th>
+                {['counting.means', 'counting.expected', 'counting.counted', 'counting.variance'].map(
+                  (id) => (
+                    <th key={id} scope="col">
+                      <FormattedMessage id={id} />
+                    </th>
+                  ),
+                )}
               </tr>
             </thead>
             <tbody>
@@ -227,45 +202,13 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
                   <th scope="row">{partLabel(r.part)}</th>
                   <td>{money(r.expected)}</td>
                   <td data-testid={`counted-${r.part}`}>{money(r.counted)}</td>
-                  <td
-                    data-testid={`variance-${r.part}`}
-                    className={
-                      r.variance === null
-                        ? ''
-                        : r.variance < 0
-                          ? 'variance--short'
-                          : r.variance > 0
-                            ? 'variance--over'
-                            : ''
-                    }
-                  >
-                    {r.variance === null ? '—' : money(r.variance)}
+                  <td data-testid={`variance-${r.part}`} className={varianceClass(r.variance)}>
+                    {money(r.variance)}
                   </td>
                 </tr>
               ))}
             </tbody>
-          </table>
-
-          {errors.length > 0 ? (
-            <ul className="counting-errors" role="alert">
-              {errors.map((e) => (
-                <li key={`${e.field}-${e.messageId}`}>
-                  {e.field === 'cash' ||
-                  e.field === 'cheques' ||
-                  e.field === 'mealVouchers' ||
-                  e.field === 'cardSlips'
-                    ? `${partLabel(e.field)} : `
-                    : ''}
-                  <FormattedMessage id={e.messageId} />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <div className="counting-form__actions">
-            <Button type="submit" variant="primary" isDisabled={saving || !ready}>
-              <FormattedMessage id={fixing ? 'counting.resend' : 'counting.save'} />
-            </Button>
-          </div>
+          </CountingSummary>
         </CountingForm>
       ) : null}
 
@@ -275,26 +218,22 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
         dateFiscale={form.dateFiscale}
         testId="cash-count-list"
         before={
-          listQuery.isError && (localCounts ?? []).length === 0 ? (
+          listQuery.isError && unsent.length === 0 ? (
             <p>
               <FormattedMessage id="counting.listUnavailable" />
             </p>
           ) : null
         }
       >
-        {(localCounts ?? []).map((r) => (
-          <li key={r.localId} className="counting-list__item" data-testid="cash-count-local">
+        {unsent.map((r) => (
+          <UnsentItem key={r.localId} record={r} testId="cash-count-local">
             <span>
               <FormattedMessage
                 id="counting.terminalNamed"
                 values={{ name: terminalName(Number(r.data.caisse)) }}
               />
             </span>
-            <SyncStateTag state={r.syncState} reason={r.reason} />
-            <span className="counting-list__time">
-              {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
-            </span>
-          </li>
+          </UnsentItem>
         ))}
         {(listQuery.data?.counts ?? []).map((c) => (
           <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
@@ -304,28 +243,21 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
                 values={{ name: terminalName(c.caisse), version: c.version }}
               />
             </span>
-            <span>
-              <FormattedMessage
-                id="counting.countedVariance"
-                values={{
-                  counted: money(
-                    (c.cashCents ?? 0) +
-                      (c.chequesCents ?? 0) +
-                      (c.mealVouchersCents ?? 0) +
-                      (c.cardSlipsCents ?? 0),
-                  ),
-                  variance: money(
-                    (c.variance.cashCents ?? 0) +
-                      (c.variance.chequesCents ?? 0) +
-                      (c.variance.mealVouchersCents ?? 0) +
-                      (c.variance.cardSlipsCents ?? 0),
-                  ),
-                }}
-              />
-            </span>
-            <span className="counting-list__time">
-              {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
-            </span>
+            <CountedVariance
+              counted={money(
+                (c.cashCents ?? 0) +
+                  (c.chequesCents ?? 0) +
+                  (c.mealVouchersCents ?? 0) +
+                  (c.cardSlipsCents ?? 0),
+              )}
+              variance={money(
+                (c.variance.cashCents ?? 0) +
+                  (c.variance.chequesCents ?? 0) +
+                  (c.variance.mealVouchersCents ?? 0) +
+                  (c.variance.cardSlipsCents ?? 0),
+              )}
+            />
+            <CountingTime at={c.countedAt} by={c.countedBy.login} />
             {showForm ? (
               <Button onPress={() => recount(c.caisse)}>
                 <FormattedMessage id="counting.recount" />

@@ -12,7 +12,9 @@ import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { TextField } from '../../../ui/text-field.tsx';
-import { OnlineDialogForm } from './online-dialog-form.tsx';
+import { CommentField } from './counting-shell.tsx';
+import { ManagerCodeField } from './manager-code-field.tsx';
+import { OnlineDialogForm, useProblemText } from './online-dialog-form.tsx';
 import { safeQueries } from '../counting-queries.ts';
 import { checkManagerCode, countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
 
@@ -50,6 +52,7 @@ export function CountersignDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const problemText = useProblemText();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [draftOf, setDraftOf] = useState<string | null>(null);
@@ -106,13 +109,6 @@ export function CountersignDialog({
     }
   };
 
-  const text = (id: string | undefined) =>
-    id === undefined
-      ? undefined
-      : intl.messages[id]
-        ? intl.formatMessage({ id })
-        : intl.formatMessage({ id: 'app.unexpectedError' });
-
   return (
     <OnlineDialogForm
       title={
@@ -137,25 +133,19 @@ export function CountersignDialog({
         autoComplete="off"
         isRequired
         isInvalid={problems.managerName !== undefined}
-        errorMessage={text(problems.managerName)}
+        errorMessage={problemText(problems.managerName)}
       />
-      <TextField
+      <ManagerCodeField
         label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
         description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
         value={draft.managerCode}
         onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
-        type="password"
-        inputMode="numeric"
         autoComplete="off"
-        isRequired
-        isInvalid={problems.managerCode !== undefined}
-        errorMessage={text(problems.managerCode)}
+        problemId={problems.managerCode}
       />
-      <TextField
-        label={intl.formatMessage({ id: 'counting.comment' })}
+      <CommentField
         value={draft.commentaire}
         onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
-        maxLength={1000}
       />
     </OnlineDialogForm>
   );

@@ -1,14 +1,20 @@
 /**
  * The scaffolding the three counting screens share (cash, safe, receipts): the page with its
- * title and its site and fiscal-date header, the form wired to its submit, and the day's list
- * section. Each screen fills them with its own fields, so they look and behave alike.
+ * title and its site and fiscal-date header, the form wired to its submit with its notice, error
+ * list and buttons, its parts and comment field, the titled sections and the day's list with its
+ * lines. Each screen fills them with its own fields, so they look and behave alike.
  */
 import type { ReactNode, RefObject } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Site } from '../../../../contract/api.ts';
+import type { LocalRecord } from '../../../lib/db.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { Button } from '../../../ui/button.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { Select } from '../../../ui/select.tsx';
+import { TextField } from '../../../ui/text-field.tsx';
+import type { CountingFieldError } from '../use-counting-form.ts';
+import { SyncStateTag } from './sync-state-tag.tsx';
 import '../counting.css';
 
 export interface CountingPageProps {
@@ -68,18 +74,41 @@ export function CountingPage({
   );
 }
 
-/** The entry form: submitting (button or Enter) calls `onSubmit`, never reloads the page. */
-export function CountingForm({
-  testId,
-  onSubmit,
-  formRef,
-  children,
-}: {
+export interface CountingFormProps<Field extends string> {
   testId: string;
   onSubmit: () => Promise<void>;
   formRef?: RefObject<HTMLFormElement | null>;
+  /** Message id of a status line above the fields (fixing a refused write, editing), or null. */
+  notice: string | null;
+  /** The field errors of the last submit, listed (as an alert) below the fields. */
+  errors: readonly CountingFieldError<Field>[];
+  /** What an error line starts with (the field's name), if anything. */
+  errorPrefix?: (field: Field) => ReactNode;
+  /** Message id of the submit button. */
+  submitLabel: string;
+  /** False greys the submit button out (saving, nothing to save yet). */
+  canSubmit: boolean;
+  /** Buttons before the submit button (e.g. cancel an edit). */
+  actions?: ReactNode;
   children: ReactNode;
-}) {
+}
+
+/**
+ * The entry form: its notice, its fields (`children`), the errors, then the buttons. Submitting
+ * (button or Enter) calls `onSubmit`, never reloads the page.
+ */
+export function CountingForm<Field extends string>({
+  testId,
+  onSubmit,
+  formRef,
+  notice,
+  errors,
+  errorPrefix,
+  submitLabel,
+  canSubmit,
+  actions,
+  children,
+}: CountingFormProps<Field>) {
   return (
     <form
       ref={formRef}
@@ -90,8 +119,122 @@ export function CountingForm({
         void onSubmit();
       }}
     >
+      {notice ? (
+        <p className="counting-form__fixing" role="status">
+          <FormattedMessage id={notice} />
+        </p>
+      ) : null}
       {children}
+      {errors.length > 0 ? (
+        <ul className="counting-errors" role="alert">
+          {errors.map((e) => (
+            <li key={`${e.field}-${e.messageId}`}>
+              {errorPrefix?.(e.field)}
+              <FormattedMessage id={e.messageId} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="counting-form__actions">
+        {actions}
+        <Button type="submit" variant="primary" isDisabled={!canSubmit}>
+          <FormattedMessage id={submitLabel} />
+        </Button>
+      </div>
     </form>
+  );
+}
+
+/** A group of the form's fields under its legend. */
+export function CountingPart({
+  legend,
+  className,
+  children,
+}: {
+  legend: ReactNode;
+  /** More classes of the fieldset. */
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className={className ? `counting-form__part ${className}` : 'counting-form__part'}>
+      <legend>{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+/** The free comment every counting form ends with (at most 1,000 characters). */
+export function CommentField({ value, onChange }: { value: string; onChange: (comment: string) => void }) {
+  const intl = useIntl();
+  return (
+    <TextField
+      label={intl.formatMessage({ id: 'counting.comment' })}
+      value={value}
+      onChange={onChange}
+      maxLength={1000}
+    />
+  );
+}
+
+/** The form's live summary: expected, counted and variance (its rows are the screen's own). */
+export function CountingSummary({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <table className="counting-summary" data-testid={testId}>
+      <caption>
+        <FormattedMessage id="counting.summary" />
+      </caption>
+      {children}
+    </table>
+  );
+}
+
+/** A titled section below the form (message `title`, with `values`). */
+export function CountingSection({
+  titleId,
+  title,
+  values,
+  children,
+}: {
+  titleId: string;
+  title: string;
+  values?: Record<string, string | number>;
+  children: ReactNode;
+}) {
+  return (
+    <section className="counting-list" aria-labelledby={titleId}>
+      <h2 id={titleId}>
+        <FormattedMessage id={title} values={values} />
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A titled list of counts or receipts. */
+export function CountingList({
+  titleId,
+  title,
+  values,
+  before,
+  testId,
+  children,
+}: {
+  titleId: string;
+  title: string;
+  values?: Record<string, string | number>;
+  /** Shown between the title and the items (e.g. "list unavailable"). */
+  before?: ReactNode;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <CountingSection titleId={titleId} title={title} values={values}>
+      {before}
+      <ul className="counting-list__items" data-testid={testId}>
+        {children}
+      </ul>
+    </CountingSection>
   );
 }
 
@@ -114,14 +257,64 @@ export function CountingDayList({
   children: ReactNode;
 }) {
   return (
-    <section className="counting-list" aria-labelledby={titleId}>
-      <h2 id={titleId}>
-        <FormattedMessage id={title} values={{ date: dateFiscale ? formatDate(dateFiscale) : '—' }} />
-      </h2>
-      {before}
-      <ul className="counting-list__items" data-testid={testId}>
-        {children}
-      </ul>
-    </section>
+    <CountingList
+      titleId={titleId}
+      title={title}
+      values={{ date: dateFiscale ? formatDate(dateFiscale) : '—' }}
+      before={before}
+      testId={testId}
+    >
+      {children}
+    </CountingList>
   );
+}
+
+/**
+ * A record of the day still on the device: what it is (`children`), where it stands (waiting,
+ * refused and why), then `after` — by default the time it was saved.
+ */
+export function UnsentItem({
+  record,
+  testId,
+  after,
+  children,
+}: {
+  record: LocalRecord;
+  testId: string;
+  after?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <li className="counting-list__item" data-testid={testId}>
+      {children}
+      <SyncStateTag state={record.syncState} reason={record.reason} />
+      {after === undefined ? <CountingTime at={record.savedAt} /> : after}
+    </li>
+  );
+}
+
+/** When a count was saved or made (hours and minutes), followed by who made it when given. */
+export function CountingTime({ at, by }: { at: number | string; by?: string }) {
+  const intl = useIntl();
+  return (
+    <span className="counting-list__time">
+      {intl.formatTime(at, { hour: '2-digit', minute: '2-digit' })}
+      {by === undefined ? null : ` · ${by}`}
+    </span>
+  );
+}
+
+/** "Counted … · variance …" of a listed count (amounts already formatted). */
+export function CountedVariance({ counted, variance }: { counted: string; variance: string }) {
+  return (
+    <span>
+      <FormattedMessage id="counting.countedVariance" values={{ counted, variance }} />
+    </span>
+  );
+}
+
+/** The class that colours a variance: short (below zero), over (above), none for zero or unknown. */
+export function varianceClass(variance: number | null): string {
+  if (variance === null || variance === 0) return '';
+  return variance < 0 ? 'variance--short' : 'variance--over';
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { TextField } from '../../../ui/text-field.tsx';
+import { ManagerCodeField } from './manager-code-field.tsx';
 import { OnlineDialogForm } from './online-dialog-form.tsx';
 import { failureOutcome, RequestKeys, setOwnManagerCode } from '../safe-signatures.ts';
 
@@ -61,12 +61,8 @@ export function ManagerCodeDialog({
     }
   };
 
-  const text = (field: 'code' | 'again' | 'attempt') =>
-    problem?.field === field
-      ? intl.messages[problem.messageId]
-        ? intl.formatMessage({ id: problem.messageId })
-        : intl.formatMessage({ id: 'app.unexpectedError' })
-      : undefined;
+  /** Message id of the problem with `field`, or undefined. */
+  const problemOf = (field: 'code' | 'again') => (problem?.field === field ? problem.messageId : undefined);
 
   return (
     <OnlineDialogForm
@@ -80,28 +76,20 @@ export function ManagerCodeDialog({
       submitLabelId="counting.safe.saveManagerCode"
       busy={busy}
     >
-      <TextField
+      <ManagerCodeField
         label={intl.formatMessage({ id: 'counting.safe.newManagerCode' })}
         description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
         value={code}
         onChange={setCode}
-        type="password"
-        inputMode="numeric"
         autoComplete="new-password"
-        isRequired
-        isInvalid={problem?.field === 'code'}
-        errorMessage={text('code')}
+        problemId={problemOf('code')}
       />
-      <TextField
+      <ManagerCodeField
         label={intl.formatMessage({ id: 'counting.safe.newManagerCodeAgain' })}
         value={again}
         onChange={setAgain}
-        type="password"
-        inputMode="numeric"
         autoComplete="new-password"
-        isRequired
-        isInvalid={problem?.field === 'again'}
-        errorMessage={text('again')}
+        problemId={problemOf('again')}
       />
     </OnlineDialogForm>
   );

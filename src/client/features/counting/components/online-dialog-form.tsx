@@ -11,6 +11,16 @@ import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { useOnline } from '../use-online.ts';
 
+/**
+ * The text of a problem's message id (undefined without one): an id the catalogue lacks, such
+ * as an unforeseen error code, reads as the unexpected error.
+ */
+export function useProblemText(): (id: string | null | undefined) => string | undefined {
+  const intl = useIntl();
+  return (id) =>
+    id ? intl.formatMessage({ id: intl.messages[id] ? id : 'app.unexpectedError' }) : undefined;
+}
+
 export interface OnlineDialogFormProps {
   title: ReactNode;
   isOpen: boolean;
@@ -39,7 +49,7 @@ export function OnlineDialogForm({
   busy,
   children,
 }: OnlineDialogFormProps) {
-  const intl = useIntl();
+  const problemText = useProblemText();
   const online = useOnline();
   return (
     <Dialog
@@ -69,7 +79,7 @@ export function OnlineDialogForm({
             role="alert"
             data-testid={`${testId.replace(/-form$/, '')}-problem`}
           >
-            {intl.formatMessage({ id: intl.messages[problemId] ? problemId : 'app.unexpectedError' })}
+            {problemText(problemId)}
           </p>
         ) : null}
         <div className="counting-dialog__actions">

@@ -5,13 +5,11 @@
  * one not yet tried, or refused by the server, can still be edited before it leaves.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { db, type LocalRecord } from '../../../lib/db.ts';
-import { formatMoney } from '../../../lib/format.ts';
+import { db } from '../../../lib/db.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -27,29 +25,36 @@ import {
 } from '../receipt-model.ts';
 import { type ReceiptInput, saveReceipt } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
-import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
+import {
+  CommentField,
+  CountingDayList,
+  CountingForm,
+  CountingPage,
+  CountingPart,
+  UnsentItem,
+} from './counting-shell.tsx';
 import { MoneyField } from './money-field.tsx';
-import { SyncStateTag } from './sync-state-tag.tsx';
+
+/** The receipt's required free-text fields (the amount is a money field). */
+type TextFieldName = 'codeVendeur' | 'nomVendeur' | 'codeManager' | 'nomManager' | 'motif';
 
 export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
   const intl = useIntl();
-  const [editingQueued, setEditingQueued] = useState<string | null>(null);
-  const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorOf } = useCountingForm<
-    ReceiptForm,
-    ReceiptField,
-    ReceiptInput
-  >({
+  const counting = useCountingForm<ReceiptForm, ReceiptField, ReceiptInput>({
     initial: () => emptyReceiptForm(null, toWireDate(new Date()), session.user?.login ?? ''),
     build: (f) => {
       const result = toReceiptInput(f);
       return result.ok ? { ok: true, value: result.input } : result;
     },
-    save: (author, input) => saveReceipt(author, input, editingQueued),
+    save: saveReceipt,
     successCode: 'receiptSaved',
     next: (f, author) => emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), author.login),
     invalidates: receiptQueries.all(),
-    onSaved: () => setEditingQueued(null),
+    table: 'receipts',
   });
+  const { user, ref, form, setForm, errors, setErrors, saving, submit, errorText, unsent } = counting;
+  // The queued receipt being edited before it leaves (it is then rewritten in place).
+  const { fixing: editingQueued, setFixing: setEditingQueued } = counting;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the page is opened to fix an item
   useEffect(() => {
@@ -61,26 +66,20 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
     ...receiptQueries.list(user?.id ?? 0, form.dateFiscale ?? '', form.site),
     enabled: Boolean(user && form.dateFiscale),
   });
-  const localReceipts = useLiveQuery(
-    () =>
-      form.site === null || form.dateFiscale === null
-        ? Promise.resolve([] as LocalRecord[])
-        : db()
-            .receipts.where('[siteId+fiscalDate]')
-            .equals([form.site, form.dateFiscale])
-            .filter((r) => r.syncState === 'pending' || r.syncState === 'needsAttention')
-            .sortBy('savedAt'),
-    [form.site, form.dateFiscale],
-  );
 
-  const site = sites.find((s) => s.restaurantId === form.site);
-  const currency = site?.currency ?? user?.currency ?? 'EUR';
-  const money = (cents: number) => formatMoney(cents, currency, intl.locale);
-  const errorText = (field: ReceiptField) => {
-    const id = errorOf(field);
-    return id ? intl.formatMessage({ id }) : undefined;
-  };
+  const money = counting.moneyIn(counting.currencyOf());
   const set = (field: ReceiptField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const requiredText = (field: TextFieldName, labelId: string, maxLength?: number) => (
+    <TextField
+      label={intl.formatMessage({ id: labelId })}
+      value={form[field]}
+      onChange={set(field)}
+      isRequired
+      maxLength={maxLength}
+      isInvalid={errorText(field) !== undefined}
+      errorMessage={errorText(field)}
+    />
+  );
 
   async function editQueued(outboxId: string) {
     const item = await db().outbox.where('id').equals(outboxId).first();
@@ -101,22 +100,41 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
     <CountingPage
       titleId="receipts-title"
       title="counting.receipts.title"
-      sites={sites}
+      sites={counting.sites}
       site={form.site}
       onSiteChange={(site) => setForm((f) => ({ ...f, site, codeVendeur: '', nomVendeur: '' }))}
       dateFiscale={form.dateFiscale}
       onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire }))}
     >
-      <CountingForm testId="receipt-form" onSubmit={submit}>
-        {editing ? (
-          <p className="counting-form__fixing" role="status">
-            <FormattedMessage id="counting.receipts.editing" />
-          </p>
-        ) : null}
-        <fieldset className="counting-form__part">
-          <legend>
-            <FormattedMessage id="counting.receipts.people" />
-          </legend>
+      <CountingForm
+        testId="receipt-form"
+        onSubmit={submit}
+        notice={editing ? 'counting.receipts.editing' : null}
+        errors={errors}
+        errorPrefix={(field) => (
+          <>
+            <FormattedMessage id={`counting.receipts.field.${field}`} />
+            {' : '}
+          </>
+        )}
+        submitLabel={editing ? 'counting.receipts.saveChanges' : 'counting.receipts.create'}
+        canSubmit={!saving && Boolean(user)}
+        actions={
+          editing ? (
+            <Button
+              onPress={() => {
+                setEditingQueued(null);
+                setForm((f) =>
+                  emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), user?.login ?? ''),
+                );
+              }}
+            >
+              <FormattedMessage id="sync.cancel" />
+            </Button>
+          ) : null
+        }
+      >
+        <CountingPart legend={<FormattedMessage id="counting.receipts.people" />}>
           {sellers.length > 0 ? (
             <Select
               label={intl.formatMessage({ id: 'counting.receipts.seller' })}
@@ -128,43 +146,12 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
               }}
             />
           ) : null}
-          <TextField
-            label={intl.formatMessage({ id: 'counting.receipts.sellerCode' })}
-            value={form.codeVendeur}
-            onChange={set('codeVendeur')}
-            isRequired
-            isInvalid={errorText('codeVendeur') !== undefined}
-            errorMessage={errorText('codeVendeur')}
-          />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.receipts.sellerName' })}
-            value={form.nomVendeur}
-            onChange={set('nomVendeur')}
-            isRequired
-            isInvalid={errorText('nomVendeur') !== undefined}
-            errorMessage={errorText('nomVendeur')}
-          />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.receipts.managerCode' })}
-            value={form.codeManager}
-            onChange={set('codeManager')}
-            isRequired
-            isInvalid={errorText('codeManager') !== undefined}
-            errorMessage={errorText('codeManager')}
-          />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.receipts.managerName' })}
-            value={form.nomManager}
-            onChange={set('nomManager')}
-            isRequired
-            isInvalid={errorText('nomManager') !== undefined}
-            errorMessage={errorText('nomManager')}
-          />
-        </fieldset>
-        <fieldset className="counting-form__part">
-          <legend>
-            <FormattedMessage id="counting.receipts.complements" />
-          </legend>
+          {requiredText('codeVendeur', 'counting.receipts.sellerCode')}
+          {requiredText('nomVendeur', 'counting.receipts.sellerName')}
+          {requiredText('codeManager', 'counting.receipts.managerCode')}
+          {requiredText('nomManager', 'counting.receipts.managerName')}
+        </CountingPart>
+        <CountingPart legend={<FormattedMessage id="counting.receipts.complements" />}>
           <MoneyField
             testId="receipt-amount"
             label={intl.formatMessage({ id: 'counting.receipts.amount' })}
@@ -173,50 +160,9 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
             isRequired
             errorMessage={errorText('amount')}
           />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.receipts.reason' })}
-            value={form.motif}
-            onChange={set('motif')}
-            isRequired
-            maxLength={200}
-            isInvalid={errorText('motif') !== undefined}
-            errorMessage={errorText('motif')}
-          />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.comment' })}
-            value={form.commentaire}
-            onChange={set('commentaire')}
-            maxLength={1000}
-          />
-        </fieldset>
-        {errors.length > 0 ? (
-          <ul className="counting-errors" role="alert">
-            {errors.map((e) => (
-              <li key={`${e.field}-${e.messageId}`}>
-                <FormattedMessage id={`counting.receipts.field.${e.field}`} />
-                {' : '}
-                <FormattedMessage id={e.messageId} />
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <div className="counting-form__actions">
-          {editing ? (
-            <Button
-              onPress={() => {
-                setEditingQueued(null);
-                setForm((f) =>
-                  emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), user?.login ?? ''),
-                );
-              }}
-            >
-              <FormattedMessage id="sync.cancel" />
-            </Button>
-          ) : null}
-          <Button type="submit" variant="primary" isDisabled={saving || !user}>
-            <FormattedMessage id={editing ? 'counting.receipts.saveChanges' : 'counting.receipts.create'} />
-          </Button>
-        </div>
+          {requiredText('motif', 'counting.receipts.reason', 200)}
+          <CommentField value={form.commentaire} onChange={set('commentaire')} />
+        </CountingPart>
       </CountingForm>
       <CountingDayList
         titleId="receipts-list-title"
@@ -224,21 +170,26 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
         dateFiscale={form.dateFiscale}
         testId="receipt-list"
       >
-        {(localReceipts ?? []).map((r) => {
+        {unsent.map((r) => {
           const input = r.data as unknown as ReceiptInput;
           return (
-            <li key={r.localId} className="counting-list__item" data-testid="receipt-local">
+            <UnsentItem
+              key={r.localId}
+              record={r}
+              testId="receipt-local"
+              after={
+                r.outboxId ? (
+                  <Button onPress={() => void editQueued(r.outboxId ?? '')}>
+                    <FormattedMessage id="counting.receipts.edit" />
+                  </Button>
+                ) : null
+              }
+            >
               <span>
                 {input.nomVendeur} ({input.codeVendeur}) · {money(input.complements.montantCents)} ·{' '}
                 {input.complements.motif}
               </span>
-              <SyncStateTag state={r.syncState} reason={r.reason} />
-              {r.outboxId ? (
-                <Button onPress={() => void editQueued(r.outboxId ?? '')}>
-                  <FormattedMessage id="counting.receipts.edit" />
-                </Button>
-              ) : null}
-            </li>
+            </UnsentItem>
           );
         })}
         {(listQuery.data?.response ?? []).map((r) => (

@@ -12,11 +12,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { SafeCountBody } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { db } from '../../../lib/db.ts';
-import { formatMoney } from '../../../lib/format.ts';
-import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
 import { Button } from '../../../ui/button.tsx';
-import { TextField } from '../../../ui/text-field.tsx';
 import { safeQueries } from '../counting-queries.ts';
 import { centsToInput } from '../money-input.ts';
 import {
@@ -29,49 +25,49 @@ import {
 } from '../safe-count-model.ts';
 import { saveSafeCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
-import { useQueuedWrite } from '../use-queued-write.ts';
 import { AwaitingSignatures } from './awaiting-signatures.tsx';
 import { CountersignDialog, type CountersignTarget } from './countersign-dialog.tsx';
-import { CountingDayList, CountingForm, CountingPage } from './counting-shell.tsx';
+import {
+  CommentField,
+  CountedVariance,
+  CountingDayList,
+  CountingForm,
+  CountingPage,
+  CountingPart,
+  CountingSummary,
+  CountingSection,
+  CountingTime,
+  UnsentItem,
+  varianceClass,
+} from './counting-shell.tsx';
 import { DenominationGrid } from './denomination-grid.tsx';
 import { MailDialog, type MailRequest } from './mail-dialog.tsx';
 import { ManagerCodeDialog } from './manager-code-dialog.tsx';
 import { MoneyField } from './money-field.tsx';
-import { SyncStateTag } from './sync-state-tag.tsx';
+import { SafeCountActions } from './safe-count-actions.tsx';
+
+/** The safe's movements of the day, in the form's order (the opening float is required). */
+const MOVEMENTS = ['opening', 'deposits', 'withdrawals'] as const;
 
 export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
   const intl = useIntl();
-  const [fixing, setFixing] = useState<string | null>(null);
   const [countersigning, setCountersigning] = useState<CountersignTarget | null>(null);
   const [mailing, setMailing] = useState<MailRequest | null>(null);
   const [settingCode, setSettingCode] = useState(false);
-  const { user, sites, form, setForm, errors, saving, submit, errorOf } = useCountingForm<
-    SafeCountForm,
-    SafeField,
-    SafeCountBody
-  >({
+  const counting = useCountingForm<SafeCountForm, SafeField, SafeCountBody>({
     initial: () => emptySafeCountForm(null, toWireDate(new Date())),
     build: (f) => {
       const result = toSafeCountBody(f, new Date().toISOString());
       return result.ok ? { ok: true, value: result.body } : result;
     },
-    save: (author, body) => saveSafeCount(author, body, fixing),
+    save: saveSafeCount,
     successCode: 'safeCountSaved',
     next: (f) => emptySafeCountForm(f.site, f.dateFiscale ?? toWireDate(new Date())),
     invalidates: safeQueries.all(),
-    onSaved: () => setFixing(null),
+    table: 'safeCounts',
+    fix: { outboxId: fixOutboxId, kind: 'safeCount', fromBody: safeFormFromBody },
   });
-
-  // Fixing a write the server refused: the form opens with what was queued.
-  useQueuedWrite<SafeCountBody>(
-    fixOutboxId,
-    'safeCount',
-    (body, itemId) => {
-      setForm(safeFormFromBody(body, intl.locale));
-      setFixing(itemId);
-    },
-    [intl.locale],
-  );
+  const { user, sites, site, form, setForm, errors, saving, submit, errorText, fixing, unsent } = counting;
 
   const dayQuery = useQuery({
     ...safeQueries.day(user?.id ?? 0, form.dateFiscale ?? ''),
@@ -86,31 +82,14 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
       );
     }
   }, [siteDay, form.opening, fixing, intl.locale, setForm]);
-  const localCounts = useLiveQuery(
-    () =>
-      form.site === null || form.dateFiscale === null
-        ? Promise.resolve([])
-        : db()
-            .safeCounts.where('[siteId+fiscalDate]')
-            .equals([form.site, form.dateFiscale])
-            .filter((r) => r.syncState === 'pending' || r.syncState === 'needsAttention')
-            .sortBy('savedAt'),
-    [form.site, form.dateFiscale],
-  );
 
-  const site = sites.find((s) => s.restaurantId === form.site);
-  const currency = siteDay?.currency ?? site?.currency ?? user?.currency ?? 'EUR';
-  const money = (cents: number | null) => (cents === null ? '—' : formatMoney(cents, currency, intl.locale));
+  const currency = counting.currencyOf(siteDay?.currency);
+  const money = counting.moneyIn(currency);
   const figures = safeFigures(form);
-  const errorText = (field: SafeField) => {
-    const id = errorOf(field);
-    return id ? intl.formatMessage({ id }) : undefined;
-  };
 
   const latest = siteDay?.counts[0];
   const libelle = siteDay?.libelle ?? site?.libelle ?? '';
-  const noCountYet =
-    dayQuery.isSuccess && (siteDay?.counts.length ?? 0) === 0 && (localCounts ?? []).length === 0;
+  const noCountYet = dayQuery.isSuccess && (siteDay?.counts.length ?? 0) === 0 && unsent.length === 0;
 
   return (
     <CountingPage
@@ -122,106 +101,61 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
       dateFiscale={form.dateFiscale}
       onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire, opening: '' }))}
     >
-      <CountingForm testId="safe-count-form" onSubmit={submit}>
-        {fixing ? (
-          <p className="counting-form__fixing" role="status">
-            <FormattedMessage id="counting.fixing" />
-          </p>
-        ) : null}
-        <fieldset className="counting-form__part">
-          <legend>
-            <FormattedMessage id="counting.safe.contents" />
-          </legend>
+      <CountingForm
+        testId="safe-count-form"
+        onSubmit={submit}
+        notice={fixing ? 'counting.fixing' : null}
+        errors={errors}
+        submitLabel={fixing ? 'counting.resend' : 'counting.save'}
+        canSubmit={!saving && Boolean(user) && form.site !== null}
+      >
+        <CountingPart legend={<FormattedMessage id="counting.safe.contents" />}>
           <DenominationGrid
             idPrefix="safe"
             currency={currency}
             quantities={form.quantities}
             onChange={(d, q) => setForm((f) => ({ ...f, quantities: { ...f.quantities, [d]: q } }))}
           />
-        </fieldset>
-        <fieldset className="counting-form__part">
-          <legend>
-            <FormattedMessage id="counting.safe.movements" />
-          </legend>
-          <MoneyField
-            testId="safe-opening"
-            label={intl.formatMessage({ id: 'counting.safe.opening' })}
-            value={form.opening}
-            onChange={(opening) => setForm((f) => ({ ...f, opening }))}
-            isRequired
-            errorMessage={errorText('opening')}
-          />
-          <MoneyField
-            testId="safe-deposits"
-            label={intl.formatMessage({ id: 'counting.safe.deposits' })}
-            value={form.deposits}
-            onChange={(deposits) => setForm((f) => ({ ...f, deposits }))}
-            errorMessage={errorText('deposits')}
-          />
-          <MoneyField
-            testId="safe-withdrawals"
-            label={intl.formatMessage({ id: 'counting.safe.withdrawals' })}
-            value={form.withdrawals}
-            onChange={(withdrawals) => setForm((f) => ({ ...f, withdrawals }))}
-            errorMessage={errorText('withdrawals')}
-          />
-          <TextField
-            label={intl.formatMessage({ id: 'counting.comment' })}
-            value={form.comment}
-            onChange={(comment) => setForm((f) => ({ ...f, comment }))}
-            maxLength={1000}
-          />
-        </fieldset>
-        <table className="counting-summary" data-testid="safe-count-summary">
-          <caption>
-            <FormattedMessage id="counting.summary" />
-          </caption>
+        </CountingPart>
+        <CountingPart legend={<FormattedMessage id="counting.safe.movements" />}>
+          {MOVEMENTS.map((field) => (
+            <MoneyField
+              key={field}
+              testId={`safe-${field}`}
+              label={intl.formatMessage({ id: `counting.safe.${field}` })}
+              value={form[field]}
+              onChange={(text) => setForm((f) => ({ ...f, [field]: text }))}
+              isRequired={field === 'opening' ? true : undefined}
+              errorMessage={errorText(field)}
+            />
+          ))}
+          <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
+        </CountingPart>
+        <CountingSummary testId="safe-count-summary">
           <tbody>
-            <tr>
-              <th scope="row">
-                <FormattedMessage id="counting.expected" />
-              </th>
-              <td data-testid="safe-expected">{money(figures.expected)}</td>
-            </tr>
-            <tr>
-              <th scope="row">
-                <FormattedMessage id="counting.counted" />
-              </th>
-              <td data-testid="safe-counted">{money(figures.counted)}</td>
-            </tr>
+            {(
+              [
+                ['counting.expected', 'safe-expected', figures.expected],
+                ['counting.counted', 'safe-counted', figures.counted],
+              ] as const
+            ).map(([label, testId, cents]) => (
+              <tr key={testId}>
+                <th scope="row">
+                  <FormattedMessage id={label} />
+                </th>
+                <td data-testid={testId}>{money(cents)}</td>
+              </tr>
+            ))}
             <tr>
               <th scope="row">
                 <FormattedMessage id="counting.variance" />
               </th>
-              <td
-                data-testid="safe-variance"
-                className={
-                  figures.variance === null || figures.variance === 0
-                    ? ''
-                    : figures.variance < 0
-                      ? 'variance--short'
-                      : 'variance--over'
-                }
-              >
+              <td data-testid="safe-variance" className={varianceClass(figures.variance)}>
                 {money(figures.variance)}
               </td>
             </tr>
           </tbody>
-        </table>
-        {errors.length > 0 ? (
-          <ul className="counting-errors" role="alert">
-            {errors.map((e) => (
-              <li key={`${e.field}-${e.messageId}`}>
-                <FormattedMessage id={e.messageId} />
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <div className="counting-form__actions">
-          <Button type="submit" variant="primary" isDisabled={saving || !user || form.site === null}>
-            <FormattedMessage id={fixing ? 'counting.resend' : 'counting.save'} />
-          </Button>
-        </div>
+        </CountingSummary>
       </CountingForm>
       <CountingDayList
         titleId="safe-list-title"
@@ -250,58 +184,27 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
           ) : null
         }
       >
-        {(localCounts ?? []).map((r) => (
-          <li key={r.localId} className="counting-list__item" data-testid="safe-count-local">
-            <SyncStateTag state={r.syncState} reason={r.reason} />
-            <span className="counting-list__time">
-              {intl.formatTime(r.savedAt, { hour: '2-digit', minute: '2-digit' })}
-            </span>
-          </li>
+        {unsent.map((r) => (
+          <UnsentItem key={r.localId} record={r} testId="safe-count-local" />
         ))}
         {(siteDay?.counts ?? []).map((c) => (
           <li key={c.id} className="counting-list__item" data-testid="safe-count-server">
             <span>
               <FormattedMessage id="counting.version" values={{ version: c.version }} />
             </span>
-            <span>
-              <FormattedMessage
-                id="counting.countedVariance"
-                values={{ counted: money(c.countedCents), variance: money(c.varianceCents) }}
-              />
-            </span>
+            <CountedVariance counted={money(c.countedCents)} variance={money(c.varianceCents)} />
             <span className={`counting-tag ${c.countersignature ? 'counting-tag--synced' : ''}`}>
               <FormattedMessage
                 id={c.countersignature ? 'counting.safe.countersigned' : 'counting.safe.awaitingSignature'}
                 values={{ manager: c.countersignature?.managerName ?? '' }}
               />
             </span>
-            <span className="counting-list__time">
-              {intl.formatTime(c.countedAt, { hour: '2-digit', minute: '2-digit' })} · {c.countedBy.login}
-            </span>
-            <span className="counting-list__actions">
-              {c.id === latest?.id && !c.countersignature ? (
-                <Button
-                  onPress={() =>
-                    setCountersigning({ site: c.site, libelle: c.libelle, dateFiscale: c.dateFiscale })
-                  }
-                >
-                  <FormattedMessage id="counting.safe.countersign" />
-                </Button>
-              ) : null}
-              <Button
-                onPress={() =>
-                  setMailing({
-                    kind: 'receipt',
-                    countId: c.id,
-                    site: c.site,
-                    libelle: c.libelle,
-                    dateFiscale: c.dateFiscale,
-                  })
-                }
-              >
-                <FormattedMessage id="counting.mail.receiptButton" />
-              </Button>
-            </span>
+            <CountingTime at={c.countedAt} by={c.countedBy.login} />
+            <SafeCountActions
+              count={c}
+              onCountersign={c.id === latest?.id && !c.countersignature ? setCountersigning : undefined}
+              onMail={setMailing}
+            />
           </li>
         ))}
       </CountingDayList>
@@ -313,10 +216,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
           onMail={setMailing}
         />
       ) : null}
-      <section className="counting-list" aria-labelledby="safe-code-title">
-        <h2 id="safe-code-title">
-          <FormattedMessage id="counting.safe.managerCodeTitle" />
-        </h2>
+      <CountingSection titleId="safe-code-title" title="counting.safe.managerCodeTitle">
         <div className="counting-list__empty">
           <p>
             <FormattedMessage id="counting.safe.managerCodeWhy" />
@@ -325,7 +225,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
             <FormattedMessage id="counting.safe.setManagerCode" />
           </Button>
         </div>
-      </section>
+      </CountingSection>
       {user ? (
         <>
           <ManagerCodeDialog userId={user.id} isOpen={settingCode} onClose={() => setSettingCode(false)} />
