@@ -199,3 +199,42 @@ describe('RapportZ', () => {
     expect(ds.rows.some((r) => r.code === 'EMPLOYEE_MEALS' && Number(r.count) > 0)).toBe(true);
   });
 });
+
+describe('the finance reports and the sales analyses of VAT and payments', () => {
+  const selections: Array<[string, Partial<RawReportInput>]> = [
+    ['whole days (read from the per-day aggregates)', {}],
+    ['terminals 1 and 3 (read from the tickets)', { tpv: [1, 3] }],
+  ];
+  for (const [label, overrides] of selections) {
+    it(`give each VAT rate the same base, VAT and total on ${label}`, async () => {
+      const byRate = await dataset('RapportVentesTva', overrides);
+      const breakdown = await dataset('RapportTva', overrides);
+      const summed = new Map<number, { netSalesExclTax: number; tax: number; netSales: number }>();
+      for (const r of breakdown.rows) {
+        const s = summed.get(Number(r.vatRate)) ?? { netSalesExclTax: 0, tax: 0, netSales: 0 };
+        s.netSalesExclTax += Number(r.vatBase);
+        s.tax += Number(r.tax);
+        s.netSales += Number(r.netSales);
+        summed.set(Number(r.vatRate), s);
+      }
+      expect(summed.size).toBe(3);
+      expect(byRate.rows.map(({ share: _share, ...rest }) => rest)).toEqual(
+        [...summed.entries()].sort(([a], [b]) => a - b).map(([vatRate, s]) => ({ vatRate, ...s })),
+      );
+    });
+
+    it(`give each payment method the same amount and number of payments on ${label}`, async () => {
+      const byMethod = await dataset('RapportVentesPaiement', overrides);
+      const finance = await dataset('RapportFinance', overrides);
+      const column = (m: string) => finance.rows.reduce((s, r) => s + Number(r[`payment_${m}`]), 0);
+      expect(byMethod.rows.map((r) => [r.paymentMethod, r.amount])).toEqual(
+        METHODS.filter((m) => finance.rows.some((r) => r[`payment_${m}`] !== 0)).map((m) => [
+          message('fr', `report.paymentMethod.${m}`),
+          column(m),
+        ]),
+      );
+      expect(byMethod.totals.amount).toBe(finance.totals.totalPayments);
+      expect(byMethod.totals.payments).toBe(finance.totals.paymentCount);
+    });
+  }
+});

@@ -11,28 +11,28 @@
  * number of payments (a bill split between a card and cash counts two). The VAT breakdown is
  * its own class (vat.ts), the closing summary another (z.ts).
  *
- * Selection as every ticket report (ticket-filter.ts), applied to the ticket a payment belongs
- * to. maxDays = 400, one row per day and site. Without filters below the day the query sums
- * `daily_payment_sales`; with filters it is one hash aggregate over the period's payments (a
- * distinct count of paid tickets, tried first, cost six times as much).
+ * The same figures as sales by payment method (`RapportVentesPaiement`,
+ * ../sales-analyses/payment.ts), read by the same code (../sales-analyses/figures.ts
+ * `paymentFigures`: same ticket selection, same SQL, same `daily_payment_sales` path) at the
+ * `daySite` grain; this class lays one (date, site) per row with a fixed column per method — the
+ * Z-like view of what each till cashed — where the analysis gives a row per method and its share.
+ * Its `operation` parameter takes any text and is ignored, as in every finance class.
+ *
+ * maxDays = 400, one row per day and site. Without filters below the day the query sums
+ * `daily_payment_sales`; with filters it is one hash aggregate over the period's payments,
+ * grouped by date, site and method (a distinct count of paid tickets, tried first, cost six
+ * times as much).
  */
 import { z } from 'zod';
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
-import { cents, PAYMENT_METHODS, type PaymentMethod, ticketFilter } from '../operations/ticket-filter.ts';
+import { PAYMENT_METHODS, type PaymentMethod, paymentMethodKey } from '../operations/ticket-filter.ts';
+import { type FiguresQuery, paymentFigures, paymentFiguresQuery, siteName } from '../sales-analyses/figures.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 
 const FinanceParamsSchema = z.object({ operation: z.string() });
 type FinanceParams = z.infer<typeof FinanceParamsSchema>;
-
-type PaymentRow = {
-  fiscal_date: string;
-  site_id: number;
-  libelle: string;
-  payments: number | string;
-} & Record<string, number | string>;
 
 /** Dataset column key of a payment method's amount, e.g. `payment_CARD`. */
 export function paymentColumnKey(method: PaymentMethod): string {
@@ -40,79 +40,36 @@ export function paymentColumnKey(method: PaymentMethod): string {
 }
 
 /**
- * One FILTERed sum per method of `amount` (the method names are our constants, not user input);
- * a stored value outside the schema's list counts as OTHER. `known` is the placeholder of the
- * array of the other methods.
+ * The SQL of the payment sums per fiscal date, site and method (for the benchmark):
+ * figures.ts at the `daySite` grain, from `daily_payment_sales` when the request keeps whole
+ * days, else from the payments of the selected tickets.
  */
-function methodSums(method: string, amount: string, known: string): string {
-  return PAYMENT_METHODS.map((m) => {
-    const condition = m === 'OTHER' ? `${method} <> ALL(${known}::text[])` : `${method} = '${m}'`;
-    return `coalesce(sum(${amount}) FILTER (WHERE ${condition}), 0)::bigint AS "${paymentColumnKey(m)}"`;
-  }).join(', ');
+export function paymentsQuery(request: ReportRequest): FiguresQuery {
+  return paymentFiguresQuery(request, 'daySite');
 }
 
-/**
- * The SQL of the payment sums per fiscal date and site, one column per method (exported for the
- * benchmark): from `daily_payment_sales` when the request keeps whole days
- * (aggregates.ts `readsAggregates`), else from the payments of the selected tickets.
- */
-export function paymentsQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const known = PAYMENT_METHODS.filter((m) => m !== 'OTHER');
-  if (readsAggregates(request)) {
-    const values: unknown[] = [known];
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), request, values);
-    return {
-      text: `SELECT d.*, s.libelle
-               FROM (SELECT a.fiscal_date::text AS fiscal_date, a.site_id,
-                            ${methodSums('a.method', 'a.amount_cents', '$1')},
-                            sum(a.payments)::int AS payments
-                       FROM daily_payment_sales a
-                      WHERE ${where}
-                      GROUP BY a.fiscal_date, a.site_id) d
-               JOIN sites s ON s.id = d.site_id
-              ORDER BY d.fiscal_date, d.site_id`,
-      values,
-    };
-  }
-  const filter = ticketFilter(request);
-  const sums = methodSums('p.method', 'p.amount_cents', '$10');
-  return {
-    text: `SELECT d.*, s.libelle
-             FROM (SELECT t.fiscal_date::text AS fiscal_date, t.site_id, ${sums},
-                          count(*)::int AS payments
-                     FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
-                    WHERE ${filter.where}
-                    GROUP BY t.fiscal_date, t.site_id) d
-             JOIN sites s ON s.id = d.site_id
-            ORDER BY d.fiscal_date, d.site_id`,
-    values: [...filter.values, known],
-  };
-}
+type FinanceRow = Record<string, string | number | null>;
 
 async function queryFinance(ctx: ReportContext<FinanceParams>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<PaymentRow>(paymentsQuery(request));
   const keys = PAYMENT_METHODS.map(paymentColumnKey);
-  const totals: Record<string, string | number | null> = { fiscalDate: null, siteId: null, site: null };
-  for (const k of [...keys, 'totalPayments', 'paymentCount']) totals[k] = 0;
-  const out = rows.map((r) => {
-    const row: Record<string, string | number | null> = {
-      fiscalDate: r.fiscal_date,
-      siteId: Number(r.site_id),
-      site: r.libelle,
-    };
-    let total = 0;
-    for (const k of keys) {
-      const amount = cents(r[k]);
-      row[k] = amount;
-      total += amount;
+  const summed = [...keys, 'totalPayments', 'paymentCount'];
+  const rows: FinanceRow[] = [];
+  // Figures come ordered by date then site: a new (date, site) opens a new row.
+  let row: FinanceRow | undefined;
+  for (const f of await paymentFigures(database, request, 'daySite')) {
+    if (!row || row.fiscalDate !== f.fiscalDate || row.siteId !== f.siteId) {
+      row = { fiscalDate: f.fiscalDate, siteId: f.siteId, site: siteName(request, f.siteId) };
+      for (const k of summed) row[k] = 0;
+      rows.push(row);
     }
-    row.totalPayments = total;
-    row.paymentCount = Number(r.payments);
-    for (const k of [...keys, 'totalPayments', 'paymentCount'])
-      totals[k] = Number(totals[k]) + Number(row[k]);
-    return row;
-  });
+    const k = paymentColumnKey(paymentMethodKey(f.method));
+    row[k] = Number(row[k]) + f.amount;
+    row.totalPayments = Number(row.totalPayments) + f.amount;
+    row.paymentCount = Number(row.paymentCount) + f.payments;
+  }
+  const totals: FinanceRow = { fiscalDate: null, siteId: null, site: null };
+  for (const k of summed) totals[k] = rows.reduce((s, r) => s + Number(r[k]), 0);
   const methodColumns: DatasetColumn[] = PAYMENT_METHODS.map((m) => ({
     key: paymentColumnKey(m),
     label: message(request.language, `report.paymentMethod.${m}`),
@@ -132,7 +89,7 @@ async function queryFinance(ctx: ReportContext<FinanceParams>): Promise<Dataset>
         ['paymentCount', 'qty'],
       ]),
     ],
-    rows: out,
+    rows,
     totals,
   };
 }

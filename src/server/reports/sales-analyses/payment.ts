@@ -6,57 +6,24 @@
  * cancellations are negative (money given back). A ticket paid in two ways counts once in each
  * method, so the number of payments, not of tickets, is what the row gives. Known methods come
  * in the order above, then any other alphabetically.
+ *
+ * The figures are those of the finance report (`RapportFinance`, ../finance/payments.ts) summed
+ * over the period: both read figures.ts `paymentFigures` (same selection, same SQL, same
+ * `daily_payment_sales` path), this class at the `period` grain. What stays here is the layout
+ * of a breakdown: a row per method (an unknown method keeps its own row, where the finance
+ * report's fixed columns fold it into OTHER), a share column.
  */
 import type { Dataset } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { hasMessage, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
+import { PAYMENT_METHODS } from '../operations/ticket-filter.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  num,
-  periodOf,
-  share,
-  sumOf,
-  TICKETS_FROM,
-  ticketConditions,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, share, sumOf } from './common.ts';
+import { type FiguresQuery, paymentFigures, paymentFiguresQuery } from './figures.ts';
 
-/** Payment methods of schema.ts `payments.method`, in display order; labels `report.paymentMethod.<method>`. */
-export const PAYMENT_METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'] as const;
-
-interface PaymentRow {
-  method: string;
-  payments: number;
-  amount_cents: number | string;
-}
-
-/**
- * The SQL of the payment rows of `request` (exported for the benchmark and EXPLAIN): from
- * `daily_payment_sales` when the request keeps whole days, else from the payments.
- */
-export function paymentQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  if (readsAggregates(request)) {
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
-    return {
-      text: `SELECT a.method, sum(a.payments)::int AS payments, sum(a.amount_cents)::bigint AS amount_cents
-               FROM daily_payment_sales a
-              WHERE ${where}
-              GROUP BY a.method`,
-      values,
-    };
-  }
-  const where = ticketConditions(request, values);
-  return {
-    text: `SELECT p.method, count(*)::int AS payments, sum(p.amount_cents)::bigint AS amount_cents
-             FROM ${TICKETS_FROM}
-             JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
-            WHERE ${where}
-            GROUP BY p.method`,
-    values,
-  };
+/** The SQL of the payment rows of `request` (for the benchmark and EXPLAIN): figures.ts at the `period` grain. */
+export function paymentQuery(request: ReportRequest): FiguresQuery {
+  return paymentFiguresQuery(request, 'period');
 }
 
 function rank(method: string): number {
@@ -66,12 +33,9 @@ function rank(method: string): number {
 
 async function queryPayments(ctx: ReportContext<AnalysisParams>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<PaymentRow>(paymentQuery(request));
-  const figures = rows
-    .map((r) => ({ method: r.method, payments: num(r.payments), amount: num(r.amount_cents) }))
-    .sort(
-      (a, b) => rank(a.method) - rank(b.method) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0),
-    );
+  const figures = (await paymentFigures(database, request, 'period')).sort(
+    (a, b) => rank(a.method) - rank(b.method) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0),
+  );
   const total = sumOf(figures, (f) => f.amount);
   const label = (method: string) => {
     const id = `report.paymentMethod.${method}`;

@@ -3,72 +3,26 @@
  * the ticket lines, with the base excl. VAT, the VAT and the amount incl. VAT, plus the rate's
  * share of the net sales. The rate is a fraction (0.2 = 20 %), shown as a percentage. Lines of
  * returns and cancellations count negatively; rows go by ascending rate.
+ *
+ * The figures are those of the finance VAT breakdown (`RapportTva`, ../finance/vat.ts) summed
+ * over the period: both read figures.ts `vatFigures` (same selection, same SQL, same aggregate
+ * table), this class at the `period` grain. What stays here is the layout of a breakdown: no
+ * date or site, a share column.
  */
 import type { Dataset } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  num,
-  periodOf,
-  share,
-  sumOf,
-  TICKETS_FROM,
-  ticketConditions,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, share, sumOf } from './common.ts';
+import { type FiguresQuery, vatFigures, vatFiguresQuery } from './figures.ts';
 
-interface VatRow {
-  vat_rate: string | number;
-  net_cents: number | string;
-  net_excl_cents: number | string;
-  tax_cents: number | string;
-}
-
-/**
- * The SQL of the VAT rows of `request` (exported for the benchmark and EXPLAIN): from
- * `daily_vat_sales` when the request keeps whole days, else from the ticket lines.
- */
-export function vatQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  if (readsAggregates(request)) {
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
-    return {
-      text: `SELECT a.vat_rate, sum(a.net_cents)::bigint AS net_cents,
-                    sum(a.net_excl_cents)::bigint AS net_excl_cents, sum(a.tax_cents)::bigint AS tax_cents
-               FROM daily_vat_sales a
-              WHERE ${where}
-              GROUP BY a.vat_rate
-              ORDER BY a.vat_rate`,
-      values,
-    };
-  }
-  const where = ticketConditions(request, values);
-  return {
-    text: `SELECT l.vat_rate,
-                  sum(l.amount_cents)::bigint AS net_cents,
-                  sum(l.amount_excl_cents)::bigint AS net_excl_cents,
-                  sum(l.tax_cents)::bigint AS tax_cents
-             FROM ${TICKETS_FROM}
-             JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-            WHERE ${where}
-            GROUP BY l.vat_rate
-            ORDER BY l.vat_rate`,
-    values,
-  };
+/** The SQL of the VAT rows of `request` (for the benchmark and EXPLAIN): figures.ts at the `period` grain. */
+export function vatQuery(request: ReportRequest): FiguresQuery {
+  return vatFiguresQuery(request, 'period');
 }
 
 async function queryVat(ctx: ReportContext<AnalysisParams>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<VatRow>(vatQuery(request));
-  const figures = rows.map((r) => ({
-    // numeric(6,4): four decimals, exact in a double for display and JSON.
-    rate: num(r.vat_rate),
-    net: num(r.net_cents),
-    excl: num(r.net_excl_cents),
-    tax: num(r.tax_cents),
-  }));
+  const figures = await vatFigures(database, request, 'period');
   const totalNet = sumOf(figures, (f) => f.net);
   return {
     ...datasetHeader(vatSalesReport, request),

@@ -1,0 +1,197 @@
+/**
+ * The VAT and payment figures that two report families show: the sales analyses (sales by VAT
+ * rate `RapportVentesTva`, by payment method `RapportVentesPaiement`: one row per rate or method
+ * over the whole selection, with its share) and the finance family (VAT breakdown `RapportTva`,
+ * payments `RapportFinance`: a Z-like view, one row per fiscal date and site). Both families sum
+ * the same source rows with the same ticket selection, so they are read here once — one SQL
+ * builder per figure, with the per-day aggregate path and the tickets path side by side — and
+ * differ only in how finely the sums are grouped ({@link Grain}) and in the columns each class
+ * lays them out in (vat.ts, payment.ts, ../finance/vat.ts, ../finance/payments.ts).
+ *
+ * Guarantee: for one request, the `period` figures are the sums of the `daySite` figures, to
+ * the cent, on both paths; so a rate's net sales in RapportVentesTva equal the sum of that rate
+ * over the days and sites of RapportTva, and a method's amount in RapportVentesPaiement the sum
+ * of its column in RapportFinance (where an unknown method counts as OTHER).
+ *
+ * Selection: the tickets of common.ts `ticketConditions` (the rules of the sales report; the
+ * finance classes used ticket-filter.ts's copy of the same rules before, with the same result).
+ * The aggregates (`daily_vat_sales`, `daily_payment_sales`) are read when the request keeps
+ * whole days (aggregates.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
+ * paths give the same datasets.
+ */
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import type { Database } from '../../db/connect.ts';
+import type { ReportRequest } from '../types.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from './common.ts';
+
+/**
+ * How finely the figures are summed: `period` over the whole selection (one row per rate or
+ * method), `daySite` per fiscal date and site (ordered by date, then site).
+ */
+export type Grain = 'period' | 'daySite';
+
+/** A SQL statement and its values. */
+export interface FiguresQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** Where a figure belongs: null and null at the `period` grain. */
+export interface FigureKey {
+  /** `YYYY-MM-DD`, or null at the `period` grain. */
+  fiscalDate: string | null;
+  /** Site id, or null at the `period` grain. */
+  siteId: number | null;
+}
+
+/** Sums of the ticket lines at one VAT rate. Amounts in cents; returns and cancellations negative. */
+export interface VatFigure extends FigureKey {
+  /** Fraction (0.2 = 20 %): numeric(6,4), exact in a double. */
+  rate: number;
+  /** Amount incl. VAT. */
+  net: number;
+  /** Amount excl. VAT (the VAT base). */
+  excl: number;
+  tax: number;
+}
+
+/** Sums of the payments of one method. Amounts in cents; refunds negative. */
+export interface PaymentFigure extends FigureKey {
+  /** The method as stored (CASH, CARD, MEAL_VOUCHER, CHEQUE, OTHER or anything a load wrote). */
+  method: string;
+  /** Number of payments (a bill split between card and cash counts one in each). */
+  payments: number;
+  amount: number;
+}
+
+/** The grouping columns of `grain` on `alias` (date as text so pg hands back the wire form). */
+function keyColumns(grain: Grain, alias: string): { select: string; group: string } {
+  return grain === 'daySite'
+    ? { select: `${alias}.fiscal_date::text AS fiscal_date, ${alias}.site_id, `, group: `${alias}.fiscal_date, ${alias}.site_id, ` }
+    : { select: '', group: '' };
+}
+
+interface KeyRow {
+  fiscal_date?: string;
+  site_id?: number | string;
+}
+
+function keyOf(row: KeyRow): FigureKey {
+  return {
+    fiscalDate: row.fiscal_date ?? null,
+    siteId: row.site_id === undefined ? null : Number(row.site_id),
+  };
+}
+
+/**
+ * The SQL of the VAT figures of `request` at `grain` (exported for the benchmarks and EXPLAIN):
+ * from `daily_vat_sales` when the request keeps whole days, else from the lines of the selected
+ * tickets. Rows by (date, site,) ascending rate.
+ */
+export function vatFiguresQuery(request: ReportRequest, grain: Grain): FiguresQuery {
+  const values: unknown[] = [];
+  if (readsAggregates(request)) {
+    const key = keyColumns(grain, 'a');
+    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
+    return {
+      text: `SELECT ${key.select}a.vat_rate, sum(a.net_cents)::bigint AS net_cents,
+                    sum(a.net_excl_cents)::bigint AS net_excl_cents, sum(a.tax_cents)::bigint AS tax_cents
+               FROM daily_vat_sales a
+              WHERE ${where}
+              GROUP BY ${key.group}a.vat_rate
+              ORDER BY ${key.group}a.vat_rate`,
+      values,
+    };
+  }
+  const key = keyColumns(grain, 't');
+  const where = ticketConditions(request, values);
+  return {
+    text: `SELECT ${key.select}l.vat_rate,
+                  sum(l.amount_cents)::bigint AS net_cents,
+                  sum(l.amount_excl_cents)::bigint AS net_excl_cents,
+                  sum(l.tax_cents)::bigint AS tax_cents
+             FROM ${TICKETS_FROM}
+             JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+            WHERE ${where}
+            GROUP BY ${key.group}l.vat_rate
+            ORDER BY ${key.group}l.vat_rate`,
+    values,
+  };
+}
+
+interface VatRow extends KeyRow {
+  vat_rate: string | number;
+  net_cents: number | string;
+  net_excl_cents: number | string;
+  tax_cents: number | string;
+}
+
+/** The VAT figures of `request` at `grain`, in the order of {@link vatFiguresQuery}. */
+export async function vatFigures(database: Database, request: ReportRequest, grain: Grain): Promise<VatFigure[]> {
+  const { rows } = await database.pool.query<VatRow>(vatFiguresQuery(request, grain));
+  return rows.map((r) => ({
+    ...keyOf(r),
+    rate: num(r.vat_rate),
+    net: num(r.net_cents),
+    excl: num(r.net_excl_cents),
+    tax: num(r.tax_cents),
+  }));
+}
+
+/**
+ * The SQL of the payment figures of `request` at `grain` (exported for the benchmarks and
+ * EXPLAIN): from `daily_payment_sales` when the request keeps whole days, else from the payments
+ * of the selected tickets. One row per method as stored; rows by (date, site,) method.
+ */
+export function paymentFiguresQuery(request: ReportRequest, grain: Grain): FiguresQuery {
+  const values: unknown[] = [];
+  if (readsAggregates(request)) {
+    const key = keyColumns(grain, 'a');
+    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
+    return {
+      text: `SELECT ${key.select}a.method, sum(a.payments)::int AS payments, sum(a.amount_cents)::bigint AS amount_cents
+               FROM daily_payment_sales a
+              WHERE ${where}
+              GROUP BY ${key.group}a.method
+              ORDER BY ${key.group}a.method`,
+      values,
+    };
+  }
+  const key = keyColumns(grain, 't');
+  const where = ticketConditions(request, values);
+  return {
+    text: `SELECT ${key.select}p.method, count(*)::int AS payments, sum(p.amount_cents)::bigint AS amount_cents
+             FROM ${TICKETS_FROM}
+             JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
+            WHERE ${where}
+            GROUP BY ${key.group}p.method
+            ORDER BY ${key.group}p.method`,
+    values,
+  };
+}
+
+interface PaymentRow extends KeyRow {
+  method: string;
+  payments: number | string;
+  amount_cents: number | string;
+}
+
+/** The payment figures of `request` at `grain`, in the order of {@link paymentFiguresQuery}. */
+export async function paymentFigures(
+  database: Database,
+  request: ReportRequest,
+  grain: Grain,
+): Promise<PaymentFigure[]> {
+  const { rows } = await database.pool.query<PaymentRow>(paymentFiguresQuery(request, grain));
+  return rows.map((r) => ({
+    ...keyOf(r),
+    method: r.method,
+    payments: num(r.payments),
+    amount: num(r.amount_cents),
+  }));
+}
+
+/** The site name of `siteId` among the request's sites (the rows only hold sites of the request). */
+export function siteName(request: ReportRequest, siteId: number | null): string {
+  return request.sites.find((s) => s.id === siteId)?.libelle ?? '';
+}
