@@ -1,0 +1,247 @@
+// @vitest-environment happy-dom
+/**
+ * Opening a favourite from /configFavoris puts its sort, grouping and family filter back on
+ * /rapports (both pages rendered with react-dom in happy-dom under a memory router, on answers
+ * already in the query cache). A kept family the period does not have stays ticked and is marked
+ * as absent, so the manager sees why the report may come back empty.
+ */
+import 'fake-indexeddb/auto';
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { IntlProvider } from 'react-intl';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fr from '../../i18n/fr.json';
+import type { Site } from '../../src/contract/api.ts';
+import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
+import { FavouriteSchema } from '../../src/contract/favourites.ts';
+import type { ReportClassInfo } from '../../src/contract/reports.ts';
+import { FavouritesPage } from '../../src/client/features/favourites/components/favourites-page.tsx';
+import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
+import { ReportsPage } from '../../src/client/features/reports/components/reports-page.tsx';
+import { reportQueries } from '../../src/client/features/reports/report-queries.ts';
+import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
+import {
+  referenceLoad,
+  resetSelection,
+  selection,
+} from '../../src/client/features/selection/selection-state.ts';
+import { i18nState } from '../../src/client/lib/i18n.tsx';
+import { clearNotifications } from '../../src/client/lib/notifications.ts';
+import { queryClient } from '../../src/client/lib/query-client.ts';
+import { session } from '../../src/client/lib/session.ts';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const USER_ID = 5;
+const CLASS = 'RapportVentesFamille';
+
+const editions: ReportClassInfo[] = [
+  {
+    className: 'RapportVentes',
+    localisedTitle: 'Ventes',
+    variants: ['Daily'],
+    formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+    maxDays: 366,
+  },
+  {
+    className: CLASS,
+    localisedTitle: 'Ventes par famille',
+    variants: ['Daily'],
+    formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+    maxDays: 366,
+  },
+];
+
+const choices: ResultsChoicesAnswer = {
+  className: CLASS,
+  localisedTitle: 'Ventes par famille',
+  variants: [{ value: 'Daily', label: 'Journalier' }],
+  formats: ['PDF', 'CSV', 'XLSX', 'JSON'],
+  maxDays: 366,
+  operations: [],
+  filtres: [
+    { value: 'SITE', label: 'Site' },
+    { value: 'FAMILLE', label: 'Famille de produits' },
+  ],
+  tris: [
+    { value: 'family', label: 'Famille' },
+    { value: 'netSales', label: 'CA TTC' },
+  ],
+  regroupements: [{ value: 'FAMILLE', label: 'Famille de produits' }],
+  conditionsFrom: 'bo/getGroupements',
+};
+
+const favourite = FavouriteSchema.parse({
+  id: 21,
+  libelle: 'Desserts et glaces de mars',
+  typeRapport: { className: CLASS, localisedTitle: 'Ventes par famille' },
+  periode: null,
+  dateDebut: '2026-03-01',
+  dateFin: '2026-03-31',
+  tri: 'netSales:desc',
+  regroupement: 'FAMILLE',
+  isFilters: true,
+  filtre: 'FAMILLE',
+  condition: ['Desserts', 'Glaces'],
+});
+
+function site(restaurantId: number, libelle: string): Site {
+  return {
+    restaurantId,
+    libelle,
+    societeId: 1,
+    currency: 'EUR',
+    timeZone: 'Europe/Paris',
+    caisses: [],
+    vendeurs: [],
+    groupe: ['TOUS'],
+    extras: { code_implant: null },
+  };
+}
+
+let container: HTMLDivElement;
+let root: Root;
+let router: ReturnType<typeof makeRouter>;
+
+function makeRouter() {
+  const rootRoute = createRootRoute({ component: Outlet });
+  return createRouter({
+    routeTree: rootRoute.addChildren([
+      createRoute({
+        getParentRoute: () => rootRoute,
+        path: '/configFavoris',
+        component: () => <FavouritesPage editions={editions} />,
+      }),
+      createRoute({ getParentRoute: () => rootRoute, path: '/rapports', component: ReportsPage }),
+    ]),
+    history: createMemoryHistory({ initialEntries: ['/configFavoris'] }),
+  });
+}
+
+beforeEach(async () => {
+  resetSelection();
+  clearNotifications();
+  session.user = {
+    id: USER_ID,
+    login: 'gerant',
+    droits: ['RAPPORTS'],
+    currency: 'EUR',
+    role: '',
+    token: 't',
+    codeExploitant: null,
+    language: 'fr',
+  };
+  const language = i18nState.language;
+  queryClient.setQueryData(referenceQueries.sites().queryKey, [site(1, 'Lyon Bellecour')]);
+  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
+  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
+  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
+  queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [favourite] });
+  queryClient.setQueryData(reportQueries.metrics(USER_ID, language).queryKey, { editions });
+  queryClient.setQueryData(reportQueries.choices(USER_ID, CLASS, language).queryKey, choices);
+  // March has desserts and drinks, but no ice cream.
+  queryClient.setQueryData(
+    reportQueries.groupements(
+      USER_ID,
+      CLASS,
+      'FAMILLE',
+      { dateDebut: '2026-03-01', dateFin: '2026-03-31' },
+      language,
+    ).queryKey,
+    {
+      filtre: 'FAMILLE',
+      groupements: [
+        { value: 'Boissons', label: 'Boissons' },
+        { value: 'Desserts', label: 'Desserts' },
+      ],
+    },
+  );
+  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  router = makeRouter();
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={queryClient}>
+        <IntlProvider locale="fr" messages={fr}>
+          <RouterProvider router={router} />
+        </IntlProvider>
+      </QueryClientProvider>,
+    );
+  });
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  queryClient.clear();
+});
+
+/** The value shown by the select labelled `label`. */
+function selectValue(label: string): string | undefined {
+  const field = [...container.querySelectorAll<HTMLElement>('.ui-select')].find(
+    (f) => f.querySelector('.ui-field__label')?.textContent === label,
+  );
+  return field?.querySelector('.ui-select__value')?.textContent ?? undefined;
+}
+
+/** Label → ticked, for the checkboxes of the filter values. */
+function filterValues(): Record<string, boolean> {
+  const boxes = [...container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox')];
+  return Object.fromEntries(
+    boxes.map((b) => [
+      b.querySelector('.ui-checkbox__label')?.textContent ?? '',
+      b.querySelector('input')?.checked ?? false,
+    ]),
+  );
+}
+
+describe('a favourite opened on /rapports', () => {
+  it('restores its sort, grouping and filter, and marks a kept family the period does not have', async () => {
+    const open = [...container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+      b.getAttribute('aria-label')?.includes('Desserts et glaces de mars'),
+    );
+    await act(async () => {
+      open?.click();
+    });
+    expect(router.state.location.pathname).toBe('/rapports');
+    expect(selectValue('Rapport à générer')).toBe('Ventes par famille');
+    expect(selectValue('Trier par')).toBe('CA TTC');
+    expect(selectValue('Regrouper par')).toBe('Famille de produits');
+    expect(selectValue('Filtrer par')).toBe('Famille de produits');
+    expect(filterValues()).toEqual({
+      Boissons: false,
+      Desserts: true,
+      'Glaces (absent de cette période)': true,
+    });
+    const descending = [...container.querySelectorAll<HTMLElement>('.rep-shaping .ui-checkbox')][0];
+    expect(descending?.querySelector('input')?.checked).toBe(true);
+  });
+
+  it('unticking the absent family drops it from the selection', async () => {
+    const open = [...container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+      b.getAttribute('aria-label')?.includes('Desserts et glaces de mars'),
+    );
+    await act(async () => {
+      open?.click();
+    });
+    const absent = [...container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox')].find(
+      (b) => b.textContent?.includes('Glaces'),
+    );
+    await act(async () => {
+      absent?.querySelector('input')?.click();
+    });
+    expect(selection.shaping.filterValues).toEqual(['Desserts']);
+    expect(filterValues()).toEqual({ Boissons: false, Desserts: true });
+  });
+});
