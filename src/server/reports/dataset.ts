@@ -49,8 +49,10 @@ export const CURSOR_BATCH = 2_000;
 
 /**
  * The rows of `query` read through a server-side cursor (pg-cursor) on a connection of its
- * own, `batchSize` at a time, so a result of millions of rows never sits in memory. The next
- * batch is read only when the consumer asks for it (backpressure all the way to PostgreSQL).
+ * own, `batchSize` at a time, so a result of millions of rows never sits in memory. One batch is
+ * read ahead while the consumer works on the current one (so the database and the answer work at
+ * the same time); no more is read until the consumer asks (backpressure all the way to
+ * PostgreSQL): at most two batches are held.
  * The connection goes back to the pool when the rows are exhausted, when the consumer stops
  * early (`return()`), or on an error (then it is discarded, since its state is unknown).
  * @throws the query's error (pg DatabaseError) from the iteration.
@@ -63,16 +65,35 @@ export async function* cursorRows<R extends object>(
   const client = await pool.connect();
   const cursor = client.query(new Cursor<R>(query.text, query.values));
   let failed: Error | undefined;
+  let ahead: Promise<R[]> | undefined;
+  const readAhead = () => {
+    ahead = cursor.read(batchSize);
+    // Handled here too: a read failing while the consumer holds a batch is not "unhandled";
+    // the loop or the finally below awaits it and sees the error.
+    ahead.catch(() => {});
+    return ahead;
+  };
   try {
+    readAhead();
     for (;;) {
-      const rows = await cursor.read(batchSize);
+      const rows = await ahead!;
+      ahead = undefined;
       if (rows.length === 0) return;
+      if (rows.length < batchSize) {
+        yield rows;
+        return;
+      }
+      readAhead();
       yield rows;
     }
   } catch (error) {
     failed = error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
+    // Stopped early: the batch read ahead must land before the cursor can close.
+    if (ahead) await ahead.catch((error: unknown) => {
+      failed ??= error instanceof Error ? error : new Error(String(error));
+    });
     if (!failed) await cursor.close().catch(() => {});
     client.release(failed);
   }
