@@ -7,22 +7,13 @@
  * terminals, four sellers (one whose code holds a comma), opened across the whole day in the
  * site's own clock (some just before and after midnight, one at exactly 23:00).
  */
-import { TZDate } from '@date-fns/tz';
-import { refreshDailySales } from '../../src/server/db/aggregates.ts';
 import type { Database } from '../../src/server/db/connect.ts';
 import type { RawReportInput } from '../../src/server/reports/request.ts';
+import { loadTestChain, reportInput, type TicketCore } from '../helpers/chain.ts';
 
-export interface ChainTicket {
-  siteId: number;
-  ticketId: number;
-  fiscalDate: string;
-  /** Local clock of the site when the ticket was opened. */
-  localHour: number;
-  localMinute: number;
+export interface ChainTicket extends TicketCore {
   terminalId: number;
   sellerCode: string;
-  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
-  trainingMode: boolean;
   totalCents: number;
   totalExclCents: number;
   taxCents: number;
@@ -104,62 +95,13 @@ export function chainTickets(): ChainTicket[] {
 
 /** Inserts companies, sites, terminals, sellers and the tickets, then refreshes `daily_sales` as a load does. */
 export async function loadChain(database: Database): Promise<ChainTicket[]> {
-  const { pool } = database;
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
-    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
-  for (const s of SITES) {
-    await pool.query(
-      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
-      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
-    );
-    for (const t of [1, 2, 3]) {
-      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
-        s.id,
-        t,
-        `Caisse ${t}`,
-      ]);
-    }
-    for (const code of SELLERS) {
-      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, code, code]);
-    }
-  }
-  await pool.query("SELECT setval('sites_id_seq', 10), setval('companies_id_seq', 10)");
   const tickets = chainTickets();
-  const tz = new Map<number, string>(SITES.map((s) => [s.id, s.timeZone]));
-  await pool.query(
-    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, training_mode,
-                          total_cents, total_excl_cents, tax_cents, source, source_ref)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
-                          $8::boolean[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])`,
-    [
-      tickets.map((t) => t.siteId),
-      tickets.map((t) => t.ticketId),
-      tickets.map((t) => t.fiscalDate),
-      tickets.map((t) => {
-        const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
-        // Tickets after midnight belong to the previous fiscal date (late service).
-        const dayOffset = t.localHour < 5 ? 1 : 0;
-        return new TZDate(
-          y,
-          m - 1,
-          d + dayOffset,
-          t.localHour,
-          t.localMinute,
-          tz.get(t.siteId)!,
-        ).toISOString();
-      }),
-      tickets.map((t) => t.terminalId),
-      tickets.map((t) => t.sellerCode),
-      tickets.map((t) => t.kind),
-      tickets.map((t) => t.trainingMode),
-      tickets.map((t) => t.totalCents),
-      tickets.map((t) => t.totalExclCents),
-      tickets.map((t) => t.taxCents),
-      tickets.map(() => 'test'),
-      tickets.map((t) => String(t.ticketId)),
-    ],
-  );
-  for (const s of SITES) await refreshDailySales(pool, s.id, '2026-01-01', '2026-12-31');
+  await loadTestChain(database, {
+    sites: SITES,
+    sellers: SELLERS.map((code) => ({ code, nom: code })),
+    tickets,
+    refresh: { from: '2026-01-01', to: '2026-12-31' },
+  });
   return tickets;
 }
 
@@ -213,27 +155,5 @@ export function localMinute(t: ChainTicket): number {
 
 /** Defaults of a bo/getReport call for the sales report. */
 export function salesInput(overrides: Partial<RawReportInput> = {}): RawReportInput {
-  return {
-    rapportClassName: 'RapportVentes',
-    typeRapport: 'Daily',
-    format: 'JSON',
-    language: 'fr',
-    dateDebut: FIRST_DATE,
-    dateFin: LAST_DATE,
-    datefiscales: [],
-    sites: [1, 2],
-    tpv: [],
-    vendeurs: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
-    ...overrides,
-  };
+  return reportInput('RapportVentes', FIRST_DATE, LAST_DATE, overrides);
 }

@@ -9,10 +9,9 @@
  * lines keeping quantity and unit price, split payments, three VAT rates, a line without family,
  * covers, tickets after midnight that belong to the previous fiscal date.
  */
-import { TZDate } from '@date-fns/tz';
-import { refreshDailySales } from '../../../src/server/db/aggregates.ts';
 import type { Database } from '../../../src/server/db/connect.ts';
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { loadTestChain, reportInput, type TicketCore } from '../../helpers/chain.ts';
 
 export interface FxLine {
   family: string | null;
@@ -26,18 +25,11 @@ export interface FxLine {
   corrected: boolean;
 }
 
-export interface FxTicket {
-  siteId: number;
-  ticketId: number;
+export interface FxTicket extends TicketCore {
   ref: string;
-  fiscalDate: string;
-  localHour: number;
-  localMinute: number;
   terminalId: number;
   sellerCode: string;
-  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
   employeeMeal: boolean;
-  trainingMode: boolean;
   covers: number | null;
   lines: FxLine[];
   payments: Array<{ method: string; amount: number }>;
@@ -187,95 +179,32 @@ export function fxLosses(): FxLoss[] {
   return out;
 }
 
-/** The instant a fixture ticket was opened (after-midnight tickets are the next calendar day). */
-export function openedAt(t: FxTicket): string {
-  const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
-  const tz = FX_SITES.find((s) => s.id === t.siteId)!.timeZone;
-  return new TZDate(y, m - 1, d + (t.localHour < 5 ? 1 : 0), t.localHour, t.localMinute, tz).toISOString();
-}
-
 /** Inserts the reference data, tickets, lines, payments and losses; refreshes daily_sales. */
 export async function loadFixture(database: Database): Promise<{ tickets: FxTicket[]; losses: FxLoss[] }> {
-  const { pool } = database;
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
-    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
-  for (const s of FX_SITES) {
-    await pool.query(
-      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
-      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
-    );
-    for (const t of [1, 2, 3]) {
-      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
-        s.id,
-        t,
-        `Caisse ${t}`,
-      ]);
-    }
-    for (const v of FX_SELLERS) {
-      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [s.id, v.code, v.nom]);
-    }
-  }
-  await pool.query("SELECT setval('sites_id_seq', 10), setval('companies_id_seq', 10)");
   const tickets = fxTickets();
   const losses = fxLosses();
-  await pool.query(
-    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
-                          training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
-                          $8::boolean[], $9::boolean[], $10::smallint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                          $14::text[], $15::text[])`,
-    [
-      tickets.map((t) => t.siteId),
-      tickets.map((t) => t.ticketId),
-      tickets.map((t) => t.fiscalDate),
-      tickets.map(openedAt),
-      tickets.map((t) => t.terminalId),
-      tickets.map((t) => t.sellerCode),
-      tickets.map((t) => t.kind),
-      tickets.map((t) => t.employeeMeal),
-      tickets.map((t) => t.trainingMode),
-      tickets.map((t) => t.covers),
-      tickets.map((t) => t.total),
-      tickets.map((t) => t.excl),
-      tickets.map((t) => t.tax),
-      tickets.map(() => 'test'),
-      tickets.map((t) => t.ref),
-    ],
-  );
-  const lines = tickets.flatMap((t) => t.lines.map((l, i) => ({ t, l, no: i + 1 })));
-  await pool.query(
-    `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
-                               vat_rate, amount_excl_cents, tax_cents, corrected)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::bigint[],
-                          $8::bigint[], $9::numeric[], $10::bigint[], $11::bigint[], $12::boolean[])`,
-    [
-      lines.map((x) => x.t.siteId),
-      lines.map((x) => x.t.ticketId),
-      lines.map((x) => x.no),
-      lines.map((x) => x.l.article),
-      lines.map((x) => x.l.family),
-      lines.map((x) => x.l.quantity),
-      lines.map((x) => x.l.unitPrice),
-      lines.map((x) => x.l.amount),
-      lines.map((x) => x.l.vatRate),
-      lines.map((x) => x.l.excl),
-      lines.map((x) => x.l.tax),
-      lines.map((x) => x.l.corrected),
-    ],
-  );
-  const pays = tickets.flatMap((t) => t.payments.map((p, i) => ({ t, p, no: i + 1 })));
-  await pool.query(
-    `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[])`,
-    [
-      pays.map((x) => x.t.siteId),
-      pays.map((x) => x.t.ticketId),
-      pays.map((x) => x.no),
-      pays.map((x) => x.p.method),
-      pays.map((x) => x.p.amount),
-    ],
-  );
-  await pool.query(
+  await loadTestChain(database, {
+    sites: FX_SITES,
+    sellers: FX_SELLERS,
+    tickets: tickets.map((t) => ({
+      ...t,
+      totalCents: t.total,
+      totalExclCents: t.excl,
+      taxCents: t.tax,
+      sourceRef: t.ref,
+      lines: t.lines.map((l) => ({
+        ...l,
+        unitPriceCents: l.unitPrice,
+        amountCents: l.amount,
+        amountExclCents: l.excl,
+        taxCents: l.tax,
+      })),
+      payments: t.payments.map((p) => ({ method: p.method, amountCents: p.amount })),
+    })),
+    refresh: { from: '2026-10-01', to: '2026-12-31' },
+  });
+  // Losses feed no aggregate: written after the refresh.
+  await database.pool.query(
     `INSERT INTO losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)
      SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[])`,
     [
@@ -289,35 +218,12 @@ export async function loadFixture(database: Database): Promise<{ tickets: FxTick
       losses.map((x) => x.amount),
     ],
   );
-  for (const s of FX_SITES) await refreshDailySales(pool, s.id, '2026-10-01', '2026-12-31');
   return { tickets, losses };
 }
 
 /** bo/getReport input for `className` on the fixture, sites 1 and 2, the whole period. */
 export function fxInput(className: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
-  return {
-    rapportClassName: className,
-    typeRapport: 'Daily',
-    format: 'JSON',
-    language: 'fr',
-    dateDebut: FX_FIRST,
-    dateFin: FX_LAST,
-    datefiscales: [],
-    sites: [1, 2],
-    tpv: [],
-    vendeurs: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
-    ...overrides,
-  };
+  return reportInput(className, FX_FIRST, FX_LAST, overrides);
 }
 
 /** Round-half-away-from-zero of quantity × unit price, as cents (quantities here are whole). */

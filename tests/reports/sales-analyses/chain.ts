@@ -13,10 +13,9 @@
  * without terminal or seller exist. Ticket totals are the sums of their lines, payments sum to
  * the ticket total, as every real load guarantees.
  */
-import { TZDate } from '@date-fns/tz';
-import { refreshDailySales } from '../../../src/server/db/aggregates.ts';
 import type { Database } from '../../../src/server/db/connect.ts';
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { loadTestChain, reportInput, type TicketCore } from '../../helpers/chain.ts';
 import { SITES } from '../chain.ts';
 
 export { SITES };
@@ -31,17 +30,7 @@ export interface Line {
   corrected: boolean;
 }
 
-export interface Ticket {
-  siteId: number;
-  ticketId: number;
-  fiscalDate: string;
-  /** Site local clock when opened; hours 0–4 fall on the next calendar day (late service). */
-  localHour: number;
-  localMinute: number;
-  terminalId: number | null;
-  sellerCode: string | null;
-  kind: 'SALE' | 'RETURN' | 'CANCELLATION';
-  trainingMode: boolean;
+export interface Ticket extends TicketCore {
   covers: number | null;
   totalCents: number;
   totalExclCents: number;
@@ -158,96 +147,22 @@ export function chainTickets(): Ticket[] {
   return out;
 }
 
-/** The UTC instant of a ticket's local opening time (hours before 05:00 are the next calendar day). */
-function openedAt(t: Ticket, timeZone: string): string {
-  const [y, m, d] = t.fiscalDate.split('-').map(Number) as [number, number, number];
-  const dayOffset = t.localHour < 5 ? 1 : 0;
-  return new TZDate(y, m - 1, d + dayOffset, t.localHour, t.localMinute, timeZone).toISOString();
-}
-
 /** Inserts companies, sites, terminals, sellers, tickets, lines and payments, then refreshes `daily_sales`. */
 export async function loadChain(database: Database): Promise<Ticket[]> {
-  const { pool } = database;
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES
-    (1, 'Brasserie du Nord SAS', 'Le Comptoir'), (2, 'Counter UK Ltd', 'Counter')`);
-  for (const s of SITES) {
-    await pool.query(
-      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
-      [s.id, s.libelle, s.companyId, s.timeZone, s.currency],
-    );
-    for (const t of [1, 2, 3]) {
-      await pool.query('INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, $2, $3)', [
-        s.id,
-        t,
-        `Caisse ${t}`,
-      ]);
-    }
-    for (const [i, code] of SELLERS.entries()) {
-      await pool.query('INSERT INTO sellers (site_id, code, nom) VALUES ($1, $2, $3)', [
-        s.id,
-        code,
-        `Vendeur ${i + 1}`,
-      ]);
-    }
-  }
   const tickets = chainTickets();
-  const tz = new Map<number, string>(SITES.map((s) => [s.id, s.timeZone]));
-  await pool.query(
-    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, training_mode, covers,
-                          total_cents, total_excl_cents, tax_cents, source, source_ref)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::date[], $4::timestamptz[], $5::int[], $6::text[], $7::text[],
-                          $8::boolean[], $9::smallint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[])`,
-    [
-      tickets.map((t) => t.siteId),
-      tickets.map((t) => t.ticketId),
-      tickets.map((t) => t.fiscalDate),
-      tickets.map((t) => openedAt(t, tz.get(t.siteId)!)),
-      tickets.map((t) => t.terminalId),
-      tickets.map((t) => t.sellerCode),
-      tickets.map((t) => t.kind),
-      tickets.map((t) => t.trainingMode),
-      tickets.map((t) => t.covers),
-      tickets.map((t) => t.totalCents),
-      tickets.map((t) => t.totalExclCents),
-      tickets.map((t) => t.taxCents),
-      tickets.map(() => 'test'),
-      tickets.map((t) => String(t.ticketId)),
-    ],
-  );
-  const lines = tickets.flatMap((t) => t.lines.map((l, i) => ({ t, l, i })));
-  await pool.query(
-    `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
-                               vat_rate, amount_excl_cents, tax_cents, corrected)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::numeric[], $7::bigint[],
-                          $8::bigint[], $9::numeric[], $10::bigint[], $11::bigint[], $12::boolean[])`,
-    [
-      lines.map((x) => x.t.siteId),
-      lines.map((x) => x.t.ticketId),
-      lines.map((x) => x.i + 1),
-      lines.map((x) => `Article ${x.i + 1}`),
-      lines.map((x) => x.l.family),
-      lines.map((x) => x.l.quantity),
-      lines.map((x) => (x.l.quantity === 0 ? 0 : Math.round(x.l.amountCents / x.l.quantity))),
-      lines.map((x) => x.l.amountCents),
-      lines.map((x) => x.l.vatRate),
-      lines.map((x) => x.l.amountExclCents),
-      lines.map((x) => x.l.taxCents),
-      lines.map((x) => x.l.corrected),
-    ],
-  );
-  const payments = tickets.flatMap((t) => t.payments.map((p, i) => ({ t, p, i })));
-  await pool.query(
-    `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents)
-     SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[])`,
-    [
-      payments.map((x) => x.t.siteId),
-      payments.map((x) => x.t.ticketId),
-      payments.map((x) => x.i + 1),
-      payments.map((x) => x.p.method),
-      payments.map((x) => x.p.amountCents),
-    ],
-  );
-  for (const s of SITES) await refreshDailySales(pool, s.id, '2025-01-01', '2026-12-31');
+  await loadTestChain(database, {
+    sites: SITES,
+    sellers: SELLERS.map((code, i) => ({ code, nom: `Vendeur ${i + 1}` })),
+    tickets: tickets.map((t) => ({
+      ...t,
+      lines: t.lines.map((l, i) => ({
+        ...l,
+        article: `Article ${i + 1}`,
+        unitPriceCents: l.quantity === 0 ? 0 : Math.round(l.amountCents / l.quantity),
+      })),
+    })),
+    refresh: { from: '2025-01-01', to: '2026-12-31' },
+  });
   return tickets;
 }
 
@@ -258,27 +173,5 @@ export function localMinute(t: Ticket): number {
 
 /** Defaults of a bo/getReport call for `rapportClassName` on sites 1 and 2, 2026-11-01..10, JSON, fr. */
 export function input(rapportClassName: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
-  return {
-    rapportClassName,
-    typeRapport: 'Daily',
-    format: 'JSON',
-    language: 'fr',
-    dateDebut: FIRST_DATE,
-    dateFin: LAST_DATE,
-    datefiscales: [],
-    sites: [1, 2],
-    tpv: [],
-    vendeurs: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
-    ...overrides,
-  };
+  return reportInput(rapportClassName, FIRST_DATE, LAST_DATE, overrides);
 }
