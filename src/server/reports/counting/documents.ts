@@ -2,14 +2,12 @@
  * The PDF documents of counting: a manager receipt (bo/documentsManager/readDocument?pdf=true)
  * and a safe count receipt (GET coffre?ACTION=getRecu&pdf=true). Small one-page documents laid
  * out in-process with pdfmake, using the fonts and access policies set up by render/pdf.ts
- * (imported for that effect). Labels come from the i18n catalogues in the document's language.
+ * (both loaded on the first document: the server needs them for nothing else in its own thread). Labels come from the i18n catalogues in the document's language.
  */
-import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { NOTE_DENOMINATIONS_CENTS, type Receipt, type SafeCount } from '../../../contract/counting.ts';
 import type { Language } from '../../../contract/reports.ts';
 import { formatDate, formatInstant, formatMoney, message } from '../../i18n.ts';
-import '../render/pdf.ts';
 
 /** Intl's narrow no-break space is not in Roboto; a no-break space is. */
 function pdfText(text: string): string {
@@ -137,5 +135,7 @@ export function safeReceiptDefinition(count: SafeCount, options: DocumentOptions
 
 /** Lays `definition` out as PDF bytes. */
 export async function renderDocument(definition: TDocumentDefinitions): Promise<Buffer> {
+  // render/pdf.ts sets pdfmake's fonts and file access policies when it is first imported.
+  const [{ default: pdfmake }] = await Promise.all([import('pdfmake'), import('../render/pdf.ts')]);
   return pdfmake.createPdf(definition).getBuffer();
 }

@@ -9,7 +9,6 @@ import type { RenderOptions } from './cells.ts';
 import { renderCsv } from './csv.ts';
 import { renderPdfInWorker } from './pdf-pool.ts';
 import { isStreamed, materialise } from './streamed.ts';
-import { renderXlsx, renderXlsxStream } from './xlsx.ts';
 
 /** MIME type of each format. CSV says its charset (UTF-8, with BOM). */
 export const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -42,10 +41,13 @@ export async function renderReport(
   switch (format) {
     case 'PDF':
       return { kind: 'buffer', data: await renderPdfInWorker(await materialise(dataset), options) };
-    case 'XLSX':
+    case 'XLSX': {
+      // exceljs is loaded on the first workbook: tens of MB a server that never makes one need not hold.
+      const { renderXlsx, renderXlsxStream } = await import('./xlsx.ts');
       return isStreamed(dataset)
         ? { kind: 'stream', data: renderXlsxStream(dataset, options.language) }
         : { kind: 'buffer', data: await renderXlsx(dataset, options.language) };
+    }
     case 'CSV':
       return { kind: 'stream', data: renderCsv(dataset, options.language) };
     case 'JSON':
