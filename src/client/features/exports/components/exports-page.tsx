@@ -17,6 +17,7 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
@@ -78,10 +79,8 @@ export function ExportsPage() {
     <div className="ex-page">
       <h1 className="ex-title">{t('exports.title')}</h1>
 
-      <section className="ex-card" aria-labelledby="ex-status-heading">
-        <h2 id="ex-status-heading" className="ex-card__title">
-          {t('exports.status.heading')}
-        </h2>
+      <Card labelledBy="ex-status-heading">
+        <CardTitle id="ex-status-heading">{t('exports.status.heading')}</CardTitle>
         <DateField
           className="ex-date"
           label={t('exports.status.date')}
@@ -115,17 +114,15 @@ export function ExportsPage() {
             </ul>
           )
         ) : null}
-      </section>
+      </Card>
 
       {busy !== null ? (
         <ProgressBar className="ex-progress" label={t('exports.downloading')} value={progress} />
       ) : null}
 
-      <section className="ex-card" aria-labelledby="ex-list-heading">
+      <Card labelledBy="ex-list-heading">
         <div className="ex-list-head">
-          <h2 id="ex-list-heading" className="ex-card__title">
-            {t('exports.list.heading')}
-          </h2>
+          <CardTitle id="ex-list-heading">{t('exports.list.heading')}</CardTitle>
           <Button
             variant="quiet"
             isDisabled={busy !== null}
@@ -165,7 +162,7 @@ export function ExportsPage() {
             ) : null}
           </>
         )}
-      </section>
+      </Card>
     </div>
   );
 }
@@ -249,7 +246,7 @@ function EditionsTable(props: {
   return (
     <div className="ex-table-scroll">
       <table className="ex-table">
-        <caption className="ex-visually-hidden">{t('exports.list.heading')}</caption>
+        <caption className="visually-hidden">{t('exports.list.heading')}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
