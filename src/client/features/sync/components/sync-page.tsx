@@ -5,7 +5,7 @@
  * reached the server or the user confirmed its discard.
  */
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { type OutboxItem, db } from '../../../lib/db.ts';
@@ -49,6 +49,18 @@ function Summary({ item }: { item: OutboxItem }) {
     ([k, v]) => `${intl.formatMessage({ id: `sync.field.${k}` })} ${v}`,
   );
   return <span className="sync-item__meta">{parts.join(' · ')}</span>;
+}
+
+/** One line of the summary: its name (message `label`) and its value. */
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>
+        <FormattedMessage id={label} />
+      </dt>
+      <dd>{children}</dd>
+    </div>
+  );
 }
 
 /** Opens the item's form with what was queued, to fix it and send it again. */
@@ -134,47 +146,22 @@ export function SyncPage() {
         <FormattedMessage id="sync.title" />
       </h1>
       <dl className="sync-page__summary" data-testid="sync-summary" data-state={summary}>
-        <div>
-          <dt>
-            <FormattedMessage id="sync.network" />
-          </dt>
-          <dd>
-            <FormattedMessage id={s.online ? 'sync.online' : 'sync.offline'} />
-          </dd>
-        </div>
-        <div>
-          <dt>
-            <FormattedMessage id="sync.state.waiting" />
-          </dt>
-          <dd>{s.waiting}</dd>
-        </div>
-        <div>
-          <dt>
-            <FormattedMessage id="sync.state.sending" />
-          </dt>
-          <dd>{s.sending}</dd>
-        </div>
-        <div>
-          <dt>
-            <FormattedMessage id="sync.state.needsAttention" />
-          </dt>
-          <dd>{s.needsAttention}</dd>
-        </div>
-        <div>
-          <dt>
-            <FormattedMessage id="sync.lastSynced" />
-          </dt>
-          <dd>
-            {s.lastSyncedAt === null
-              ? '—'
-              : intl.formatDate(s.lastSyncedAt, {
-                  day: '2-digit',
-                  month: '2-digit',
-                  hour: '2-digit',
-                  minute: '2-digit',
-                })}
-          </dd>
-        </div>
+        <Fact label="sync.network">
+          <FormattedMessage id={s.online ? 'sync.online' : 'sync.offline'} />
+        </Fact>
+        <Fact label="sync.state.waiting">{s.waiting}</Fact>
+        <Fact label="sync.state.sending">{s.sending}</Fact>
+        <Fact label="sync.state.needsAttention">{s.needsAttention}</Fact>
+        <Fact label="sync.lastSynced">
+          {s.lastSyncedAt === null
+            ? '—'
+            : intl.formatDate(s.lastSyncedAt, {
+                day: '2-digit',
+                month: '2-digit',
+                hour: '2-digit',
+                minute: '2-digit',
+              })}
+        </Fact>
       </dl>
       {items && items.length === 0 ? (
         <p data-testid="sync-empty">
