@@ -43,6 +43,9 @@ export const ERROR_CODES = [
   'BadManagerCode',
   'AlreadyCountersigned',
   'UnknownTerminal',
+  // Added by the reports (issue #4): a PDF or on-screen report with more rows than can be laid
+  // out or shown (render/index.ts MATERIALISED_ROWS); CSV and XLSX have no such limit.
+  'ReportTooLarge',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

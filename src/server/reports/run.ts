@@ -5,13 +5,22 @@
  */
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
+import { ApiHttpError } from '../plugins/errors.ts';
 import type { RenderOptions } from './render/cells.ts';
 import { streamedDataset } from './render/streamed.ts';
 import type { ResolvedReport } from './request.ts';
-import { minutesToHhmm as hhmm } from './types.ts';
+import { type DatasetRow, minutesToHhmm as hhmm } from './types.ts';
 
 /** Formats written row by row as they are read, for classes that can stream. */
 const STREAMED_FORMATS: ReadonlySet<ReportFormat> = new Set(['CSV', 'XLSX']);
+
+/**
+ * Most rows of a report of a streaming class that is read whole: a PDF (about 1,200 pages), the
+ * JSON the screen shows, or a CSV/XLSX that is filtered, grouped or sorted. Beyond it the server
+ * would hold the whole table in memory for one user; the answer is ReportTooLarge, and the user
+ * can download the CSV or XLSX (streamed, no limit) or choose a shorter period.
+ */
+export const MAX_ROWS_READ_WHOLE = 50_000;
 
 /**
  * The dataset of `report` (money cells integer cents).
@@ -20,14 +29,33 @@ const STREAMED_FORMATS: ReadonlySet<ReportFormat> = new Set(['CSV', 'XLSX']);
  * afterwards (shaping.ts works on the whole table), the answer is a streamed dataset
  * (render/streamed.ts): its `rows` hold only the first batch read from the cursor, the
  * renderer writes the rest as it comes, and `totals` are final once everything is written. An
- * empty result is an ordinary empty dataset. Every other case reads the whole dataset.
+ * empty result is an ordinary empty dataset. Every other case reads the whole dataset — for a
+ * class with `stream`, through its cursor and at most {@link MAX_ROWS_READ_WHOLE} rows.
+ * @throws ApiHttpError 400 ReportTooLarge beyond that.
  */
 export async function runReport(report: ResolvedReport, database: Database): Promise<Dataset> {
   const { cls, request, shaping } = report;
+  if (!cls.stream) return cls.query({ request, database });
   const shaped = shaping.rowFilter !== null || shaping.groupBy !== null || shaping.sort !== null;
-  if (!cls.stream || !STREAMED_FORMATS.has(request.format) || shaped) return cls.query({ request, database });
   const stream = await cls.stream({ request, database });
   const batches = stream.rows[Symbol.asyncIterator]();
+  if (!STREAMED_FORMATS.has(request.format) || shaped) {
+    // Read whole, through the cursor, and stopped as soon as it is too large to hold.
+    const rows: DatasetRow[] = [];
+    for (let next = await batches.next(); !next.done; next = await batches.next()) {
+      rows.push(...next.value);
+      if (rows.length > MAX_ROWS_READ_WHOLE) {
+        await batches.return?.();
+        throw new ApiHttpError(
+          400,
+          'ReportTooLarge',
+          `more than ${MAX_ROWS_READ_WHOLE} rows: download it as CSV or XLSX, or choose a shorter period`,
+          { maxRows: MAX_ROWS_READ_WHOLE },
+        );
+      }
+    }
+    return { ...stream.head, rows, totals: stream.totals() };
+  }
   const first = await batches.next();
   if (first.done) return { ...stream.head, rows: [], totals: stream.totals() };
   return streamedDataset(stream.head, first.value, { batches, totals: stream.totals });
