@@ -5,8 +5,13 @@
  *
  * Fonts come from pdfmake's own Roboto folder; pdfmake may read nothing else from disk and
  * fetch no URL (its access policies), so a dataset's text can never make it load a file.
+ *
+ * Speed (bench/pdf.ts, issue #4 point 8): pdfmake measures, lays out and draws every cell, and
+ * each line of a cell costs about the same whatever its length; a cell that may wrap is split
+ * into words, each measured and drawn on its own. Short columns are therefore kept on one line
+ * (`noWrap`) whenever the table is sure to fit the page that way, and pdfkit's content streams
+ * are written in large pieces (render/pdf-streams.ts).
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, CustomTableLayout, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
@@ -14,23 +19,13 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { formatDate, formatInstant, message } from '../../i18n.ts';
 import { displayCell, isLandscape, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
 import { CHART_SIZE, chartSvgFor } from './chart.ts';
+import { ROBOTO_DIR, ROBOTO_FILES, textWidth } from './pdf-metrics.ts';
+import { setJoinedContentStreams } from './pdf-streams.ts';
 
-const ROBOTO_DIR = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')),
-  'fonts',
-  'Roboto',
-);
-
-pdfmake.setFonts({
-  Roboto: {
-    normal: path.join(ROBOTO_DIR, 'Roboto-Regular.ttf'),
-    bold: path.join(ROBOTO_DIR, 'Roboto-Medium.ttf'),
-    italics: path.join(ROBOTO_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: path.join(ROBOTO_DIR, 'Roboto-MediumItalic.ttf'),
-  },
-});
+pdfmake.setFonts({ Roboto: { ...ROBOTO_FILES } });
 pdfmake.setLocalAccessPolicy((file) => path.resolve(file).startsWith(ROBOTO_DIR + path.sep));
 pdfmake.setUrlAccessPolicy(() => false);
+setJoinedContentStreams(true);
 
 /** Intl's French group separator (narrow no-break space) is not in Roboto; a no-break space is. */
 function pdfText(text: string): string {
@@ -66,12 +61,9 @@ const SHORT_TEXT = 20;
  * long texts (names, lists of payment methods) share what is left; when every text is short, the
  * longest text column takes the rest, so the table still spans the page. Giving every text column
  * an equal share instead wrapped the long ones onto two lines beside half-empty short ones.
+ * @param longest the longest cell text of each column, in characters
  */
-function columnWidths(dataset: Dataset, body: TableCell[][]): Array<'auto' | '*'> {
-  const longest = dataset.columns.map(() => 0);
-  for (const row of body)
-    for (let i = 0; i < longest.length; i++)
-      longest[i] = Math.max(longest[i]!, (row[i] as { text: string }).text.length);
+function columnWidths(dataset: Dataset, longest: number[]): Array<'auto' | '*'> {
   const widths = longest.map((n, i) =>
     dataset.columns[i]!.type === 'text' && n > SHORT_TEXT ? '*' : 'auto',
   ) satisfies Array<'auto' | '*'>;
@@ -81,6 +73,61 @@ function columnWidths(dataset: Dataset, body: TableCell[][]): Array<'auto' | '*'
     if (text[widest]! > 0) widths[widest] = '*';
   }
   return widths;
+}
+
+/** Body font size, in points (the document's default style); headers and totals use it too. */
+const FONT_SIZE = 9;
+/** A4 width in points, portrait and landscape (pdfmake's page sizes), less the 36 pt side margins. */
+const TABLE_WIDTH = { portrait: 595.28 - 72, landscape: 841.89 - 72 };
+/** Room kept for what a sum of advances misses (kerning, rounding): 3 % of the table's width. */
+const FIT_MARGIN = 1.03;
+
+/** What the plan of the table knows of a column's texts, in characters and points. */
+interface ColumnTexts {
+  /** Longest text, in characters. */
+  chars: number;
+  /** Widest text on one line. */
+  width: number;
+  /** Widest word (between spaces), what a wrapping column cannot go below. */
+  word: number;
+}
+
+function measured(texts: ColumnTexts, text: string, bold: boolean): void {
+  texts.chars = Math.max(texts.chars, text.length);
+  const width = textWidth(text, FONT_SIZE, bold);
+  texts.width = Math.max(texts.width, width);
+  // Only plain spaces count as breaks here (pdfmake also breaks after hyphens, never at a
+  // no-break space): a word is never taken narrower than pdfmake's.
+  texts.word = Math.max(
+    texts.word,
+    / /.test(text) ? Math.max(...text.split(/ +/).map((w) => textWidth(w, FONT_SIZE, bold))) : width,
+  );
+}
+
+/**
+ * Whether the body cells of the `auto` columns may be laid out on one line (`noWrap`) with no
+ * other effect than sparing pdfmake their splitting into words: true when, with every such
+ * column at its widest body text, the header and totals at their full width and each `*` column
+ * at its widest word, the table still fits the page. pdfmake then gives the `auto` columns at
+ * least their widest text (its column calculator's cases 2 and 3), so no short text is cut; when
+ * it would not fit, the cells keep wrapping as before.
+ */
+function shortColumnsFit(
+  widths: Array<'auto' | '*'>,
+  body: ColumnTexts[],
+  edges: ColumnTexts[],
+  landscape: boolean,
+): boolean {
+  const stars = widths.filter((w) => w === '*').length;
+  let need = 0;
+  let starWord = 0;
+  widths.forEach((w, i) => {
+    if (w === 'auto') need += Math.max(body[i]!.width, edges[i]!.width);
+    else starWord = Math.max(starWord, body[i]!.word, edges[i]!.word);
+  });
+  need += stars * starWord;
+  const paddings = 16 * (widths.length - 1);
+  return need * FIT_MARGIN + paddings < (landscape ? TABLE_WIDTH.landscape : TABLE_WIDTH.portrait);
 }
 
 /** The pdfmake document of `dataset` (exported for tests and benchmarks). */
@@ -108,29 +155,50 @@ export function pdfDefinition(
     style: 'th',
     alignment: isNumeric(c) ? 'right' : 'left',
   }));
-  // A tickets report repeats the same dates, sites and kinds thousands of times: each distinct
-  // text is formatted once per column.
-  const cells = dataset.columns.map((c) => {
-    const seen = new Map<string | number | null | undefined, string>();
-    const alignment = isNumeric(c) ? 'right' : 'left';
-    return (value: string | number | null | undefined): TableCell => {
-      let text = seen.get(value);
-      if (text === undefined) {
-        text = pdfText(displayCell(value, c, dataset, language));
-        if (seen.size < 10_000) seen.set(value, text);
-      }
-      return { text, alignment };
-    };
-  });
-  const body: TableCell[][] = dataset.rows.map((row) => dataset.columns.map((c, i) => cells[i]!(row[c.key])));
-  const landscape = isLandscape(dataset);
-  const widths = columnWidths(dataset, body);
   const totals = totalsRow(dataset, language);
+  const totalTexts = dataset.columns.map((c, i) => pdfText(displayCell(totals[i], c, dataset, language)));
   const totalCells: TableCell[] = dataset.columns.map((c, i) => ({
-    text: pdfText(displayCell(totals[i], c, dataset, language)),
+    text: totalTexts[i]!,
     bold: true,
     alignment: isNumeric(c) && typeof totals[i] === 'number' ? 'right' : 'left',
   }));
+
+  // A tickets report repeats the same dates, sites and kinds thousands of times: each distinct
+  // text is formatted (and measured for the plan of the table) once per column.
+  const bodyTexts: ColumnTexts[] = dataset.columns.map(() => ({ chars: 0, width: 0, word: 0 }));
+  const edgeTexts: ColumnTexts[] = dataset.columns.map((c, i) => {
+    const texts = { chars: 0, width: 0, word: 0 };
+    measured(texts, pdfText(c.label), true);
+    measured(texts, totalTexts[i]!, true);
+    return texts;
+  });
+  const format = dataset.columns.map((c, i) => {
+    const seen = new Map<string | number | null | undefined, string>();
+    return (value: string | number | null | undefined): string => {
+      let text = seen.get(value);
+      if (text === undefined) {
+        text = pdfText(displayCell(value, c, dataset, language));
+        measured(bodyTexts[i]!, text, false);
+        if (seen.size < 10_000) seen.set(value, text);
+      }
+      return text;
+    };
+  });
+  const texts: string[][] = dataset.rows.map((row) => dataset.columns.map((c, i) => format[i]!(row[c.key])));
+  const landscape = isLandscape(dataset);
+  const widths = columnWidths(
+    dataset,
+    bodyTexts.map((t) => t.chars),
+  );
+  const oneLine = shortColumnsFit(widths, bodyTexts, edgeTexts, landscape);
+  const cellOf = dataset.columns.map((c, i) => {
+    const alignment = isNumeric(c) ? 'right' : 'left';
+    // A line break in a text must still break the line: such a cell keeps pdfmake's wrapping.
+    const noWrap = oneLine && widths[i] === 'auto';
+    return (text: string): TableCell =>
+      noWrap && !/[\r\n]/.test(text) ? { text, alignment, noWrap } : { text, alignment };
+  });
+  const body: TableCell[][] = texts.map((row) => row.map((text, i) => cellOf[i]!(text)));
 
   const intro: Content[] = [
     { text: title, style: 'title' },
@@ -202,6 +270,7 @@ export async function renderPdf(
   compress = true,
   chartSvg?: string | null,
 ): Promise<Buffer> {
-  const svg = chartSvg === undefined ? await chartSvgFor(dataset, options.language, isLandscape(dataset)) : chartSvg;
+  const svg =
+    chartSvg === undefined ? await chartSvgFor(dataset, options.language, isLandscape(dataset)) : chartSvg;
   return pdfmake.createPdf(pdfDefinition(dataset, options, compress, svg)).getBuffer();
 }
