@@ -64,11 +64,64 @@ export interface PaymentFigure extends FigureKey {
   amount: number;
 }
 
-/** The grouping columns of `grain` on `alias` (date as text so pg hands back the wire form). */
-function keyColumns(grain: Grain, alias: string): { select: string; group: string } {
-  return grain === 'daySite'
-    ? { select: `${alias}.fiscal_date::text AS fiscal_date, ${alias}.site_id, `, group: `${alias}.fiscal_date, ${alias}.site_id, ` }
-    : { select: '', group: '' };
+/** Where one kind of figure is read from, on each path. */
+interface FigureSource {
+  /** The grouping column besides date and site, named alike in the aggregate table and the source rows. */
+  key: string;
+  /** The per-day aggregate table (alias `a`) and its sums. */
+  table: string;
+  aggregated: string;
+  /** The source rows (alias `x`) joined to the ticket `t`, and their sums. */
+  join: string;
+  summed: string;
+}
+
+const VAT: FigureSource = {
+  key: 'vat_rate',
+  table: 'daily_vat_sales',
+  aggregated: `sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents,
+               sum(a.tax_cents)::bigint AS tax_cents`,
+  join: 'ticket_lines x ON x.site_id = t.site_id AND x.ticket_id = t.ticket_id',
+  summed: `sum(x.amount_cents)::bigint AS net_cents, sum(x.amount_excl_cents)::bigint AS net_excl_cents,
+           sum(x.tax_cents)::bigint AS tax_cents`,
+};
+
+const PAYMENTS: FigureSource = {
+  key: 'method',
+  table: 'daily_payment_sales',
+  aggregated: 'sum(a.payments)::int AS payments, sum(a.amount_cents)::bigint AS amount_cents',
+  join: 'payments x ON x.site_id = t.site_id AND x.ticket_id = t.ticket_id',
+  summed: 'count(*)::int AS payments, sum(x.amount_cents)::bigint AS amount_cents',
+};
+
+/**
+ * The one statement of `source`'s figures for `request` at `grain`: the aggregate table when
+ * the request keeps whole days, else the source rows of the selected tickets (the site and
+ * date conditions first, so both reach their rows through the `(site_id, fiscal_date)` keys).
+ * Rows by (date, site,) key.
+ */
+function figuresQuery(request: ReportRequest, grain: Grain, source: FigureSource): FiguresQuery {
+  const values: unknown[] = [];
+  const aggregates = readsAggregates(request);
+  const day = aggregates ? 'a' : 't';
+  const key = `${aggregates ? 'a' : 'x'}.${source.key}`;
+  const group = grain === 'daySite' ? `${day}.fiscal_date, ${day}.site_id, ${key}` : key;
+  const select = grain === 'daySite' ? `${day}.fiscal_date::text AS fiscal_date, ${day}.site_id, ${key}` : key;
+  const [from, sums, where] = aggregates
+    ? [
+        `${source.table} a`,
+        source.aggregated,
+        aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values),
+      ]
+    : [`${TICKETS_FROM} JOIN ${source.join}`, source.summed, ticketConditions(request, values)];
+  return {
+    text: `SELECT ${select}, ${sums}
+             FROM ${from}
+            WHERE ${where}
+            GROUP BY ${group}
+            ORDER BY ${group}`,
+    values,
+  };
 }
 
 interface KeyRow {
@@ -89,34 +142,7 @@ function keyOf(row: KeyRow): FigureKey {
  * tickets. Rows by (date, site,) ascending rate.
  */
 export function vatFiguresQuery(request: ReportRequest, grain: Grain): FiguresQuery {
-  const values: unknown[] = [];
-  if (readsAggregates(request)) {
-    const key = keyColumns(grain, 'a');
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
-    return {
-      text: `SELECT ${key.select}a.vat_rate, sum(a.net_cents)::bigint AS net_cents,
-                    sum(a.net_excl_cents)::bigint AS net_excl_cents, sum(a.tax_cents)::bigint AS tax_cents
-               FROM daily_vat_sales a
-              WHERE ${where}
-              GROUP BY ${key.group}a.vat_rate
-              ORDER BY ${key.group}a.vat_rate`,
-      values,
-    };
-  }
-  const key = keyColumns(grain, 't');
-  const where = ticketConditions(request, values);
-  return {
-    text: `SELECT ${key.select}l.vat_rate,
-                  sum(l.amount_cents)::bigint AS net_cents,
-                  sum(l.amount_excl_cents)::bigint AS net_excl_cents,
-                  sum(l.tax_cents)::bigint AS tax_cents
-             FROM ${TICKETS_FROM}
-             JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-            WHERE ${where}
-            GROUP BY ${key.group}l.vat_rate
-            ORDER BY ${key.group}l.vat_rate`,
-    values,
-  };
+  return figuresQuery(request, grain, VAT);
 }
 
 interface VatRow extends KeyRow {
@@ -144,30 +170,7 @@ export async function vatFigures(database: Database, request: ReportRequest, gra
  * of the selected tickets. One row per method as stored; rows by (date, site,) method.
  */
 export function paymentFiguresQuery(request: ReportRequest, grain: Grain): FiguresQuery {
-  const values: unknown[] = [];
-  if (readsAggregates(request)) {
-    const key = keyColumns(grain, 'a');
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
-    return {
-      text: `SELECT ${key.select}a.method, sum(a.payments)::int AS payments, sum(a.amount_cents)::bigint AS amount_cents
-               FROM daily_payment_sales a
-              WHERE ${where}
-              GROUP BY ${key.group}a.method
-              ORDER BY ${key.group}a.method`,
-      values,
-    };
-  }
-  const key = keyColumns(grain, 't');
-  const where = ticketConditions(request, values);
-  return {
-    text: `SELECT ${key.select}p.method, count(*)::int AS payments, sum(p.amount_cents)::bigint AS amount_cents
-             FROM ${TICKETS_FROM}
-             JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
-            WHERE ${where}
-            GROUP BY ${key.group}p.method
-            ORDER BY ${key.group}p.method`,
-    values,
-  };
+  return figuresQuery(request, grain, PAYMENTS);
 }
 
 interface PaymentRow extends KeyRow {
