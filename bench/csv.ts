@@ -1,27 +1,30 @@
 /**
  * Benchmark of issue #4 point 8 (CSV): a CSV of 1,000,000 lines streamed through the real app
  * with a peak memory under 200 MB "whatever the size" — measured as the peak resident memory
- * (VmHWM) of a child process running the app and downloading the CSV over loopback HTTP, for a
- * 100,000-line and a 1,000,000-line tickets report of the same database, in the same run. The
+ * (VmHWM) of a child process running the app alone while this process downloads the CSV over
+ * loopback HTTP, for a 100,000-line and a 1,000,000-line tickets report of the same database, in
+ * the same run, under V8's defaults and under `npm start`'s flags (decision record 0006). The
  * ratio of the two peaks says whether memory grows with the size (a dataset held in memory would
  * make it ~10×; streaming keeps it near 1×). Never a timed assertion.
  *
  * Data: a database of its own with two sites of one company, 100,000 tickets on site 1 and
  * 1,000,000 on site 2 over one month (RapportTickets' 31-day maximum), each with one payment,
- * made by INSERT … generate_series. Each child starts the app on that database (no demo), signs
- * in, GETs bo/getReport?rapportClassName=RapportTickets&format=CSV for one site, reads the body
- * as it comes (counting lines, keeping nothing), checks the line count, and reports its peak
- * memory (VmHWM of /proc/self/status, and process.resourceUsage().maxRSS).
+ * made by INSERT … generate_series. Each child starts the app on that database (no demo); this
+ * process signs in, GETs bo/getReport?rapportClassName=RapportTickets&format=CSV for one site
+ * (accepting compression, as a browser does), reads the body as it comes (counting lines,
+ * keeping nothing) and checks the line count; then the child reports its peak memory (VmHWM of
+ * /proc/self/status, and process.resourceUsage().maxRSS).
  *
  * Run alone with `npx node bench/csv.ts` (own embedded PostgreSQL in a temporary folder);
  * `npm run bench` calls {@link benchCsv} with its server.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import readline from 'node:readline';
 import pg from 'pg';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
 import { buildApp } from '../src/server/app.ts';
@@ -94,98 +97,143 @@ async function fill(pool: pg.Pool): Promise<void> {
   await pool.query('ANALYZE tickets; ANALYZE payments; ANALYZE sites');
 }
 
-/** Child process: the app on `databaseUrl`, one CSV download of `site`, its peak memory. */
-async function child(databaseUrl: string, site: number, expectedLines: number): Promise<CsvChildResult> {
+/** What the app's child process prints once it listens. */
+interface ChildReady {
+  port: number;
+  /** Resident memory once the app is up, before any request (MB). */
+  startRssMb: number;
+}
+
+/** What the app's child process prints when asked for its memory after the download. */
+interface ChildMemory {
+  /** Peak resident memory (VmHWM, MB). */
+  peakRssMb: number;
+  /** process.resourceUsage().maxRSS, MB (same peak, as Node reports it). */
+  maxRssMb: number;
+}
+
+/**
+ * Child process: the app alone on `databaseUrl` (the download client runs in the parent, so the
+ * peak is the server's). Prints {@link ChildReady} once it listens, then {@link ChildMemory} when
+ * a line comes on stdin, then exits.
+ */
+async function child(databaseUrl: string): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-child-'));
   const database = await openDatabase({ databaseUrl, dataDir: dir });
   const config = loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', COMPTOIR_LOGIN_RATE: '10000', DATA_DIR: dir });
   const app = await buildApp({ config, database });
-  try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    const api = `http://127.0.0.1:${port}/api/`;
-    const basic = (secret: string) => `Basic ${Buffer.from(`${LOGIN}:${secret}`).toString('base64')}`;
-    const signIn = await fetch(`${api}bo/connexion?username=${LOGIN}`, {
-      headers: { authorization: basic(PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
-    });
-    if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status} ${await signIn.text()}`);
-    const { token } = (await signIn.json()) as { token: string };
-    const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [LOGIN]);
-    global.gc?.();
-    const startRss = await procStatusKb('VmRSS');
-    const t0 = performance.now();
-    const res = await fetch(
-      `${api}bo/getReport?id=${rows[0]!.id}&rapportClassName=RapportTickets&format=CSV&language=fr` +
-        `&dateDebut=${FIRST}&dateFin=${LAST}&sites[]=${site}`,
-      { headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE } },
-    );
-    if (!res.ok || !res.body) throw new Error(`CSV refused: ${res.status} ${await res.text()}`);
-    let lines = 0;
-    let bytes = 0;
-    for await (const chunk of res.body) {
-      bytes += chunk.length;
-      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-    }
-    const seconds = (performance.now() - t0) / 1000;
-    // Header + one line per ticket + totals.
-    if (lines !== expectedLines + 2) throw new Error(`CSV of site ${site}: ${lines} lines, expected ${expectedLines + 2}`);
-    return {
-      lines,
-      bytes,
-      seconds: Math.round(seconds * 10) / 10,
-      startRssMb: mb(startRss),
-      peakRssMb: mb(await procStatusKb('VmHWM')),
-      maxRssMb: mb(process.resourceUsage().maxRSS),
-    };
-  } finally {
-    await app.close();
-    await database.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  global.gc?.();
+  console.log(JSON.stringify({ port, startRssMb: mb(await procStatusKb('VmRSS')) } satisfies ChildReady));
+  for await (const _ of readline.createInterface({ input: process.stdin })) break;
+  const memory: ChildMemory = {
+    peakRssMb: mb(await procStatusKb('VmHWM')),
+    maxRssMb: mb(process.resourceUsage().maxRSS),
+  };
+  console.log(JSON.stringify(memory));
+  await app.close();
+  await database.close();
+  await fs.rm(dir, { recursive: true, force: true });
 }
 
-const run = promisify(execFile);
+/** Signs in on the app at `port`, downloads the tickets CSV of `site` and counts its lines. */
+async function download(port: number, databaseUrl: string, site: number, expectedLines: number) {
+  const api = `http://127.0.0.1:${port}/api/`;
+  const basic = (secret: string) => `Basic ${Buffer.from(`${LOGIN}:${secret}`).toString('base64')}`;
+  const signIn = await fetch(`${api}bo/connexion?username=${LOGIN}`, {
+    headers: { authorization: basic(PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+  });
+  if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status} ${await signIn.text()}`);
+  const { token } = (await signIn.json()) as { token: string };
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  const { rows } = await c.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [LOGIN]);
+  await c.end();
+  const t0 = performance.now();
+  const res = await fetch(
+    `${api}bo/getReport?id=${rows[0]!.id}&rapportClassName=RapportTickets&format=CSV&language=fr` +
+      `&dateDebut=${FIRST}&dateFin=${LAST}&sites[]=${site}`,
+    { headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE } },
+  );
+  if (!res.ok || !res.body) throw new Error(`CSV refused: ${res.status} ${await res.text()}`);
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  // Header + one line per ticket + totals.
+  if (lines !== expectedLines + 2) throw new Error(`CSV of site ${site}: ${lines} lines, expected ${expectedLines + 2}`);
+  return { lines, bytes, seconds: Math.round(seconds * 10) / 10 };
+}
 
+/**
+ * Starts the app in a child process under `nodeFlags`, downloads the CSV of `site` from this
+ * process, and returns the download's and the child's figures.
+ * @throws Error when the child ends early or the download fails.
+ */
 async function inChild(
   databaseUrl: string,
   site: number,
   expectedLines: number,
   nodeFlags: readonly string[],
 ): Promise<CsvChildResult> {
-  const { stdout } = await run(
-    process.execPath,
-    [...nodeFlags, import.meta.filename, '--child', databaseUrl, String(site), String(expectedLines)],
-    { maxBuffer: 1 << 20, timeout: 15 * 60_000 },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as CsvChildResult;
+  const proc = spawn(process.execPath, [...nodeFlags, '--expose-gc', import.meta.filename, '--child', databaseUrl], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = once(proc, 'exit');
+  try {
+    const lines = readline.createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+    const next = async <T>(): Promise<T> => {
+      const line = await lines.next();
+      if (line.done) throw new Error('the app child process ended early');
+      return JSON.parse(line.value) as T;
+    };
+    const ready = await next<ChildReady>();
+    const got = await download(ready.port, databaseUrl, site, expectedLines);
+    proc.stdin.write('memory\n');
+    const memory = await next<ChildMemory>();
+    return { ...got, startRssMb: ready.startRssMb, ...memory };
+  } finally {
+    proc.stdin.end();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    proc.kill();
+  }
 }
 
 /**
- * Node settings the app is measured under. With V8's defaults on a machine with this much
- * memory, the young generation alone may hold ~100 MB of garbage before it is collected and the
- * old generation grows lazily, so the peak says more about V8 than about the stream. Measured on
- * 2026-11-22 (this machine, loaded): defaults 371 MB at 100k, 439 MB at 1M; young generation
- * capped at 3×16 MB: 270 / 361 MB; plus a 128 MB old space: 202 / 203 MB (ratio 1.00: the rows
- * are not kept); young generation 3×4 MB and 128 MB old space: 179 / 195 MB, under 200 MB.
- * Most of it is the app's own footprint once loaded (160–330 MB before the request).
+ * The Node flags `npm start` gives the server (package.json's `start` script), so the bench
+ * measures the server as it runs for a user, not under flags of its own.
  */
-const SETTINGS = [
-  { name: 'node defaults', flags: [] },
-  { name: '--max-semi-space-size=16', flags: ['--max-semi-space-size=16'] },
-  {
-    name: '--max-semi-space-size=16 --max-old-space-size=128',
-    flags: ['--max-semi-space-size=16', '--max-old-space-size=128'],
-  },
-  {
-    name: '--max-semi-space-size=4 --max-old-space-size=128',
-    flags: ['--max-semi-space-size=4', '--max-old-space-size=128'],
-  },
-] as const;
+async function startFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await fs.readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return manifest.scripts.start.split(/\s+/).filter((word) => /^--[a-z-]+(=\S+)?$/.test(word));
+}
+
+/**
+ * The settings each size is measured under: V8's defaults (on a machine with this much memory the
+ * young generation alone may hold ~100 MB of garbage, and the old generation grows lazily, so the
+ * peak says more about V8 than about the stream), `npm start`'s flags, and any flags given in
+ * COMPTOIR_BENCH_CSV_FLAGS (to try others).
+ */
+async function settings(): Promise<{ name: string; flags: string[] }[]> {
+  const start = await startFlags();
+  const extra = process.env.COMPTOIR_BENCH_CSV_FLAGS?.split(/\s+/).filter(Boolean);
+  return [
+    { name: 'node defaults', flags: [] },
+    { name: `npm start (${start.join(' ') || 'no flags'})`, flags: start },
+    ...(extra ? [{ name: extra.join(' '), flags: extra }] : []),
+  ];
+}
 
 /**
  * Creates and fills the `bench_csv` database on `admin`'s server, then downloads the 100,000-
  * and the 1,000,000-line CSV, each in a child process of its own.
- * Both sizes run under each of {@link SETTINGS}.
+ * Both sizes run under each of {@link settings}.
  * @returns per setting both children's figures, `ratio` = large peak ÷ small peak, and whether
  *   the large peak is under 200 MB.
  * @throws Error when a download fails or is not complete.
@@ -224,10 +272,7 @@ export async function benchCsv(admin: pg.PoolConfig) {
     String(admin.host ?? '127.0.0.1'),
   )}:${admin.port ?? 5432}/${DATABASE}`;
   const runs = [];
-  // COMPTOIR_BENCH_CSV_SETTINGS=0,1,2,3 picks settings by index; by default V8's defaults and
-  // the capped heap the 200 MB ceiling needs (the two others show where the memory goes).
-  const only = (process.env.COMPTOIR_BENCH_CSV_SETTINGS ?? '0,3').split(',').map(Number);
-  for (const setting of SETTINGS.filter((_, i) => only.includes(i))) {
+  for (const setting of await settings()) {
     const small = await inChild(url, 1, SMALL, setting.flags);
     console.log(
       `  [${setting.name}] ${SMALL} lines: ${small.bytes} bytes in ${small.seconds} s, peak RSS ${small.peakRssMb} MB (at start ${small.startRssMb} MB)`,
@@ -255,8 +300,7 @@ export async function benchCsv(admin: pg.PoolConfig) {
 
 if (import.meta.main) {
   if (process.argv[2] === '--child') {
-    const [url, site, expected] = process.argv.slice(3);
-    console.log(JSON.stringify(await child(url!, Number(site), Number(expected))));
+    await child(process.argv[3]!);
     process.exit(0);
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-'));
