@@ -36,7 +36,7 @@ import { cancellationsQuery } from '../src/server/reports/operations/cancellatio
 import { correctionsQuery } from '../src/server/reports/operations/corrections.ts';
 import { lossesQuery } from '../src/server/reports/operations/losses.ts';
 import { ticketsQuery } from '../src/server/reports/operations/tickets.ts';
-import { type RawReportInput, resolveReport } from '../src/server/reports/request.ts';
+import { type RawReportInput, reportInput, resolveReport } from '../src/server/reports/request.ts';
 import { runReport } from '../src/server/reports/run.ts';
 import { salesQuery } from '../src/server/reports/sales.ts';
 import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/index.ts';
@@ -133,28 +133,18 @@ async function chainScope(pool: pg.Pool): Promise<{ lastDate: string; siteIds: n
 }
 
 function inputFor(family: Pick<Family, 'className' | 'variant' | 'days' | 'hours'>, lastDate: string, siteIds: number[]): RawReportInput {
-  return {
+  return reportInput({
     rapportClassName: family.className,
     typeRapport: family.variant,
     format: 'JSON',
     language: 'fr',
     dateDebut: toWireDate(subDays(parseWireDate(lastDate)!, family.days - 1)),
     dateFin: lastDate,
-    datefiscales: [],
     sites: siteIds,
-    tpv: [],
-    vendeurs: [],
     trancheHoraire: family.hours !== undefined,
     heureDebut: family.hours?.[0] ?? '12:00',
     heureFin: family.hours?.[1] ?? '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
-  };
+  });
 }
 
 /** The real app on `pool`, with an administrator signed in; `close()` stops the app only. */

@@ -16,7 +16,7 @@ import { parseWireDate, toWireDate } from '../src/contract/dates.ts';
 import { SALES_REPORT } from '../src/contract/reports.ts';
 import type { Database } from '../src/server/db/connect.ts';
 import * as schema from '../src/server/db/schema.ts';
-import { type RawReportInput, resolveReport } from '../src/server/reports/request.ts';
+import { reportInput, resolveReport } from '../src/server/reports/request.ts';
 import { runReport } from '../src/server/reports/run.ts';
 import { salesQuery } from '../src/server/reports/sales.ts';
 
@@ -54,28 +54,14 @@ export async function benchSalesReport(pool: pg.Pool): Promise<{
       ORDER BY id`,
   );
   const siteIds = siteRows.map((r) => r.id);
-  const input: RawReportInput = {
+  const input = reportInput({
     rapportClassName: SALES_REPORT,
-    typeRapport: 'Daily',
     format: 'JSON',
     language: 'fr',
     dateDebut: toWireDate(subDays(parseWireDate(lastDate)!, 364)),
     dateFin: lastDate,
-    datefiscales: [],
     sites: siteIds,
-    tpv: [],
-    vendeurs: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
-  };
+  });
 
   const report = async () => {
     const resolved = await resolveReport(input, siteIds, database);

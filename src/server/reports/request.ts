@@ -51,6 +51,35 @@ export interface RawReportInput {
   isFilters: boolean;
 }
 
+/**
+ * A report request built in the server itself (the all-reports archive, benchmarks): the given
+ * fields, and for the rest what bo/getReport assumes when a call leaves them out (SPEC.md §9:
+ * Daily, every terminal and seller, no hour range — 12:00 to 23:00 when switched on —, sales,
+ * no training mode, no filter, sort or grouping).
+ */
+export function reportInput(
+  fields: Pick<RawReportInput, 'rapportClassName' | 'format' | 'language' | 'dateDebut' | 'dateFin' | 'sites'> &
+    Partial<RawReportInput>,
+): RawReportInput {
+  return {
+    typeRapport: 'Daily',
+    datefiscales: [],
+    tpv: [],
+    vendeurs: [],
+    trancheHoraire: false,
+    heureDebut: '12:00',
+    heureFin: '23:00',
+    trainingMode: false,
+    operation: 'VENTE',
+    filtre: undefined,
+    condition: [],
+    tri: undefined,
+    regroupement: undefined,
+    isFilters: false,
+    ...fields,
+  };
+}
+
 /** A checked request, the class it runs, and how its dataset is then shaped (shaping.ts). */
 export interface ResolvedReport {
   cls: ReportClass;

@@ -64,7 +64,13 @@ import { findReportClass, REPORT_CLASSES } from './registry.ts';
 import { contentDisposition, CONTENT_TYPES, renderReport, reportFileName } from './render/index.ts';
 import { closePdfPool } from './render/pdf-pool.ts';
 import { isStreamed } from './render/streamed.ts';
-import { loadReportSites, type RawReportInput, type ResolvedReport, resolveReport } from './request.ts';
+import {
+  loadReportSites,
+  type RawReportInput,
+  type ResolvedReport,
+  reportInput,
+  resolveReport,
+} from './request.ts';
 import { renderOptionsFor, runReport } from './run.ts';
 import { shapeDataset } from './shaping.ts';
 
@@ -618,28 +624,15 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
           leave('MaxReportDays', { maxDays: cls.maxDays });
           continue;
         }
-        const input: RawReportInput = {
+        const input = reportInput({
           rapportClassName: cls.className,
           typeRapport: cls.variants.includes('Daily') ? 'Daily' : cls.variants[0]!,
           format: 'PDF',
           language,
           dateDebut,
           dateFin,
-          datefiscales: [],
           sites: [q.site],
-          tpv: [],
-          vendeurs: [],
-          trancheHoraire: false,
-          heureDebut: '12:00',
-          heureFin: '23:00',
-          trainingMode: false,
-          operation: 'VENTE',
-          filtre: undefined,
-          condition: [],
-          tri: undefined,
-          regroupement: undefined,
-          isFilters: false,
-        };
+        });
         try {
           const report = await resolveReport(input, session.siteIds, database);
           const dataset = await datasetOf(report);
