@@ -11,6 +11,7 @@ import { useSnapshot } from 'valtio';
 import type { Favourite } from '../../../../contract/favourites.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { selection } from '../../selection/selection-state.ts';
@@ -61,10 +62,8 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
   }
 
   return (
-    <section className="fav-card fav-bar" aria-labelledby="fav-bar-heading">
-      <h2 id="fav-bar-heading" className="fav-card__title">
-        {intl.formatMessage({ id: 'favourites.title' })}
-      </h2>
+    <Card className="fav-bar" labelledBy="fav-bar-heading">
+      <CardTitle id="fav-bar-heading">{intl.formatMessage({ id: 'favourites.title' })}</CardTitle>
       <div className="fav-bar__row">
         <Select
           className="fav-bar__picker"
@@ -128,6 +127,6 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
           }
         />
       </Dialog>
-    </section>
+    </Card>
   );
 }

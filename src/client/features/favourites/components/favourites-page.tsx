@@ -15,6 +15,7 @@ import type { ReportClassInfo } from '../../../../contract/reports.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { selection } from '../../selection/selection-state.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
@@ -158,10 +159,8 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
       <p className="fav-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
 
       {mode.newMode ? (
-        <section className="fav-card fav-new" aria-labelledby="fav-new-heading">
-          <h2 id="fav-new-heading" className="fav-card__title">
-            {intl.formatMessage({ id: 'favourites.new.title' })}
-          </h2>
+        <Card className="fav-new" labelledBy="fav-new-heading">
+          <CardTitle id="fav-new-heading">{intl.formatMessage({ id: 'favourites.new.title' })}</CardTitle>
           <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
           {previewFavourite ? (
             <FavouriteFacts
@@ -182,7 +181,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
             onCancel={() => dispatchFavouriteMode({ type: 'cancelNew' })}
             error={newError}
           />
-        </section>
+        </Card>
       ) : null}
 
       {list.isPending ? (
@@ -195,7 +194,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
           </Button>
         </div>
       ) : favourites.length === 0 ? (
-        <p className="fav-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
+        <p className="ui-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
       ) : (
         <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
           {favourites.map((f) => {

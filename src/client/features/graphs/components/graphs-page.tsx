@@ -16,11 +16,11 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { buildReportParams } from '../../reports/report-request.ts';
-import { PeriodPicker } from '../../selection/components/period-picker.tsx';
-import { GroupPicker, SitePicker } from '../../selection/components/site-pickers.tsx';
+import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { resolvePeriodChoice } from '../../selection/period.ts';
 import { selection } from '../../selection/selection-state.ts';
 import { useSiteScope } from '../../selection/use-reference-data.ts';
@@ -124,14 +124,8 @@ export function GraphsPage() {
   return (
     <div className="gr-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'graphs.title' })}</h1>
-      <section className="sel-panel" aria-label={intl.formatMessage({ id: 'selection.title' })}>
-        <div className="sel-panel__where">
-          <GroupPicker />
-          <SitePicker />
-        </div>
-        <PeriodPicker showHours={false} />
-      </section>
-      <section className="gr-card" aria-label={intl.formatMessage({ id: 'graphs.show' })}>
+      <SelectionPanel sitesOnly />
+      <Card label={intl.formatMessage({ id: 'graphs.show' })}>
         {formError ? (
           <p className="gr-form-error" role="alert">
             {formError}
@@ -143,7 +137,7 @@ export function GraphsPage() {
           </Button>
         </div>
         {loading ? <ProgressBar label={intl.formatMessage({ id: 'graphs.loading' })} value={null} /> : null}
-      </section>
+      </Card>
       {datasets ? (
         <>
           <h2 className="gr-title gr-result-title" tabIndex={-1} ref={resultHeading}>
@@ -204,7 +198,7 @@ function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFor
   const totals = comparisonTotals(points);
   const title = intl.formatMessage({ id: 'graphs.overTime' });
   return (
-    <section className="gr-card" aria-label={title}>
+    <Card label={title}>
       <SalesLineChart
         title={title}
         points={points}
@@ -260,14 +254,14 @@ function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFor
           }))}
         />
       </details>
-    </section>
+    </Card>
   );
 }
 
 function BarsCard({ title, bars, money, moneyTick }: { title: string; bars: SalesBar[] } & MoneyFormats) {
   const intl = useIntl();
   return (
-    <section className="gr-card" aria-label={title}>
+    <Card label={title}>
       {bars.length === 0 ? (
         <>
           <p className="gr-figure__title">{title}</p>
@@ -293,6 +287,6 @@ function BarsCard({ title, bars, money, moneyTick }: { title: string; bars: Sale
           </details>
         </>
       )}
-    </section>
+    </Card>
   );
 }

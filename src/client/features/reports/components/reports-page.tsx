@@ -19,6 +19,7 @@ import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -226,10 +227,8 @@ export function ReportsPage() {
   return (
     <div className="rep-page">
       <h1 className="rep-title">{intl.formatMessage({ id: 'reports.title' })}</h1>
-      <section className="rep-card" aria-labelledby="rep-report-heading">
-        <h2 id="rep-report-heading" className="rep-card__title">
-          {intl.formatMessage({ id: 'reports.report' })}
-        </h2>
+      <Card labelledBy="rep-report-heading">
+        <CardTitle id="rep-report-heading">{intl.formatMessage({ id: 'reports.report' })}</CardTitle>
         {metrics.isPending ? (
           <p className="rep-muted">{intl.formatMessage({ id: 'reports.loadingList' })}</p>
         ) : metrics.isError ? (
@@ -338,7 +337,7 @@ export function ReportsPage() {
             ) : null}
           </div>
         )}
-      </section>
+      </Card>
 
       <FavouritesBar
         chosen={
@@ -356,10 +355,8 @@ export function ReportsPage() {
 
       <SelectionPanel />
 
-      <section className="rep-card rep-actions" aria-labelledby="rep-output-heading">
-        <h2 id="rep-output-heading" className="rep-card__title">
-          {intl.formatMessage({ id: 'reports.output' })}
-        </h2>
+      <Card className="rep-actions" labelledBy="rep-output-heading">
+        <CardTitle id="rep-output-heading">{intl.formatMessage({ id: 'reports.output' })}</CardTitle>
         <RadioGroup
           className="rep-formats"
           orientation="horizontal"
@@ -407,13 +404,13 @@ export function ReportsPage() {
             value={null}
           />
         ) : null}
-      </section>
+      </Card>
 
       {dataset ? (
-        <section className="rep-card rep-preview" aria-labelledby="rep-preview-heading">
-          <h2 id="rep-preview-heading" className="rep-card__title" tabIndex={-1} ref={previewHeading}>
+        <Card className="rep-preview" labelledBy="rep-preview-heading">
+          <CardTitle id="rep-preview-heading" focusRef={previewHeading}>
             {dataset.title}
-          </h2>
+          </CardTitle>
           <p className="rep-muted">
             {intl.formatMessage(
               { id: 'reports.preview.caption' },
@@ -427,7 +424,7 @@ export function ReportsPage() {
           <DatasetTotals dataset={dataset} />
           {dataset.variant === 'Graph' ? <ReportChart dataset={dataset} /> : null}
           <DatasetTable dataset={dataset} />
-        </section>
+        </Card>
       ) : null}
     </div>
   );

@@ -13,6 +13,7 @@ import type { TicketDetail, TicketSummary } from '../../../../contract/tickets.t
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { ticketQueries } from '../ticket-queries.ts';
 import { splitLocal } from '../ticket-search.ts';
@@ -116,10 +117,8 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
   return (
     <>
       <h1 className="tk-title">{intl.formatMessage({ id: 'tickets.detail.title' }, { number: ticket.number })}</h1>
-      <section className="tk-card" aria-labelledby="tk-history-heading">
-        <h2 id="tk-history-heading" className="tk-card__title">
-          {label('tickets.detail.history')}
-        </h2>
+      <Card labelledBy="tk-history-heading">
+        <CardTitle id="tk-history-heading">{label('tickets.detail.history')}</CardTitle>
         <dl className="tk-facts">
           <div>
             <dt>{label('tickets.col.site')}</dt>
@@ -160,12 +159,10 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           ) : null}
         </dl>
         <CancellationLinks ticket={ticket} />
-      </section>
+      </Card>
 
-      <section className="tk-card" aria-labelledby="tk-total-heading">
-        <h2 id="tk-total-heading" className="tk-card__title">
-          {label('tickets.detail.totals')}
-        </h2>
+      <Card labelledBy="tk-total-heading">
+        <CardTitle id="tk-total-heading">{label('tickets.detail.totals')}</CardTitle>
         <dl className="tk-figures">
           <div>
             <dt>{label('tickets.detail.total')}</dt>
@@ -180,12 +177,12 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             <dd>{money(ticket.taxCents)}</dd>
           </div>
         </dl>
-      </section>
+      </Card>
 
-      <section className="tk-card" aria-labelledby="tk-lines-heading">
-        <h2 id="tk-lines-heading" className="tk-card__title">
+      <Card labelledBy="tk-lines-heading">
+        <CardTitle id="tk-lines-heading">
           {intl.formatMessage({ id: 'tickets.detail.lines' }, { count: ticket.lines.length })}
-        </h2>
+        </CardTitle>
         <div className="tk-table-wrap">
           <table className="tk-table tk-table--lines">
             <thead>
@@ -236,12 +233,10 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             </tbody>
           </table>
         </div>
-      </section>
+      </Card>
 
-      <section className="tk-card" aria-labelledby="tk-payments-heading">
-        <h2 id="tk-payments-heading" className="tk-card__title">
-          {label('tickets.detail.payments')}
-        </h2>
+      <Card labelledBy="tk-payments-heading">
+        <CardTitle id="tk-payments-heading">{label('tickets.detail.payments')}</CardTitle>
         {ticket.payments.length === 0 ? (
           <p className="tk-muted">{label('tickets.detail.noPayment')}</p>
         ) : (
@@ -272,7 +267,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             ) : null}
           </table>
         )}
-      </section>
+      </Card>
     </>
   );
 }

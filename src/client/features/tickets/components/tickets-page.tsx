@@ -13,11 +13,11 @@ import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { PeriodPicker } from '../../selection/components/period-picker.tsx';
-import { GroupPicker, SellerPicker, SitePicker, TerminalPicker } from '../../selection/components/site-pickers.tsx';
+import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import { selection } from '../../selection/selection-state.ts';
 import { useSiteScope } from '../../selection/use-reference-data.ts';
@@ -120,20 +120,10 @@ export function TicketsPage() {
           submit();
         }}
       >
-        <section className="sel-panel" aria-label={intl.formatMessage({ id: 'selection.title' })}>
-          <div className="sel-panel__where">
-            <GroupPicker />
-            <SitePicker />
-            <TerminalPicker />
-            <SellerPicker />
-          </div>
-          <PeriodPicker />
-        </section>
+        <SelectionPanel />
 
-        <section className="tk-card" aria-labelledby="tk-filters-heading">
-          <h2 id="tk-filters-heading" className="tk-card__title">
-            {intl.formatMessage({ id: 'tickets.filters' })}
-          </h2>
+        <Card labelledBy="tk-filters-heading">
+          <CardTitle id="tk-filters-heading">{intl.formatMessage({ id: 'tickets.filters' })}</CardTitle>
           <div className="tk-amounts">
             <TextField
               label={intl.formatMessage({ id: 'tickets.amount.min' })}
@@ -190,14 +180,14 @@ export function TicketsPage() {
               {intl.formatMessage({ id: 'tickets.search' })}
             </Button>
           </div>
-        </section>
+        </Card>
       </form>
 
       {params ? (
-        <section className="tk-card tk-results" aria-labelledby="tk-results-heading">
-          <h2 id="tk-results-heading" className="tk-card__title" tabIndex={-1} ref={resultsHeading}>
+        <Card className="tk-results" labelledBy="tk-results-heading">
+          <CardTitle id="tk-results-heading" focusRef={resultsHeading}>
             {intl.formatMessage({ id: 'tickets.results' })}
-          </h2>
+          </CardTitle>
           {results.isFetching ? (
             <ProgressBar label={intl.formatMessage({ id: 'tickets.searching' })} value={null} />
           ) : null}
@@ -212,7 +202,7 @@ export function TicketsPage() {
           ) : results.isError ? (
             <p className="tk-muted">{intl.formatMessage({ id: 'tickets.failed' })}</p>
           ) : null}
-        </section>
+        </Card>
       ) : null}
     </div>
   );
