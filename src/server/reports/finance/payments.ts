@@ -27,8 +27,15 @@ import { z } from 'zod';
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
-import { PAYMENT_METHODS, type PaymentMethod, paymentMethodKey } from '../operations/ticket-filter.ts';
-import { type FiguresQuery, paymentFigures, paymentFiguresQuery, siteName } from '../sales-analyses/figures.ts';
+import {
+  type FiguresQuery,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  paymentFigures,
+  paymentFiguresQuery,
+  paymentMethodKey,
+  siteName,
+} from '../sales-analyses/figures.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 
 const FinanceParamsSchema = z.object({ operation: z.string() });

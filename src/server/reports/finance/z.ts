@@ -21,22 +21,25 @@
  *   ticket of the fiscal date were opened.
  *
  * The totals row is left blank: the items of different days cannot be added up as one column.
- * Selection as every ticket report (ticket-filter.ts). Only site/dates with a ticket give items.
+ * Selection as every report (../ticket-selection.ts). Only site/dates with a ticket give items.
+ * The VAT and payment items are the figures of RapportTva and RapportFinance for the same
+ * request (../sales-analyses/figures.ts, read inside the Z's own statement), so the three
+ * classes agree to the cent by construction.
  *
  * maxDays = 31: a Z is read day by day; a month of a chain of six is ~3,000 rows. Without
  * filters below the day the figures come from the per-day aggregates (a month of the demo chain
- * in ~15 ms). With filters the query reads the period's tickets (index on site and date) and joins their lines and payments; the
- * ticket selection is a NOT MATERIALIZED CTE so each branch is planned with the tickets'
- * statistics (materialised, the planner hashed all 1.1 M lines: 1.8 s against 0.65 s for a month).
+ * in ~8 ms). With filters the query reads the period's tickets (index on site and date) and
+ * joins their lines and payments (~0.3 s for a month of the demo chain).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { formatPercent, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
-import { cents, PAYMENT_METHODS, paymentMethodKey, ticketFilter } from '../operations/ticket-filter.ts';
-import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import { averageTicket } from '../sales.ts';
+import { PAYMENT_METHODS, paymentFiguresSql, paymentMethodKey, vatFiguresSql } from '../sales-analyses/figures.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
+import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 
 const ZParamsSchema = z.object({ operation: z.string() });
 type ZParams = z.infer<typeof ZParamsSchema>;
@@ -65,87 +68,68 @@ interface ZRow {
 }
 
 /**
- * The SQL of the Z figures per site and fiscal date from the per-day aggregates (`daily_sales`,
- * `daily_ticket_stats`, `daily_vat_sales`, `daily_payment_sales`): the same row shape as the
- * tickets query of {@link zQuery}, each day's rates and payments read by their primary key.
+ * The day-level figures of each site and fiscal date (tickets, sales, cancellations, meals,
+ * covers, first and last ticket) as a SELECT appended to `values`: from `daily_sales` and
+ * `daily_ticket_stats` when the request keeps whole days, else from the selected tickets. The
+ * VAT and payment items come from figures.ts (see {@link zQuery}).
  */
-function zAggregateQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const where = aggregateConditions('d', request.sites.map((s) => s.id), request, values);
-  return {
-    text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets AS sale_tickets,
-                  d.net_cents AS net, d.net_excl_cents AS excl, d.tax_cents AS tax,
-                  x.cancellations AS cancelled, x.cancelled_cents, x.employee_meals AS meals,
-                  x.employee_meal_cents AS meal_cents, x.covers,
-                  to_char(x.first_opened_at AT TIME ZONE s.time_zone, 'HH24:MI') AS first_time,
-                  to_char(x.last_opened_at AT TIME ZONE s.time_zone, 'HH24:MI') AS last_time,
-                  v.vat, v.corrected, v.corrected_cents, p.pays
-             FROM daily_sales d
-             JOIN daily_ticket_stats x ON x.site_id = d.site_id AND x.fiscal_date = d.fiscal_date
-             JOIN sites s ON s.id = d.site_id
-             CROSS JOIN LATERAL (
-               SELECT jsonb_agg(jsonb_build_array(r.vat_rate::text, r.tax_cents) ORDER BY r.vat_rate)
-                        FILTER (WHERE r.kept_lines > 0) AS vat,
-                      sum(r.corrected_lines)::int AS corrected, sum(r.corrected_cents)::bigint AS corrected_cents
-                 FROM daily_vat_sales r WHERE r.site_id = d.site_id AND r.fiscal_date = d.fiscal_date) v
-             CROSS JOIN LATERAL (
-               SELECT jsonb_agg(jsonb_build_array(m.method, m.payments, m.amount_cents) ORDER BY m.method) AS pays
-                 FROM daily_payment_sales m WHERE m.site_id = d.site_id AND m.fiscal_date = d.fiscal_date) p
-            WHERE ${where}
-            ORDER BY d.fiscal_date, d.site_id`,
-    values,
-  };
+function daysSql(request: ReportRequest, values: unknown[]): string {
+  if (readsAggregates(request)) {
+    return `SELECT d.site_id, d.fiscal_date::text AS fiscal_date, d.tickets AS sale_tickets,
+                   d.net_cents AS net, d.net_excl_cents AS excl, d.tax_cents AS tax,
+                   x.cancellations AS cancelled, x.cancelled_cents, x.employee_meals AS meals,
+                   x.employee_meal_cents AS meal_cents, x.covers,
+                   x.first_opened_at AS first_at, x.last_opened_at AS last_at
+              FROM daily_sales d
+              JOIN daily_ticket_stats x ON x.site_id = d.site_id AND x.fiscal_date = d.fiscal_date
+             WHERE ${aggregateConditions('d', request.sites.map((s) => s.id), periodOf(request), values)}`;
+  }
+  return `SELECT t.site_id, t.fiscal_date::text AS fiscal_date,
+                 (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS sale_tickets,
+                 sum(t.total_cents)::bigint AS net, sum(t.total_excl_cents)::bigint AS excl,
+                 sum(t.tax_cents)::bigint AS tax,
+                 (count(*) FILTER (WHERE t.kind = 'CANCELLATION'))::int AS cancelled,
+                 coalesce(-sum(t.total_cents) FILTER (WHERE t.kind = 'CANCELLATION'), 0)::bigint AS cancelled_cents,
+                 (count(*) FILTER (WHERE t.employee_meal))::int AS meals,
+                 coalesce(sum(t.total_cents) FILTER (WHERE t.employee_meal), 0)::bigint AS meal_cents,
+                 coalesce(sum(t.covers), 0)::int AS covers,
+                 min(t.opened_at) AS first_at, max(t.opened_at) AS last_at
+            FROM ${TICKETS_FROM}
+           WHERE ${ticketConditions(request, values)}
+           GROUP BY t.site_id, t.fiscal_date`;
 }
 
 /**
- * The SQL of the Z figures per site and fiscal date (exported for the benchmark): from the
- * per-day aggregates when the request keeps whole days (aggregates.ts `readsAggregates`), else
- * from the selected tickets, their lines and payments.
+ * The SQL of the Z figures per site and fiscal date (exported for the benchmark), one
+ * statement: the day-level figures ({@link daysSql}), the VAT per rate and the payments per
+ * method of figures.ts at the `daySite` grain (the very sums of RapportTva and RapportFinance),
+ * each folded into one JSON list per day. Every part reads the per-day aggregates when the
+ * request keeps whole days (aggregates.ts `readsAggregates`), else the selected tickets, their
+ * lines and payments, each part with its own selection so the planner sees the tickets'
+ * statistics in each (a shared materialised selection made it hash all 1.1 M lines of the demo
+ * chain: 1.8 s against 0.65 s for a month).
  */
 export function zQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  if (readsAggregates(request)) return zAggregateQuery(request);
-  const filter = ticketFilter(request);
+  const values: unknown[] = [];
+  const days = daysSql(request, values);
+  const rates = vatFiguresSql(request, 'daySite', values);
+  const methods = paymentFiguresSql(request, 'daySite', values);
   return {
-    text: `WITH sel AS NOT MATERIALIZED (
-             SELECT t.site_id, t.ticket_id, t.fiscal_date, t.kind, t.employee_meal, t.covers,
-                    t.total_cents, t.total_excl_cents, t.tax_cents, t.opened_at
-               FROM tickets t
-              WHERE ${filter.where}
-           ), days AS (
-             SELECT site_id, fiscal_date,
-                    (count(*) FILTER (WHERE kind = 'SALE'))::int AS sale_tickets,
-                    sum(total_cents)::bigint AS net, sum(total_excl_cents)::bigint AS excl,
-                    sum(tax_cents)::bigint AS tax,
-                    (count(*) FILTER (WHERE kind = 'CANCELLATION'))::int AS cancelled,
-                    coalesce(-sum(total_cents) FILTER (WHERE kind = 'CANCELLATION'), 0)::bigint AS cancelled_cents,
-                    (count(*) FILTER (WHERE employee_meal))::int AS meals,
-                    coalesce(sum(total_cents) FILTER (WHERE employee_meal), 0)::bigint AS meal_cents,
-                    coalesce(sum(covers), 0)::int AS covers,
-                    min(opened_at) AS first_at, max(opened_at) AS last_at
-               FROM sel GROUP BY site_id, fiscal_date
-           ), rates AS (
-             SELECT sel.site_id, sel.fiscal_date, l.vat_rate, sum(l.tax_cents)::bigint AS tax,
-                    count(*) FILTER (WHERE NOT l.corrected) AS kept,
-                    count(*) FILTER (WHERE l.corrected) AS corrected,
-                    coalesce(sum(round(l.quantity * l.unit_price_cents)) FILTER (WHERE l.corrected), 0) AS corrected_cents
-               FROM sel JOIN ticket_lines l ON l.site_id = sel.site_id AND l.ticket_id = sel.ticket_id
-              GROUP BY sel.site_id, sel.fiscal_date, l.vat_rate
-           ), lines AS (
-             SELECT site_id, fiscal_date,
-                    jsonb_agg(jsonb_build_array(vat_rate::text, tax) ORDER BY vat_rate)
-                      FILTER (WHERE kept > 0) AS vat,
-                    sum(corrected)::int AS corrected, sum(corrected_cents)::bigint AS corrected_cents
-               FROM rates GROUP BY site_id, fiscal_date
+    text: `WITH days AS (${days}),
+           lines AS (
+             SELECT r.site_id, r.fiscal_date,
+                    jsonb_agg(jsonb_build_array(r.vat_rate::text, r.tax_cents) ORDER BY r.vat_rate)
+                      FILTER (WHERE r.kept_lines > 0) AS vat,
+                    sum(r.corrected_lines)::int AS corrected, sum(r.corrected_cents)::bigint AS corrected_cents
+               FROM (${rates}) r
+              GROUP BY r.fiscal_date, r.site_id
            ), pays AS (
-             SELECT site_id, fiscal_date,
-                    jsonb_agg(jsonb_build_array(method, n, amount) ORDER BY method) AS pays
-               FROM (SELECT sel.site_id, sel.fiscal_date, p.method, count(*)::int AS n,
-                            sum(p.amount_cents)::bigint AS amount
-                       FROM sel JOIN payments p ON p.site_id = sel.site_id AND p.ticket_id = sel.ticket_id
-                      GROUP BY sel.site_id, sel.fiscal_date, p.method) m
-              GROUP BY site_id, fiscal_date
+             SELECT m.site_id, m.fiscal_date,
+                    jsonb_agg(jsonb_build_array(m.method, m.payments, m.amount_cents) ORDER BY m.method) AS pays
+               FROM (${methods}) m
+              GROUP BY m.fiscal_date, m.site_id
            )
-           SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.sale_tickets, d.net, d.excl, d.tax,
+           SELECT d.fiscal_date, d.site_id, s.libelle, d.sale_tickets, d.net, d.excl, d.tax,
                   d.cancelled, d.cancelled_cents, d.meals, d.meal_cents, d.covers,
                   to_char(d.first_at AT TIME ZONE s.time_zone, 'HH24:MI') AS first_time,
                   to_char(d.last_at AT TIME ZONE s.time_zone, 'HH24:MI') AS last_time,
@@ -154,7 +138,7 @@ export function zQuery(request: ReportRequest): { text: string; values: unknown[
              LEFT JOIN lines l ON l.site_id = d.site_id AND l.fiscal_date = d.fiscal_date
              LEFT JOIN pays p ON p.site_id = d.site_id AND p.fiscal_date = d.fiscal_date
             ORDER BY d.fiscal_date, d.site_id`,
-    values: filter.values,
+    values,
   };
 }
 
@@ -186,25 +170,25 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
       amount: number | null,
       detail: string | null = null,
     ) => out.push({ ...base, code, item: label, count, amount, detail });
-    const net = cents(r.net);
+    const net = num(r.net);
     item('TICKETS', label('TICKETS'), Number(r.sale_tickets), net);
-    item('NET_EXCL', label('NET_EXCL'), null, cents(r.excl));
+    item('NET_EXCL', label('NET_EXCL'), null, num(r.excl));
     for (const [rate, tax] of r.vat ?? []) {
       const fraction = Number(rate);
       item(
         `VAT_${fraction}`,
         cached(`VAT_${fraction}`, () => message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) })),
         null,
-        cents(tax),
+        num(tax),
       );
     }
-    item('TAX', label('TAX'), null, cents(r.tax));
+    item('TAX', label('TAX'), null, num(r.tax));
     const pays = new Map<string, { count: number; amount: number }>();
     for (const [method, count, amount] of r.pays ?? []) {
       const key = paymentMethodKey(method);
       const p = pays.get(key) ?? { count: 0, amount: 0 };
       p.count += Number(count);
-      p.amount += cents(amount);
+      p.amount += num(amount);
       pays.set(key, p);
     }
     for (const m of PAYMENT_METHODS) {
@@ -215,9 +199,9 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
       );
       item(`PAYMENT_${m}`, text, p.count, p.amount);
     }
-    item('CANCELLATIONS', label('CANCELLATIONS'), Number(r.cancelled), cents(r.cancelled_cents));
-    item('CORRECTIONS', label('CORRECTIONS'), Number(r.corrected ?? 0), cents(r.corrected_cents));
-    item('EMPLOYEE_MEALS', label('EMPLOYEE_MEALS'), Number(r.meals), cents(r.meal_cents));
+    item('CANCELLATIONS', label('CANCELLATIONS'), Number(r.cancelled), num(r.cancelled_cents));
+    item('CORRECTIONS', label('CORRECTIONS'), Number(r.corrected ?? 0), num(r.corrected_cents));
+    item('EMPLOYEE_MEALS', label('EMPLOYEE_MEALS'), Number(r.meals), num(r.meal_cents));
     item('COVERS', label('COVERS'), Number(r.covers), null);
     item('AVERAGE_TICKET', label('AVERAGE_TICKET'), null, averageTicket(net, Number(r.sale_tickets)));
     item('FIRST_TICKET', label('FIRST_TICKET'), null, null, r.first_time);

@@ -14,18 +14,19 @@
  *
  * Imported files (src/server/import) have no way to mark a line as voided yet, so on imported
  * data this report is empty; the demo chain voids about 2 % of its tickets' lines.
- * Selection as every ticket report (ticket-filter.ts), applied to the ticket that holds the
+ * Selection as every report (../ticket-selection.ts), applied to the ticket that holds the
  * line. `operation` and the other class parameters are ignored.
  *
  * maxDays = 400 (one row per day, site, terminal and seller that voided something). Measured
  * on the demo chain: a few ms for a day, about 0.7 s for a year (the year reads every line of
- * the period's tickets; see cancellations.ts for the index that would avoid it).
+ * the period's tickets; see cancellations.ts for the index that would avoid it, and for the
+ * cost of an hour range over a year).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { cents, ticketFilter } from './ticket-filter.ts';
+import { num, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 
 const CorrectionsParamsSchema = z.object({ operation: z.string() });
 type CorrectionsParams = z.infer<typeof CorrectionsParamsSchema>;
@@ -44,20 +45,21 @@ interface CorrectionRow {
 
 /** The SQL of the correction rows for `request` (exported for the benchmark). */
 export function correctionsQuery(request: ReportRequest): { text: string; values: unknown[] } {
-  const filter = ticketFilter(request);
+  const values: unknown[] = [];
+  const where = ticketConditions(request, values);
   return {
     text: `SELECT c.*, s.libelle
              FROM (SELECT t.fiscal_date::text AS fiscal_date, t.site_id, t.terminal_id, t.seller_code,
                           count(*)::int AS lines, sum(l.quantity)::text AS quantity,
                           sum(round(l.quantity * l.unit_price_cents))::bigint AS amount,
                           string_agg(DISTINCT l.article, ', ' ORDER BY l.article) AS articles
-                     FROM tickets t
+                     FROM ${TICKETS_FROM}
                      JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected
-                    WHERE ${filter.where}
+                    WHERE ${where}
                     GROUP BY t.fiscal_date, t.site_id, t.terminal_id, t.seller_code) c
              JOIN sites s ON s.id = c.site_id
             ORDER BY c.fiscal_date, c.site_id, c.terminal_id NULLS LAST, c.seller_code NULLS LAST`,
-    values: filter.values,
+    values,
   };
 }
 
@@ -74,7 +76,7 @@ async function queryCorrections(ctx: ReportContext<CorrectionsParams>): Promise<
       sellerCode: r.seller_code,
       correctedLines: Number(r.lines),
       correctedQuantity: Number(r.quantity),
-      correctedAmount: cents(r.amount),
+      correctedAmount: num(r.amount),
       articles: r.articles,
     };
     totals.lines += row.correctedLines;

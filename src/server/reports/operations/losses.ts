@@ -21,7 +21,7 @@ import { message } from '../../i18n.ts';
 import { ApiHttpError } from '../../plugins/errors.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { cents } from './ticket-filter.ts';
+import { num } from '../ticket-selection.ts';
 
 /** Loss types of SPEC.md §9, in its order. */
 export const LOSS_TYPES = ['CUSTOM', 'LOSS', 'REMADE', 'DEGRADED'] as const;
@@ -81,7 +81,7 @@ async function queryLosses(ctx: ReportContext<LossesParams>): Promise<Dataset> {
       family: r.family,
       article: r.article,
       quantity: Number(r.quantity),
-      amount: cents(r.amount),
+      amount: num(r.amount),
     };
     totals.quantity += row.quantity;
     totals.amount += row.amount;

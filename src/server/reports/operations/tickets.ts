@@ -6,7 +6,7 @@
  *
  * The ticket number is the till's own (`tickets.source_ref`: the ticket value of the imported
  * file, or the demo's reference), which is what a manager finds on the paper receipt.
- * Selection as every ticket report (ticket-filter.ts). Rows are ordered by fiscal date, site,
+ * Selection as every report (../ticket-selection.ts), narrowed by `operation`. Rows are ordered by fiscal date, site,
  * opening time, then ticket id.
  *
  * maxDays = 31: the report lists every ticket (a busy site rings ~500 a day, a chain of six
@@ -17,16 +17,17 @@ import { z } from 'zod';
 import type { Dataset, Language } from '../../../contract/reports.ts';
 import { message } from '../../i18n.ts';
 import { cursorRows, datasetHeader, translatedColumns } from '../dataset.ts';
+import { paymentMethodKey } from '../sales-analyses/figures.ts';
+import { num, TICKET_OPERATIONS, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { DatasetRow, DatasetStream, ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { cents, paymentMethodKey, ticketFilter } from './ticket-filter.ts';
 
 /**
  * Class parameters. `operation`: VENTE (default) and TOUTES list every ticket (as the sales
  * report counts every ticket); ANNULATION only cancellation tickets; CORRECTION only tickets
- * holding at least one corrected (voided) line.
+ * holding at least one corrected (voided) line (ticket-selection.ts `operation`).
  */
 const TicketsParamsSchema = z.object({
-  operation: z.enum(['VENTE', 'TOUTES', 'ANNULATION', 'CORRECTION']),
+  operation: z.enum(TICKET_OPERATIONS),
 });
 type TicketsParams = z.infer<typeof TicketsParamsSchema>;
 
@@ -45,23 +46,20 @@ interface TicketRow {
 
 /** The SQL of the ticket rows for `request` (exported for the benchmark). */
 export function ticketsQuery(request: ReportRequest<TicketsParams>): { text: string; values: unknown[] } {
-  const filter = ticketFilter(request);
+  const values: unknown[] = [];
+  const where = ticketConditions(request, values, { operation: request.params.operation });
   return {
     text: `SELECT t.fiscal_date::text AS fiscal_date,
                   to_char(t.opened_at AT TIME ZONE s.time_zone, 'HH24:MI') AS time,
                   t.site_id, s.libelle, t.terminal_id, t.seller_code, t.source_ref AS number, t.kind,
                   t.total_cents, p.methods
-             FROM tickets t JOIN sites s ON s.id = t.site_id
+             FROM ${TICKETS_FROM}
              LEFT JOIN LATERAL (
                   SELECT array_agg(p.method ORDER BY p.payment_no) AS methods
                     FROM payments p WHERE p.site_id = t.site_id AND p.ticket_id = t.ticket_id) p ON true
-            WHERE ${filter.where}
-              AND ($10::text <> 'ANNULATION' OR t.kind = 'CANCELLATION')
-              AND ($10::text <> 'CORRECTION' OR EXISTS (
-                    SELECT 1 FROM ticket_lines l
-                     WHERE l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected))
+            WHERE ${where}
             ORDER BY t.fiscal_date, t.site_id, t.opened_at, t.ticket_id`,
-    values: [...filter.values, request.params.operation],
+    values,
   };
 }
 
@@ -82,7 +80,7 @@ function ticketRowMapper(language: Language) {
   };
   return {
     map: (r: TicketRow): DatasetRow => {
-      const amount = cents(r.total_cents);
+      const amount = num(r.total_cents);
       total += amount;
       const methods = [...new Set((r.methods ?? []).map(paymentMethodKey))];
       return {

@@ -22,17 +22,9 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts';
 import { usesDailyAggregate } from '../sales.ts';
+import { num, periodOf, type SelectedPeriod, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  num,
-  periodOf,
-  type SelectedPeriod,
-  sumOf,
-  TICKETS_FROM,
-  ticketConditions,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, sumOf } from './common.ts';
 
 /** Days between a date and the one it is compared with: 52 weeks, same weekday. */
 export const YEAR_SHIFT_DAYS = 364;
@@ -91,7 +83,7 @@ function side(request: ReportRequest, values: unknown[], period: SelectedPeriod,
                  (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
                  sum(t.total_cents)::bigint AS net_cents
             FROM ${TICKETS_FROM}
-           WHERE ${ticketConditions(request, values, period)}
+           WHERE ${ticketConditions(request, values, { period })}
            GROUP BY t.site_id, t.fiscal_date`;
 }
 

@@ -15,16 +15,9 @@ import type { Dataset } from '../../../contract/reports.ts';
 import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  num,
-  periodOf,
-  sumOf,
-  TICKETS_FROM,
-  ticketConditions,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, sumOf } from './common.ts';
 
 interface CoversRow {
   fiscal_date: string;

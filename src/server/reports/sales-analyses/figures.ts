@@ -13,16 +13,31 @@
  * over the days and sites of RapportTva, and a method's amount in RapportVentesPaiement the sum
  * of its column in RapportFinance (where an unknown method counts as OTHER).
  *
- * Selection: the tickets of common.ts `ticketConditions` (the rules of the sales report; the
- * finance classes used ticket-filter.ts's copy of the same rules before, with the same result).
- * The aggregates (`daily_vat_sales`, `daily_payment_sales`) are read when the request keeps
+ * The Z report (../finance/z.ts) reads its VAT per rate and payments per method here too, at
+ * the `daySite` grain, inside its own statement ({@link vatFiguresSql}, {@link paymentFiguresSql}),
+ * so its VAT and payment items are those of RapportTva and RapportFinance by construction.
+ *
+ * Selection: ../ticket-selection.ts, as every report class. The aggregates (`daily_vat_sales`, `daily_payment_sales`) are read when the request keeps
  * whole days (aggregates.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
  * paths give the same datasets.
  */
 import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import type { Database } from '../../db/connect.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportRequest } from '../types.ts';
-import { num, periodOf, TICKETS_FROM, ticketConditions } from './common.ts';
+
+/** Payment methods of the schema (schema.ts `payments.method`), in display order. */
+export const PAYMENT_METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+function isPaymentMethod(method: string): method is PaymentMethod {
+  return (PAYMENT_METHODS as readonly string[]).includes(method);
+}
+
+/** A method as stored, or OTHER for a value outside the schema's list (the finance columns, the Z). */
+export function paymentMethodKey(method: string): PaymentMethod {
+  return isPaymentMethod(method) ? method : 'OTHER';
+}
 
 /**
  * How finely the figures are summed: `period` over the whole selection (one row per rate or
@@ -53,6 +68,11 @@ export interface VatFigure extends FigureKey {
   /** Amount excl. VAT (the VAT base). */
   excl: number;
   tax: number;
+  /** Lines at this rate that were not voided (a rate with none only holds voided lines). */
+  keptLines: number;
+  /** Voided (corrected) lines at this rate, and what they would have cost: round(quantity × unit price) summed. */
+  correctedLines: number;
+  correctedAmount: number;
 }
 
 /** Sums of the payments of one method. Amounts in cents; refunds negative. */
@@ -80,10 +100,13 @@ const VAT: FigureSource = {
   key: 'vat_rate',
   table: 'daily_vat_sales',
   aggregated: `sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents,
-               sum(a.tax_cents)::bigint AS tax_cents`,
+               sum(a.tax_cents)::bigint AS tax_cents, sum(a.kept_lines)::int AS kept_lines,
+               sum(a.corrected_lines)::int AS corrected_lines, sum(a.corrected_cents)::bigint AS corrected_cents`,
   join: 'ticket_lines x ON x.site_id = t.site_id AND x.ticket_id = t.ticket_id',
   summed: `sum(x.amount_cents)::bigint AS net_cents, sum(x.amount_excl_cents)::bigint AS net_excl_cents,
-           sum(x.tax_cents)::bigint AS tax_cents`,
+           sum(x.tax_cents)::bigint AS tax_cents, (count(*) FILTER (WHERE NOT x.corrected))::int AS kept_lines,
+           (count(*) FILTER (WHERE x.corrected))::int AS corrected_lines,
+           coalesce(sum(round(x.quantity * x.unit_price_cents)) FILTER (WHERE x.corrected), 0)::bigint AS corrected_cents`,
 };
 
 const PAYMENTS: FigureSource = {
@@ -95,13 +118,12 @@ const PAYMENTS: FigureSource = {
 };
 
 /**
- * The one statement of `source`'s figures for `request` at `grain`: the aggregate table when
+ * The one SELECT of `source`'s figures for `request` at `grain`: the aggregate table when
  * the request keeps whole days, else the source rows of the selected tickets (the site and
  * date conditions first, so both reach their rows through the `(site_id, fiscal_date)` keys).
- * Rows by (date, site,) key.
+ * Rows by (date, site,) key; `fiscal_date` is text. Appends its values to `values`.
  */
-function figuresQuery(request: ReportRequest, grain: Grain, source: FigureSource): FiguresQuery {
-  const values: unknown[] = [];
+function figuresSql(request: ReportRequest, grain: Grain, source: FigureSource, values: unknown[]): string {
   const aggregates = readsAggregates(request);
   const day = aggregates ? 'a' : 't';
   const key = `${aggregates ? 'a' : 'x'}.${source.key}`;
@@ -114,14 +136,16 @@ function figuresQuery(request: ReportRequest, grain: Grain, source: FigureSource
         aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values),
       ]
     : [`${TICKETS_FROM} JOIN ${source.join}`, source.summed, ticketConditions(request, values)];
-  return {
-    text: `SELECT ${select}, ${sums}
+  return `SELECT ${select}, ${sums}
              FROM ${from}
             WHERE ${where}
             GROUP BY ${group}
-            ORDER BY ${group}`,
-    values,
-  };
+            ORDER BY ${group}`;
+}
+
+function figuresQuery(request: ReportRequest, grain: Grain, source: FigureSource): FiguresQuery {
+  const values: unknown[] = [];
+  return { text: figuresSql(request, grain, source, values), values };
 }
 
 interface KeyRow {
@@ -145,11 +169,23 @@ export function vatFiguresQuery(request: ReportRequest, grain: Grain): FiguresQu
   return figuresQuery(request, grain, VAT);
 }
 
+/**
+ * The SELECT of {@link vatFiguresQuery} for use inside another statement (the Z report), its
+ * values appended to `values`. Columns: [fiscal_date (text), site_id,] vat_rate, net_cents,
+ * net_excl_cents, tax_cents, kept_lines, corrected_lines, corrected_cents.
+ */
+export function vatFiguresSql(request: ReportRequest, grain: Grain, values: unknown[]): string {
+  return figuresSql(request, grain, VAT, values);
+}
+
 interface VatRow extends KeyRow {
   vat_rate: string | number;
   net_cents: number | string;
   net_excl_cents: number | string;
   tax_cents: number | string;
+  kept_lines: number | string;
+  corrected_lines: number | string;
+  corrected_cents: number | string;
 }
 
 /** The VAT figures of `request` at `grain`, in the order of {@link vatFiguresQuery}. */
@@ -161,6 +197,9 @@ export async function vatFigures(database: Database, request: ReportRequest, gra
     net: num(r.net_cents),
     excl: num(r.net_excl_cents),
     tax: num(r.tax_cents),
+    keptLines: num(r.kept_lines),
+    correctedLines: num(r.corrected_lines),
+    correctedAmount: num(r.corrected_cents),
   }));
 }
 
@@ -171,6 +210,15 @@ export async function vatFigures(database: Database, request: ReportRequest, gra
  */
 export function paymentFiguresQuery(request: ReportRequest, grain: Grain): FiguresQuery {
   return figuresQuery(request, grain, PAYMENTS);
+}
+
+/**
+ * The SELECT of {@link paymentFiguresQuery} for use inside another statement (the Z report),
+ * its values appended to `values`. Columns: [fiscal_date (text), site_id,] method, payments,
+ * amount_cents.
+ */
+export function paymentFiguresSql(request: ReportRequest, grain: Grain, values: unknown[]): string {
+  return figuresSql(request, grain, PAYMENTS, values);
 }
 
 interface PaymentRow extends KeyRow {

@@ -15,17 +15,14 @@ import { aggregateConditions, hourRangeCondition, readsHourAggregates } from '..
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import {
   type AnalysisParams,
   AnalysisParamsSchema,
   hourSpan,
-  num,
-  periodOf,
   share,
   sumOf,
-  TICKETS_FROM,
-  ticketConditions,
 } from './common.ts';
 
 interface HourRow {

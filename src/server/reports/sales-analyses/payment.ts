@@ -16,10 +16,9 @@
 import type { Dataset } from '../../../contract/reports.ts';
 import { hasMessage, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
-import { PAYMENT_METHODS } from '../operations/ticket-filter.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import { type AnalysisParams, AnalysisParamsSchema, share, sumOf } from './common.ts';
-import { type FiguresQuery, paymentFigures, paymentFiguresQuery } from './figures.ts';
+import { type FiguresQuery, PAYMENT_METHODS, paymentFigures, paymentFiguresQuery } from './figures.ts';
 
 /** The SQL of the payment rows of `request` (for the benchmark and EXPLAIN): figures.ts at the `period` grain. */
 export function paymentQuery(request: ReportRequest): FiguresQuery {

@@ -12,17 +12,9 @@ import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  num,
-  periodOf,
-  share,
-  sumOf,
-  TICKETS_FROM,
-  ticketConditions,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, share, sumOf } from './common.ts';
 
 interface StaffRow {
   site_id: number;
