@@ -11,7 +11,7 @@ import { parse as parseCsvSync } from 'csv-parse/sync';
 import { parse as parseDate } from 'date-fns/parse';
 import { copyText } from './copy.ts';
 import {
-  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, roundDivInt, toCents,
+  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, roundDiv, roundDivInt, toCents,
 } from './decimal.ts';
 import { joiner, LookupMiss, type LookupTable } from './lookups.ts';
 import type { Mapping } from './mapping.ts';
@@ -144,6 +144,18 @@ interface LineValues {
   method: string | null;
   /** COPY text after `site_id, ticket_id, line_no`. */
   suffix: string;
+  /** COPY text of the line's family and VAT rate (`family\tvat_rate`): its group in the aggregates. */
+  group: string;
+  /** The quantity as `ticket_lines.quantity` stores it (numeric(14,3)): thousandths, rounded half away from zero. */
+  milli: bigint;
+}
+
+const THOUSANDTHS: bigint[] = [1000n, 100n, 10n, 1n];
+
+/** `value` in thousandths, rounded half away from zero as PostgreSQL rounds it into a numeric of scale 3. */
+function thousandths(value: Decimal): bigint {
+  const up = THOUSANDTHS[value.scale];
+  return up === undefined ? roundDiv(value.units, 10n ** BigInt(value.scale - 3)) : value.units * up;
 }
 
 /** Reads one CSV record into `values`, or throws a FieldProblem. */
@@ -153,6 +165,7 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
   const decimalMark = mapping.decimal;
   const defaultVat = mapping.vatRate === undefined ? null : decimalFromNumber(mapping.vatRate);
   const defaultVatText = defaultVat ? decimalText(defaultVat) : '';
+  const defaultGroup = `\\N\t${defaultVatText}`;
   const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
   const step = setup.centsStep ?? 1;
   const parseWall = wallClockParser(mapping.dateFormat);
@@ -244,8 +257,23 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
     values.terminal = terminal;
     values.seller = cols.seller ? optional(record, 'seller') : null;
     values.method = paymentText === null ? null : paymentMethod(paymentText);
-    values.suffix = `${cols.articleCode ? copyText(optional(record, 'articleCode')) : '\\N'}\t${copyText(article)}\t${cols.family ? copyText(optional(record, 'family')) : '\\N'}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}`;
+    const family = cols.family ? copyText(optional(record, 'family')) : '\\N';
+    // Without a family column most lines share one key: reuse its string rather than build one per line.
+    values.group = cols.family || vatText !== defaultVatText ? `${family}\t${vatText}` : defaultGroup;
+    values.milli = thousandths(quantity);
+    values.suffix = `${cols.articleCode ? copyText(optional(record, 'articleCode')) : '\\N'}\t${copyText(article)}\t${family}\t${decimalText(quantity)}\t${toCents(price)}\t${amount}\t${vatText}\t${excl}\t${amount - excl}`;
   };
+}
+
+/** A ticket's lines of one family and VAT rate, summed (what the family and VAT aggregates need). */
+interface LineGroup {
+  /** `family\tvat_rate` in COPY text. */
+  key: string;
+  /** Σ quantity in thousandths. */
+  milli: bigint;
+  net: number;
+  excl: number;
+  lines: number;
 }
 
 /** What the import learns of one ticket value while reading its lines. */
@@ -260,6 +288,10 @@ interface TicketAcc {
   terminal: number | null;
   seller: string | null;
   payments: Map<string, number> | null;
+  /** The group of the ticket's first line; most tickets have no other. */
+  group: LineGroup;
+  /** The other groups, by key, once a line falls outside the first one. */
+  groups: Map<string, LineGroup> | null;
 }
 
 /** Everything after the lines: COPY text of the staged tickets and of the payments. */
@@ -271,6 +303,12 @@ export interface AssemblySummary {
   tickets: string;
   /** Rows for `payments (site_id, ticket_id, payment_no, method, amount_cents)`. */
   payments: string;
+  /**
+   * Rows for `import_line_groups (ticket_id, family, vat_rate, quantity, net, excl, lines)`: the
+   * new tickets' lines summed per ticket, family and VAT rate (aggregates.ts reads them instead of
+   * the lines when the load's tickets are all the tickets of their days).
+   */
+  lineGroups: string;
   paymentCount: number;
   terminals: number[];
   sellers: string[];
@@ -352,11 +390,28 @@ export class Assembler {
     let t = this.tickets.get(v.ref);
     if (!t) {
       const id = this.present.has(v.ref) ? 0 : (this.ids[this.nextId++] as number);
-      t = { id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null };
+      t = {
+        id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null,
+        group: { key: v.group, milli: 0n, net: 0, excl: 0, lines: 0 }, groups: null,
+      };
       this.tickets.set(v.ref, t);
     } else if (v.wall < t.firstWall) {
       t.firstWall = v.wall;
     }
+    let g = t.group;
+    if (g.key !== v.group) {
+      t.groups ??= new Map();
+      let other = t.groups.get(v.group);
+      if (!other) {
+        other = { key: v.group, milli: 0n, net: 0, excl: 0, lines: 0 };
+        t.groups.set(v.group, other);
+      }
+      g = other;
+    }
+    g.milli += v.milli;
+    g.net += v.amount;
+    g.excl += v.excl;
+    g.lines++;
     t.lines++;
     if (!v.negative) t.allNegative = false;
     t.total += v.amount;
@@ -394,7 +449,9 @@ export class Assembler {
       }
       throw e;
     }
-    const v: LineValues = { ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '' };
+    const v: LineValues = {
+      ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '', group: '', milli: 0n,
+    };
     for (let k = 0; k < records.length; k++) {
       let column = -1;
       try {
@@ -434,6 +491,7 @@ export class Assembler {
     const siteId = this.setup.siteId;
     const tickets: string[] = [];
     const payments: string[] = [];
+    const lineGroups: string[] = [];
     const terminals = new Set<number>();
     const sellers = new Set<string>();
     let inserted = 0;
@@ -442,6 +500,9 @@ export class Assembler {
       tickets.push(`${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`);
       if (t.id === 0) continue;
       inserted++;
+      for (const g of t.groups ? [t.group, ...t.groups.values()] : [t.group]) {
+        lineGroups.push(`${t.id}\t${g.key}\t${decimalText({ units: g.milli, scale: 3 })}\t${g.net}\t${g.excl}\t${g.lines}`);
+      }
       if (t.terminal !== null) terminals.add(t.terminal);
       if (t.seller !== null) sellers.add(t.seller);
       if (t.payments) {
@@ -457,6 +518,7 @@ export class Assembler {
       ticketsInserted: inserted,
       tickets: tickets.length > 0 ? `${tickets.join('\n')}\n` : '',
       payments: payments.length > 0 ? `${payments.join('\n')}\n` : '',
+      lineGroups: lineGroups.length > 0 ? `${lineGroups.join('\n')}\n` : '',
       paymentCount: payments.length,
       terminals: [...terminals],
       sellers: [...sellers],
