@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Dataset, DatasetColumn } from '../../src/contract/reports.ts';
 import type { RenderOptions } from '../../src/server/reports/render/cells.ts';
 import { pdfDefinition, renderPdf } from '../../src/server/reports/render/pdf.ts';
+import { setSharedFonts } from '../../src/server/reports/render/pdf-fonts.ts';
 import { setJoinedContentStreams } from '../../src/server/reports/render/pdf-streams.ts';
 import { pdfPagesText } from './pdf-text.ts';
 
@@ -101,6 +102,31 @@ describe('PDF renderer, fast paths', () => {
       }
       expect(joined.length).toBeGreaterThan(10_000);
       expect(joined.equals(plain)).toBe(true);
+    }
+  });
+
+  it('writes the same bytes with fonts shared between documents as with fonts opened for each', async () => {
+    const render = (dataset: Dataset) => {
+      const definition = pdfDefinition(dataset, OPTIONS, false);
+      definition.info = { ...definition.info, creationDate: new Date('2026-11-22T10:00:00Z') };
+      return pdfmake.createPdf(definition).getBuffer();
+    };
+    const other = tickets(300);
+    other.rows = other.rows.map((r, i) => ({ ...r, ticketNumber: `T-${i}`, amount: 1_000_000 + i }));
+    const dataset = tickets(200);
+    try {
+      expect(setSharedFonts(false)).toBe(false);
+      const alone = await render(dataset);
+      expect(setSharedFonts(true)).toBe(true);
+      // The fonts are now warm with the other document's texts and shared glyph runs.
+      await render(other);
+      const shared = await render(dataset);
+      const again = await render(dataset);
+      expect(shared.equals(alone)).toBe(true);
+      expect(again.equals(alone)).toBe(true);
+      expect(pdfPagesText(shared).join(' ')).toContain(`${dataset.rows[150]!.ticketNumber} Vente`);
+    } finally {
+      setSharedFonts(true);
     }
   });
 

@@ -9,8 +9,11 @@
  * Speed (bench/pdf.ts, issue #4 point 8): pdfmake measures, lays out and draws every cell, and
  * each line of a cell costs about the same whatever its length; a cell that may wrap is split
  * into words, each measured and drawn on its own. Short columns are therefore kept on one line
- * (`noWrap`) whenever the table is sure to fit the page that way, and pdfkit's content streams
- * are written in large pieces (render/pdf-streams.ts).
+ * (`noWrap`) whenever the table is sure to fit the page that way; pdfkit's content streams are
+ * written in large pieces (render/pdf-streams.ts); the fonts and the texts shaped with them are
+ * kept from one document to the next (render/pdf-fonts.ts). What a document shows is unchanged
+ * (the last two give the very same bytes), except that a short text is no longer wrapped where
+ * pdfmake used to squeeze its column.
  */
 import path from 'node:path';
 import pdfmake from 'pdfmake';
@@ -20,12 +23,14 @@ import { formatDate, formatInstant, message } from '../../i18n.ts';
 import { displayCell, isLandscape, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
 import { CHART_SIZE, chartSvgFor } from './chart.ts';
 import { ROBOTO_DIR, ROBOTO_FILES, textWidth } from './pdf-metrics.ts';
+import { setSharedFonts } from './pdf-fonts.ts';
 import { setJoinedContentStreams } from './pdf-streams.ts';
 
 pdfmake.setFonts({ Roboto: { ...ROBOTO_FILES } });
 pdfmake.setLocalAccessPolicy((file) => path.resolve(file).startsWith(ROBOTO_DIR + path.sep));
 pdfmake.setUrlAccessPolicy(() => false);
 setJoinedContentStreams(true);
+setSharedFonts(true);
 
 /** Intl's French group separator (narrow no-break space) is not in Roboto; a no-break space is. */
 function pdfText(text: string): string {
