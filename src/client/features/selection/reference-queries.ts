@@ -31,58 +31,54 @@ export function currentUserId(): number {
 /** Reference data does not change during a working session; a reload or a new sign-in refetches it. */
 const STALE_MS = 30 * 60_000;
 
+/**
+ * Query options of one piece of reference data: keyed by the signed-in user's id (read when the
+ * options are made) and `name`, fetched by `fetch`, fresh for STALE_MS.
+ */
+function referenceQuery<T>(name: string, fetch: () => Promise<T>) {
+  return queryOptions({
+    queryKey: [...referenceQueries.all(), session.user?.id ?? null, name] as const,
+    queryFn: fetch,
+    staleTime: STALE_MS,
+  });
+}
+
+/**
+ * bo/getCaisses and bo/getVendeurs answer one entry per site keyed by restaurantId: flattened to
+ * a list, the site's id and label beside its terminals or sellers.
+ */
+function perSite<E extends { site: { restaurantId: number; libelle: string } }>(answer: Record<string, E>) {
+  return Object.values(answer).map(({ site, ...list }) => ({
+    restaurantId: site.restaurantId,
+    libelle: site.libelle,
+    ...list,
+  }));
+}
+
 /** Query-key factory and query options of the reference data (DESIGN.md §8: no inline keys). */
 export const referenceQueries = {
   /** Prefix of every reference-data key (invalidate it to reload all). */
   all: () => ['reference'] as const,
   /** GET bo/getSites?id — the user's sites, 'NON REMPLI' included (hidden by the pickers). */
-  sites: () => {
-    const id = session.user?.id ?? null;
-    return queryOptions({
-      queryKey: [...referenceQueries.all(), id, 'sites'] as const,
-      queryFn: () => getJson('bo/getSites', SitesAnswerSchema, { id: currentUserId() }),
-      staleTime: STALE_MS,
-    });
-  },
+  sites: () =>
+    referenceQuery('sites', () => getJson('bo/getSites', SitesAnswerSchema, { id: currentUserId() })),
   /** GET bo/infra/getRegroupements?id — groups of sites. */
-  groups: () => {
-    const id = session.user?.id ?? null;
-    return queryOptions({
-      queryKey: [...referenceQueries.all(), id, 'groups'] as const,
-      queryFn: () => getJson('bo/infra/getRegroupements', RegroupementsAnswerSchema, { id: currentUserId() }),
-      staleTime: STALE_MS,
-    });
-  },
+  groups: () =>
+    referenceQuery('groups', () =>
+      getJson('bo/infra/getRegroupements', RegroupementsAnswerSchema, { id: currentUserId() }),
+    ),
   /** GET bo/getCaisses?id — terminals keyed by restaurantId, flattened to one entry per site. */
-  terminals: () => {
-    const id = session.user?.id ?? null;
-    return queryOptions({
-      queryKey: [...referenceQueries.all(), id, 'terminals'] as const,
-      queryFn: async (): Promise<SiteTerminals[]> => {
-        const answer = await getJson('bo/getCaisses', CaissesAnswerSchema, { id: currentUserId() });
-        return Object.values(answer).map((e) => ({
-          restaurantId: e.site.restaurantId,
-          libelle: e.site.libelle,
-          caisses: e.caisses,
-        }));
-      },
-      staleTime: STALE_MS,
-    });
-  },
+  terminals: () =>
+    referenceQuery(
+      'terminals',
+      async (): Promise<SiteTerminals[]> =>
+        perSite(await getJson('bo/getCaisses', CaissesAnswerSchema, { id: currentUserId() })),
+    ),
   /** GET bo/getVendeurs?id — sellers keyed by restaurantId, flattened to one entry per site. */
-  sellers: () => {
-    const id = session.user?.id ?? null;
-    return queryOptions({
-      queryKey: [...referenceQueries.all(), id, 'sellers'] as const,
-      queryFn: async (): Promise<SiteSellers[]> => {
-        const answer = await getJson('bo/getVendeurs', VendeursAnswerSchema, { id: currentUserId() });
-        return Object.values(answer).map((e) => ({
-          restaurantId: e.site.restaurantId,
-          libelle: e.site.libelle,
-          vendeurs: e.vendeurs,
-        }));
-      },
-      staleTime: STALE_MS,
-    });
-  },
+  sellers: () =>
+    referenceQuery(
+      'sellers',
+      async (): Promise<SiteSellers[]> =>
+        perSite(await getJson('bo/getVendeurs', VendeursAnswerSchema, { id: currentUserId() })),
+    ),
 };

@@ -18,7 +18,7 @@ import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { Table } from '../../../ui/table.tsx';
+import { Table, type TableProps } from '../../../ui/table.tsx';
 import { buildReportParams } from '../../reports/report-request.ts';
 import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { resolvePeriodChoice } from '../../selection/period.ts';
@@ -232,28 +232,24 @@ function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFor
               },
             )}
       </p>
-      <details className="gr-details">
-        <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
-        <Table
-          className="gr-table"
-          label={title}
-          columns={[
-            { key: 'date', label: intl.formatMessage({ id: 'graphs.col.date' }), isRowHeader: true },
-            { key: 'net', label: intl.formatMessage({ id: 'graphs.thisPeriod' }), align: 'end' },
-            { key: 'previousDate', label: intl.formatMessage({ id: 'graphs.col.previousDate' }) },
-            { key: 'previousNet', label: intl.formatMessage({ id: 'graphs.yearEarlier' }), align: 'end' },
-          ]}
-          rows={points.map((p) => ({
-            id: p.date,
-            cells: {
-              date: formatDate(p.date),
-              net: money(p.net),
-              previousDate: formatDate(p.previousDate),
-              previousNet: money(p.previousNet),
-            },
-          }))}
-        />
-      </details>
+      <Figures
+        label={title}
+        columns={[
+          { key: 'date', label: intl.formatMessage({ id: 'graphs.col.date' }), isRowHeader: true },
+          { key: 'net', label: intl.formatMessage({ id: 'graphs.thisPeriod' }), align: 'end' },
+          { key: 'previousDate', label: intl.formatMessage({ id: 'graphs.col.previousDate' }) },
+          { key: 'previousNet', label: intl.formatMessage({ id: 'graphs.yearEarlier' }), align: 'end' },
+        ]}
+        rows={points.map((p) => ({
+          id: p.date,
+          cells: {
+            date: formatDate(p.date),
+            net: money(p.net),
+            previousDate: formatDate(p.previousDate),
+            previousNet: money(p.previousNet),
+          },
+        }))}
+      />
     </Card>
   );
 }
@@ -270,23 +266,33 @@ function BarsCard({ title, bars, money, moneyTick }: { title: string; bars: Sale
       ) : (
         <>
           <HorizontalBarChart title={title} bars={bars} format={money} formatTick={moneyTick} />
-          <details className="gr-details">
-            <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
-            <Table
-              className="gr-table"
-              label={title}
-              columns={[
-                { key: 'label', label: intl.formatMessage({ id: 'graphs.col.label' }), isRowHeader: true },
-                { key: 'value', label: intl.formatMessage({ id: 'graphs.col.netSales' }), align: 'end' },
-              ]}
-              rows={bars.map((b) => ({
-                id: b.key,
-                cells: { label: b.detail ? `${b.label} (${b.detail})` : b.label, value: money(b.value) },
-              }))}
-            />
-          </details>
+          <Figures
+            label={title}
+            columns={[
+              { key: 'label', label: intl.formatMessage({ id: 'graphs.col.label' }), isRowHeader: true },
+              { key: 'value', label: intl.formatMessage({ id: 'graphs.col.netSales' }), align: 'end' },
+            ]}
+            rows={bars.map((b) => ({
+              id: b.key,
+              cells: { label: b.detail ? `${b.label} (${b.detail})` : b.label, value: money(b.value) },
+            }))}
+          />
         </>
       )}
     </Card>
+  );
+}
+
+/**
+ * A chart's figures as a table named `label`, folded under "Show the figures": the exact values,
+ * and the chart's content for screen readers.
+ */
+function Figures({ label, columns, rows }: { label: string } & Pick<TableProps, 'columns' | 'rows'>) {
+  const intl = useIntl();
+  return (
+    <details className="gr-details">
+      <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
+      <Table className="gr-table" label={label} columns={columns} rows={rows} />
+    </details>
   );
 }

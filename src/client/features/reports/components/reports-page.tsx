@@ -51,8 +51,29 @@ function isDownloadFormat(value: string): value is DownloadFormat {
  * pickers above do not already choose (sites, terminals, sellers, period).
  */
 const FILTER_DIMENSIONS = ['FAMILLE', 'TVA', 'PAIEMENT'] as const;
-/** Select key of "no sort" / "no grouping" (react-aria keys cannot be empty). */
+/** Select key of "no sort" / "no grouping" / "no filter" (react-aria keys cannot be empty). */
 const NONE = '__none';
+
+/**
+ * A choice among the report class's columns that may be left unset (sort, grouping, filter): the
+ * `none` entry first, then `choices`; `onChange` gets the column's value, or null for none.
+ */
+function OptionalChoice(props: {
+  label: string;
+  none: string;
+  choices: readonly { value: string; label: string }[];
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  return (
+    <Select
+      label={props.label}
+      options={[{ id: NONE, label: props.none }, ...props.choices.map((c) => ({ id: c.value, label: c.label }))]}
+      value={props.value ?? NONE}
+      onChange={(key) => props.onChange(key === NONE ? null : String(key))}
+    />
+  );
+}
 
 export function ReportsPage() {
   const intl = useIntl();
@@ -267,14 +288,12 @@ export function ReportsPage() {
             ) : null}
             {edition && tris.length > 0 ? (
               <div className="rep-shaping">
-                <Select
+                <OptionalChoice
                   label={intl.formatMessage({ id: 'reports.sortBy' })}
-                  options={[
-                    { id: NONE, label: intl.formatMessage({ id: 'reports.sortNone' }) },
-                    ...tris.map((c) => ({ id: c.value, label: c.label })),
-                  ]}
-                  value={sortKey ?? NONE}
-                  onChange={(key) => shape({ sortKey: key === NONE ? null : String(key) })}
+                  none={intl.formatMessage({ id: 'reports.sortNone' })}
+                  choices={tris}
+                  value={sortKey}
+                  onChange={(value) => shape({ sortKey: value })}
                 />
                 {sortKey ? (
                   <Checkbox isSelected={shaping.descending} onChange={(descending) => shape({ descending })}>
@@ -284,26 +303,22 @@ export function ReportsPage() {
               </div>
             ) : null}
             {edition && regroupements.length > 0 ? (
-              <Select
+              <OptionalChoice
                 label={intl.formatMessage({ id: 'reports.groupBy' })}
-                options={[
-                  { id: NONE, label: intl.formatMessage({ id: 'reports.groupNone' }) },
-                  ...regroupements.map((c) => ({ id: c.value, label: c.label })),
-                ]}
-                value={groupBy ?? NONE}
-                onChange={(key) => shape({ groupBy: key === NONE ? null : String(key) })}
+                none={intl.formatMessage({ id: 'reports.groupNone' })}
+                choices={regroupements}
+                value={groupBy}
+                onChange={(value) => shape({ groupBy: value })}
               />
             ) : null}
             {edition && filtres.length > 0 ? (
               <div className="rep-filter">
-                <Select
+                <OptionalChoice
                   label={intl.formatMessage({ id: 'reports.filterBy' })}
-                  options={[
-                    { id: NONE, label: intl.formatMessage({ id: 'reports.filterNone' }) },
-                    ...filtres.map((c) => ({ id: c.value, label: c.label })),
-                  ]}
-                  value={filtre ?? NONE}
-                  onChange={(key) => shape({ filtre: key === NONE ? null : String(key), filterValues: [] })}
+                  none={intl.formatMessage({ id: 'reports.filterNone' })}
+                  choices={filtres}
+                  value={filtre}
+                  onChange={(value) => shape({ filtre: value, filterValues: [] })}
                 />
                 {filtre === null ? null : !periodChoice.ok ? (
                   <p className="rep-muted">{intl.formatMessage({ id: 'reports.filterNeedsPeriod' })}</p>

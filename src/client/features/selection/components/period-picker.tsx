@@ -130,6 +130,18 @@ function DateInput(props: {
   );
 }
 
+/** The two ends of a custom period: the choice's field, its label and its calendar button's label. */
+const DATE_FIELDS = [
+  { field: 'debut', message: 'selection.period.start', calendarMessage: 'selection.period.pickStart' },
+  { field: 'fin', message: 'selection.period.end', calendarMessage: 'selection.period.pickEnd' },
+] as const;
+
+/** The two ends of the time slot: the selection's field, its label and an example. */
+const HOUR_FIELDS = [
+  { field: 'heureDebut', message: 'selection.hours.start', placeholder: '12:00' },
+  { field: 'heureFin', message: 'selection.hours.end', placeholder: '23:00' },
+] as const;
+
 /** Period code or custom dates, the resolved range, and the optional hour range. */
 export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
   const intl = useIntl();
@@ -158,24 +170,18 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
       />
       {period.kind === 'custom' ? (
         <div className="sel-period__dates">
-          <DateInput
-            label={intl.formatMessage({ id: 'selection.period.start' })}
-            text={period.debut}
-            onChange={(text) => {
-              if (selection.period.kind === 'custom') selection.period.debut = text;
-            }}
-            error={resolution.ok ? undefined : errorText(resolution.errors.debut)}
-            calendarLabel={intl.formatMessage({ id: 'selection.period.pickStart' })}
-          />
-          <DateInput
-            label={intl.formatMessage({ id: 'selection.period.end' })}
-            text={period.fin}
-            onChange={(text) => {
-              if (selection.period.kind === 'custom') selection.period.fin = text;
-            }}
-            error={resolution.ok ? undefined : errorText(resolution.errors.fin)}
-            calendarLabel={intl.formatMessage({ id: 'selection.period.pickEnd' })}
-          />
+          {DATE_FIELDS.map(({ field, message, calendarMessage }) => (
+            <DateInput
+              key={field}
+              label={intl.formatMessage({ id: message })}
+              text={period[field]}
+              onChange={(text) => {
+                if (selection.period.kind === 'custom') selection.period[field] = text;
+              }}
+              error={resolution.ok ? undefined : errorText(resolution.errors[field])}
+              calendarLabel={intl.formatMessage({ id: calendarMessage })}
+            />
+          ))}
         </div>
       ) : null}
       <p
@@ -211,42 +217,25 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
           </Checkbox>
           {sel.trancheHoraire ? (
             <div className="sel-hours__fields">
-              <TextField
-                label={intl.formatMessage({ id: 'selection.hours.start' })}
-                value={sel.heureDebut}
-                onChange={(t) => {
-                  selection.heureDebut = t;
-                }}
-                onBlur={() => {
-                  selection.heureDebut = tidyTypedTime(selection.heureDebut);
-                }}
-                inputMode="numeric"
-                placeholder="12:00"
-                isInvalid={hourErrors.heureDebut !== undefined}
-                errorMessage={
-                  hourErrors.heureDebut
-                    ? intl.formatMessage({ id: 'selection.hours.error.badTime' })
-                    : undefined
-                }
-              />
-              <TextField
-                label={intl.formatMessage({ id: 'selection.hours.end' })}
-                value={sel.heureFin}
-                onChange={(t) => {
-                  selection.heureFin = t;
-                }}
-                onBlur={() => {
-                  selection.heureFin = tidyTypedTime(selection.heureFin);
-                }}
-                inputMode="numeric"
-                placeholder="23:00"
-                isInvalid={hourErrors.heureFin !== undefined}
-                errorMessage={
-                  hourErrors.heureFin
-                    ? intl.formatMessage({ id: 'selection.hours.error.badTime' })
-                    : undefined
-                }
-              />
+              {HOUR_FIELDS.map(({ field, message, placeholder }) => (
+                <TextField
+                  key={field}
+                  label={intl.formatMessage({ id: message })}
+                  value={sel[field]}
+                  onChange={(t) => {
+                    selection[field] = t;
+                  }}
+                  onBlur={() => {
+                    selection[field] = tidyTypedTime(selection[field]);
+                  }}
+                  inputMode="numeric"
+                  placeholder={placeholder}
+                  isInvalid={hourErrors[field] !== undefined}
+                  errorMessage={
+                    hourErrors[field] ? intl.formatMessage({ id: 'selection.hours.error.badTime' }) : undefined
+                  }
+                />
+              ))}
             </div>
           ) : null}
         </div>

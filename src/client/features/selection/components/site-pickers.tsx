@@ -99,15 +99,52 @@ export function GroupPicker() {
   );
 }
 
+/**
+ * Multi-choice of what belongs to the chosen sites (`kind`: terminals or sellers), one section per
+ * site, titled when there are several. Messages `selection.<kind>.*`; the chosen keys are
+ * `selection[kind]`.
+ */
+function PerSitePicker(props: {
+  kind: 'terminals' | 'sellers';
+  sites: readonly { restaurantId: number; libelle: string; items: PickerItem[] }[];
+  searchable: boolean;
+}) {
+  const { kind } = props;
+  const intl = useIntl();
+  const sel = useSnapshot(selection);
+  const several = props.sites.length > 1;
+  const sections = props.sites.map((s) => ({
+    id: `site-${s.restaurantId}`,
+    title: several ? s.libelle : undefined,
+    items: s.items,
+  }));
+  const chosen = sel[kind].length;
+  return (
+    <MultiPicker
+      label={intl.formatMessage({ id: `selection.${kind}.label` })}
+      summary={
+        chosen === 0
+          ? intl.formatMessage({ id: `selection.${kind}.all` })
+          : intl.formatMessage({ id: `selection.${kind}.some` }, { count: chosen })
+      }
+      sections={sections}
+      selected={sel[kind]}
+      onChange={(ids) => {
+        selection[kind] = ids;
+      }}
+      searchable={props.searchable}
+      emptyText={intl.formatMessage({ id: `selection.${kind}.none` })}
+    />
+  );
+}
+
 /** Multi-choice of terminals (caisses) of the chosen sites, one section per site. */
 export function TerminalPicker() {
   const intl = useIntl();
   const scope = useSiteScope();
-  const sel = useSnapshot(selection);
-  const several = scope.siteTerminals.length > 1;
-  const sections = scope.siteTerminals.map((s) => ({
-    id: `site-${s.restaurantId}`,
-    title: several ? s.libelle : undefined,
+  const sites = scope.siteTerminals.map((s) => ({
+    restaurantId: s.restaurantId,
+    libelle: s.libelle,
     items: s.caisses.map((c) => {
       const item: PickerItem = { id: terminalKey(s.restaurantId, c.id), label: c.libelle };
       // The number only when the label does not already say it ("Caisse 2").
@@ -117,55 +154,19 @@ export function TerminalPicker() {
       return item;
     }),
   }));
-  const chosen = sel.terminals.length;
-  return (
-    <MultiPicker
-      label={intl.formatMessage({ id: 'selection.terminals.label' })}
-      summary={
-        chosen === 0
-          ? intl.formatMessage({ id: 'selection.terminals.all' })
-          : intl.formatMessage({ id: 'selection.terminals.some' }, { count: chosen })
-      }
-      sections={sections}
-      selected={sel.terminals}
-      onChange={(ids) => {
-        selection.terminals = ids;
-      }}
-      searchable={sections.reduce((n, s) => n + s.items.length, 0) > 8}
-      emptyText={intl.formatMessage({ id: 'selection.terminals.none' })}
-    />
-  );
+  const count = sites.reduce((n, s) => n + s.items.length, 0);
+  return <PerSitePicker kind="terminals" sites={sites} searchable={count > 8} />;
 }
 
 /** Multi-choice of sellers (vendeurs) of the chosen sites; absent for client type TOTAL (SPEC.md §4). */
 export function SellerPicker() {
-  const intl = useIntl();
   const scope = useSiteScope();
-  const sel = useSnapshot(selection);
   const app = useSnapshot(appState);
   if (app.client === 'TOTAL') return null;
-  const several = scope.siteSellers.length > 1;
-  const sections = scope.siteSellers.map((s) => ({
-    id: `site-${s.restaurantId}`,
-    title: several ? s.libelle : undefined,
+  const sites = scope.siteSellers.map((s) => ({
+    restaurantId: s.restaurantId,
+    libelle: s.libelle,
     items: s.vendeurs.map((v) => ({ id: sellerKey(s.restaurantId, v.code), label: v.nom, detail: v.code })),
   }));
-  const chosen = sel.sellers.length;
-  return (
-    <MultiPicker
-      label={intl.formatMessage({ id: 'selection.sellers.label' })}
-      summary={
-        chosen === 0
-          ? intl.formatMessage({ id: 'selection.sellers.all' })
-          : intl.formatMessage({ id: 'selection.sellers.some' }, { count: chosen })
-      }
-      sections={sections}
-      selected={sel.sellers}
-      onChange={(ids) => {
-        selection.sellers = ids;
-      }}
-      searchable
-      emptyText={intl.formatMessage({ id: 'selection.sellers.none' })}
-    />
-  );
+  return <PerSitePicker kind="sellers" sites={sites} searchable />;
 }

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import type { TicketDetail, TicketSummary } from '../../../../contract/tickets.ts';
@@ -105,6 +105,16 @@ function CancellationLinks({ ticket }: { ticket: TicketDetail }) {
   );
 }
 
+/** One name and its value in a description list (tk-facts, tk-figures). */
+function Fact({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 function TicketView({ ticket }: { ticket: TicketDetail }) {
   const intl = useIntl();
   const locale = intl.locale;
@@ -120,42 +130,21 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
       <Card labelledBy="tk-history-heading">
         <CardTitle id="tk-history-heading">{label('tickets.detail.history')}</CardTitle>
         <dl className="tk-facts">
-          <div>
-            <dt>{label('tickets.col.site')}</dt>
-            <dd>{ticket.site}</dd>
-          </div>
-          <div>
-            <dt>{label('tickets.detail.fiscalDate')}</dt>
-            <dd>{formatDate(ticket.fiscalDate)}</dd>
-          </div>
-          <div>
-            <dt>{label('tickets.detail.opened')}</dt>
-            <dd>
-              {intl.formatMessage({ id: 'tickets.detail.openedAt' }, { date: formatDate(local.date), time: local.time })}
-            </dd>
-          </div>
-          <div>
-            <dt>{label('tickets.col.terminal')}</dt>
-            <dd>{ticket.terminal ?? ticket.terminalId ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>{label('tickets.col.seller')}</dt>
-            <dd>
-              {ticket.seller ?? '—'}
-              {ticket.sellerCode ? <span className="tk-muted"> ({ticket.sellerCode})</span> : null}
-            </dd>
-          </div>
-          <div>
-            <dt>{label('tickets.col.kind')}</dt>
-            <dd>
-              <TicketKind ticket={ticket} />
-            </dd>
-          </div>
+          <Fact name={label('tickets.col.site')}>{ticket.site}</Fact>
+          <Fact name={label('tickets.detail.fiscalDate')}>{formatDate(ticket.fiscalDate)}</Fact>
+          <Fact name={label('tickets.detail.opened')}>
+            {intl.formatMessage({ id: 'tickets.detail.openedAt' }, { date: formatDate(local.date), time: local.time })}
+          </Fact>
+          <Fact name={label('tickets.col.terminal')}>{ticket.terminal ?? ticket.terminalId ?? '—'}</Fact>
+          <Fact name={label('tickets.col.seller')}>
+            {ticket.seller ?? '—'}
+            {ticket.sellerCode ? <span className="tk-muted"> ({ticket.sellerCode})</span> : null}
+          </Fact>
+          <Fact name={label('tickets.col.kind')}>
+            <TicketKind ticket={ticket} />
+          </Fact>
           {ticket.covers !== null ? (
-            <div>
-              <dt>{label('tickets.detail.covers')}</dt>
-              <dd>{formatNumber(ticket.covers, locale)}</dd>
-            </div>
+            <Fact name={label('tickets.detail.covers')}>{formatNumber(ticket.covers, locale)}</Fact>
           ) : null}
         </dl>
         <CancellationLinks ticket={ticket} />
@@ -164,18 +153,9 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
       <Card labelledBy="tk-total-heading">
         <CardTitle id="tk-total-heading">{label('tickets.detail.totals')}</CardTitle>
         <dl className="tk-figures">
-          <div>
-            <dt>{label('tickets.detail.total')}</dt>
-            <dd>{money(ticket.totalCents)}</dd>
-          </div>
-          <div>
-            <dt>{label('tickets.detail.totalExcl')}</dt>
-            <dd>{money(ticket.totalExclCents)}</dd>
-          </div>
-          <div>
-            <dt>{label('tickets.detail.tax')}</dt>
-            <dd>{money(ticket.taxCents)}</dd>
-          </div>
+          <Fact name={label('tickets.detail.total')}>{money(ticket.totalCents)}</Fact>
+          <Fact name={label('tickets.detail.totalExcl')}>{money(ticket.totalExclCents)}</Fact>
+          <Fact name={label('tickets.detail.tax')}>{money(ticket.taxCents)}</Fact>
         </dl>
       </Card>
 

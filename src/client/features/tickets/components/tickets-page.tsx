@@ -27,6 +27,12 @@ import { ticketSearch } from '../ticket-search-state.ts';
 import { TicketResults } from './ticket-results.tsx';
 import './tickets.css';
 
+/** The two bounds of the ticket total: their message suffix and the search state's field. */
+const AMOUNT_FIELDS = [
+  { which: 'min', field: 'amountMin' },
+  { which: 'max', field: 'amountMax' },
+] as const;
+
 export function TicketsPage() {
   const intl = useIntl();
   const { user } = useSnapshot(session);
@@ -125,32 +131,22 @@ export function TicketsPage() {
         <Card labelledBy="tk-filters-heading">
           <CardTitle id="tk-filters-heading">{intl.formatMessage({ id: 'tickets.filters' })}</CardTitle>
           <div className="tk-amounts">
-            <TextField
-              label={intl.formatMessage({ id: 'tickets.amount.min' })}
-              value={form.amountMin}
-              onChange={(v) => {
-                ticketSearch.amountMin = v;
-              }}
-              onBlur={() => setTouched((t) => ({ ...t, min: true }))}
-              inputMode="decimal"
-              autoComplete="off"
-              description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
-              isInvalid={touched.min && amountError('min') !== undefined}
-              errorMessage={touched.min ? amountError('min') : undefined}
-            />
-            <TextField
-              label={intl.formatMessage({ id: 'tickets.amount.max' })}
-              value={form.amountMax}
-              onChange={(v) => {
-                ticketSearch.amountMax = v;
-              }}
-              onBlur={() => setTouched((t) => ({ ...t, max: true }))}
-              inputMode="decimal"
-              autoComplete="off"
-              description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
-              isInvalid={touched.max && amountError('max') !== undefined}
-              errorMessage={touched.max ? amountError('max') : undefined}
-            />
+            {AMOUNT_FIELDS.map(({ which, field }) => (
+              <TextField
+                key={which}
+                label={intl.formatMessage({ id: `tickets.amount.${which}` })}
+                value={form[field]}
+                onChange={(v) => {
+                  ticketSearch[field] = v;
+                }}
+                onBlur={() => setTouched((t) => ({ ...t, [which]: true }))}
+                inputMode="decimal"
+                autoComplete="off"
+                description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
+                isInvalid={touched[which] && amountError(which) !== undefined}
+                errorMessage={touched[which] ? amountError(which) : undefined}
+              />
+            ))}
           </div>
           <fieldset className="tk-criteria">
             <legend className="ui-field__label">{intl.formatMessage({ id: 'tickets.criteria' })}</legend>
