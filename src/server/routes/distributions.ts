@@ -28,7 +28,7 @@ import type { Language } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { formatPercent, message } from '../i18n.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
-import { paymentMethodKey } from '../reports/operations/ticket-filter.ts';
+import { paymentMethodKey } from '../reports/sales-analyses/figures.ts';
 import { loadReportSites } from '../reports/request.ts';
 import { errorResponses, ownSession } from './common.ts';
 
