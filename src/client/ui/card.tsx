@@ -6,6 +6,12 @@
 import type { ReactNode, Ref } from 'react';
 import './card.css';
 
+/**
+ * The card surface's class, for an element that looks like a card but is not a named section
+ * (a lone paragraph, a fieldset with its legend). Importing it loads the card's styles.
+ */
+export const cardClass = 'ui-card';
+
 /** A card's name: the id of its title, or a text when it shows none. */
 type CardName = { labelledBy: string; label?: never } | { label: string; labelledBy?: never };
 
@@ -20,7 +26,7 @@ export function Card({
 }: CardName & { className?: string; children: ReactNode }) {
   return (
     <section
-      className={className ? `ui-card ${className}` : 'ui-card'}
+      className={className ? `${cardClass} ${className}` : cardClass}
       aria-labelledby={labelledBy}
       aria-label={label}
     >

@@ -15,7 +15,7 @@ import type { ReportClassInfo } from '../../../../contract/reports.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Card, CardTitle } from '../../../ui/card.tsx';
+import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { selection } from '../../selection/selection-state.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
@@ -194,7 +194,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
           </Button>
         </div>
       ) : favourites.length === 0 ? (
-        <p className="ui-card fav-empty">{intl.formatMessage({ id: 'favourites.empty' })}</p>
+        <p className={`${cardClass} fav-empty`}>{intl.formatMessage({ id: 'favourites.empty' })}</p>
       ) : (
         <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
           {favourites.map((f) => {

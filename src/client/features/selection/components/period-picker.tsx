@@ -20,6 +20,7 @@ import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { useSnapshot } from 'valtio';
 import { DISPLAY_DATE, parseDisplayDate, wireToDisplay } from '../../../../contract/dates.ts';
 import { PERIOD_CODES } from '../../../../contract/periods.ts';
+import { cardClass } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
@@ -157,7 +158,7 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
   const hourErrors = validateHours(sel.heureDebut, sel.heureFin);
 
   return (
-    <fieldset className="sel-period">
+    <fieldset className={`${cardClass} sel-period`}>
       <legend className="sel-period__legend">{intl.formatMessage({ id: 'selection.period.label' })}</legend>
       <Select
         label={intl.formatMessage({ id: 'selection.period.choice' })}
