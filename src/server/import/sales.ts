@@ -13,13 +13,16 @@
  *   `quantity × unit price` rounded half away from zero to the cent; VAT-exclusive amounts are
  *   `round(amount / (1 + rate))` per line and ticket totals are sums of lines.
  * - Streamed: the file is read as it comes (gunzip, transcoding to UTF-8) and cut into blocks of
- *   whole records (blocks.ts); for a big file a worker thread parses them with csv-parse and
- *   assembles finished `ticket_lines` rows (lines.ts) while the main thread feeds them to
- *   PostgreSQL through COPY — no second pass over the lines, so the import stays within about
- *   2x of a bare COPY of the same rows (bench/import.ts). Ticket ids come from `ticket_id_seq` in
- *   growing batches, taken between COPY segments. Tickets (one per ticket value) are staged in a
- *   temporary table and inserted by one INSERT … SELECT that dates them in the site's time zone
- *   and business day. Memory grows with the number of tickets (~200 bytes each), not of lines.
+ *   whole records (blocks.ts); for a big file worker threads read alternate blocks (csv-parse,
+ *   dates, exact amounts: lines.ts `BlockReader`) while the main thread puts their lines back in
+ *   file order into finished `ticket_lines` rows (`Assembler`) and feeds them to PostgreSQL
+ *   through COPY — no second pass over the lines (bench/import.ts compares the whole import with
+ *   a bare COPY of the same rows). Ticket ids come from `ticket_id_seq` in growing batches, taken
+ *   between COPY segments. Tickets (one per ticket value) are staged in a temporary table and
+ *   inserted by one INSERT … SELECT that dates them in the site's time zone and business day.
+ *   The per-day aggregates of a load onto days without tickets are summed from the lines'
+ *   groups per ticket, family and VAT rate kept while reading, not from the lines written.
+ *   Memory grows with the number of tickets (~250 bytes each), not of lines.
  *
  * Fiscal date: the file's times are wall-clock times in the site's time zone; a ticket (the
  * earliest time of its lines) belongs to the day its time falls in once moved back by the site's
@@ -30,6 +33,7 @@
  */
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -38,10 +42,10 @@ import iconv from 'iconv-lite';
 import type pg from 'pg';
 import { refreshDailySales } from '../db/aggregates.ts';
 import { recordDataLoad } from '../db/data-loads.ts';
-import { AssemblerWorker, type Block, recordBlocks } from './blocks.ts';
+import { type Block, ReaderWorkers, recordBlocks } from './blocks.ts';
 import { CopyWriter } from './copy.ts';
 import { type Decimal, parseDecimal } from './decimal.ts';
-import { Assembler, type AssemblySummary, type BlockError, ImportError, type ImportLocation } from './lines.ts';
+import { Assembler, type AssemblySummary, type BlockError, ImportError, type ImportLocation, type ReadLines } from './lines.ts';
 import { readLookups } from './lookups.ts';
 import { checkDayStart, type Mapping, MappingError, parseMapping, readMappingFile } from './mapping.ts';
 
@@ -69,7 +73,10 @@ export interface ImportOptions {
   dayStart?: string;
   log?: (message: string) => void;
   progress?: (progress: ImportProgress) => void;
-  /** Worker threads reading the file: 1 (the default for files over 1.5 MB) or 0 (read inline). */
+  /**
+   * Worker threads reading the file: 0 reads it on the main thread (the default up to 1.5 MB);
+   * the default above is 2 (1 on a single core).
+   */
   workers?: number;
   /** Size of the blocks the file is cut into, in bytes (default 512 KiB; tests use tiny blocks). */
   blockBytes?: number;
@@ -275,11 +282,12 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   }
   const prices = await readPrices(mapping, baseDir);
   const source = `file:${path.basename(file).replace(/\.gz$/i, '')}`;
-  // Parsing costs more than PostgreSQL's COPY: a big file is read by a worker thread, so the
-  // parsing runs on one core while PostgreSQL ingests on the other. Started first, it loads its
-  // modules while the transaction starts.
-  const workerCount = options.workers ?? (totalBytes > 1_500_000 ? 1 : 0);
-  let worker: AssemblerWorker | undefined = workerCount > 0 ? new AssemblerWorker() : undefined;
+  // Reading the file (csv-parse above all) costs more CPU than PostgreSQL's COPY of its rows: a
+  // big file is read by worker threads taking alternate blocks, so reading never waits on one
+  // core while PostgreSQL ingests on another; the main thread only assembles tickets and feeds
+  // the COPY. Started first, they load their modules while the transaction starts.
+  const workerCount = options.workers ?? (totalBytes > 1_500_000 ? Math.min(2, availableParallelism()) : 0);
+  let worker: ReaderWorkers | undefined = workerCount > 0 ? new ReaderWorkers(workerCount) : undefined;
 
   let client: pg.PoolClient;
   try {
@@ -369,25 +377,28 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       if (output.error) throw new ImportError(output.error.reason, output.error.location);
     };
 
-    let summary: AssemblySummary;
+    const assembler = new Assembler(setup, takeIds);
     if (worker) {
-      worker.start(setup, takeIds);
-      const inFlight: Promise<Output>[] = [];
+      const { present: _present, siteId: _siteId, ...readerSetup } = setup;
+      worker.start(readerSetup);
+      // Two blocks per thread in flight: each thread has its next block while the main thread
+      // assembles and sends the previous ones.
+      const depth = 2 * worker.size;
+      const inFlight: Promise<ReadLines>[] = [];
+      const next = async () => write(await assembler.add(await (inFlight.shift() as Promise<ReadLines>)));
       for await (const block of blocks) {
-        const p = worker.block(block);
+        const p = worker.read(block);
         p.catch(() => {}); // consumed (and rethrown) in order below
         inFlight.push(p);
-        if (inFlight.length >= 3) await write(await (inFlight.shift() as Promise<Output>));
+        if (inFlight.length >= depth) await next();
       }
-      while (inFlight.length > 0) await write(await (inFlight.shift() as Promise<Output>));
-      summary = await worker.finish();
+      while (inFlight.length > 0) await next();
       await worker.close();
       worker = undefined;
     } else {
-      const assembler = new Assembler(setup, takeIds);
       for await (const block of blocks) await write(await assembler.block(block.bytes, block.firstLine));
-      summary = assembler.finish();
     }
+    const summary: AssemblySummary = assembler.finish();
     await connection;
     linesWritten += await copy.end();
     copy = undefined;

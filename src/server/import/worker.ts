@@ -1,50 +1,30 @@
 /**
- * Worker thread of the import: parses the file's blocks and assembles the ticket lines
- * (lines.ts) on another core while the main thread feeds PostgreSQL.
- * In: `{ type: 'setup' }` once, `{ type: 'block', seq, bytes, firstLine }` in file order,
- * `{ type: 'ids', ids }` answering a `needIds`, `{ type: 'finish' }` at the end.
- * Out: `{ type: 'needIds' }`, `{ type: 'block', seq, rows, count, error? }`,
- * `{ type: 'summary', summary }`, or `{ type: 'failure', message }`.
+ * Worker thread of the import: reads blocks of the file (csv-parse, dates, exact amounts:
+ * {@link BlockReader}) on another core while the main thread assembles tickets and feeds
+ * PostgreSQL. Several such threads may read alternate blocks; each block is independent.
+ * In: `{ type: 'setup' }` once, then `{ type: 'block', seq, bytes, firstLine }`.
+ * Out: `{ type: 'block', seq, lines }` (lines.ts `ReadLines`), or `{ type: 'failure', message }`.
  */
 import { parentPort } from 'node:worker_threads';
-import { Assembler, type BlockSetup } from './lines.ts';
+import { BlockReader, type BlockSetup } from './lines.ts';
 
 type Message =
-  | { type: 'setup'; setup: BlockSetup & { siteId: number; present: string[] } }
-  | { type: 'block'; seq: number; bytes: Uint8Array; firstLine: number }
-  | { type: 'ids'; ids: number[] }
-  | { type: 'finish' };
+  | { type: 'setup'; setup: BlockSetup }
+  | { type: 'block'; seq: number; bytes: Uint8Array; firstLine: number };
 
 const port = parentPort;
-let assembler: Assembler | undefined;
-let idsWanted: ((ids: number[]) => void) | undefined;
-// Blocks are handled one after the other, even while one waits for ids.
-let queue: Promise<void> = Promise.resolve();
-
-function fail(e: unknown): void {
-  port?.postMessage({ type: 'failure', message: e instanceof Error ? e.stack ?? e.message : String(e) });
-}
+let reader: BlockReader | undefined;
 
 port?.on('message', (m: Message) => {
-  if (m.type === 'ids') {
-    idsWanted?.(m.ids);
-    idsWanted = undefined;
-    return;
-  }
-  if (m.type === 'setup') {
-    assembler = new Assembler(m.setup, () => new Promise<number[]>((resolve) => {
-      idsWanted = resolve;
-      port?.postMessage({ type: 'needIds' });
-    }));
-    return;
-  }
-  queue = queue.then(async () => {
-    if (!assembler) throw new Error('message before setup');
-    if (m.type === 'finish') {
-      port?.postMessage({ type: 'summary', summary: assembler.finish() });
+  try {
+    if (m.type === 'setup') {
+      reader = new BlockReader(m.setup);
       return;
     }
-    const result = await assembler.block(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), m.firstLine);
-    port?.postMessage({ type: 'block', seq: m.seq, ...result });
-  }).catch(fail);
+    if (!reader) throw new Error('block before setup');
+    const lines = reader.read(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), m.firstLine);
+    port?.postMessage({ type: 'block', seq: m.seq, lines });
+  } catch (e) {
+    port?.postMessage({ type: 'failure', message: e instanceof Error ? e.stack ?? e.message : String(e) });
+  }
 });
