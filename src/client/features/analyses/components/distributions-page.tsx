@@ -3,9 +3,8 @@
  * (GET bo/getRepartition, contract/distributions.ts): a table of the parts (tickets, amount, share)
  * and a horizontal bar chart of the shares. Errors arrive translated through the notification area.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useSnapshot } from 'valtio';
 import {
   DISTRIBUTION_MAX_DAYS,
   DISTRIBUTION_STATUSES,
@@ -19,70 +18,44 @@ import { daysInclusive } from '../../../../contract/dates.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { getJson } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
-import { notify, notifyFailure } from '../../../lib/notifications.ts';
-import { session } from '../../../lib/session.ts';
-import { Button } from '../../../ui/button.tsx';
-import { ProgressBar } from '../../../ui/progress-bar.tsx';
+import { notify } from '../../../lib/notifications.ts';
+import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { HorizontalBarChart } from '../../graphs/components/bar-chart.tsx';
-import { PeriodPicker } from '../../selection/components/period-picker.tsx';
-import { GroupPicker, SitePicker } from '../../selection/components/site-pickers.tsx';
-import { resolvePeriodChoice } from '../../selection/period.ts';
-import { selection } from '../../selection/selection-state.ts';
-import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { ShowCard, useSelectionResult } from '../../graphs/components/selection-result.tsx';
+import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
 import { buildDistributionParams, distributionBars } from '../distribution.ts';
 import '../../graphs/components/graphs.css';
 
 export function DistributionsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
-  const { user } = useSnapshot(session);
-  useSnapshot(selection);
-  const scope = useSiteScope();
   const [type, setType] = useState<DistributionType>('PAIEMENT');
   const [status, setStatus] = useState<DistributionStatus>('TOUS');
-  const [answer, setAnswer] = useState<DistributionAnswer | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const resultHeading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (answer) resultHeading.current?.focus();
-  }, [answer]);
+  const {
+    result: answer,
+    setResult: setAnswer,
+    loading,
+    formError,
+    resultHeading,
+    show,
+  } = useSelectionResult<DistributionAnswer>();
 
-  async function show() {
-    setFormError(null);
-    const period = resolvePeriodChoice(selection.period);
-    if (!period.ok) {
-      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
-      return;
-    }
-    if (!user) return;
-    if (scope.effective.length === 0) {
-      notify.error('NoSitesSelected');
-      return;
-    }
-    if (daysInclusive(period.range.dateDebut, period.range.dateFin) > DISTRIBUTION_MAX_DAYS) {
-      notify.error('MaxReportDays', { maxDays: DISTRIBUTION_MAX_DAYS });
-      return;
-    }
-    setLoading(true);
-    try {
-      const params = buildDistributionParams({
-        userId: user.id,
-        type,
-        status,
-        siteIds: scope.effective,
-        range: period.range,
-        language,
-      });
-      setAnswer(await getJson('bo/getRepartition', DistributionAnswerSchema, params));
-    } catch (e) {
-      setAnswer(null);
-      notifyFailure(e);
-    } finally {
-      setLoading(false);
-    }
+  function showDistribution() {
+    return show(
+      (request) =>
+        getJson(
+          'bo/getRepartition',
+          DistributionAnswerSchema,
+          buildDistributionParams({ ...request, type, status, language }),
+        ),
+      ({ range }) => {
+        if (daysInclusive(range.dateDebut, range.dateFin) <= DISTRIBUTION_MAX_DAYS) return true;
+        notify.error('MaxReportDays', { maxDays: DISTRIBUTION_MAX_DAYS });
+        return false;
+      },
+    );
   }
 
   const bars = answer ? distributionBars(answer) : [];
@@ -93,10 +66,8 @@ export function DistributionsPage() {
   return (
     <div className="gr-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'repartitions.title' })}</h1>
-      <section className="gr-card" aria-labelledby="rp-choice-heading">
-        <h2 id="rp-choice-heading" className="gr-card__title">
-          {intl.formatMessage({ id: 'repartitions.choice' })}
-        </h2>
+      <Card labelledBy="rp-choice-heading">
+        <CardTitle id="rp-choice-heading">{intl.formatMessage({ id: 'repartitions.choice' })}</CardTitle>
         <div className="gr-choices">
           <Select
             label={intl.formatMessage({ id: 'repartitions.type' })}
@@ -125,32 +96,18 @@ export function DistributionsPage() {
             }}
           />
         </div>
-      </section>
-      <section className="sel-panel" aria-label={intl.formatMessage({ id: 'selection.title' })}>
-        <div className="sel-panel__where">
-          <GroupPicker />
-          <SitePicker />
-        </div>
-        <PeriodPicker showHours={false} />
-      </section>
-      <section className="gr-card" aria-label={intl.formatMessage({ id: 'repartitions.show' })}>
-        {formError ? (
-          <p className="gr-form-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-        <div className="gr-buttons">
-          <Button variant="primary" onPress={() => void show()} isDisabled={loading}>
-            {intl.formatMessage({ id: 'repartitions.show' })}
-          </Button>
-        </div>
-        {loading ? (
-          <ProgressBar label={intl.formatMessage({ id: 'repartitions.loading' })} value={null} />
-        ) : null}
-      </section>
+      </Card>
+      <SelectionPanel sitesOnly />
+      <ShowCard
+        label={intl.formatMessage({ id: 'repartitions.show' })}
+        loadingLabel={intl.formatMessage({ id: 'repartitions.loading' })}
+        formError={formError}
+        loading={loading}
+        onShow={() => void showDistribution()}
+      />
       {answer ? (
-        <section className="gr-card" aria-labelledby="rp-result-heading">
-          <h2 id="rp-result-heading" className="gr-card__title" tabIndex={-1} ref={resultHeading}>
+        <Card labelledBy="rp-result-heading">
+          <CardTitle id="rp-result-heading" focusRef={resultHeading}>
             {intl.formatMessage(
               { id: 'repartitions.resultTitle' },
               {
@@ -158,7 +115,7 @@ export function DistributionsPage() {
                 status: intl.formatMessage({ id: `repartitions.status.${answer.statut}` }),
               },
             )}
-          </h2>
+          </CardTitle>
           <p className="gr-muted">
             {intl.formatMessage(
               { id: 'repartitions.caption' },
@@ -200,7 +157,7 @@ export function DistributionsPage() {
             }))}
             empty={intl.formatMessage({ id: 'repartitions.empty' })}
           />
-        </section>
+        </Card>
       ) : null}
     </div>
   );

@@ -6,27 +6,21 @@
  * RapportVentesFamille and RapportVentesVendeur. Every chart has a title and its figures as text
  * (a summary or a table) for screen readers and for reading exact amounts on a phone.
  */
-import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useSnapshot } from 'valtio';
 import { type Dataset, DatasetSchema, type ReportVariant } from '../../../../contract/reports.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { getJson } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
-import { notify, notifyFailure } from '../../../lib/notifications.ts';
-import { session } from '../../../lib/session.ts';
-import { Button } from '../../../ui/button.tsx';
+import { notifyFailure } from '../../../lib/notifications.ts';
 import { Card } from '../../../ui/card.tsx';
-import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Table, type TableProps } from '../../../ui/table.tsx';
 import { buildReportParams } from '../../reports/report-request.ts';
 import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
-import { resolvePeriodChoice } from '../../selection/period.ts';
 import { selection } from '../../selection/selection-state.ts';
-import { useSiteScope } from '../../selection/use-reference-data.ts';
 import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
 import { HorizontalBarChart } from './bar-chart.tsx';
 import { SalesLineChart } from './sales-line-chart.tsx';
+import { type SelectionRequest, ShowCard, useSelectionResult } from './selection-result.tsx';
 import './graphs.css';
 
 /** The report behind each chart. */
@@ -44,65 +38,46 @@ const MAX_BARS = 10;
 export function GraphsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
-  const { user } = useSnapshot(session);
-  useSnapshot(selection);
-  const scope = useSiteScope();
-  const [datasets, setDatasets] = useState<Partial<Record<ChartId, Dataset>> | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const resultHeading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (datasets) resultHeading.current?.focus();
-  }, [datasets]);
+  const {
+    result: datasets,
+    loading,
+    formError,
+    resultHeading,
+    show,
+  } = useSelectionResult<Partial<Record<ChartId, Dataset>>>();
 
-  async function show() {
-    setFormError(null);
-    const period = resolvePeriodChoice(selection.period);
-    if (!period.ok) {
-      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
-      return;
-    }
-    if (!user) return;
-    if (scope.effective.length === 0) {
-      notify.error('NoSitesSelected');
-      return;
-    }
-    setLoading(true);
-    try {
-      const answers = await Promise.allSettled(
-        CHARTS.map((c) =>
-          getJson(
-            'bo/getReport',
-            DatasetSchema,
-            buildReportParams({
-              userId: user.id,
-              className: c.className,
-              typeRapport: c.variant,
-              format: 'JSON',
-              language,
-              range: period.range,
-              siteIds: scope.effective,
-              terminalKeys: [],
-              sellerKeys: [],
-              trancheHoraire: false,
-              heureDebut: selection.heureDebut,
-              heureFin: selection.heureFin,
-            }),
-          ),
+  async function load(request: SelectionRequest): Promise<Partial<Record<ChartId, Dataset>> | null> {
+    const answers = await Promise.allSettled(
+      CHARTS.map((c) =>
+        getJson(
+          'bo/getReport',
+          DatasetSchema,
+          buildReportParams({
+            userId: request.userId,
+            className: c.className,
+            typeRapport: c.variant,
+            format: 'JSON',
+            language,
+            range: request.range,
+            siteIds: request.siteIds,
+            terminalKeys: [],
+            sellerKeys: [],
+            trancheHoraire: false,
+            heureDebut: selection.heureDebut,
+            heureFin: selection.heureFin,
+          }),
         ),
-      );
-      const found: Partial<Record<ChartId, Dataset>> = {};
-      answers.forEach((a, i) => {
-        const chart = CHARTS[i];
-        if (chart && a.status === 'fulfilled') found[chart.id] = a.value;
-      });
-      // One message for the whole screen: the four reports usually fail for the same reason.
-      const failed = answers.find((a) => a.status === 'rejected');
-      if (failed) notifyFailure(failed.reason);
-      setDatasets(Object.keys(found).length > 0 ? found : null);
-    } finally {
-      setLoading(false);
-    }
+      ),
+    );
+    const found: Partial<Record<ChartId, Dataset>> = {};
+    answers.forEach((a, i) => {
+      const chart = CHARTS[i];
+      if (chart && a.status === 'fulfilled') found[chart.id] = a.value;
+    });
+    // One message for the whole screen: the four reports usually fail for the same reason.
+    const failed = answers.find((a) => a.status === 'rejected');
+    if (failed) notifyFailure(failed.reason);
+    return Object.keys(found).length > 0 ? found : null;
   }
 
   const currency = datasets?.time?.currency ?? datasets?.family?.currency ?? 'EUR';
@@ -125,19 +100,13 @@ export function GraphsPage() {
     <div className="gr-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'graphs.title' })}</h1>
       <SelectionPanel sitesOnly />
-      <Card label={intl.formatMessage({ id: 'graphs.show' })}>
-        {formError ? (
-          <p className="gr-form-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-        <div className="gr-buttons">
-          <Button variant="primary" onPress={() => void show()} isDisabled={loading}>
-            {intl.formatMessage({ id: 'graphs.show' })}
-          </Button>
-        </div>
-        {loading ? <ProgressBar label={intl.formatMessage({ id: 'graphs.loading' })} value={null} /> : null}
-      </Card>
+      <ShowCard
+        label={intl.formatMessage({ id: 'graphs.show' })}
+        loadingLabel={intl.formatMessage({ id: 'graphs.loading' })}
+        formError={formError}
+        loading={loading}
+        onShow={() => void show(load)}
+      />
       {datasets ? (
         <>
           <h2 className="gr-title gr-result-title" tabIndex={-1} ref={resultHeading}>
