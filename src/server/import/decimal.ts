@@ -33,25 +33,21 @@ export function parseDecimal(text: string, separator: string): Decimal | null {
     negative = first === 45;
     i = 1;
   }
-  let digits = '';
-  let scale = 0;
-  let seenSeparator = false;
-  let seenDigit = false;
+  const start = i;
+  const mark = separator.charCodeAt(0);
+  let at = -1;
   for (; i < t.length; i++) {
     const c = t.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits += t[i];
-      seenDigit = true;
-      if (seenSeparator) scale++;
-    } else if (!seenSeparator && t[i] === separator) {
-      seenSeparator = true;
-    } else {
-      return null;
-    }
+    if (c >= 48 && c <= 57) continue;
+    if (at < 0 && c === mark) at = i;
+    else return null;
   }
-  if (!seenDigit) return null;
-  const units = BigInt(digits);
-  return { units: negative ? -units : units, scale };
+  // Slices rather than a digit-by-digit string: this runs for two fields of every line.
+  const digits = at < 0 ? t.slice(start) : t.slice(start, at) + t.slice(at + 1);
+  if (digits.length === 0) return null;
+  // Up to 15 digits a double holds exactly, and BigInt of a number is cheaper than of a string.
+  const units = digits.length <= 15 ? BigInt(Number(digits)) : BigInt(digits);
+  return { units: negative ? -units : units, scale: at < 0 ? 0 : t.length - at - 1 };
 }
 
 /** `n / d` rounded half away from zero (`d > 0`). */

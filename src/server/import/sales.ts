@@ -308,6 +308,18 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     const present = (await client.query<{ ref: string }>(
       'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2', [site.id, source],
     )).rows.map((r) => r.ref);
+    // The staging tables of the end of the load, created now while the workers start rather than
+    // after the last line, when every statement adds to the import's time.
+    await client.query(
+      `CREATE TEMP TABLE import_tickets (
+         ticket_id bigint NOT NULL, ref text NOT NULL, local_ts timestamp NOT NULL, kind text NOT NULL,
+         terminal_id int, seller_code text, total bigint NOT NULL, excl bigint NOT NULL
+       ) ON COMMIT DROP;
+       CREATE TEMP TABLE import_line_groups (
+         ticket_id bigint NOT NULL, family text, vat_rate numeric NOT NULL, quantity numeric NOT NULL,
+         net bigint NOT NULL, excl bigint NOT NULL, lines int NOT NULL
+       ) ON COMMIT DROP`,
+    );
 
     let bytesRead = 0;
     let linesSoFar = 0;
@@ -406,13 +418,8 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     options.progress?.({ bytesRead: totalBytes, totalBytes, lines: linesRead });
     log(`${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`);
 
-    // Tickets are few next to lines: staged, then dated in the site's zone and day by SQL.
-    await client.query(
-      `CREATE TEMP TABLE import_tickets (
-         ticket_id bigint NOT NULL, ref text NOT NULL, local_ts timestamp NOT NULL, kind text NOT NULL,
-         terminal_id int, seller_code text, total bigint NOT NULL, excl bigint NOT NULL
-       ) ON COMMIT DROP`,
-    );
+    // Tickets are few next to lines: staged (import_tickets, created above), then dated in the
+    // site's zone and day by SQL.
     const ticketCopy = new CopyWriter(client, 'import_tickets');
     await ticketCopy.chunks([summary.tickets]);
     await ticketCopy.end();
@@ -464,12 +471,6 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       // The load's tickets are all the tickets of their days: the family and VAT aggregates are
       // summed from the lines' groups the worker kept per ticket (a few rows per ticket) rather
       // than by joining the lines just written back to their tickets (the UCI year: ~1 s).
-      await client.query(
-        `CREATE TEMP TABLE import_line_groups (
-           ticket_id bigint NOT NULL, family text, vat_rate numeric NOT NULL, quantity numeric NOT NULL,
-           net bigint NOT NULL, excl bigint NOT NULL, lines int NOT NULL
-         ) ON COMMIT DROP`,
-      );
       const groupCopy = new CopyWriter(client, 'import_line_groups');
       await groupCopy.chunks([summary.lineGroups]);
       await groupCopy.end();
@@ -477,7 +478,7 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       // keep the planner from expecting none. The lines are not read, so not analysed here
       // (autovacuum does after COMMIT).
       if (summary.ticketsInserted >= 1_000) {
-        await client.query(`ANALYZE tickets, import_line_groups${summary.paymentCount >= 1_000 ? ', payments' : ''}`);
+        await client.query(`ANALYZE tickets${summary.paymentCount >= 1_000 ? ', payments' : ''}`);
       }
       await refreshDailySales(client, site.id, r.new_from, r.new_to, { lineGroups: 'import_line_groups' });
     } else if (r.new_from && r.new_to) {
