@@ -33,6 +33,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import type { Dataset } from '../src/contract/reports.ts';
 import type { RenderOptions } from '../src/server/reports/render/cells.ts';
@@ -45,6 +46,8 @@ const SIZES: PdfBenchPlan[] = [
 ];
 /** Rows of the warm-up documents (not measured), rendered once by each engine in turn. */
 const WARM_UP_ROWS = [200, 2_000];
+/** Pause after each timed document, in milliseconds (not timed). */
+const SETTLE_MS = 500;
 /** Chromium of the machine (Debian's package); CHROME_PATH overrides. */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -344,7 +347,11 @@ export async function benchPdf(
       const t0 = performance.now();
       const pdf = await print();
       const ms = performance.now() - t0;
-      return { ms, cpuMs: jobCpuMs() - c0, pages: countPdfPages(pdf), bytes: pdf.length };
+      const run = { ms, cpuMs: jobCpuMs() - c0, pages: countPdfPages(pdf), bytes: pdf.length };
+      // Let the engine's trailing work (its garbage collection of the document) end before the
+      // other engine is timed, so that neither is charged with the other's.
+      await setTimeout(SETTLE_MS);
+      return run;
     };
     const chromiumPdf = async (dataset: Dataset) => {
       await page.setContent(ticketsHtml(dataset, robotoDataUrl));
