@@ -6,8 +6,9 @@
  * PostgreSQL must do to store those rows: parsing, exact arithmetic, staging, ticket grouping,
  * ids and the daily aggregate. Targets: whole file under 30 s, ratio within 2.
  *
- * `npx node bench/import.ts` runs it alone on a throw-away embedded PostgreSQL; `benchImport`
- * runs it on any migrated database (it cleans up what it wrote).
+ * `npx node bench/import.ts [runs]` runs it alone on a throw-away embedded PostgreSQL, `runs` times
+ * (default 1), and prints each run, then the median ratio and its spread (on a shared machine one
+ * run says little); `benchImport` runs it on any migrated database (it cleans up what it wrote).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -92,7 +93,14 @@ export async function benchImport(pool: pg.Pool): Promise<ImportBench> {
   }
 }
 
-async function runAlone(): Promise<void> {
+/** Median of `values` (not empty). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+async function runAlone(runs: number): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-'));
   await fs.chmod(dir, 0o755);
   const server = await startEmbeddedPostgres(dir);
@@ -105,9 +113,17 @@ async function runAlone(): Promise<void> {
     pool.on('error', () => {});
     try {
       await migrateDatabase(pool);
-      const r = await benchImport(pool);
-      process.stdout.write(`${r.name}: ${r.seconds.toFixed(2)} s, ${r.linesPerSecond} lines/s; bare COPY of the same rows ${r.bareCopySeconds.toFixed(2)} s; ratio ${r.ratio.toFixed(2)}\n`);
-      process.stdout.write(`${JSON.stringify(r)}\n`);
+      const ratios: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const r = await benchImport(pool);
+        ratios.push(r.ratio);
+        const load = os.loadavg()[0]?.toFixed(2);
+        process.stdout.write(`${r.name}: ${r.seconds.toFixed(2)} s, ${r.linesPerSecond} lines/s; bare COPY of the same rows ${r.bareCopySeconds.toFixed(2)} s; ratio ${r.ratio.toFixed(2)} (load average ${load})\n`);
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+      }
+      if (runs > 1) {
+        process.stdout.write(`ratio over ${runs} runs: median ${median(ratios).toFixed(2)}, min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}\n`);
+      }
     } finally {
       await pool.end();
     }
@@ -118,5 +134,5 @@ async function runAlone(): Promise<void> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await runAlone();
+  await runAlone(Math.max(1, Number(process.argv[2] ?? 1) || 1));
 }

@@ -13,7 +13,7 @@
  *   `quantity × unit price` rounded half away from zero to the cent; VAT-exclusive amounts are
  *   `round(amount / (1 + rate))` per line and ticket totals are sums of lines.
  * - Streamed: the file is read as it comes (gunzip, transcoding to UTF-8) and cut into blocks of
- *   whole records (blocks.ts); for a big file worker threads read alternate blocks (csv-parse,
+ *   whole records (blocks.ts); for a big file a worker thread reads them (csv-parse,
  *   dates, exact amounts: lines.ts `BlockReader`) while the main thread puts their lines back in
  *   file order into finished `ticket_lines` rows (`Assembler`) and feeds them to PostgreSQL
  *   through COPY — no second pass over the lines (bench/import.ts compares the whole import with
@@ -33,7 +33,6 @@
  */
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -74,8 +73,8 @@ export interface ImportOptions {
   log?: (message: string) => void;
   progress?: (progress: ImportProgress) => void;
   /**
-   * Worker threads reading the file: 0 reads it on the main thread (the default up to 1.5 MB);
-   * the default above is 2 (1 on a single core).
+   * Worker threads reading the file: 0 reads it on the main thread (the default up to 1.5 MB),
+   * 1 is the default above; 2 or more read alternate blocks (more CPU in all, for idle cores).
    */
   workers?: number;
   /** Size of the blocks the file is cut into, in bytes (default 512 KiB; tests use tiny blocks). */
@@ -283,10 +282,12 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   const prices = await readPrices(mapping, baseDir);
   const source = `file:${path.basename(file).replace(/\.gz$/i, '')}`;
   // Reading the file (csv-parse above all) costs more CPU than PostgreSQL's COPY of its rows: a
-  // big file is read by worker threads taking alternate blocks, so reading never waits on one
-  // core while PostgreSQL ingests on another; the main thread only assembles tickets and feeds
-  // the COPY. Started first, they load their modules while the transaction starts.
-  const workerCount = options.workers ?? (totalBytes > 1_500_000 ? Math.min(2, availableParallelism()) : 0);
+  // big file is read by a worker thread while the main thread assembles tickets and feeds the
+  // COPY, and PostgreSQL ingests on another core. One reader by default: a second one reads
+  // alternate blocks but costs ~0.6 s more CPU on the UCI year (its own module loading, JIT and
+  // heap), which on two cores shared with PostgreSQL was not won back in time. Started first, it
+  // loads its modules while the transaction starts.
+  const workerCount = options.workers ?? (totalBytes > 1_500_000 ? 1 : 0);
   let worker: ReaderWorkers | undefined = workerCount > 0 ? new ReaderWorkers(workerCount) : undefined;
 
   let client: pg.PoolClient;
