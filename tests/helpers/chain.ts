@@ -10,7 +10,7 @@
 import { TZDate } from '@date-fns/tz';
 import { refreshDailySales } from '../../src/server/db/aggregates.ts';
 import type { Database } from '../../src/server/db/connect.ts';
-import type { RawReportInput } from '../../src/server/reports/request.ts';
+import { type RawReportInput, reportInput as defaultReportInput } from '../../src/server/reports/request.ts';
 
 /** A site of a test chain; company 1 (brand "Le Comptoir") or 2 (brand "Counter"). */
 export interface TestSite {
@@ -196,27 +196,13 @@ export function reportInput(
   dateFin: string,
   overrides: Partial<RawReportInput> = {},
 ): RawReportInput {
-  return {
+  return defaultReportInput({
     rapportClassName,
-    typeRapport: 'Daily',
     format: 'JSON',
     language: 'fr',
     dateDebut,
     dateFin,
-    datefiscales: [],
     sites: [1, 2],
-    tpv: [],
-    vendeurs: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    trainingMode: false,
-    operation: 'VENTE',
-    filtre: undefined,
-    condition: [],
-    tri: undefined,
-    regroupement: undefined,
-    isFilters: false,
     ...overrides,
-  };
+  });
 }
