@@ -17,11 +17,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { SwaggerTransform } from '@fastify/swagger';
 import { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../contract/api.ts';
 import type { Config } from './config.ts';
+import { sessionCache } from './auth/tokens.ts';
+import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
+import { reportSiteCache } from './reports/request.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { distributionRoutes } from './routes/distributions.ts';
 import { exportRoutes } from './routes/exports.ts';
@@ -106,7 +109,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
-  installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes });
+  // Caches of the per-call reads (session check, report sites), kept true by the change feed.
+  const changes = new ChangeFeed(database.pool.options, (message, err) => app.log.warn({ err }, message));
+  await changes.start();
+  app.decorate('changes', changes);
+  app.addHook('onClose', () => changes.close());
+  const sessions = sessionCache(changes);
+  const reportSites = reportSiteCache(changes);
+  installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
@@ -153,12 +163,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       await api.register(idempotencyPlugin, { pool: database.pool }); // first: wraps every later write route
       await api.register(metaRoutes, { config });
-      await api.register(sessionRoutes, { database, config });
+      await api.register(sessionRoutes, { database, config, sessions });
       await api.register(referenceRoutes, { database, config });
       await api.register(homeRoutes, { database });
       await api.register(countingRoutes, { database, config });
       await api.register(favouriteRoutes, { database });
-      await api.register(reportRoutes, { database, distribution: config.distribution });
+      await api.register(reportRoutes, { database, distribution: config.distribution, reportSites });
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });

@@ -128,6 +128,7 @@ describe('sign-in, tokens and sign-out', () => {
       `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
       [sha256(token)],
     );
+    await t.app.changes.settled(); // written behind the server's back: let its cache hear of it
     const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'Unauthorized' });
@@ -148,6 +149,7 @@ describe('sign-in, tokens and sign-out', () => {
       `UPDATE sessions SET expires_at = now() + interval '5 minutes' WHERE token_hash = $1`,
       [sha256(token)],
     );
+    await t.app.changes.settled();
     const res = await t.app.inject({ method: 'GET', url: `/api/bo/getSites?id=${userId}`, headers });
     expect(res.statusCode).toBe(200);
     const minutesLeft = ((await expiry()) - Date.now()) / 60_000;

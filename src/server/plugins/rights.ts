@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { CLIENT_HEADER } from '../../contract/api.ts';
 import { API_RIGHTS, type ApiRoute } from '../../contract/rights.ts';
 import type {} from '../auth/session.ts'; // request.session, config.rights
-import { parseBasic, resolveSession } from '../auth/tokens.ts';
+import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
 import { ApiHttpError } from './errors.ts';
 
 /** Where the API lives (DESIGN.md §4: `/api/` by default). */
@@ -90,19 +90,23 @@ function documentRequirement(route: RouteOptions, key: ApiRoute): void {
 }
 
 /** Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when invalid. */
-async function sessionFromRequest(request: FastifyRequest, pool: pg.Pool, sessionMinutes: number) {
+async function sessionFromRequest(
+  request: FastifyRequest,
+  options: { pool: pg.Pool; sessionMinutes: number; sessions?: SessionCache },
+) {
   const basic = parseBasic(request.headers.authorization);
   if (!basic) return null;
-  return resolveSession(pool, basic.login, basic.secret, sessionMinutes);
+  return resolveSession(options.pool, basic.login, basic.secret, options.sessionMinutes, options.sessions);
 }
 
 /**
  * Installs the rights table's guard on the root instance `app`; call it before any route is
- * registered (the onRoute check only sees routes registered afterwards).
+ * registered (the onRoute check only sees routes registered afterwards). With `sessions`,
+ * checked sessions are kept in that cache (auth/tokens.ts) instead of read on every call.
  */
 export function installRights(
   app: FastifyInstance,
-  options: { pool: pg.Pool; sessionMinutes: number },
+  options: { pool: pg.Pool; sessionMinutes: number; sessions?: SessionCache },
 ): void {
   app.decorateRequest('session', null);
   app.addHook('onRoute', checkRouteRights);
@@ -121,7 +125,7 @@ export function installRights(
     }
     const requirement = API_RIGHTS[key];
     if (requirement === 'public') return;
-    const session = await sessionFromRequest(request, options.pool, options.sessionMinutes);
+    const session = await sessionFromRequest(request, options);
     if (!session) throw new ApiHttpError(401, 'Unauthorized', 'missing, invalid or expired token');
     request.session = session;
     if (requirement !== 'session' && !requirement.anyOf.some((r) => session.droits.includes(r))) {

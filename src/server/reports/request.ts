@@ -19,6 +19,7 @@
  */
 import { daysInclusive, hhmmToMinutes, parseWireDate } from '../../contract/dates.ts';
 import type { Language, ReportFormat } from '../../contract/reports.ts';
+import type { ChangeFeed, TableCache } from '../db/changes.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
 import { findReportClass } from './registry.ts';
@@ -132,15 +133,35 @@ function resolveHours(input: RawReportInput): HourRange | null {
   return { start, end };
 }
 
-/** Reads sites `ids` with their clock, currency and brand, ascending id. */
-export async function loadReportSites(database: Database, ids: readonly number[]): Promise<ReportSite[]> {
-  const { rows } = await database.pool.query<ReportSite>(
-    `SELECT s.id, s.libelle, s.time_zone AS "timeZone", s.currency, c.enseigne
+/** Report sites by id list (db/changes.ts): emptied when a site or a company changes. */
+export type ReportSiteCache = TableCache<ReportSite[]>;
+
+/** A report-site cache on `feed` (one per server). */
+export function reportSiteCache(feed: ChangeFeed): ReportSiteCache {
+  return feed.cache<ReportSite[]>(['sites', 'companies'], { maxEntries: 1_000 });
+}
+
+/**
+ * Reads sites `ids` with their clock, currency and brand, ascending id; through `cache` when
+ * given (no round trip while no site or company changed). The array is shared: read-only.
+ */
+export async function loadReportSites(
+  database: Database,
+  ids: readonly number[],
+  cache?: ReportSiteCache,
+): Promise<ReportSite[]> {
+  // Named (prepared once per connection): every report reads it before its own query.
+  const read = async () =>
+    (
+      await database.pool.query<ReportSite>({
+        name: 'comptoir_report_sites',
+        text: `SELECT s.id, s.libelle, s.time_zone AS "timeZone", s.currency, c.enseigne
        FROM sites s JOIN companies c ON c.id = s.company_id
       WHERE s.id = ANY($1::int[]) ORDER BY s.id`,
-    [ids],
-  );
-  return rows;
+        values: [ids],
+      })
+    ).rows;
+  return cache ? ((await cache.get(ids.join(','), read)) ?? []) : read();
 }
 
 /** Sites of the groups `groupIds` that lie in `scope`, ascending (filtre=GROUPE). */
@@ -178,7 +199,12 @@ export async function resolveReport(
   input: RawReportInput,
   scopeSiteIds: readonly number[],
   database: Database,
-  options: { now?: Date; findClass?: (className: string) => ReportClass | undefined } = {},
+  options: {
+    now?: Date;
+    findClass?: (className: string) => ReportClass | undefined;
+    /** The server's report-site cache (app.ts); without it, the sites are read every time. */
+    sites?: ReportSiteCache;
+  } = {},
 ): Promise<ResolvedReport> {
   const now = options.now ?? new Date();
   const cls = (options.findClass ?? findReportClass)(input.rapportClassName);
@@ -230,7 +256,7 @@ export async function resolveReport(
   }
   const wanted = chosenSites.length > 0 ? [...new Set(chosenSites)] : [...scope];
   if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
-  const sites = await loadReportSites(database, wanted);
+  const sites = await loadReportSites(database, wanted, options.sites);
   if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
   if (shaping.groupBy === 'GROUPE')
     shaping.siteGroups = await groupsOfSites(

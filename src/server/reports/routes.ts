@@ -67,6 +67,7 @@ import { isStreamed } from './render/streamed.ts';
 import {
   loadReportSites,
   type RawReportInput,
+  type ReportSiteCache,
   type ResolvedReport,
   reportInput,
   resolveReport,
@@ -220,10 +221,12 @@ function userLanguage(session: Session): Language {
  * @param options.distribution the GET distribution name, shown on PDFs when the sites' companies
  *   have no brand.
  */
-export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution?: string }> = async (
-  app,
-  options,
-) => {
+export const reportRoutes: FastifyPluginAsync<{
+  database: Database;
+  distribution?: string;
+  /** The server's report-site cache (app.ts, db/changes.ts). */
+  reportSites?: ReportSiteCache;
+}> = async (app, options) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { database } = options;
   const { pool } = database;
@@ -278,7 +281,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
     input: RawReportInput,
     record: boolean,
   ): Promise<FastifyReply> => {
-    const report = await resolveReport(input, session.siteIds, database);
+    const report = await resolveReport(input, session.siteIds, database, { sites: options.reportSites });
     const dataset = await datasetOf(report);
     // A streamed dataset (large CSV/XLSX, render/streamed.ts) holds only its first rows so far.
     const rowCount = isStreamed(dataset) ? null : dataset.rows.length;
@@ -634,7 +637,7 @@ export const reportRoutes: FastifyPluginAsync<{ database: Database; distribution
           sites: [q.site],
         });
         try {
-          const report = await resolveReport(input, session.siteIds, database);
+          const report = await resolveReport(input, session.siteIds, database, { sites: options.reportSites });
           const dataset = await datasetOf(report);
           if (dataset.rows.length === 0) {
             leave('empty');

@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ConnexionAnswerSchema } from '../../contract/api.ts';
 import { dummyPasswordHash, verifyPassword } from '../auth/users.ts';
-import { openSession, parseBasic, revokeSession } from '../auth/tokens.ts';
+import { openSession, parseBasic, revokeSession, type SessionCache } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
@@ -27,7 +27,12 @@ interface LoginRow {
 
 export async function sessionRoutes(
   app: FastifyInstance,
-  options: { database: Database; config: Pick<Config, 'sessionMinutes' | 'loginRatePerMinute'> },
+  options: {
+    database: Database;
+    config: Pick<Config, 'sessionMinutes' | 'loginRatePerMinute'>;
+    /** The cache of the rights guard, so a revoked token stops at once in this process too. */
+    sessions?: SessionCache;
+  },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
@@ -90,7 +95,7 @@ export async function sessionRoutes(
     },
     async (request, reply) => {
       const basic = parseBasic(request.headers.authorization);
-      if (basic) await revokeSession(pool, basic.secret);
+      if (basic) await revokeSession(pool, basic.secret, options.sessions);
       return reply.code(204).send(null);
     },
   );
