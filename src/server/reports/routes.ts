@@ -353,11 +353,12 @@ export const reportRoutes: FastifyPluginAsync<{
         return reply.send(counted);
       }
       case 'dataset': {
-        const json = JSON.stringify(body.data);
-        const length = Buffer.byteLength(json);
+        // Encoded to UTF-8 once, here: sent as a string, the text was encoded again on its way
+        // out (a year of finance figures, 490 kB with accented labels: 4.1 → 1.0 ms after onSend).
+        const json = Buffer.from(JSON.stringify(body.data));
         // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
-        void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', length);
-        reply.header('Content-Length', length);
+        void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', json.length);
+        reply.header('Content-Length', json.length);
         return reply.send(json);
       }
     }
