@@ -11,7 +11,9 @@
  *   build the dataset (runReport), serialise it (JSON.stringify) — `ratio` is this over bare SQL;
  * - "HTTP": the whole GET /api/bo/getReport?format=JSON through the real Fastify app
  *   (`app.inject`, signed in as an administrator): session check, rights, scope, the edition
- *   record the route writes, serialisation — `httpRatio`.
+ *   record the route writes, serialisation — `httpRatio`. After the first call the session and
+ *   the report's sites come from the server's caches (src/server/db/changes.ts), as they do for
+ *   a user who keeps working; nothing changes those tables during the run.
  *
  * Also {@link benchSalesByDayVolume}: the sales-by-day report of a year on two chains of
  * different sizes (1 M and 10 M lines), to show the time does not grow with the lines.
