@@ -6,10 +6,7 @@
  * period, sites, size, author and a named download button — in English and German.
  */
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
+import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import de from '../../i18n/de.json';
 import en from '../../i18n/en.json';
@@ -20,9 +17,7 @@ import { ExportsPage, formatInstant } from '../../src/client/features/exports/co
 import { exportQueries } from '../../src/client/features/exports/export-queries.ts';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { renderScreen, signInAs, unmountScreen } from './support.tsx';
 
 const today = toWireDate(new Date());
 
@@ -108,36 +103,14 @@ let root: Root;
 
 async function render(language: Language, messages: Record<string, string>) {
   i18nState.language = language;
-  session.user = {
-    id: 9,
-    login: 'manager',
-    droits: ['RAPPORTS'],
-    currency: 'EUR',
-    role: '',
-    token: 't',
-    codeExploitant: null,
-    language,
-  };
+  signInAs({ id: 9, login: 'manager', language });
   queryClient.setQueryData(exportQueries.status(9, today).queryKey, status);
   queryClient.setQueryData(exportQueries.list(9, language, 1).queryKey, list);
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale={language} messages={messages}>
-          <ExportsPage />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(<ExportsPage />, language, messages));
 }
 
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
   i18nState.language = 'fr';
 });
 

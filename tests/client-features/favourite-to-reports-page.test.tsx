@@ -6,21 +6,11 @@
  * as absent, so the manager sees why the report may come back empty.
  */
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-  Outlet,
-  RouterProvider,
-} from '@tanstack/react-router';
+import { RouterProvider } from '@tanstack/react-router';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
-import type { Site } from '../../src/contract/api.ts';
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
 import { FavouriteSchema } from '../../src/contract/favourites.ts';
 import type { ReportClassInfo } from '../../src/contract/reports.ts';
@@ -28,18 +18,11 @@ import { FavouritesPage } from '../../src/client/features/favourites/components/
 import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
 import { ReportsPage } from '../../src/client/features/reports/components/reports-page.tsx';
 import { reportQueries } from '../../src/client/features/reports/report-queries.ts';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import {
-  referenceLoad,
-  resetSelection,
-  selection,
-} from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { memoryRouter, renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
 const USER_ID = 5;
 const CLASS = 'RapportVentesFamille';
@@ -94,57 +77,23 @@ const favourite = FavouriteSchema.parse({
   condition: ['Desserts', 'Glaces'],
 });
 
-function site(restaurantId: number, libelle: string): Site {
-  return {
-    restaurantId,
-    libelle,
-    societeId: 1,
-    currency: 'EUR',
-    timeZone: 'Europe/Paris',
-    caisses: [],
-    vendeurs: [],
-    groupe: ['TOUS'],
-    extras: { code_implant: null },
-  };
-}
-
 let container: HTMLDivElement;
 let root: Root;
 let router: ReturnType<typeof makeRouter>;
 
 function makeRouter() {
-  const rootRoute = createRootRoute({ component: Outlet });
-  return createRouter({
-    routeTree: rootRoute.addChildren([
-      createRoute({
-        getParentRoute: () => rootRoute,
-        path: '/configFavoris',
-        component: () => <FavouritesPage editions={editions} />,
-      }),
-      createRoute({ getParentRoute: () => rootRoute, path: '/rapports', component: ReportsPage }),
-    ]),
-    history: createMemoryHistory({ initialEntries: ['/configFavoris'] }),
-  });
+  return memoryRouter(
+    { '/configFavoris': () => <FavouritesPage editions={editions} />, '/rapports': ReportsPage },
+    '/configFavoris',
+  );
 }
 
 beforeEach(async () => {
   resetSelection();
   clearNotifications();
-  session.user = {
-    id: USER_ID,
-    login: 'gerant',
-    droits: ['RAPPORTS'],
-    currency: 'EUR',
-    role: '',
-    token: 't',
-    codeExploitant: null,
-    language: 'fr',
-  };
+  signInAs({ id: USER_ID });
   const language = i18nState.language;
-  queryClient.setQueryData(referenceQueries.sites().queryKey, [site(1, 'Lyon Bellecour')]);
-  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
-  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
-  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
+  seedReferenceData([testSite(1, 'Lyon Bellecour')]);
   queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, { favoris: [favourite] });
   queryClient.setQueryData(reportQueries.metrics(USER_ID, language).queryKey, { editions });
   queryClient.setQueryData(reportQueries.choices(USER_ID, CLASS, language).queryKey, choices);
@@ -165,26 +114,12 @@ beforeEach(async () => {
       ],
     },
   );
-  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
   router = makeRouter();
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="fr" messages={fr}>
-          <RouterProvider router={router} />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(<RouterProvider router={router} />, 'fr', fr));
 });
 
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
 });
 
 /** The value shown by the select labelled `label`. */

@@ -5,55 +5,24 @@
  * SPEC.md §4, the delete confirmation of SPEC.md §5, and opening a favourite in /rapports.
  */
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-  Outlet,
-  RouterProvider,
-} from '@tanstack/react-router';
+import { RouterProvider } from '@tanstack/react-router';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
-import type { Site } from '../../src/contract/api.ts';
 import { type Favourite, FavouriteSchema } from '../../src/contract/favourites.ts';
 import type { ReportClassInfo } from '../../src/contract/reports.ts';
 import { FavouritesPage } from '../../src/client/features/favourites/components/favourites-page.tsx';
 import { dispatchFavouriteMode, favouriteMode } from '../../src/client/features/favourites/favourite-mode.ts';
 import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
 import { reportQueries } from '../../src/client/features/reports/report-queries.ts';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import {
-  referenceLoad,
-  resetSelection,
-  selection,
-} from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { memoryRouter, renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
 const USER_ID = 5;
-
-function site(restaurantId: number, libelle: string): Site {
-  return {
-    restaurantId,
-    libelle,
-    societeId: 1,
-    currency: 'EUR',
-    timeZone: 'Europe/Paris',
-    caisses: [],
-    vendeurs: [],
-    groupe: ['TOUS'],
-    extras: { code_implant: null },
-  };
-}
 
 const editions: ReportClassInfo[] = [
   {
@@ -114,21 +83,13 @@ let root: Root;
 let router: ReturnType<typeof makeRouter>;
 
 function makeRouter() {
-  const rootRoute = createRootRoute({ component: Outlet });
-  const favourites = createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/configFavoris',
-    component: () => <FavouritesPage editions={editions} />,
-  });
-  const reports = createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/rapports',
-    component: () => <p>écran rapports</p>,
-  });
-  return createRouter({
-    routeTree: rootRoute.addChildren([favourites, reports]),
-    history: createMemoryHistory({ initialEntries: ['/configFavoris'] }),
-  });
+  return memoryRouter(
+    {
+      '/configFavoris': () => <FavouritesPage editions={editions} />,
+      '/rapports': () => <p>écran rapports</p>,
+    },
+    '/configFavoris',
+  );
 }
 
 /** French typography: the catalogue puts no-break spaces inside « ». */
@@ -154,23 +115,8 @@ beforeEach(async () => {
   clearNotifications();
   dispatchFavouriteMode({ type: 'cancelNew' });
   dispatchFavouriteMode({ type: 'removed', id: favouriteMode.selectedId ?? 0 });
-  session.user = {
-    id: USER_ID,
-    login: 'gerant',
-    droits: ['RAPPORTS'],
-    currency: 'EUR',
-    role: '',
-    token: 't',
-    codeExploitant: null,
-    language: 'fr',
-  };
-  queryClient.setQueryData(referenceQueries.sites().queryKey, [
-    site(1, 'Lyon Bellecour'),
-    site(3, 'Annecy Lac'),
-  ]);
-  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
-  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
-  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
+  signInAs({ id: USER_ID });
+  seedReferenceData([testSite(1, 'Lyon Bellecour'), testSite(3, 'Annecy Lac')]);
   queryClient.setQueryData(favouriteQueries.list(USER_ID).queryKey, {
     favoris: [march, lastWeek, gone, desserts],
   });
@@ -189,26 +135,12 @@ beforeEach(async () => {
       conditionsFrom: 'bo/getGroupements',
     },
   );
-  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
   router = makeRouter();
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="fr" messages={fr}>
-          <RouterProvider router={router} />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(<RouterProvider router={router} />, 'fr', fr));
 });
 
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
 });
 
 describe('/configFavoris', () => {

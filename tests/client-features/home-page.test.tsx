@@ -5,55 +5,26 @@
  * the interface's language.
  */
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import { toWireDate } from '../../src/contract/dates.ts';
-import type { Site } from '../../src/contract/api.ts';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
 import { homeQueries } from '../../src/client/features/home/home-queries.ts';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import { referenceLoad, resetSelection } from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection } from '../../src/client/features/selection/selection-state.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
+import { renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const site = (restaurantId: number, libelle: string): Site => ({
-  restaurantId,
-  libelle,
-  societeId: 1,
-  currency: 'GBP',
-  timeZone: 'Europe/London',
-  caisses: [],
-  vendeurs: [],
-  groupe: ['TOUS'],
-  extras: { code_implant: null },
-});
+const site = (restaurantId: number, libelle: string) =>
+  testSite(restaurantId, libelle, { currency: 'GBP', timeZone: 'Europe/London' });
 
 let container: HTMLDivElement;
 let root: Root;
 
 beforeEach(async () => {
   resetSelection();
-  session.user = {
-    id: 9,
-    login: 'manager',
-    droits: [],
-    currency: 'GBP',
-    role: '',
-    token: 't',
-    codeExploitant: 'OP7',
-    language: 'en',
-  };
-  queryClient.setQueryData(referenceQueries.sites().queryKey, [site(4, 'Soho'), site(2, 'Camden')]);
-  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
-  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
-  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
-  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
+  signInAs({ id: 9, login: 'manager', droits: [], currency: 'GBP', codeExploitant: 'OP7', language: 'en' });
+  seedReferenceData([site(4, 'Soho'), site(2, 'Camden')]);
   const today = toWireDate(new Date());
   // Same key the page builds: sites ascending, today, the user's operator code (SPEC.md §6).
   queryClient.setQueryData(
@@ -68,24 +39,11 @@ beforeEach(async () => {
       },
     },
   );
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="en" messages={en}>
-          <HomePage />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(<HomePage />, 'en', en));
 });
 
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
 });
 
 describe('home page', () => {

@@ -5,81 +5,34 @@
  * sites, and picking writes the selection.
  */
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import type { Site } from '../../src/contract/api.ts';
 import { SitePicker } from '../../src/client/features/selection/components/site-pickers.tsx';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import {
-  referenceLoad,
-  resetSelection,
-  selection,
-} from '../../src/client/features/selection/selection-state.ts';
-import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
+import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
+import { renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-function site(restaurantId: number, libelle: string, code: string | null): Site {
-  return {
-    restaurantId,
-    libelle,
-    societeId: 1,
-    currency: 'EUR',
-    timeZone: 'Europe/Paris',
-    caisses: [],
-    vendeurs: [],
-    groupe: ['TOUS'],
-    extras: { code_implant: code },
-  };
-}
+const site = (restaurantId: number, libelle: string, code: string | null): Site =>
+  testSite(restaurantId, libelle, { extras: { code_implant: code } });
 
 let container: HTMLDivElement;
 let root: Root;
 
 beforeEach(async () => {
   resetSelection();
-  session.user = {
-    id: 5,
-    login: 'gerant',
-    droits: ['RAPPORTS'],
-    currency: 'EUR',
-    role: '',
-    token: 't',
-    codeExploitant: null,
-    language: 'fr',
-  };
-  queryClient.setQueryData(referenceQueries.sites().queryKey, [
+  signInAs();
+  seedReferenceData([
     site(1, 'Lyon Bellecour', 'LY01'),
     site(2, 'NON REMPLI', null),
     site(3, 'Annecy Lac', 'AN01'),
   ]);
-  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
-  queryClient.setQueryData(referenceQueries.terminals().queryKey, []);
-  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
-  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="fr" messages={fr}>
-          <SitePicker />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(<SitePicker />, 'fr', fr));
 });
 
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
 });
 
 describe('site picker', () => {
