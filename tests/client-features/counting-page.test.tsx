@@ -13,33 +13,31 @@ import { api } from './counting-page-api.ts';
 import 'fake-indexeddb/auto';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json } from '../client/api-server.ts';
 import en from '../../i18n/en.json';
-import type { Site } from '../../src/contract/api.ts';
 import { toWireDate } from '../../src/contract/dates.ts';
 import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
 import { countingQueries } from '../../src/client/features/counting/counting-queries.ts';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import { referenceLoad, resetSelection } from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection } from '../../src/client/features/selection/selection-state.ts';
 import { db } from '../../src/client/lib/db.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { session } from '../../src/client/lib/session.ts';
+import {
+  inputLabelled,
+  renderScreen,
+  seedReferenceData,
+  signInAs,
+  submitForm,
+  testSite,
+  typeInto as type,
+  unmountScreen,
+  waitUntil,
+} from './support.tsx';
 
 const today = toWireDate(new Date());
-const lyon: Site = {
-  restaurantId: 3,
-  libelle: 'Lyon Bellecour',
-  societeId: 1,
-  currency: 'EUR',
-  timeZone: 'Europe/Paris',
-  caisses: [],
-  vendeurs: [],
-  groupe: ['TOUS'],
-  extras: { code_implant: null },
-};
+const lyon = testSite(3, 'Lyon Bellecour');
 
 const expectedAnswer = {
   site: 3,
@@ -69,84 +67,33 @@ beforeEach(async () => {
   resetSelection();
   await db().outbox.clear();
   await db().cashCounts.clear();
-  session.user = {
-    id: 9,
-    login: 'manager',
-    droits: ['COMPTAGE'],
-    currency: 'EUR',
-    role: '',
-    token: 't',
-    codeExploitant: null,
-    language: 'en',
-  };
-  queryClient.setQueryData(referenceQueries.sites().queryKey, [lyon]);
-  queryClient.setQueryData(referenceQueries.groups().queryKey, []);
-  queryClient.setQueryData(referenceQueries.terminals().queryKey, [
-    { restaurantId: 3, libelle: 'Lyon Bellecour', caisses: [{ id: 1, libelle: 'Till 1' }] },
-  ]);
-  queryClient.setQueryData(referenceQueries.sellers().queryKey, []);
-  Object.assign(referenceLoad, { loading: false, loaded: true, failedCode: null });
+  signInAs({ id: 9, login: 'manager', droits: ['COMPTAGE'], language: 'en' });
+  seedReferenceData(
+    [lyon],
+    [{ restaurantId: 3, libelle: 'Lyon Bellecour', caisses: [{ id: 1, libelle: 'Till 1' }] }],
+  );
   queryClient.setQueryData(countingQueries.expected(9, 3, today, 1).queryKey, expectedAnswer);
   queryClient.setQueryData(countingQueries.list(9, 3, today).queryKey, listAnswer);
   api.requests.length = 0;
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="en" messages={en}>
-          <CashCountPage action="saisie" fixOutboxId={undefined} />
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(
+    <CashCountPage action="saisie" fixOutboxId={undefined} />,
+    'en',
+    en,
+  ));
   await waitFor(() => container.querySelector('[data-testid="cash-denomination-2000"]') !== null);
 });
 
 afterEach(async () => {
   // Let the reads a save started finish before the page goes.
   await waitFor(() => queryClient.isFetching() === 0);
-  act(() => root.unmount());
-  container.remove();
-  queryClient.clear();
+  unmountScreen({ container, root });
 });
 
-async function waitFor(predicate: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 20));
-    });
-  }
-}
-
-/** Types into an input the way React sees it (native setter, then an input event). */
-async function type(input: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-    setter?.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-
-function inputLabelled(text: string): HTMLInputElement {
-  const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.startsWith(text));
-  const id = label?.getAttribute('for');
-  const input = id ? container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`) : null;
-  if (!input) throw new Error(`no input labelled ${text}`);
-  return input;
-}
+const waitFor = (predicate: () => boolean) => waitUntil(predicate, 3_000, 20);
 
 const text = (testId: string) => container.querySelector(`[data-testid="${testId}"]`)?.textContent;
 
-async function save(): Promise<void> {
-  const form = container.querySelector<HTMLFormElement>('[data-testid="cash-count-form"]');
-  await act(async () => {
-    form?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
-  });
-}
+const save = () => submitForm('cash-count-form');
 
 describe('cash count screen', () => {
   it('shows counted and variance live against the expected amounts as notes and cheques are typed', async () => {

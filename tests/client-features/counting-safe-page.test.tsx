@@ -9,7 +9,7 @@
 import { closeAll, received, s, t, today, yesterday, apiBase } from './counting-safe-api.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
@@ -26,6 +26,14 @@ import { queryClient } from '../../src/client/lib/query-client.ts';
 import { session, signIn } from '../../src/client/lib/session.ts';
 import { PASSWORD } from '../server/counting/seed.ts';
 import { setDeviceOnline } from './counting-dom.ts';
+import {
+  inputLabelled,
+  renderScreen,
+  submitForm as submit,
+  typeInto,
+  unmountScreen,
+  waitUntil,
+} from './support.tsx';
 
 let container: HTMLDivElement;
 let root: Root;
@@ -44,65 +52,23 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await waitFor(() => queryClient.isFetching() === 0);
-  act(() => root.unmount());
-  container.remove();
+  unmountScreen({ container, root }, { keepCache: true });
 });
 
 async function render(page: React.ReactNode): Promise<void> {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={queryClient}>
-        <IntlProvider locale="en" messages={en}>
-          {page}
-        </IntlProvider>
-      </QueryClientProvider>,
-    );
-  });
+  ({ container, root } = await renderScreen(page, 'en', en));
 }
 
-async function waitFor(predicate: () => boolean, timeoutMs = 8_000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 25));
-    });
-  }
-}
+const waitFor = (predicate: () => boolean) => waitUntil(predicate, 8_000, 25);
 
 /** Types into the input labelled `label` anywhere on the page (dialogs live outside the container). */
-async function type(label: string, value: string): Promise<void> {
-  const input = inputLabelled(label);
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-
-function inputLabelled(text: string): HTMLInputElement {
-  const label = [...document.querySelectorAll('label')].find((l) => l.textContent?.startsWith(text));
-  const id = label?.getAttribute('for');
-  const input = id ? document.getElementById(id) : null;
-  if (!(input instanceof HTMLInputElement)) throw new Error(`no input labelled ${text}`);
-  return input;
-}
+const type = (label: string, value: string) => typeInto(inputLabelled(label), value);
 
 async function press(scope: ParentNode, name: string): Promise<void> {
   const button = [...scope.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent === name);
   if (!button) throw new Error(`no button ${name}`);
   await act(async () => {
     button.click();
-  });
-}
-
-async function submit(testId: string): Promise<void> {
-  const form = document.querySelector<HTMLFormElement>(`[data-testid="${testId}"]`);
-  if (!form) throw new Error(`no form ${testId}`);
-  await act(async () => {
-    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
   });
 }
 
