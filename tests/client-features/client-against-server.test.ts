@@ -4,22 +4,19 @@
  * and what it answers is what the screens expect. Node's fetch; IndexedDB from fake-indexeddb.
  */
 import 'fake-indexeddb/auto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chain } from '../server/fixtures.ts';
 import { seedChain } from '../server/fixtures.ts';
 import { refreshDailyBreakdowns } from '../../src/server/db/aggregates.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
 
 let t: TestApp;
 let chain: Chain;
 let userId: number;
 
 // Loaded after the server listens: lib/http reads the API base when it is first imported.
-type Modules = {
-  session: typeof import('../../src/client/lib/session.ts');
-  http: typeof import('../../src/client/lib/http.ts');
-  queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
+type Modules = ClientCore & {
   load: typeof import('../../src/client/features/selection/load-reference-data.ts');
   ref: typeof import('../../src/client/features/selection/reference-queries.ts');
   scope: typeof import('../../src/client/features/selection/site-scope.ts');
@@ -40,13 +37,8 @@ beforeAll(async () => {
     restaurantIds: [chain.sites.paris, chain.sites.lyon],
     codeExploitant: 'EX1',
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
   m = {
-    session: await import('../../src/client/lib/session.ts'),
-    http: await import('../../src/client/lib/http.ts'),
-    queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
+    ...(await connectClient(t)),
     load: await import('../../src/client/features/selection/load-reference-data.ts'),
     ref: await import('../../src/client/features/selection/reference-queries.ts'),
     scope: await import('../../src/client/features/selection/site-scope.ts'),
@@ -59,10 +51,7 @@ beforeAll(async () => {
   await m.load.loadReferenceData();
 });
 
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await t?.close();
-});
+afterAll(() => disconnectClient(t));
 
 /** Parameters of a sales report over 1–2 March 2026 for the user's sites (none chosen = all). */
 function salesParams(overrides: Partial<Parameters<Modules['request']['buildReportParams']>[0]> = {}) {

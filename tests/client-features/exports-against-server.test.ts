@@ -5,17 +5,14 @@
  * refused call is told with the code of SPEC.md §8.
  */
 import 'fake-indexeddb/auto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
 import { loadChain } from '../reports/chain.ts';
 
 let t: TestApp;
 
-type Modules = {
-  session: typeof import('../../src/client/lib/session.ts');
-  http: typeof import('../../src/client/lib/http.ts');
-  queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
+type Modules = ClientCore & {
   exports: typeof import('../../src/client/features/exports/export-queries.ts');
 };
 let m: Modules;
@@ -29,22 +26,14 @@ beforeAll(async () => {
     droits: ['RAPPORTS'],
     restaurantIds: [1, 2],
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
   m = {
-    session: await import('../../src/client/lib/session.ts'),
-    http: await import('../../src/client/lib/http.ts'),
-    queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
+    ...(await connectClient(t)),
     exports: await import('../../src/client/features/exports/export-queries.ts'),
   };
   await m.session.signIn('gerant', 'Comptoir-2026!');
 });
 
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await t?.close();
-});
+afterAll(() => disconnectClient(t));
 
 describe('exports through the client calls', () => {
   it('my last report: NoReportInState before any, then the last one again as a PDF', async () => {

@@ -5,21 +5,18 @@
  * is told with the code of SPEC.md §8.
  */
 import 'fake-indexeddb/auto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chain } from '../server/fixtures.ts';
 import { seedChain } from '../server/fixtures.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
 
 let t: TestApp;
 let chain: Chain;
 
 // Loaded after the server listens: lib/http reads the API base when it is first imported.
-type Modules = {
-  session: typeof import('../../src/client/lib/session.ts');
-  http: typeof import('../../src/client/lib/http.ts');
+type Modules = ClientCore & {
   notifications: typeof import('../../src/client/lib/notifications.ts');
-  queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
   queries: typeof import('../../src/client/features/favourites/favourite-queries.ts');
   mapping: typeof import('../../src/client/features/favourites/favourite-selection.ts');
 };
@@ -35,24 +32,16 @@ beforeAll(async () => {
     restaurantIds: [chain.sites.paris, chain.sites.lyon],
   });
   await t.createUser({ login: 'autre', password: 'Comptoir-2026!', droits: ['RAPPORTS'], allSites: true });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
   m = {
-    session: await import('../../src/client/lib/session.ts'),
-    http: await import('../../src/client/lib/http.ts'),
+    ...(await connectClient(t)),
     notifications: await import('../../src/client/lib/notifications.ts'),
-    queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
     queries: await import('../../src/client/features/favourites/favourite-queries.ts'),
     mapping: await import('../../src/client/features/favourites/favourite-selection.ts'),
   };
   await m.session.signIn('gerant', 'Comptoir-2026!');
 });
 
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await t?.close();
-});
+afterAll(() => disconnectClient(t));
 
 const NO_SHAPING = {
   className: null,

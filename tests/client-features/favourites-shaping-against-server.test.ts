@@ -6,13 +6,13 @@
  * widening to every family.
  */
 import 'fake-indexeddb/auto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../src/contract/exports.ts';
 import { type Dataset, DatasetSchema } from '../../src/contract/reports.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import type { ReportShaping } from '../../src/client/features/selection/selection-state.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
 
 const CLASS = 'RapportVentesFamille';
 /** A family no demo site sells. */
@@ -22,10 +22,7 @@ let t: TestApp;
 let siteIds: number[];
 let dates: { from: string; to: string };
 
-type Modules = {
-  session: typeof import('../../src/client/lib/session.ts');
-  http: typeof import('../../src/client/lib/http.ts');
-  queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
+type Modules = ClientCore & {
   queries: typeof import('../../src/client/features/favourites/favourite-queries.ts');
   mapping: typeof import('../../src/client/features/favourites/favourite-selection.ts');
   request: typeof import('../../src/client/features/reports/report-request.ts');
@@ -43,13 +40,8 @@ beforeAll(async () => {
   );
   dates = span.rows[0]!;
   await t.createUser({ login: 'gerant', password: 'Comptoir-2026!', droits: ['RAPPORTS'], allSites: true });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
   m = {
-    session: await import('../../src/client/lib/session.ts'),
-    http: await import('../../src/client/lib/http.ts'),
-    queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
+    ...(await connectClient(t)),
     queries: await import('../../src/client/features/favourites/favourite-queries.ts'),
     mapping: await import('../../src/client/features/favourites/favourite-selection.ts'),
     request: await import('../../src/client/features/reports/report-request.ts'),
@@ -57,10 +49,7 @@ beforeAll(async () => {
   await m.session.signIn('gerant', 'Comptoir-2026!');
 }, 120_000);
 
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await t?.close();
-});
+afterAll(() => disconnectClient(t));
 
 /** Saves the selection with `shaping` as a favourite, reads it back from the list and applies it. */
 async function roundTrip(shaping: ReportShaping, libelle: string) {
