@@ -79,7 +79,6 @@ export function DatasetTable({ dataset }: { dataset: Dataset }) {
   }
   return (
     <Table
-      className="rep-table"
       label={dataset.title}
       columns={columns}
       rows={rows}
