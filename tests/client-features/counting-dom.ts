@@ -1,5 +1,6 @@
 /**
- * A DOM for the counting screens' tests, on the origin of a real HTTP server: happy-dom's window,
+ * A DOM for the tests that run the client against a real HTTP server (the counting screens, and
+ * the whole app in tests/client/support.tsx), on that server's origin: happy-dom's window,
  * document, elements and events, but Node's own fetch, Request and Response. happy-dom's fetch
  * breaks on the answers ky clones for its hooks ("Controller is already closed") and loses the
  * body of error answers (tests/client/login.test.tsx), which a browser does not.

@@ -7,39 +7,26 @@
  * answers (ky then cannot read `{ code }`), which a real browser does not.
  */
 import 'fake-indexeddb/auto';
-import { Window } from 'happy-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Root } from 'react-dom/client';
-import { ADMIN, decodeBasic, json, startTestApi, type TestApi } from './api-server.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { ADMIN, decodeBasic, json, type TestApi } from './api-server.ts';
+import { type LaunchedApp, launchApp, startApiWithDom, stopApiWithDom } from './support.tsx';
 
 let api: TestApi;
-// React and react-dom are imported after the DOM exists (react-dom checks for it when it loads).
-let act: typeof import('react').act;
+// React and react-dom are loaded by launchApp, after the DOM exists.
+let act: LaunchedApp['act'];
 let container: HTMLDivElement;
 let root: Root;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  vi.stubEnv('VITE_API_BASE', api.base);
   // A DOM on the API's origin, as in production; Node's fetch, Request, Response… are kept.
-  const dom = new Window({ url: new URL('/', api.base).href });
-  const g = globalThis as Record<string, unknown>;
-  for (const key of Object.getOwnPropertyNames(dom)) {
-    if (!(key in g)) g[key] = (dom as unknown as Record<string, unknown>)[key];
-  }
-  g.window = dom;
-  g.document = dom.document;
+  api = await startApiWithDom();
   api.on('bo/connexion', (req, res) => {
     if (decodeBasic(req.headers.authorization) === `${ADMIN.login}:Secret-1234`) json(res, 200, ADMIN);
     else json(res, 401, { code: 'badCredentials', message: 'bad login or password' });
   });
 });
-afterAll(async () => {
-  await api.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => stopApiWithDom(api));
 afterEach(() => {
   act(() => root.unmount());
   container.remove();
@@ -47,29 +34,9 @@ afterEach(() => {
 
 /** Starts the app as main.tsx does (stored session and language first), on a memory history. */
 async function startApp(path: string) {
-  vi.resetModules();
-  ({ act } = await import('react'));
-  const { createRoot } = await import('react-dom/client');
-  const { createMemoryHistory, createRouter, RouterProvider } = await import('@tanstack/react-router');
-  const { routeTree } = await import('../../src/client/routeTree.gen.ts');
-  const { wireRouterEvents } = await import('../../src/client/app/router-events.ts');
-  const { I18nProvider, initLanguage } = await import('../../src/client/lib/i18n.tsx');
-  const { restoreSession } = await import('../../src/client/lib/session.ts');
-  await Promise.all([restoreSession(), initLanguage()]);
-  const router = createRouter({ routeTree, history: createMemoryHistory({ initialEntries: [path] }) });
-  wireRouterEvents(router);
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>,
-    );
-  });
-  await vi.waitFor(() => expect(router.state.status).toBe('idle'));
-  return router;
+  const app = await launchApp(path);
+  ({ act, container, root } = app);
+  return app.router;
 }
 
 function input(name: string): HTMLInputElement {

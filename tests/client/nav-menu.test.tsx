@@ -8,37 +8,24 @@
  * CSS's business (checked in a browser, not here).
  */
 import 'fake-indexeddb/auto';
-import { Window } from 'happy-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Root } from 'react-dom/client';
 import { satisfies, screenRequirement } from '../../src/contract/rights.ts';
 import { navGroup } from '../../src/client/app/nav-groups.ts';
-import { ADMIN, json, startTestApi, type TestApi } from './api-server.ts';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { ADMIN, json, type TestApi } from './api-server.ts';
+import { type LaunchedApp, launchApp, startApiWithDom, stopApiWithDom } from './support.tsx';
 
 let api: TestApi;
-// React and react-dom are imported after the DOM exists (react-dom checks for it when it loads).
-let act: typeof import('react').act;
+// React and react-dom are loaded by launchApp, after the DOM exists.
+let act: LaunchedApp['act'];
 let container: HTMLDivElement;
 let root: Root;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  vi.stubEnv('VITE_API_BASE', api.base);
-  const dom = new Window({ url: new URL('/', api.base).href });
-  const g = globalThis as Record<string, unknown>;
-  for (const key of Object.getOwnPropertyNames(dom)) {
-    if (!(key in g)) g[key] = (dom as unknown as Record<string, unknown>)[key];
-  }
-  g.window = dom;
-  g.document = dom.document;
+  api = await startApiWithDom();
   api.on('version', (_req, res) => json(res, 200, { version: '1.3.0' }));
 });
-afterAll(async () => {
-  await api.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => stopApiWithDom(api));
 afterEach(() => {
   act(() => root.unmount());
   container.remove();
@@ -46,34 +33,15 @@ afterEach(() => {
 
 /** Starts the app as main.tsx does, signed in as a user holding `rights`, at `path`. */
 async function startSignedIn(rights: string[], path: string) {
-  vi.resetModules();
-  ({ act } = await import('react'));
-  const { set } = await import('idb-keyval');
-  const { SESSION_FORMAT, SESSION_KEY } = await import('../../src/client/lib/session.ts');
-  await set(SESSION_KEY, { format: SESSION_FORMAT, user: { ...ADMIN, droits: rights } });
-  const { createRoot } = await import('react-dom/client');
-  const { createMemoryHistory, createRouter, RouterProvider } = await import('@tanstack/react-router');
-  const { routeTree } = await import('../../src/client/routeTree.gen.ts');
-  const { wireRouterEvents } = await import('../../src/client/app/router-events.ts');
-  const { I18nProvider, initLanguage } = await import('../../src/client/lib/i18n.tsx');
-  const { restoreSession } = await import('../../src/client/lib/session.ts');
-  const { NAV } = await import('../../src/client/routes/-components/authed-layout.tsx');
-  await Promise.all([restoreSession(), initLanguage()]);
-  const router = createRouter({ routeTree, history: createMemoryHistory({ initialEntries: [path] }) });
-  wireRouterEvents(router);
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>,
-    );
+  const app = await launchApp(path, async () => {
+    const { set } = await import('idb-keyval');
+    const { SESSION_FORMAT, SESSION_KEY } = await import('../../src/client/lib/session.ts');
+    await set(SESSION_KEY, { format: SESSION_FORMAT, user: { ...ADMIN, droits: rights } });
   });
-  await vi.waitFor(() => expect(router.state.status).toBe('idle'));
+  ({ act, container, root } = app);
+  const { NAV } = await import('../../src/client/routes/-components/authed-layout.tsx');
   await vi.waitFor(() => expect(menuButton()).not.toBeNull());
-  return { router, nav: NAV.map((n) => String(n.to)) };
+  return { router: app.router, nav: NAV.map((n) => String(n.to)) };
 }
 
 function menuButton(): HTMLButtonElement | null {
