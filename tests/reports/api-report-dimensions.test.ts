@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { refreshDailySales } from '../../src/server/db/aggregates.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 import { type ChainTicket, loadChain } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-dimensions';
 let t: TestApp;
-let manager: AuthHeaders;
-let managerId: number;
+let manager: SignedInUser;
 
 /** Lines added: [ticket, family, vat rate, amount cents]. */
 const LINES: Array<[number, string, number, number]> = [];
@@ -47,13 +47,7 @@ beforeAll(async () => {
     [a!.ticketId, b!.ticketId],
   );
   await refreshDailySales(t.database.pool, 1, '2026-11-01', '2026-11-10');
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  manager = await t.signIn('manager', PASSWORD);
+  ({ manager } = await signInUsers(t, PASSWORD, { manager: MANAGER }));
 });
 afterAll(async () => {
   await t?.close();
@@ -63,8 +57,8 @@ const DAY = 'dateDebut=2026-11-02&dateFin=2026-11-02';
 
 async function groupements(className: string, filtre: string) {
   const res = await t.app.inject({
-    url: `/api/bo/getGroupements?id=${managerId}&rapportGeneralClassName=${className}&filtre=${filtre}&restaurantId=1&${DAY}&language=en`,
-    headers: manager,
+    url: `/api/bo/getGroupements?id=${manager.id}&rapportGeneralClassName=${className}&filtre=${filtre}&restaurantId=1&${DAY}&language=en`,
+    headers: manager.headers,
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ groupements: Array<{ value: string; label: string }> }>().groupements;
@@ -72,8 +66,8 @@ async function groupements(className: string, filtre: string) {
 
 async function report(className: string, query: string): Promise<Dataset> {
   const res = await t.app.inject({
-    url: `/api/bo/getReport?id=${managerId}&rapportClassName=${className}&format=JSON&language=en&sites[]=1&${DAY}&${query}`,
-    headers: manager,
+    url: `/api/bo/getReport?id=${manager.id}&rapportClassName=${className}&format=JSON&language=en&sites[]=1&${DAY}&${query}`,
+    headers: manager.headers,
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Dataset>();

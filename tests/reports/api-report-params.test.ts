@@ -5,25 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dataset, encodeSellers } from '../../src/contract/reports.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedSalesRows, loadChain, localMinute } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-params';
 let t: TestApp;
 let tickets: ChainTicket[];
-let manager: AuthHeaders;
-let managerId: number;
+let manager: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  manager = await t.signIn('manager', PASSWORD);
+  ({ manager } = await signInUsers(t, PASSWORD, { manager: MANAGER }));
 });
 afterAll(async () => {
   await t?.close();
@@ -33,8 +27,8 @@ const BASE =
   'rapportClassName=RapportVentes&format=JSON&dateDebut=2026-11-01&dateFin=2026-11-10&sites[]=1&sites[]=2';
 
 async function report(query: string, className = 'RapportVentes') {
-  const url = `/api/bo/getReport?id=${managerId}&${BASE.replace('RapportVentes', className)}&${query}`;
-  return t.app.inject({ url, headers: manager });
+  const url = `/api/bo/getReport?id=${manager.id}&${BASE.replace('RapportVentes', className)}&${query}`;
+  return t.app.inject({ url, headers: manager.headers });
 }
 
 async function dataset(query: string): Promise<Dataset> {
@@ -203,8 +197,8 @@ describe('ticket selection parameters', () => {
 
   it('datefiscales[] replaces the range', async () => {
     const res = await t.app.inject({
-      url: `/api/bo/getReport?id=${managerId}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
-      headers: manager,
+      url: `/api/bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
+      headers: manager.headers,
     });
     const got = res.json<Dataset>();
     expect(figures(got.rows)).toEqual(
@@ -275,14 +269,14 @@ describe('groups of sites (GROUPE)', () => {
 
   it('bo/getGroupements lists the groups holding sites of the scope or of the site asked', async () => {
     const url = (extra: string) =>
-      `/api/bo/getGroupements?id=${managerId}&rapportGeneralClassName=RapportVentes&filtre=GROUPE&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
-    const all = await t.app.inject({ url: url(''), headers: manager });
+      `/api/bo/getGroupements?id=${manager.id}&rapportGeneralClassName=RapportVentes&filtre=GROUPE&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
+    const all = await t.app.inject({ url: url(''), headers: manager.headers });
     expect(all.json().groupements.map((g: { label: string }) => g.label)).toEqual([
       'Alpes',
       'Centre',
       'Paris seul',
     ]);
-    const lyon = await t.app.inject({ url: url('&restaurantId=2'), headers: manager });
+    const lyon = await t.app.inject({ url: url('&restaurantId=2'), headers: manager.headers });
     expect(lyon.json().groupements).toEqual([
       { value: String(alpes), label: 'Alpes' },
       expect.objectContaining({ label: 'Centre' }),
@@ -294,15 +288,15 @@ describe('shaped reports as documents', () => {
   it('a grouped and sorted report downloads as PDF, CSV and XLSX (merged cells left empty)', async () => {
     for (const format of ['PDF', 'CSV', 'XLSX']) {
       const res = await t.app.inject({
-        url: `/api/bo/getReport?id=${managerId}&${BASE.replace('format=JSON', `format=${format}`)}&regroupement=GROUPE&tri=-netSales`,
-        headers: manager,
+        url: `/api/bo/getReport?id=${manager.id}&${BASE.replace('format=JSON', `format=${format}`)}&regroupement=GROUPE&tri=-netSales`,
+        headers: manager.headers,
       });
       expect(res.statusCode, `${format}: ${res.body.slice(0, 200)}`).toBe(200);
       expect(res.rawPayload.length).toBeGreaterThan(100);
     }
     const csv = await t.app.inject({
-      url: `/api/bo/getReport?id=${managerId}&${BASE.replace('format=JSON', 'format=CSV')}&regroupement=SITE&language=en`,
-      headers: manager,
+      url: `/api/bo/getReport?id=${manager.id}&${BASE.replace('format=JSON', 'format=CSV')}&regroupement=SITE&language=en`,
+      headers: manager.headers,
     });
     const lines = csv.body
       .replace(/^\uFEFF/, '')

@@ -7,33 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
 import type { Dataset, ReportClassInfo } from '../../src/contract/reports.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { LYON, MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedSalesRows, loadChain, SELLERS } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-state';
 let t: TestApp;
 let tickets: ChainTicket[];
-let manager: AuthHeaders;
-let managerId: number;
-let lyon: AuthHeaders;
-let lyonId: number;
+let manager: SignedInUser;
+let lyon: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  lyonId = await t.createUser({
-    login: 'lyon',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    restaurantIds: [2],
-  });
-  manager = await t.signIn('manager', PASSWORD);
-  lyon = await t.signIn('lyon', PASSWORD);
+  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
 });
 afterAll(async () => {
   await t?.close();
@@ -61,8 +47,8 @@ function netOf(siteIds: number[], keep: (k: ChainTicket) => boolean = () => true
 describe('GET bo/getReportSite (single-site variant)', () => {
   it('answers the report of the one restaurantId', async () => {
     const res = await get(
-      manager,
-      `bo/getReportSite?id=${managerId}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=2`,
+      manager.headers,
+      `bo/getReportSite?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=2`,
     );
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json<Dataset>();
@@ -72,20 +58,20 @@ describe('GET bo/getReportSite (single-site variant)', () => {
 
   it('answers 400 multiSitesTooMuch for two sites, NoSitesSelected for none, 403 outside the scope', async () => {
     const two = await get(
-      manager,
-      `bo/getReportSite?id=${managerId}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=1&sites[]=2`,
+      manager.headers,
+      `bo/getReportSite?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=1&sites[]=2`,
     );
     expect(two.statusCode).toBe(400);
     expect(two.json()).toMatchObject({ code: 'multiSitesTooMuch' });
     const none = await get(
-      manager,
-      `bo/getReportSite?id=${managerId}&rapportClassName=RapportVentes&format=JSON&${PERIOD}`,
+      manager.headers,
+      `bo/getReportSite?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&${PERIOD}`,
     );
     expect(none.statusCode).toBe(400);
     expect(none.json()).toMatchObject({ code: 'NoSitesSelected' });
     const outside = await get(
-      lyon,
-      `bo/getReportSite?id=${lyonId}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=1`,
+      lyon.headers,
+      `bo/getReportSite?id=${lyon.id}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=1`,
     );
     expect(outside.statusCode).toBe(403);
   });
@@ -96,9 +82,9 @@ describe('POST bo/getReport', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: manager,
+      headers: manager.headers,
       payload: {
-        id: managerId,
+        id: manager.id,
         rapportClassName: 'RapportVentes',
         format: 'JSON',
         language: 'en',
@@ -128,9 +114,9 @@ describe('POST bo/getReport', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: manager,
+      headers: manager.headers,
       payload: {
-        id: managerId,
+        id: manager.id,
         rapportClassName: 'RapportVentes',
         format: 'JSON',
         dateDebut: '2026-11-01',
@@ -145,14 +131,14 @@ describe('POST bo/getReport', () => {
 
 describe('empty reports', () => {
   it('JSON answers the empty dataset; PDF, CSV and XLSX answer 400 CheckReportParam', async () => {
-    const base = `bo/getReport?id=${managerId}&rapportClassName=RapportVentes&dateDebut=2026-10-01&dateFin=2026-10-05&sites[]=1`;
-    const json = await get(manager, `${base}&format=JSON`);
+    const base = `bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&dateDebut=2026-10-01&dateFin=2026-10-05&sites[]=1`;
+    const json = await get(manager.headers, `${base}&format=JSON`);
     expect(json.statusCode).toBe(200);
     expect(json.json<Dataset>().rows).toEqual([]);
-    const listed = await get(manager, `exports/list?id=${managerId}&mine=true&limit=1`);
+    const listed = await get(manager.headers, `exports/list?id=${manager.id}&mine=true&limit=1`);
     expect(listed.json().editions[0]).toMatchObject({ format: 'JSON', status: 'EMPTY', rows: 0 });
     for (const format of ['PDF', 'CSV', 'XLSX']) {
-      const res = await get(manager, `${base}&format=${format}`);
+      const res = await get(manager.headers, `${base}&format=${format}`);
       expect(res.statusCode, format).toBe(400);
       expect(res.json()).toMatchObject({ code: 'CheckReportParam' });
     }
@@ -161,18 +147,18 @@ describe('empty reports', () => {
 
 describe('GET bo/getResultsData (the report in state)', () => {
   it('answers 409 NoReportInState before the user generated any report', async () => {
-    const res = await get(lyon, `bo/getResultsData?id=${lyonId}`);
+    const res = await get(lyon.headers, `bo/getResultsData?id=${lyon.id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'NoReportInState' });
   });
 
   it("answers the user's last report again, in the language asked, or as a PDF", async () => {
     const first = await get(
-      lyon,
-      `bo/getReport?id=${lyonId}&rapportClassName=RapportVentes&format=CSV&language=fr&${PERIOD}&tri=tickets:desc`,
+      lyon.headers,
+      `bo/getReport?id=${lyon.id}&rapportClassName=RapportVentes&format=CSV&language=fr&${PERIOD}&tri=tickets:desc`,
     );
     expect(first.statusCode).toBe(200);
-    const en = await get(lyon, `bo/getResultsData?id=${lyonId}&language=en`);
+    const en = await get(lyon.headers, `bo/getResultsData?id=${lyon.id}&language=en`);
     expect(en.statusCode, en.body).toBe(200);
     const data = en.json<Dataset>();
     expect(data.title).toBe('Sales');
@@ -180,14 +166,14 @@ describe('GET bo/getResultsData (the report in state)', () => {
     expect(data.totals.netSales).toBe(netOf([2]));
     const counts = data.rows.map((r) => r.tickets as number);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
-    const pdf = await get(lyon, `bo/getResultsData?id=${lyonId}&format=PDF`);
+    const pdf = await get(lyon.headers, `bo/getResultsData?id=${lyon.id}&format=PDF`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('answers 403 for another user id', async () => {
-    const res = await get(lyon, `bo/getResultsData?id=${managerId}`);
+    const res = await get(lyon.headers, `bo/getResultsData?id=${manager.id}`);
     expect(res.statusCode).toBe(403);
   });
 });
@@ -195,8 +181,8 @@ describe('GET bo/getResultsData (the report in state)', () => {
 describe('GET bo/getResultsChoices', () => {
   it('lists variants, formats, maximum days, operations, filtres, tris and regroupements with labels', async () => {
     const res = await get(
-      manager,
-      `bo/getResultsChoices?id=${managerId}&RapportGeneralClassName=RapportVentes&language=de`,
+      manager.headers,
+      `bo/getResultsChoices?id=${manager.id}&RapportGeneralClassName=RapportVentes&language=de`,
     );
     expect(res.statusCode, res.body).toBe(200);
     const c = res.json<ResultsChoicesAnswer>();
@@ -222,23 +208,23 @@ describe('GET bo/getResultsChoices', () => {
 
   it('offers FAMILLE for the family report and no CAISSE for losses (not ticket-based)', async () => {
     const family = await get(
-      manager,
-      `bo/getResultsChoices?id=${managerId}&RapportGeneralClassName=RapportVentesFamille`,
+      manager.headers,
+      `bo/getResultsChoices?id=${manager.id}&RapportGeneralClassName=RapportVentesFamille`,
     );
     expect(family.json<ResultsChoicesAnswer>().filtres.map((f) => f.value)).toContain('FAMILLE');
     const losses = await get(
-      manager,
-      `bo/getResultsChoices?id=${managerId}&RapportGeneralClassName=RapportPertes`,
+      manager.headers,
+      `bo/getResultsChoices?id=${manager.id}&RapportGeneralClassName=RapportPertes`,
     );
     expect(losses.json<ResultsChoicesAnswer>().filtres.map((f) => f.value)).not.toContain('CAISSE');
   });
 
   it('answers every class of the registry', async () => {
-    const metrics = await get(manager, `bo/rapport/metrics?id=${managerId}`);
+    const metrics = await get(manager.headers, `bo/rapport/metrics?id=${manager.id}`);
     for (const e of metrics.json<{ editions: ReportClassInfo[] }>().editions) {
       const res = await get(
-        manager,
-        `bo/getResultsChoices?id=${managerId}&RapportGeneralClassName=${e.className}&language=en`,
+        manager.headers,
+        `bo/getResultsChoices?id=${manager.id}&RapportGeneralClassName=${e.className}&language=en`,
       );
       expect(res.statusCode, `${e.className}: ${res.body}`).toBe(200);
       expect(res.json<ResultsChoicesAnswer>().tris.length).toBeGreaterThan(0);
@@ -247,8 +233,8 @@ describe('GET bo/getResultsChoices', () => {
 
   it('answers 400 ErrorUnknownRap for an unknown class', async () => {
     const res = await get(
-      manager,
-      `bo/getResultsChoices?id=${managerId}&RapportGeneralClassName=RapportInconnu`,
+      manager.headers,
+      `bo/getResultsChoices?id=${manager.id}&RapportGeneralClassName=RapportInconnu`,
     );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'ErrorUnknownRap' });
@@ -260,10 +246,10 @@ describe('GET bo/getGroupements', () => {
     `bo/getGroupements?id=${id}&rapportGeneralClassName=RapportVentes&filtre=${filtre}&${PERIOD}${extra}`;
 
   it('lists the sellers and terminals present in the data of a site and period', async () => {
-    const sellers = await get(manager, url(managerId, 'VENDEUR', '&restaurantId=1'));
+    const sellers = await get(manager.headers, url(manager.id, 'VENDEUR', '&restaurantId=1'));
     expect(sellers.statusCode, sellers.body).toBe(200);
     expect(sellers.json().groupements.map((g: { value: string }) => g.value)).toEqual([...SELLERS].sort());
-    const terminals = await get(manager, url(managerId, 'CAISSE', '&restaurantId=1'));
+    const terminals = await get(manager.headers, url(manager.id, 'CAISSE', '&restaurantId=1'));
     expect(terminals.json().groupements).toEqual([
       { value: '1', label: '1 – Caisse 1' },
       { value: '2', label: '2 – Caisse 2' },
@@ -272,11 +258,11 @@ describe('GET bo/getGroupements', () => {
   });
 
   it("lists only the caller's sites, and the dates with tickets", async () => {
-    const sites = await get(lyon, url(lyonId, 'SITE'));
+    const sites = await get(lyon.headers, url(lyon.id, 'SITE'));
     expect(sites.json().groupements).toEqual([{ value: '2', label: 'Lyon Part-Dieu' }]);
     const dates = await get(
-      lyon,
-      `bo/getGroupements?id=${lyonId}&rapportGeneralClassName=RapportVentes&filtre=DATE&dateDebut=2026-11-09&dateFin=2026-11-20`,
+      lyon.headers,
+      `bo/getGroupements?id=${lyon.id}&rapportGeneralClassName=RapportVentes&filtre=DATE&dateDebut=2026-11-09&dateFin=2026-11-20`,
     );
     expect(dates.json().groupements).toEqual([
       { value: '2026-11-09', label: '09/11/2026' },
@@ -286,14 +272,14 @@ describe('GET bo/getGroupements', () => {
   });
 
   it('answers 403 for a site outside the scope, 400 for a filtre the class lacks, MaxReportDays for a long period', async () => {
-    const outside = await get(lyon, url(lyonId, 'VENDEUR', '&restaurantId=1'));
+    const outside = await get(lyon.headers, url(lyon.id, 'VENDEUR', '&restaurantId=1'));
     expect(outside.statusCode).toBe(403);
-    const family = await get(manager, url(managerId, 'FAMILLE'));
+    const family = await get(manager.headers, url(manager.id, 'FAMILLE'));
     expect(family.statusCode).toBe(400);
     expect(family.json()).toMatchObject({ code: 'BadRequest' });
     const long = await get(
-      manager,
-      `bo/getGroupements?id=${managerId}&rapportGeneralClassName=RapportVentes&filtre=SITE&dateDebut=2024-01-01&dateFin=2026-01-01`,
+      manager.headers,
+      `bo/getGroupements?id=${manager.id}&rapportGeneralClassName=RapportVentes&filtre=SITE&dateDebut=2024-01-01&dateFin=2026-01-01`,
     );
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
@@ -302,19 +288,19 @@ describe('GET bo/getGroupements', () => {
 
 describe('GET bo/rapport/metrics editions', () => {
   it('counts the reports the user generated per class and says when last', async () => {
-    const before = await get(manager, `bo/rapport/metrics?id=${managerId}`);
+    const before = await get(manager.headers, `bo/rapport/metrics?id=${manager.id}`);
     const sales = (r: typeof before) =>
       r.json<{ editions: ReportClassInfo[] }>().editions.find((e) => e.className === 'RapportVentes')!;
     const n = sales(before).generated!;
     const pdf = await get(
-      manager,
-      `bo/getReport?id=${managerId}&rapportClassName=RapportVentes&format=PDF&${PERIOD}&sites[]=1`,
+      manager.headers,
+      `bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&format=PDF&${PERIOD}&sites[]=1`,
     );
     expect(pdf.statusCode).toBe(200);
-    const after = await get(manager, `bo/rapport/metrics?id=${managerId}`);
+    const after = await get(manager.headers, `bo/rapport/metrics?id=${manager.id}`);
     expect(sales(after).generated).toBe(n + 1);
     expect(Date.parse(sales(after).lastGeneratedAt!)).toBeGreaterThan(Date.now() - 60_000);
-    const lyonView = await get(lyon, `bo/rapport/metrics?id=${lyonId}`);
+    const lyonView = await get(lyon.headers, `bo/rapport/metrics?id=${lyon.id}`);
     expect(sales(lyonView).generated).toBe(1); // the CSV of the report-in-state test, not the manager's
   });
 });

@@ -6,46 +6,26 @@ import { ApiHttpError } from '../../src/server/plugins/errors.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { salesReport } from '../../src/server/reports/sales.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { LYON, MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedSalesRows, loadChain, localMinute, salesInput } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-secret';
 let t: TestApp;
 let tickets: ChainTicket[];
-let manager: AuthHeaders;
-let managerId: number;
-let lyon: AuthHeaders;
-let lyonId: number;
-let noRights: AuthHeaders;
-let noRightsId: number;
-let nowhere: AuthHeaders;
-let nowhereId: number;
+let manager: SignedInUser;
+let lyon: SignedInUser;
+let noRights: SignedInUser;
+let nowhere: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  lyonId = await t.createUser({
-    login: 'lyon',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    restaurantIds: [2],
-  });
-  noRightsId = await t.createUser({
-    login: 'cashier',
-    password: PASSWORD,
-    droits: ['TICKETS'],
-    allSites: true,
-  });
-  nowhereId = await t.createUser({ login: 'nowhere', password: PASSWORD, droits: ['RAPPORTS'] });
-  manager = await t.signIn('manager', PASSWORD);
-  lyon = await t.signIn('lyon', PASSWORD);
-  noRights = await t.signIn('cashier', PASSWORD);
-  nowhere = await t.signIn('nowhere', PASSWORD);
+  ({ manager, lyon, noRights, nowhere } = await signInUsers(t, PASSWORD, {
+    manager: MANAGER,
+    lyon: LYON,
+    noRights: { login: 'cashier', droits: ['TICKETS'], allSites: true },
+    nowhere: { login: 'nowhere', droits: ['RAPPORTS'] },
+  }));
 });
 afterAll(async () => {
   await t?.close();
@@ -76,7 +56,10 @@ function expectedFor(sites: number[], keep: (t: ChainTicket) => boolean = () => 
 
 describe('GET bo/rapport/metrics', () => {
   it('lists the sales report with its title in the request language (fr by default)', async () => {
-    const fr = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${managerId}`, headers: manager });
+    const fr = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${manager.id}`,
+      headers: manager.headers,
+    });
     expect(fr.statusCode).toBe(200);
     // The sales report comes first; the other classes of the registry follow it.
     expect(fr.json().editions[0]).toEqual({
@@ -89,14 +72,17 @@ describe('GET bo/rapport/metrics', () => {
       lastGeneratedAt: null,
     });
     const de = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
-      headers: manager,
+      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
+      headers: manager.headers,
     });
     expect(de.json().editions[0].localisedTitle).toBe('Umsatz');
   });
 
   it('answers 403 Forbidden without the RAPPORTS right', async () => {
-    const res = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${noRightsId}`, headers: noRights });
+    const res = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${noRights.id}`,
+      headers: noRights.headers,
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('Forbidden');
   });
@@ -104,28 +90,28 @@ describe('GET bo/rapport/metrics', () => {
 
 describe('GET bo/getReport', () => {
   it('answers the JSON dataset with the figures of the tickets, for sites[]= and sites= alike', async () => {
-    const bracket = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
-    const repeated = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites=1&sites=2`);
-    const comma = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites=1,2`);
+    const bracket = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
+    const repeated = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites=1&sites=2`);
+    const comma = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites=1,2`);
     expect(bracket.statusCode).toBe(200);
     const d = bracket.json<Dataset>();
     expect(d.rows).toEqual(expectedFor([1, 2]));
     expect(repeated.json<Dataset>().rows).toEqual(d.rows);
     expect(comma.json<Dataset>().rows).toEqual(d.rows);
-    const single = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=2`);
+    const single = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=2`);
     expect(single.json<Dataset>().rows).toEqual(expectedFor([2]));
     expect(bracket.headers['content-type']).toMatch(/^application\/json/);
     expect(bracket.headers['content-length']).toBe(String(bracket.rawPayload.length));
   });
 
   it('uses every site of the scope when no site is given', async () => {
-    const res = await getReport(lyon, lyonId, `${PERIOD}&format=JSON`);
+    const res = await getReport(lyon.headers, lyon.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
     expect(res.json<Dataset>().rows).toEqual(expectedFor([2]));
   });
 
   it('downloads a PDF with its translated file name and length', async () => {
-    const res = await getReport(manager, managerId, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
+    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(
@@ -136,7 +122,7 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads a CSV in English with the English file name and conventions', async () => {
-    const res = await getReport(manager, managerId, `${PERIOD}&format=CSV&language=en&sites[]=1`);
+    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=CSV&language=en&sites[]=1`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.csv"');
@@ -147,7 +133,7 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads an XLSX in German', async () => {
-    const res = await getReport(manager, managerId, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
+    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="umsatz_2026-11-01_2026-11-10.xlsx"',
@@ -160,24 +146,32 @@ describe('GET bo/getReport', () => {
 
   it('applies the hour range, terminals and sellers of the query (a comma in a seller travels as the marker)', async () => {
     const hours = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`,
     );
     expect(hours.json<Dataset>().rows).toEqual(
       expectedFor([1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
     );
-    const terminals = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`);
+    const terminals = await getReport(
+      manager.headers,
+      manager.id,
+      `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`,
+    );
     expect(terminals.json<Dataset>().rows).toEqual(expectedFor([1], (k) => k.terminalId !== 2));
     const sellers = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`,
     );
     expect(sellers.json<Dataset>().rows).toEqual(
       expectedFor([1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
     );
-    const training = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&trainingMode=true`);
+    const training = await getReport(
+      manager.headers,
+      manager.id,
+      `${PERIOD}&format=JSON&sites[]=1&trainingMode=true`,
+    );
     expect(training.json<Dataset>().totals.netSales).toBe(
       tickets
         .filter((k) => k.siteId === 1 && k.fiscalDate <= '2026-11-10')
@@ -187,8 +181,8 @@ describe('GET bo/getReport', () => {
 
   it('answers explicit fiscal dates given as datefiscales[]', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'format=JSON&sites[]=2&datefiscales[]=2026-11-03&datefiscales[]=2026-11-05',
     );
     expect(res.statusCode).toBe(200);
@@ -197,36 +191,36 @@ describe('GET bo/getReport', () => {
 
   it('answers 400 ErrorUnknownRap for an unknown class', async () => {
     const res = await t.app.inject({
-      url: `/api/bo/getReport?id=${managerId}&rapportClassName=RapportInconnu&${PERIOD}`,
-      headers: manager,
+      url: `/api/bo/getReport?id=${manager.id}&rapportClassName=RapportInconnu&${PERIOD}`,
+      headers: manager.headers,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('ErrorUnknownRap');
   });
 
   it("answers 403 Forbidden for a site outside the user's scope", async () => {
-    const res = await getReport(lyon, lyonId, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
+    const res = await getReport(lyon.headers, lyon.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('Forbidden');
   });
 
   it('answers 400 NoSitesSelected when the user has no site', async () => {
-    const res = await getReport(nowhere, nowhereId, `${PERIOD}&format=JSON`);
+    const res = await getReport(nowhere.headers, nowhere.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('NoSitesSelected');
   });
 
   it('answers 400 MaxReportDays with the maximum for a period too long', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'dateDebut=2025-01-01&dateFin=2026-02-05&format=JSON&sites[]=1',
     );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
     const fits = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'dateDebut=2025-01-01&dateFin=2026-02-04&format=JSON&sites[]=1',
     );
     expect(fits.statusCode).toBe(200);
@@ -243,27 +237,31 @@ describe('GET bo/getReport', () => {
       `${PERIOD}&operation=ANNULATION`,
       `${PERIOD}&typeRapport=Cumulative`,
     ]) {
-      const res = await getReport(manager, managerId, `${q}&format=JSON`);
+      const res = await getReport(manager.headers, manager.id, `${q}&format=JSON`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().code, q).toBe('BadRequest');
     }
   });
 
   it('answers 400 mixedCurrencies for sites trading in different currencies', async () => {
-    const res = await getReport(manager, managerId, `${PERIOD}&format=JSON&sites[]=1&sites[]=3`);
+    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=3`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'mixedCurrencies', details: { currencies: ['EUR', 'GBP'] } });
   });
 
   it("answers 403 Forbidden without the RAPPORTS right, and for another user's id", async () => {
-    const res = await getReport(noRights, noRightsId, `${PERIOD}&format=JSON`);
+    const res = await getReport(noRights.headers, noRights.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(403);
-    const other = await getReport(lyon, managerId, `${PERIOD}&format=JSON`);
+    const other = await getReport(lyon.headers, manager.id, `${PERIOD}&format=JSON`);
     expect(other.statusCode).toBe(403);
   });
 
   it('answers 401 without a session', async () => {
-    const res = await getReport({ 'x-requested-with': 'XMLHttpRequest' }, managerId, `${PERIOD}&format=JSON`);
+    const res = await getReport(
+      { 'x-requested-with': 'XMLHttpRequest' },
+      manager.id,
+      `${PERIOD}&format=JSON`,
+    );
     expect(res.statusCode).toBe(401);
   });
 });
@@ -273,9 +271,9 @@ describe('POST bo/getReport', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: manager,
+      headers: manager.headers,
       payload: {
-        id: managerId,
+        id: manager.id,
         rapportClassName: 'RapportVentes',
         typeRapport: 'Daily',
         operation: 'VENTE',
@@ -292,9 +290,9 @@ describe('POST bo/getReport', () => {
     const json = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: manager,
+      headers: manager.headers,
       payload: {
-        id: managerId,
+        id: manager.id,
         rapportClassName: 'RapportVentes',
         format: 'JSON',
         dateDebut: '2026-11-01',
@@ -309,9 +307,9 @@ describe('POST bo/getReport', () => {
     const denied = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: noRights,
+      headers: noRights.headers,
       payload: {
-        id: noRightsId,
+        id: noRights.id,
         rapportClassName: 'RapportVentes',
         dateDebut: '2026-11-01',
         dateFin: '2026-11-10',
@@ -321,8 +319,8 @@ describe('POST bo/getReport', () => {
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/api/bo/getReport',
-      headers: manager,
-      payload: { id: managerId, rapportClassName: 'Nope', dateDebut: '2026-11-01', dateFin: '2026-11-10' },
+      headers: manager.headers,
+      payload: { id: manager.id, rapportClassName: 'Nope', dateDebut: '2026-11-01', dateFin: '2026-11-10' },
     });
     expect(unknown.json().code).toBe('ErrorUnknownRap');
   });

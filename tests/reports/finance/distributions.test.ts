@@ -1,33 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DistributionAnswer } from '../../../src/contract/distributions.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
 import { type FxTicket, loadFixture } from '../operations/fixture.ts';
 
 const PASSWORD = 'Rep4rtitions!-secret';
 let t: TestApp;
 let tickets: FxTicket[];
-let manager: AuthHeaders;
-let managerId: number;
-let lyon: AuthHeaders;
-let lyonId: number;
+let manager: SignedInUser;
+let lyon: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   ({ tickets } = await loadFixture(t.database));
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  lyonId = await t.createUser({
-    login: 'lyon',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    restaurantIds: [2],
-  });
-  manager = await t.signIn('manager', PASSWORD);
-  lyon = await t.signIn('lyon', PASSWORD);
+  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
 });
 afterAll(async () => {
   await t?.close();
@@ -73,7 +59,11 @@ describe('GET bo/getRepartition', () => {
   const both = (k: FxTicket) => [1, 2].includes(k.siteId);
 
   it('splits every ticket by payment method, with translated labels and shares', async () => {
-    const res = await getRepartition(manager, managerId, `typeRepartition=PAIEMENT&site=1,2&${PERIOD}`);
+    const res = await getRepartition(
+      manager.headers,
+      manager.id,
+      `typeRepartition=PAIEMENT&site=1,2&${PERIOD}`,
+    );
     expect(res.statusCode).toBe(200);
     const answer = res.json<DistributionAnswer>();
     check(
@@ -86,8 +76,8 @@ describe('GET bo/getRepartition', () => {
 
   it('splits sales and returns (statut VENTE) by family, a line without family under "not set"', async () => {
     const res = await getRepartition(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       `typeRepartition=FAMILLE&statut=VENTE&site=1,2&${PERIOD}&language=en`,
     );
     const answer = res.json<DistributionAnswer>();
@@ -102,24 +92,36 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('splits by VAT rate, terminal, seller and hour of the day', async () => {
-    const tva = await getRepartition(manager, managerId, `typeRepartition=TVA&site=1,2&${PERIOD}`);
+    const tva = await getRepartition(manager.headers, manager.id, `typeRepartition=TVA&site=1,2&${PERIOD}`);
     check(
       tva.json(),
       expectedParts(both, (k) => k.lines.map((l) => [String(l.vatRate), l.amount])),
     );
-    const caisse = await getRepartition(manager, managerId, `typeRepartition=CAISSE&site=1,2&${PERIOD}`);
+    const caisse = await getRepartition(
+      manager.headers,
+      manager.id,
+      `typeRepartition=CAISSE&site=1,2&${PERIOD}`,
+    );
     check(
       caisse.json(),
       expectedParts(both, (k) => [[String(k.terminalId), k.total]]),
     );
     expect(caisse.json<DistributionAnswer>().rows.find((r) => r.key === '2')?.label).toBe('Caisse 2');
-    const vendeur = await getRepartition(manager, managerId, `typeRepartition=VENDEUR&site=1,2&${PERIOD}`);
+    const vendeur = await getRepartition(
+      manager.headers,
+      manager.id,
+      `typeRepartition=VENDEUR&site=1,2&${PERIOD}`,
+    );
     check(
       vendeur.json(),
       expectedParts(both, (k) => [[k.sellerCode, k.total]]),
     );
     expect(vendeur.json<DistributionAnswer>().rows.find((r) => r.key === 'S3')?.label).toBe('Chloé');
-    const tranche = await getRepartition(manager, managerId, `typeRepartition=TRANCHE&site=1,2&${PERIOD}`);
+    const tranche = await getRepartition(
+      manager.headers,
+      manager.id,
+      `typeRepartition=TRANCHE&site=1,2&${PERIOD}`,
+    );
     check(
       tranche.json(),
       expectedParts(both, (k) => [[String(k.localHour).padStart(2, '0'), k.total]]),
@@ -128,7 +130,11 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('keeps only cancellation tickets for statut ANNULATION, and every site of the scope without site', async () => {
-    const res = await getRepartition(lyon, lyonId, `typeRepartition=CAISSE&statut=ANNULATION&${PERIOD}`);
+    const res = await getRepartition(
+      lyon.headers,
+      lyon.id,
+      `typeRepartition=CAISSE&statut=ANNULATION&${PERIOD}`,
+    );
     expect(res.statusCode).toBe(200);
     const answer = res.json<DistributionAnswer>();
     check(
@@ -142,40 +148,44 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('answers the errors of SPEC.md §8', async () => {
-    const outside = await getRepartition(lyon, lyonId, `typeRepartition=CAISSE&site=1&${PERIOD}`);
+    const outside = await getRepartition(lyon.headers, lyon.id, `typeRepartition=CAISSE&site=1&${PERIOD}`);
     expect(outside.statusCode).toBe(403);
     expect(outside.json()).toMatchObject({ code: 'Forbidden' });
-    const mixed = await getRepartition(manager, managerId, `typeRepartition=CAISSE&site=1,3&${PERIOD}`);
+    const mixed = await getRepartition(
+      manager.headers,
+      manager.id,
+      `typeRepartition=CAISSE&site=1,3&${PERIOD}`,
+    );
     expect(mixed.json()).toMatchObject({ code: 'mixedCurrencies' });
     const long = await getRepartition(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'typeRepartition=CAISSE&site=1&dateDebut=2025-01-01&dateFin=2026-11-05',
     );
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
     const backwards = await getRepartition(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'typeRepartition=CAISSE&dateDebut=2026-11-05&dateFin=2026-11-01',
     );
     expect(backwards.json()).toMatchObject({ code: 'BadRequest' });
     const badDate = await getRepartition(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'typeRepartition=CAISSE&dateDebut=2026-02-30&dateFin=2026-03-01',
     );
     expect(badDate.json()).toMatchObject({ code: 'BadRequest' });
-    const badType = await getRepartition(manager, managerId, `typeRepartition=ARTICLE&${PERIOD}`);
+    const badType = await getRepartition(manager.headers, manager.id, `typeRepartition=ARTICLE&${PERIOD}`);
     expect(badType.statusCode).toBe(400);
-    const other = await getRepartition(manager, lyonId, `typeRepartition=CAISSE&${PERIOD}`);
+    const other = await getRepartition(manager.headers, lyon.id, `typeRepartition=CAISSE&${PERIOD}`);
     expect(other.statusCode).toBe(403);
   });
 
   it('answers no rows and a zero total for a period without tickets', async () => {
     const res = await getRepartition(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'typeRepartition=PAIEMENT&site=1&dateDebut=2026-06-01&dateFin=2026-06-02',
     );
     expect(res.json()).toMatchObject({ rows: [], totalCents: 0 });

@@ -3,34 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
 import { type FxTicket, loadFixture } from './fixture.ts';
 
 const PASSWORD = 'Rapp0rts!-secret';
 let t: TestApp;
 let tickets: FxTicket[];
-let manager: AuthHeaders;
-let managerId: number;
-let lyon: AuthHeaders;
-let lyonId: number;
+let manager: SignedInUser;
+let lyon: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   ({ tickets } = await loadFixture(t.database));
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  lyonId = await t.createUser({
-    login: 'lyon',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    restaurantIds: [2],
-  });
-  manager = await t.signIn('manager', PASSWORD);
-  lyon = await t.signIn('lyon', PASSWORD);
+  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
 });
 afterAll(async () => {
   await t?.close();
@@ -45,8 +31,8 @@ function getReport(headers: AuthHeaders, id: number, query: string) {
 describe('operations and finance classes through bo/getReport', () => {
   it('are listed by bo/rapport/metrics with their titles and maximum days', async () => {
     const res = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
-      headers: manager,
+      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
+      headers: manager.headers,
     });
     const editions = res.json<{
       editions: Array<{ className: string; localisedTitle: string; maxDays: number }>;
@@ -72,8 +58,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('downloads the cancellations as a French CSV whose totals match the tickets', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       `rapportClassName=RapportAnnulations&${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
     );
     expect(res.statusCode).toBe(200);
@@ -103,8 +89,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('downloads the cancellations as a PDF with its translated file name', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       `rapportClassName=RapportAnnulations&${PERIOD}&format=PDF&language=en&sites[]=1`,
     );
     expect(res.statusCode).toBe(200);
@@ -118,8 +104,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('prints the Z report in a PDF as the till does, one line per item', async () => {
     const res = await getReport(
-      lyon,
-      lyonId,
+      lyon.headers,
+      lyon.id,
       `rapportClassName=RapportZ&dateDebut=2026-11-03&dateFin=2026-11-03&format=JSON`,
     );
     expect(res.statusCode).toBe(200);
@@ -151,14 +137,14 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('answers 403 for a site outside the scope and 400 MaxReportDays past a class maximum', async () => {
     const outside = await getReport(
-      lyon,
-      lyonId,
+      lyon.headers,
+      lyon.id,
       `rapportClassName=RapportCorrections&${PERIOD}&format=JSON&sites[]=1`,
     );
     expect(outside.statusCode).toBe(403);
     const long = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'rapportClassName=RapportZ&dateDebut=2026-10-01&dateFin=2026-11-05&format=JSON',
     );
     expect(long.statusCode).toBe(400);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
 import { input, loadChain, type Ticket } from './chain.ts';
 import { byDayPart, byTerminal, FR_DAY_PARTS, selectTickets } from './expected.ts';
@@ -11,28 +12,13 @@ const PASSWORD = 'Rapp0rts!-secret';
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 let t: TestApp;
 let tickets: Ticket[];
-let manager: AuthHeaders;
-let managerId: number;
-let lyon: AuthHeaders;
-let lyonId: number;
+let manager: SignedInUser;
+let lyon: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   tickets = await loadChain(t.database);
-  managerId = await t.createUser({
-    login: 'manager',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    allSites: true,
-  });
-  lyonId = await t.createUser({
-    login: 'lyon',
-    password: PASSWORD,
-    droits: ['RAPPORTS'],
-    restaurantIds: [2],
-  });
-  manager = await t.signIn('manager', PASSWORD);
-  lyon = await t.signIn('lyon', PASSWORD);
+  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
 });
 afterAll(async () => {
   await t?.close();
@@ -49,8 +35,8 @@ function getReport(headers: AuthHeaders, id: number, className: string, query: s
 describe('GET bo/getReport for the sales analyses', () => {
   it('downloads sales by day part as a French CSV whose figures are those of the tickets', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
     );
@@ -86,8 +72,8 @@ describe('GET bo/getReport for the sales analyses', () => {
 
   it('downloads sales by day part as a PDF with its translated file name', async () => {
     const res = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=PDF&language=en&sites[]=1&sites[]=2`,
     );
@@ -100,8 +86,8 @@ describe('GET bo/getReport for the sales analyses', () => {
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // The same dataset, written uncompressed, reads back with its title, day parts and shares.
     const json = await getReport(
-      manager,
-      managerId,
+      manager.headers,
+      manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`,
     );
@@ -127,21 +113,26 @@ describe('GET bo/getReport for the sales analyses', () => {
   });
 
   it("keeps a site-scoped user to the site's own terminals", async () => {
-    const res = await getReport(lyon, lyonId, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
+    const res = await getReport(lyon.headers, lyon.id, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
     const d = res.json<Dataset>();
     expect(d.rows).toEqual(
       byTerminal(selectTickets(tickets, input('RapportVentesCaisse', { sites: [2] }))).rows,
     );
     expect(new Set(d.rows.map((r) => r.siteId))).toEqual(new Set([2]));
-    const outside = await getReport(lyon, lyonId, 'RapportVentesCaisse', `${PERIOD}&format=JSON&sites[]=1`);
+    const outside = await getReport(
+      lyon.headers,
+      lyon.id,
+      'RapportVentesCaisse',
+      `${PERIOD}&format=JSON&sites[]=1`,
+    );
     expect(outside.statusCode).toBe(403);
   });
 
   it('lists the analyses in bo/rapport/metrics with their titles', async () => {
     const res = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${managerId}&language=de`,
-      headers: manager,
+      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
+      headers: manager.headers,
     });
     const editions = res.json<{ editions: Array<{ className: string; localisedTitle: string }> }>().editions;
     expect(editions).toContainEqual(
