@@ -5,12 +5,12 @@
  * was already computed when the write fails. Real app, real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 
 const PASSWORD = 'Editi0ns!-written';
 let t: TestApp;
-let headers: AuthHeaders;
-let userId: number;
+let gerant: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -24,8 +24,9 @@ beforeAll(async () => {
                           training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
      VALUES (1, 1, '2026-11-02', '2026-11-02 12:30+01', 1, 'V001', 'SALE', false, false, 2, 2450, 2227, 223, 'test', '1')`,
   );
-  userId = await t.createUser({ login: 'gerant', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
-  headers = await t.signIn('gerant', PASSWORD);
+  ({ gerant } = await signInUsers(t, PASSWORD, {
+    gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true },
+  }));
 });
 afterAll(async () => {
   await t?.close();
@@ -33,15 +34,18 @@ afterAll(async () => {
 
 const report = (className = 'RapportTickets') =>
   t.app.inject({
-    url: `/api/bo/getReport?id=${userId}&rapportClassName=${className}&format=JSON&language=fr&dateDebut=2026-11-01&dateFin=2026-11-03`,
-    headers,
+    url: `/api/bo/getReport?id=${gerant.id}&rapportClassName=${className}&format=JSON&language=fr&dateDebut=2026-11-01&dateFin=2026-11-03`,
+    headers: gerant.headers,
   });
 
 describe('report editions', () => {
   it('are in the history as soon as the report is answered (bo/getResultsData right after)', async () => {
     const res = await report();
     expect(res.statusCode, res.body).toBe(200);
-    const state = await t.app.inject({ url: `/api/bo/getResultsData?id=${userId}`, headers });
+    const state = await t.app.inject({
+      url: `/api/bo/getResultsData?id=${gerant.id}`,
+      headers: gerant.headers,
+    });
     expect(state.statusCode, state.body).toBe(200);
     expect(state.json()).toMatchObject({ className: 'RapportTickets' });
   });
@@ -61,7 +65,7 @@ describe('report editions', () => {
     }
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM report_editions WHERE user_id = $1 AND class_name = 'RapportTickets'`,
-      [userId],
+      [gerant.id],
     );
     expect(rows[0]!.n).toBe(6);
   });
@@ -76,7 +80,10 @@ describe('report editions', () => {
     try {
       const res = await report('RapportVentes');
       expect(res.statusCode, res.body).toBe(200);
-      const state = await t.app.inject({ url: `/api/bo/getResultsData?id=${userId}`, headers });
+      const state = await t.app.inject({
+        url: `/api/bo/getResultsData?id=${gerant.id}`,
+        headers: gerant.headers,
+      });
       expect(state.statusCode, state.body).toBe(200);
       // Still the last edition that could be written.
       expect(state.json()).toMatchObject({ className: 'RapportTickets' });

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ROWS_READ_WHOLE } from '../../src/server/reports/run.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { type SignedInUser, signInUsers } from '../helpers/report-users.ts';
 
 const PASSWORD = 'TooL4rge!-report';
 const TICKETS = MAX_ROWS_READ_WHOLE.JSON + 500;
 let t: TestApp;
-let headers: AuthHeaders;
-let userId: number;
+let gerant: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -29,15 +29,16 @@ beforeAll(async () => {
        FROM generate_series(1, $1::int) g`,
     [TICKETS],
   );
-  userId = await t.createUser({ login: 'gerant', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
-  headers = await t.signIn('gerant', PASSWORD);
+  ({ gerant } = await signInUsers(t, PASSWORD, {
+    gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true },
+  }));
 }, 120_000);
 afterAll(async () => {
   await t?.close();
 });
 
 const url = (format: string, extra = '') =>
-  `/api/bo/getReport?id=${userId}&rapportClassName=RapportTickets&format=${format}&language=de` +
+  `/api/bo/getReport?id=${gerant.id}&rapportClassName=RapportTickets&format=${format}&language=de` +
   `&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
 
 describe('a report too large to read whole', () => {
@@ -47,7 +48,7 @@ describe('a report too large to read whole', () => {
     ['CSV sorted by amount', '&tri=amount:desc'],
   ])('answers 400 ReportTooLarge with the limit for %s', async (_name, extra) => {
     const format = _name.split(' ')[0]!;
-    const res = await t.app.inject({ url: url(format, extra), headers });
+    const res = await t.app.inject({ url: url(format, extra), headers: gerant.headers });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
     expect(res.json()).toMatchObject({ code: 'ReportTooLarge', details: { maxRows: MAX_ROWS_READ_WHOLE[format as 'PDF'] } });
     // The cursor's connection went back to the pool.
@@ -56,7 +57,7 @@ describe('a report too large to read whole', () => {
   });
 
   it('still streams as a plain CSV, every ticket', async () => {
-    const res = await t.app.inject({ url: url('CSV'), headers });
+    const res = await t.app.inject({ url: url('CSV'), headers: gerant.headers });
     expect(res.statusCode).toBe(200);
     // Header, one line per ticket, totals, final CRLF.
     expect(res.body.split('\r\n').length).toBe(TICKETS + 3);
