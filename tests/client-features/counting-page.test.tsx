@@ -11,10 +11,7 @@
  */
 import { api } from './counting-page-api.ts';
 import 'fake-indexeddb/auto';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act } from 'react';
 import type { Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json } from '../client/api-server.ts';
 import en from '../../i18n/en.json';
@@ -27,6 +24,7 @@ import { queryClient } from '../../src/client/lib/query-client.ts';
 import {
   inputLabelled,
   renderScreen,
+  rerenderScreen,
   seedReferenceData,
   signInAs,
   submitForm,
@@ -154,15 +152,12 @@ describe('cash count screen', () => {
     await waitFor(() => container.querySelectorAll('[data-testid="cash-count-local"]').length === 1);
     const [item] = await db().outbox.toArray();
 
-    await act(async () => {
-      root.render(
-        <QueryClientProvider client={queryClient}>
-          <IntlProvider locale="en" messages={en}>
-            <CashCountPage action="saisie" fixOutboxId={item!.id} />
-          </IntlProvider>
-        </QueryClientProvider>,
-      );
-    });
+    await rerenderScreen(
+      { container, root },
+      <CashCountPage action="saisie" fixOutboxId={item!.id} />,
+      'en',
+      en,
+    );
     await waitFor(
       () =>
         (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value === '3',

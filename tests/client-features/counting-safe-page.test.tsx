@@ -7,10 +7,8 @@
  * the site does not have, which the outbox keeps as "needs attention" with the translated reason.
  */
 import { closeAll, received, s, t, today, yesterday, apiBase } from './counting-safe-api.ts';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
 import type { Root } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
@@ -29,6 +27,7 @@ import { setDeviceOnline } from './counting-dom.ts';
 import {
   inputLabelled,
   renderScreen,
+  rerenderScreen,
   submitForm as submit,
   typeInto,
   unmountScreen,
@@ -277,15 +276,12 @@ describe('a cash count of a terminal the site does not have', () => {
 
     await render(<CashCountPage action="saisie" fixOutboxId={undefined} />);
     // Lyon first: switch the list to Paris by opening the queued count for fixing.
-    await act(async () => {
-      root.render(
-        <QueryClientProvider client={queryClient}>
-          <IntlProvider locale="en" messages={en}>
-            <CashCountPage action="saisie" fixOutboxId={item!.id} />
-          </IntlProvider>
-        </QueryClientProvider>,
-      );
-    });
+    await rerenderScreen(
+      { container, root },
+      <CashCountPage action="saisie" fixOutboxId={item!.id} />,
+      'en',
+      en,
+    );
     await waitFor(() => container.querySelector('[data-sync-state="needsAttention"]') !== null);
     expect(container.querySelector('[data-sync-state="needsAttention"]')?.textContent).toContain(
       en['error.UnknownTerminal'],

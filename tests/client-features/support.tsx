@@ -97,7 +97,18 @@ export async function renderScreen(
 ): Promise<Screen> {
   const container = document.createElement('div');
   document.body.append(container);
-  const root = createRoot(container);
+  const screen = { container, root: createRoot(container) };
+  await rerenderScreen(screen, node, locale, messages);
+  return screen;
+}
+
+/** Renders `node` in place of what `screen` shows, under the same providers as renderScreen, inside act. */
+export async function rerenderScreen(
+  { root }: Screen,
+  node: ReactNode,
+  locale: string,
+  messages: Record<string, string>,
+): Promise<void> {
   await act(async () => {
     root.render(
       <QueryClientProvider client={queryClient}>
@@ -107,7 +118,6 @@ export async function renderScreen(
       </QueryClientProvider>,
     );
   });
-  return { container, root };
 }
 
 /**
