@@ -33,7 +33,6 @@ import {
   type PaymentMethod,
   paymentFigures,
   paymentFiguresQuery,
-  paymentMethodKey,
   siteName,
 } from '../sales-analyses/figures.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
@@ -61,6 +60,10 @@ async function queryFinance(ctx: ReportContext<FinanceParams>): Promise<Dataset>
   const { request, database } = ctx;
   const keys = PAYMENT_METHODS.map(paymentColumnKey);
   const summed = [...keys, 'totalPayments', 'paymentCount'];
+  // Column key of each method, made once: a key built per figure (~10,000 for a year of six
+  // sites) is a new string each time, and every row property write then hashes it again.
+  const columnOf = new Map<string, string>(PAYMENT_METHODS.map((m) => [m, paymentColumnKey(m)]));
+  const otherColumn = paymentColumnKey('OTHER');
   const rows: FinanceRow[] = [];
   // Figures come ordered by date then site: a new (date, site) opens a new row.
   let row: FinanceRow | undefined;
@@ -70,7 +73,7 @@ async function queryFinance(ctx: ReportContext<FinanceParams>): Promise<Dataset>
       for (const k of summed) row[k] = 0;
       rows.push(row);
     }
-    const k = paymentColumnKey(paymentMethodKey(f.method));
+    const k = columnOf.get(f.method) ?? otherColumn;
     row[k] = Number(row[k]) + f.amount;
     row.totalPayments = Number(row.totalPayments) + f.amount;
     row.paymentCount = Number(row.paymentCount) + f.payments;
