@@ -23,6 +23,9 @@ export async function reportingApp() {
   return {
     t,
     async report(className: string, variant: string, from: string, to: string, siteId: number, extra = ''): Promise<Dataset> {
+      // The imports write sites behind the server's back, as `npm run import` does from another
+      // process: let its caches hear of them first (src/server/db/changes.ts).
+      await t.app.changes.settled();
       const res = await t.app.inject({
         url: `/api/bo/getReport?id=${userId}&rapportClassName=${className}&typeRapport=${variant}&format=JSON&language=en` +
           `&dateDebut=${from}&dateFin=${to}&sites[]=${siteId}${extra}`,
@@ -33,6 +36,7 @@ export async function reportingApp() {
     },
     /** GET bo/getRepartition (SPEC.md §7) of one site, checked 200. */
     async distribution(type: string, statut: string, from: string, to: string, siteId: number): Promise<DistributionAnswer> {
+      await t.app.changes.settled();
       const res = await t.app.inject({
         url: `/api/bo/getRepartition?id=${userId}&typeRepartition=${type}&statut=${statut}&site=${siteId}&dateDebut=${from}&dateFin=${to}&language=en`,
         headers,

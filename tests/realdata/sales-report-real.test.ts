@@ -123,6 +123,9 @@ async function report(
   fmt: 'JSON' | 'CSV',
   language = 'en',
 ) {
+  // The imports write sites behind the server's back, as `npm run import` does from another
+  // process: let its caches hear of them first (src/server/db/changes.ts).
+  await t.app.changes.settled();
   return t.app.inject({
     url:
       `/api/bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=${fmt}` +
