@@ -177,15 +177,21 @@ export function CommentField({ value, onChange }: { value: string; onChange: (co
   );
 }
 
-/** The form's live summary: expected, counted and variance (its rows are the screen's own). */
+/**
+ * The form's live summary: expected, counted and variance (its rows are the screen's own). On a
+ * phone the table tightens; should it still be wider than the screen (long labels, large
+ * amounts), it scrolls inside its own box instead of widening the page.
+ */
 export function CountingSummary({ testId, children }: { testId: string; children: ReactNode }) {
   return (
-    <table className="counting-summary" data-testid={testId}>
-      <caption>
-        <FormattedMessage id="counting.summary" />
-      </caption>
-      {children}
-    </table>
+    <div className="counting-summary-box">
+      <table className="counting-summary" data-testid={testId}>
+        <caption>
+          <FormattedMessage id="counting.summary" />
+        </caption>
+        {children}
+      </table>
+    </div>
   );
 }
 
