@@ -8,6 +8,7 @@ import 'fake-indexeddb/auto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testSite } from './sites.ts';
 
 interface Call {
   path: string;
@@ -29,17 +30,7 @@ const user = {
   codeExploitant: null,
   language: 'fr',
 };
-const site = (restaurantId: number, libelle: string) => ({
-  restaurantId,
-  libelle,
-  societeId: 1,
-  currency: 'EUR',
-  timeZone: 'Europe/Paris',
-  caisses: [],
-  vendeurs: [],
-  groupe: ['TOUS'],
-  extras: { code_implant: null },
-});
+const site = (restaurantId: number, libelle: string) => testSite(restaurantId, libelle);
 const answers: Record<string, unknown> = {
   '/api/version': { version: '1.3.0' },
   '/api/bo/connexion': user,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testSite } from './sites.ts';
 import type { Regroupement, Site } from '../../src/contract/api.ts';
 import {
   effectiveSiteIds,
@@ -14,17 +15,7 @@ function site(
   groupe: string[] = ['TOUS'],
   code: string | null = null,
 ): Site {
-  return {
-    restaurantId,
-    libelle,
-    societeId: 1,
-    currency: 'EUR',
-    timeZone: 'Europe/Paris',
-    caisses: [],
-    vendeurs: [],
-    groupe,
-    extras: { code_implant: code },
-  };
+  return testSite(restaurantId, libelle, { groupe, extras: { code_implant: code } });
 }
 
 const sites = [

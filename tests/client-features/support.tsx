@@ -28,24 +28,7 @@ import { session } from '../../src/client/lib/session.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-/**
- * A site as bo/getSites answers it: company 1, euros, Europe/Paris, in the group TOUS, no
- * terminals, sellers nor implant code, unless `fields` says otherwise.
- */
-export function testSite(restaurantId: number, libelle: string, fields: Partial<Site> = {}): Site {
-  return {
-    restaurantId,
-    libelle,
-    societeId: 1,
-    currency: 'EUR',
-    timeZone: 'Europe/Paris',
-    caisses: [],
-    vendeurs: [],
-    groupe: ['TOUS'],
-    extras: { code_implant: null },
-    ...fields,
-  };
-}
+export { testSite } from './sites.ts';
 
 /**
  * Signs `gerant` (id 5, RAPPORTS, euros, French, no operator code) in, as bo/connexion answers,
