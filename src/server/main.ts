@@ -12,6 +12,7 @@ import { type AdministratorResult, ensureAdministrator } from './auth/users.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
 import { type DemoResult, generateDemoChain } from './demo/generate.ts';
+import { releaseStartupMemory } from './memory.ts';
 
 /** A listening server and how to stop it. */
 export interface RunningServer {
@@ -62,6 +63,8 @@ export async function startServer(
       ...(options.clientDir ? { clientDir: options.clientDir } : {}),
     });
     await app.listen({ host: config.host, port: config.port });
+    // The modules' and the demo generator's garbage, collected and given back (memory.ts).
+    releaseStartupMemory();
     const address = app.server.address() as AddressInfo;
     const listening = app;
     let closing: Promise<void> | undefined;

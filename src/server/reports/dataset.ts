@@ -44,8 +44,13 @@ export function translatedColumns(
   }));
 }
 
-/** Rows a cursor reads at a time: large enough to amortise round trips, small in memory. */
-export const CURSOR_BATCH = 2_000;
+/**
+ * Rows a cursor reads at a time: large enough to amortise round trips, small in memory. A
+ * streamed answer's peak memory follows it (bench/csv.ts, decision record 0008: 2,000 → 500
+ * rows took the 1,000,000-line CSV from ~197 to ~178 MB, in the same time); a month of tickets
+ * read whole (31,762 rows) took as long either way.
+ */
+export const CURSOR_BATCH = 500;
 
 /**
  * The rows of `query` read through a server-side cursor (pg-cursor) on a connection of its
