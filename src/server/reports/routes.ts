@@ -50,7 +50,7 @@ import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
 import { message } from '../i18n.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
-import { errorResponses, ownSession, UserIdParam } from '../routes/common.ts';
+import { errorResponses, ownSession, QueryIntList, QueryList, UserIdParam } from '../routes/common.ts';
 import { groupements, resultsChoices, columnsOf, filtresOf } from './choices.ts';
 import {
   editionCounts,
@@ -75,23 +75,6 @@ import {
 import { renderOptionsFor, runReport } from './run.ts';
 import { shapeDataset } from './shaping.ts';
 
-/** A query value that may come once (string) or several times (array); absent → []. */
-const many = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-
-/** Several values, each possibly comma-separated (`sites=1,2`), flattened, empties dropped. */
-const manyCommaSeparated = many.transform((values) =>
-  values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== ''),
-);
-
-const intList = manyCommaSeparated.pipe(
-  z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
-);
 
 /** `true`/`false`/`1`/`0` as a boolean (query strings carry text). */
 const flag = z
@@ -108,13 +91,13 @@ const ReportQuerySchema = z
     language: LanguageSchema.default('fr').describe('language of titles, labels and number formats'),
     dateDebut: z.string().optional().describe('first fiscal date, YYYY-MM-DD'),
     dateFin: z.string().optional().describe('last fiscal date, YYYY-MM-DD (included)'),
-    'datefiscales[]': many.describe('explicit fiscal dates instead of dateDebut..dateFin'),
-    datefiscales: many.describe('same as datefiscales[]'),
-    'sites[]': intList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
-    sites: intList.describe('same as sites[] (also comma-separated)'),
-    'tpv[]': intList.describe('terminal numbers; none = every terminal'),
-    tpv: intList.describe('same as tpv[]'),
-    vendeurs: many.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
+    'datefiscales[]': QueryList.describe('explicit fiscal dates instead of dateDebut..dateFin'),
+    datefiscales: QueryList.describe('same as datefiscales[]'),
+    'sites[]': QueryIntList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
+    sites: QueryIntList.describe('same as sites[] (also comma-separated)'),
+    'tpv[]': QueryIntList.describe('terminal numbers; none = every terminal'),
+    tpv: QueryIntList.describe('same as tpv[]'),
+    vendeurs: QueryList.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
     operation: z
       .string()
       .default('VENTE')
@@ -127,8 +110,8 @@ const ReportQuerySchema = z
       .string()
       .optional()
       .describe('dimension (SITE, CAISSE, VENDEUR, FAMILLE, TVA, PAIEMENT, DATE) or column key to filter on'),
-    'condition[]': many.describe('values of filtre to keep (see bo/getGroupements)'),
-    condition: many.describe('same as condition[]'),
+    'condition[]': QueryList.describe('values of filtre to keep (see bo/getGroupements)'),
+    condition: QueryList.describe('same as condition[]'),
     tri: z.string().optional().describe('column key to sort rows by; `key:desc` or `-key` sorts downwards'),
     regroupement: z.string().optional().describe('dimension or text/date column to merge rows by'),
     isFilters: flag.describe('apply filtre/condition (true) or not'),

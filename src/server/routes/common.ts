@@ -1,6 +1,7 @@
 /**
  * Pieces every API route module shares: the `id` query parameter of SPEC.md §7 (the caller's
- * own user id), the error answers published in OpenAPI, and access to the session.
+ * own user id), list-valued query parameters, the error answers published in OpenAPI, and
+ * access to the session.
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -10,6 +11,28 @@ import { ApiHttpError } from '../plugins/errors.ts';
 
 /** `id` of SPEC.md §7 calls: the signed-in user's id (a positive integer). */
 export const UserIdParam = z.coerce.number().int().positive().describe('id of the signed-in user');
+
+/** A query value that may come once (string) or several times (array); absent → []. */
+export const QueryList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+
+/**
+ * Several values, each possibly comma-separated (`sites[]=1&sites[]=2` or `sites=1,2`),
+ * flattened, trimmed, empties dropped.
+ */
+export const QueryCommaList = QueryList.transform((values) =>
+  values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+);
+
+/** {@link QueryCommaList} of whole numbers (site ids, terminal numbers); 400 on any other text. */
+export const QueryIntList = QueryCommaList.pipe(
+  z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
+);
 
 /** Error answers of every API route, as OpenAPI shows them (`{ code, message, details? }`). */
 export const errorResponses = { '4xx': ApiErrorSchema, '5xx': ApiErrorSchema } as const;

@@ -37,24 +37,9 @@ import {
 } from '../../contract/tickets.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
-import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import { errorResponses, ownSession, QueryCommaList, QueryIntList, QueryList, UserIdParam } from './common.ts';
 
-/** A query value that may come once (string) or several times (array); absent → []. */
-const many = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-
-/** Several values, each possibly comma-separated, flattened, empties dropped. */
-const manyCommaSeparated = many.transform((values) =>
-  values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== ''),
-);
-
-const intList = manyCommaSeparated.pipe(z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)));
-const criteriaList = manyCommaSeparated.pipe(z.array(TicketCriterionSchema));
+const criteriaList = QueryCommaList.pipe(z.array(TicketCriterionSchema));
 const cents = z
   .string()
   .regex(/^-?\d{1,12}$/, 'integer cents')
@@ -73,11 +58,11 @@ const hhmm = z
 const SearchQuery = z
   .object({
     id: UserIdParam,
-    'sites[]': intList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
-    sites: intList.describe('same as sites[] (also comma-separated)'),
-    'tpv[]': intList.describe('terminal numbers; none = every terminal'),
-    tpv: intList.describe('same as tpv[]'),
-    vendeurs: many.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
+    'sites[]': QueryIntList.describe('restaurantIds; none = every site of the user (SPEC.md §5)'),
+    sites: QueryIntList.describe('same as sites[] (also comma-separated)'),
+    'tpv[]': QueryIntList.describe('terminal numbers; none = every terminal'),
+    tpv: QueryIntList.describe('same as tpv[]'),
+    vendeurs: QueryList.describe('seller codes, comma-separated; a comma inside a code travels as {{comma}}'),
     dateDebut: wireDate.describe('first fiscal date, YYYY-MM-DD'),
     dateFin: wireDate.describe(`last fiscal date (included); at most ${TICKET_SEARCH_MAX_DAYS} days`),
     heureDebut: hhmm.describe('HH:mm site time, included; with heureFin'),
