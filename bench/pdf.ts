@@ -36,8 +36,8 @@ import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import type { Dataset } from '../src/contract/reports.ts';
-import type { RenderOptions } from '../src/server/reports/render/cells.ts';
 import { closePdfPool, renderPdfInWorker } from '../src/server/reports/render/pdf-pool.ts';
+import { FR_RENDER_OPTIONS as OPTIONS, ticketsReport } from '../tests/helpers/report-datasets.ts';
 
 /** Row counts measured (both engines, each) and how many times each is rendered by each engine. */
 const SIZES: PdfBenchPlan[] = [
@@ -50,15 +50,6 @@ const WARM_UP_ROWS = [200, 2_000];
 const SETTLE_MS = 500;
 /** Chromium of the machine (Debian's package); CHROME_PATH overrides. */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
-const OPTIONS: RenderOptions = {
-  language: 'fr',
-  chain: 'Le Comptoir',
-  timeZone: 'Europe/Paris',
-  hours: null,
-  fiscalDates: null,
-  trainingMode: false,
-};
 
 const SITES = [
   'Comptoir Bastille',
@@ -80,13 +71,11 @@ const PAYMENTS = [
  * A tickets dataset of `rows` rows (deterministic: the same for both engines and every run).
  * Each `edition` has other ticket numbers and amounts (the same dates, sites, sellers, kinds),
  * as the next report of a back-office would: each repetition renders a new edition, so neither
- * engine is timed on texts it has just laid out (both keep caches of shaped text).
+ * engine is timed on texts it has just laid out (both keep caches of shaped text). The report
+ * around the rows is the renderer tests' own ({@link ticketsReport}).
  */
 export function ticketsDataset(rows: number, edition = 0): Dataset {
-  let total = 0;
   const data = Array.from({ length: rows }, (_, i) => {
-    const amount = 350 + (((i + 7 * edition) * 7919) % 9000);
-    total += amount;
     const site = i % SITES.length;
     return {
       fiscalDate: `2026-10-${String(1 + Math.floor((i / rows) * 31)).padStart(2, '0')}`,
@@ -97,34 +86,11 @@ export function ticketsDataset(rows: number, edition = 0): Dataset {
       sellerCode: `V${String(1 + (i % 8)).padStart(3, '0')}`,
       ticketNumber: String(100_000 + edition * rows + i),
       kind: i % 40 === 0 ? 'Annulation' : i % 97 === 0 ? 'Retour' : 'Vente',
-      amount,
+      amount: 350 + (((i + 7 * edition) * 7919) % 9000),
       payments: PAYMENTS[i % PAYMENTS.length]!,
     };
   });
-  return {
-    className: 'RapportTickets',
-    variant: 'Daily',
-    title: 'Tickets',
-    currency: 'EUR',
-    dateDebut: '2026-10-01',
-    dateFin: '2026-10-31',
-    sites: SITES.map((libelle, i) => ({ restaurantId: i + 1, libelle })),
-    generatedAt: '2026-11-22T10:00:00Z',
-    columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
-      { key: 'time', label: 'Heure', type: 'text' },
-      { key: 'siteId', label: 'N° site', type: 'qty' },
-      { key: 'site', label: 'Site', type: 'text' },
-      { key: 'terminalId', label: 'Caisse', type: 'qty' },
-      { key: 'sellerCode', label: 'Vendeur', type: 'text' },
-      { key: 'ticketNumber', label: 'N° ticket', type: 'text' },
-      { key: 'kind', label: 'Type', type: 'text' },
-      { key: 'amount', label: 'Montant TTC', type: 'money' },
-      { key: 'payments', label: 'Paiements', type: 'text' },
-    ],
-    rows: data,
-    totals: { amount: total },
-  };
+  return ticketsReport(data, SITES, '2026-10-31');
 }
 
 const escapeHtml = (s: string) =>

@@ -1,16 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
-import type { RenderOptions } from '../../src/server/reports/render/cells.ts';
 import { closePdfPool, renderPdfInWorker } from '../../src/server/reports/render/pdf-pool.ts';
-
-const OPTIONS: RenderOptions = {
-  language: 'fr',
-  chain: 'Le Comptoir',
-  timeZone: 'Europe/Paris',
-  hours: null,
-  fiscalDates: null,
-  trainingMode: false,
-};
+import { FR_RENDER_OPTIONS as OPTIONS, salesReport } from '../helpers/report-datasets.ts';
 
 /** A year of daily rows for six sites, as large as the demo chain's biggest sales report. */
 function bigDataset(): Dataset {
@@ -21,25 +12,14 @@ function bigDataset(): Dataset {
     tickets: 100 + i,
     netSales: 123_456 + i,
   }));
-  return {
-    className: 'RapportVentes',
+  return salesReport({
     variant: 'Daily',
-    title: 'Ventes',
-    currency: 'EUR',
     dateDebut: '2026-01-01',
     dateFin: '2026-12-31',
     sites: [{ restaurantId: 1, libelle: 'Site 1' }],
-    generatedAt: '2026-11-21T10:00:00Z',
-    columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
-      { key: 'siteId', label: 'N° site', type: 'qty' },
-      { key: 'site', label: 'Site', type: 'text' },
-      { key: 'tickets', label: 'Tickets', type: 'qty' },
-      { key: 'netSales', label: 'CA TTC', type: 'money' },
-    ],
     rows,
     totals: { fiscalDate: null, siteId: null, site: null, tickets: 1, netSales: 1 },
-  };
+  });
 }
 
 afterAll(async () => {

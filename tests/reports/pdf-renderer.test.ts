@@ -8,67 +8,30 @@ import pdfmake from 'pdfmake';
 import type { TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { describe, expect, it } from 'vitest';
 import type { Dataset, DatasetColumn } from '../../src/contract/reports.ts';
-import type { RenderOptions } from '../../src/server/reports/render/cells.ts';
 import { pdfDefinition, renderPdf } from '../../src/server/reports/render/pdf.ts';
 import { setSharedFonts } from '../../src/server/reports/render/pdf-fonts.ts';
 import { setJoinedContentStreams } from '../../src/server/reports/render/pdf-streams.ts';
+import { FR_RENDER_OPTIONS as OPTIONS, ticketsReport } from '../helpers/report-datasets.ts';
 import { pdfPagesText } from './pdf-text.ts';
-
-const OPTIONS: RenderOptions = {
-  language: 'fr',
-  chain: 'Le Comptoir',
-  timeZone: 'Europe/Paris',
-  hours: null,
-  fiscalDates: null,
-  trainingMode: false,
-};
 
 const SITES = ['Comptoir Bastille', 'Comptoir Part-Dieu', 'Comptoir Vieux-Port'];
 const PAYMENTS = ['Carte bancaire', 'Espèces', 'Carte bancaire, Titre-restaurant'];
 
 /** A tickets report of `rows` rows, its ten columns as RapportTickets has them. */
 function tickets(rows: number): Dataset {
-  let total = 0;
-  const data = Array.from({ length: rows }, (_, i) => {
-    const amount = 350 + ((i * 7919) % 9000);
-    total += amount;
-    return {
-      fiscalDate: `2026-10-${String(1 + (i % 28)).padStart(2, '0')}`,
-      time: `${String(8 + (i % 15)).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}`,
-      siteId: 1 + (i % 3),
-      site: SITES[i % 3]!,
-      terminalId: 1 + (i % 2),
-      sellerCode: `V${String(1 + (i % 8)).padStart(3, '0')}`,
-      ticketNumber: String(100_000 + i),
-      kind: i % 40 === 0 ? 'Annulation' : 'Vente',
-      amount,
-      payments: PAYMENTS[i % 3]!,
-    };
-  });
-  return {
-    className: 'RapportTickets',
-    variant: 'Daily',
-    title: 'Tickets',
-    currency: 'EUR',
-    dateDebut: '2026-10-01',
-    dateFin: '2026-10-28',
-    sites: SITES.map((libelle, i) => ({ restaurantId: i + 1, libelle })),
-    generatedAt: '2026-11-22T10:00:00Z',
-    columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
-      { key: 'time', label: 'Heure', type: 'text' },
-      { key: 'siteId', label: 'N° site', type: 'qty' },
-      { key: 'site', label: 'Site', type: 'text' },
-      { key: 'terminalId', label: 'Caisse', type: 'qty' },
-      { key: 'sellerCode', label: 'Vendeur', type: 'text' },
-      { key: 'ticketNumber', label: 'N° ticket', type: 'text' },
-      { key: 'kind', label: 'Type', type: 'text' },
-      { key: 'amount', label: 'Montant TTC', type: 'money' },
-      { key: 'payments', label: 'Paiements', type: 'text' },
-    ],
-    rows: data,
-    totals: { amount: total },
-  };
+  const data = Array.from({ length: rows }, (_, i) => ({
+    fiscalDate: `2026-10-${String(1 + (i % 28)).padStart(2, '0')}`,
+    time: `${String(8 + (i % 15)).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}`,
+    siteId: 1 + (i % 3),
+    site: SITES[i % 3]!,
+    terminalId: 1 + (i % 2),
+    sellerCode: `V${String(1 + (i % 8)).padStart(3, '0')}`,
+    ticketNumber: String(100_000 + i),
+    kind: i % 40 === 0 ? 'Annulation' : 'Vente',
+    amount: 350 + ((i * 7919) % 9000),
+    payments: PAYMENTS[i % 3]!,
+  }));
+  return ticketsReport(data, SITES, '2026-10-28');
 }
 
 /** The table's body rows (header and totals left out) of a document definition. */

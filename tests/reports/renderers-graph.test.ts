@@ -7,21 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportChart } from '../../src/contract/report-chart.ts';
 import type { Dataset } from '../../src/contract/reports.ts';
-import type { RenderOptions } from '../../src/server/reports/render/cells.ts';
 import { renderPdf } from '../../src/server/reports/render/pdf.ts';
 import { closePdfPool, renderPdfInWorker } from '../../src/server/reports/render/pdf-pool.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { FR_RENDER_OPTIONS as OPTIONS, salesReport } from '../helpers/report-datasets.ts';
 import { loadChain } from './chain.ts';
 import { pdfPagesText } from './pdf-text.ts';
-
-const OPTIONS: RenderOptions = {
-  language: 'fr',
-  chain: 'Le Comptoir',
-  timeZone: 'Europe/Paris',
-  hours: null,
-  fiscalDates: null,
-  trainingMode: false,
-};
 
 /** Ten days of two sites: the chart sums both sites per day. */
 function salesByDay(variant: Dataset['variant']): Dataset {
@@ -32,28 +23,17 @@ function salesByDay(variant: Dataset['variant']): Dataset {
     tickets: 100 + i,
     netSales: 150_000 + i * 10_000,
   }));
-  return {
-    className: 'RapportVentes',
+  return salesReport({
     variant,
-    title: 'Ventes',
-    currency: 'EUR',
     dateDebut: '2026-11-01',
     dateFin: '2026-11-10',
     sites: [
       { restaurantId: 1, libelle: 'Site 1' },
       { restaurantId: 2, libelle: 'Site 2' },
     ],
-    generatedAt: '2026-11-21T10:00:00Z',
-    columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
-      { key: 'siteId', label: 'N° site', type: 'qty' },
-      { key: 'site', label: 'Site', type: 'text' },
-      { key: 'tickets', label: 'Tickets', type: 'qty' },
-      { key: 'netSales', label: 'CA TTC', type: 'money' },
-    ],
     rows,
     totals: { fiscalDate: null, siteId: null, site: null, tickets: 2290, netSales: 4_900_000 },
-  };
+  });
 }
 
 let t: TestApp;
