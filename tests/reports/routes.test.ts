@@ -1,49 +1,35 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { ApiHttpError } from '../../src/server/plugins/errors.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { salesReport } from '../../src/server/reports/sales.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import type { AuthHeaders } from '../helpers/app.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
+import { LYON, MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedSalesRows, loadChain, localMinute, salesInput } from './chain.ts';
 
-const PASSWORD = 'Rapp0rts!-secret';
-let t: TestApp;
-let tickets: ChainTicket[];
-let manager: SignedInUser;
-let lyon: SignedInUser;
-let noRights: SignedInUser;
-let nowhere: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tickets = await loadChain(t.database);
-  ({ manager, lyon, noRights, nowhere } = await signInUsers(t, PASSWORD, {
+const api = setUpReportApp({
+  password: 'Rapp0rts!-secret',
+  users: {
     manager: MANAGER,
     lyon: LYON,
     noRights: { login: 'cashier', droits: ['TICKETS'], allSites: true },
     nowhere: { login: 'nowhere', droits: ['RAPPORTS'] },
-  }));
-});
-afterAll(async () => {
-  await t?.close();
+  },
+  load: async (database) => ({ tickets: await loadChain(database) }),
 });
 
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 
 function getReport(headers: AuthHeaders, id: number, query: string) {
-  return t.app.inject({
-    method: 'GET',
-    url: `/api/bo/getReport?id=${id}&rapportClassName=RapportVentes&${query}`,
-    headers,
-  });
+  return api.get(headers, `bo/getReport?id=${id}&rapportClassName=RapportVentes&${query}`);
 }
 
 function expectedFor(sites: number[], keep: (t: ChainTicket) => boolean = () => true) {
   return expectedSalesRows(
-    tickets.filter(
+    api.tickets.filter(
       (k) =>
         sites.includes(k.siteId) &&
         k.fiscalDate >= '2026-11-01' &&
@@ -56,10 +42,7 @@ function expectedFor(sites: number[], keep: (t: ChainTicket) => boolean = () => 
 
 describe('GET bo/rapport/metrics', () => {
   it('lists the sales report with its title in the request language (fr by default)', async () => {
-    const fr = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${manager.id}`,
-      headers: manager.headers,
-    });
+    const fr = await api.get(api.manager.headers, `bo/rapport/metrics?id=${api.manager.id}`);
     expect(fr.statusCode).toBe(200);
     // The sales report comes first; the other classes of the registry follow it.
     expect(fr.json().editions[0]).toEqual({
@@ -71,18 +54,12 @@ describe('GET bo/rapport/metrics', () => {
       generated: 0,
       lastGeneratedAt: null,
     });
-    const de = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
-      headers: manager.headers,
-    });
+    const de = await api.get(api.manager.headers, `bo/rapport/metrics?id=${api.manager.id}&language=de`);
     expect(de.json().editions[0].localisedTitle).toBe('Umsatz');
   });
 
   it('answers 403 Forbidden without the RAPPORTS right', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${noRights.id}`,
-      headers: noRights.headers,
-    });
+    const res = await api.get(api.noRights.headers, `bo/rapport/metrics?id=${api.noRights.id}`);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('Forbidden');
   });
@@ -90,28 +67,28 @@ describe('GET bo/rapport/metrics', () => {
 
 describe('GET bo/getReport', () => {
   it('answers the JSON dataset with the figures of the tickets, for sites[]= and sites= alike', async () => {
-    const bracket = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
-    const repeated = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites=1&sites=2`);
-    const comma = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites=1,2`);
+    const bracket = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
+    const repeated = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1&sites=2`);
+    const comma = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1,2`);
     expect(bracket.statusCode).toBe(200);
     const d = bracket.json<Dataset>();
     expect(d.rows).toEqual(expectedFor([1, 2]));
     expect(repeated.json<Dataset>().rows).toEqual(d.rows);
     expect(comma.json<Dataset>().rows).toEqual(d.rows);
-    const single = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=2`);
+    const single = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=2`);
     expect(single.json<Dataset>().rows).toEqual(expectedFor([2]));
     expect(bracket.headers['content-type']).toMatch(/^application\/json/);
     expect(bracket.headers['content-length']).toBe(String(bracket.rawPayload.length));
   });
 
   it('uses every site of the scope when no site is given', async () => {
-    const res = await getReport(lyon.headers, lyon.id, `${PERIOD}&format=JSON`);
+    const res = await getReport(api.lyon.headers, api.lyon.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
     expect(res.json<Dataset>().rows).toEqual(expectedFor([2]));
   });
 
   it('downloads a PDF with its translated file name and length', async () => {
-    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
+    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(
@@ -122,7 +99,7 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads a CSV in English with the English file name and conventions', async () => {
-    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=CSV&language=en&sites[]=1`);
+    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=CSV&language=en&sites[]=1`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.csv"');
@@ -133,7 +110,7 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads an XLSX in German', async () => {
-    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
+    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="umsatz_2026-11-01_2026-11-10.xlsx"',
@@ -146,34 +123,34 @@ describe('GET bo/getReport', () => {
 
   it('applies the hour range, terminals and sellers of the query (a comma in a seller travels as the marker)', async () => {
     const hours = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`,
     );
     expect(hours.json<Dataset>().rows).toEqual(
       expectedFor([1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
     );
     const terminals = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`,
     );
     expect(terminals.json<Dataset>().rows).toEqual(expectedFor([1], (k) => k.terminalId !== 2));
     const sellers = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`,
     );
     expect(sellers.json<Dataset>().rows).toEqual(
       expectedFor([1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
     );
     const training = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&trainingMode=true`,
     );
     expect(training.json<Dataset>().totals.netSales).toBe(
-      tickets
+      api.tickets
         .filter((k) => k.siteId === 1 && k.fiscalDate <= '2026-11-10')
         .reduce((a, k) => a + k.totalCents, 0),
     );
@@ -181,8 +158,8 @@ describe('GET bo/getReport', () => {
 
   it('answers explicit fiscal dates given as datefiscales[]', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'format=JSON&sites[]=2&datefiscales[]=2026-11-03&datefiscales[]=2026-11-05',
     );
     expect(res.statusCode).toBe(200);
@@ -190,37 +167,37 @@ describe('GET bo/getReport', () => {
   });
 
   it('answers 400 ErrorUnknownRap for an unknown class', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/getReport?id=${manager.id}&rapportClassName=RapportInconnu&${PERIOD}`,
-      headers: manager.headers,
-    });
+    const res = await api.get(
+      api.manager.headers,
+      `bo/getReport?id=${api.manager.id}&rapportClassName=RapportInconnu&${PERIOD}`,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('ErrorUnknownRap');
   });
 
   it("answers 403 Forbidden for a site outside the user's scope", async () => {
-    const res = await getReport(lyon.headers, lyon.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
+    const res = await getReport(api.lyon.headers, api.lyon.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('Forbidden');
   });
 
   it('answers 400 NoSitesSelected when the user has no site', async () => {
-    const res = await getReport(nowhere.headers, nowhere.id, `${PERIOD}&format=JSON`);
+    const res = await getReport(api.nowhere.headers, api.nowhere.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('NoSitesSelected');
   });
 
   it('answers 400 MaxReportDays with the maximum for a period too long', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'dateDebut=2025-01-01&dateFin=2026-02-05&format=JSON&sites[]=1',
     );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
     const fits = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'dateDebut=2025-01-01&dateFin=2026-02-04&format=JSON&sites[]=1',
     );
     expect(fits.statusCode).toBe(200);
@@ -237,29 +214,29 @@ describe('GET bo/getReport', () => {
       `${PERIOD}&operation=ANNULATION`,
       `${PERIOD}&typeRapport=Cumulative`,
     ]) {
-      const res = await getReport(manager.headers, manager.id, `${q}&format=JSON`);
+      const res = await getReport(api.manager.headers, api.manager.id, `${q}&format=JSON`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().code, q).toBe('BadRequest');
     }
   });
 
   it('answers 400 mixedCurrencies for sites trading in different currencies', async () => {
-    const res = await getReport(manager.headers, manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=3`);
+    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=3`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'mixedCurrencies', details: { currencies: ['EUR', 'GBP'] } });
   });
 
   it("answers 403 Forbidden without the RAPPORTS right, and for another user's id", async () => {
-    const res = await getReport(noRights.headers, noRights.id, `${PERIOD}&format=JSON`);
+    const res = await getReport(api.noRights.headers, api.noRights.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(403);
-    const other = await getReport(lyon.headers, manager.id, `${PERIOD}&format=JSON`);
+    const other = await getReport(api.lyon.headers, api.manager.id, `${PERIOD}&format=JSON`);
     expect(other.statusCode).toBe(403);
   });
 
   it('answers 401 without a session', async () => {
     const res = await getReport(
       { 'x-requested-with': 'XMLHttpRequest' },
-      manager.id,
+      api.manager.id,
       `${PERIOD}&format=JSON`,
     );
     expect(res.statusCode).toBe(401);
@@ -268,59 +245,44 @@ describe('GET bo/getReport', () => {
 
 describe('POST bo/getReport', () => {
   it('answers the same report from a JSON body', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/bo/getReport',
-      headers: manager.headers,
-      payload: {
-        id: manager.id,
-        rapportClassName: 'RapportVentes',
-        typeRapport: 'Daily',
-        operation: 'VENTE',
-        trancheHoraire: false,
-        format: 'PDF',
-        language: 'en',
-        dateDebut: '2026-11-01',
-        dateFin: '2026-11-10',
-        sites: [1, 2],
-      },
+    const res = await api.post(api.manager.headers, 'bo/getReport', {
+      id: api.manager.id,
+      rapportClassName: 'RapportVentes',
+      typeRapport: 'Daily',
+      operation: 'VENTE',
+      trancheHoraire: false,
+      format: 'PDF',
+      language: 'en',
+      dateDebut: '2026-11-01',
+      dateFin: '2026-11-10',
+      sites: [1, 2],
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.pdf"');
-    const json = await t.app.inject({
-      method: 'POST',
-      url: '/api/bo/getReport',
-      headers: manager.headers,
-      payload: {
-        id: manager.id,
-        rapportClassName: 'RapportVentes',
-        format: 'JSON',
-        dateDebut: '2026-11-01',
-        dateFin: '2026-11-10',
-        sites: [2],
-      },
+    const json = await api.post(api.manager.headers, 'bo/getReport', {
+      id: api.manager.id,
+      rapportClassName: 'RapportVentes',
+      format: 'JSON',
+      dateDebut: '2026-11-01',
+      dateFin: '2026-11-10',
+      sites: [2],
     });
     expect(json.json<Dataset>().rows).toEqual(expectedFor([2]));
   });
 
   it('answers 403 without the RAPPORTS right and 400 for an unknown class', async () => {
-    const denied = await t.app.inject({
-      method: 'POST',
-      url: '/api/bo/getReport',
-      headers: noRights.headers,
-      payload: {
-        id: noRights.id,
-        rapportClassName: 'RapportVentes',
-        dateDebut: '2026-11-01',
-        dateFin: '2026-11-10',
-      },
+    const denied = await api.post(api.noRights.headers, 'bo/getReport', {
+      id: api.noRights.id,
+      rapportClassName: 'RapportVentes',
+      dateDebut: '2026-11-01',
+      dateFin: '2026-11-10',
     });
     expect(denied.statusCode).toBe(403);
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: '/api/bo/getReport',
-      headers: manager.headers,
-      payload: { id: manager.id, rapportClassName: 'Nope', dateDebut: '2026-11-01', dateFin: '2026-11-10' },
+    const unknown = await api.post(api.manager.headers, 'bo/getReport', {
+      id: api.manager.id,
+      rapportClassName: 'Nope',
+      dateDebut: '2026-11-01',
+      dateFin: '2026-11-10',
     });
     expect(unknown.json().code).toBe('ErrorUnknownRap');
   });
@@ -330,12 +292,12 @@ describe('format rules', () => {
   it('answers notAPdf for a class without PDF, BadRequest for another missing format', async () => {
     const csvOnly = { ...salesReport, formats: ['CSV', 'JSON'] as const };
     const findClass = (name: string) => (name === 'RapportVentes' ? csvOnly : undefined);
-    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], t.database, { findClass }).catch(
+    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], api.t.database, { findClass }).catch(
       (e: unknown) => e,
     );
     expect(pdf).toBeInstanceOf(ApiHttpError);
     expect(pdf).toMatchObject({ status: 400, code: 'notAPdf' });
-    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], t.database, { findClass }).catch(
+    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], api.t.database, { findClass }).catch(
       (e: unknown) => e,
     );
     expect(xlsx).toMatchObject({ status: 400, code: 'BadRequest' });

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DistributionAnswer } from '../../../src/contract/distributions.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
+import type { AuthHeaders } from '../../helpers/app.ts';
+import { setUpReportApp } from '../../helpers/report-app.ts';
+import { LYON, MANAGER } from '../../helpers/report-users.ts';
 import { type FxTicket, loadFixture } from '../operations/fixture.ts';
 
-const PASSWORD = 'Rep4rtitions!-secret';
-let t: TestApp;
-let tickets: FxTicket[];
-let manager: SignedInUser;
-let lyon: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ tickets } = await loadFixture(t.database));
-  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Rep4rtitions!-secret',
+  users: { manager: MANAGER, lyon: LYON },
+  load: loadFixture,
 });
 
 function getRepartition(headers: AuthHeaders, id: number, query: string) {
-  return t.app.inject({ method: 'GET', url: `/api/bo/getRepartition?id=${id}&${query}`, headers });
+  return api.get(headers, `bo/getRepartition?id=${id}&${query}`);
 }
 
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-05';
@@ -31,7 +23,7 @@ function expectedParts(
   contributions: (k: FxTicket) => Array<[key: string, amount: number]>,
 ): Map<string, { tickets: Set<number>; amount: number }> {
   const parts = new Map<string, { tickets: Set<number>; amount: number }>();
-  for (const k of tickets.filter((x) => !x.trainingMode && keep(x))) {
+  for (const k of api.tickets.filter((x) => !x.trainingMode && keep(x))) {
     for (const [key, amount] of contributions(k)) {
       const p = parts.get(key) ?? { tickets: new Set<number>(), amount: 0 };
       p.tickets.add(k.ticketId);
@@ -60,8 +52,8 @@ describe('GET bo/getRepartition', () => {
 
   it('splits every ticket by payment method, with translated labels and shares', async () => {
     const res = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=PAIEMENT&site=1,2&${PERIOD}`,
     );
     expect(res.statusCode).toBe(200);
@@ -76,8 +68,8 @@ describe('GET bo/getRepartition', () => {
 
   it('splits sales and returns (statut VENTE) by family, a line without family under "not set"', async () => {
     const res = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=FAMILLE&statut=VENTE&site=1,2&${PERIOD}&language=en`,
     );
     const answer = res.json<DistributionAnswer>();
@@ -92,14 +84,14 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('splits by VAT rate, terminal, seller and hour of the day', async () => {
-    const tva = await getRepartition(manager.headers, manager.id, `typeRepartition=TVA&site=1,2&${PERIOD}`);
+    const tva = await getRepartition(api.manager.headers, api.manager.id, `typeRepartition=TVA&site=1,2&${PERIOD}`);
     check(
       tva.json(),
       expectedParts(both, (k) => k.lines.map((l) => [String(l.vatRate), l.amount])),
     );
     const caisse = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=CAISSE&site=1,2&${PERIOD}`,
     );
     check(
@@ -108,8 +100,8 @@ describe('GET bo/getRepartition', () => {
     );
     expect(caisse.json<DistributionAnswer>().rows.find((r) => r.key === '2')?.label).toBe('Caisse 2');
     const vendeur = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=VENDEUR&site=1,2&${PERIOD}`,
     );
     check(
@@ -118,8 +110,8 @@ describe('GET bo/getRepartition', () => {
     );
     expect(vendeur.json<DistributionAnswer>().rows.find((r) => r.key === 'S3')?.label).toBe('Chloé');
     const tranche = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=TRANCHE&site=1,2&${PERIOD}`,
     );
     check(
@@ -131,8 +123,8 @@ describe('GET bo/getRepartition', () => {
 
   it('keeps only cancellation tickets for statut ANNULATION, and every site of the scope without site', async () => {
     const res = await getRepartition(
-      lyon.headers,
-      lyon.id,
+      api.lyon.headers,
+      api.lyon.id,
       `typeRepartition=CAISSE&statut=ANNULATION&${PERIOD}`,
     );
     expect(res.statusCode).toBe(200);
@@ -148,44 +140,44 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('answers the errors of SPEC.md §8', async () => {
-    const outside = await getRepartition(lyon.headers, lyon.id, `typeRepartition=CAISSE&site=1&${PERIOD}`);
+    const outside = await getRepartition(api.lyon.headers, api.lyon.id, `typeRepartition=CAISSE&site=1&${PERIOD}`);
     expect(outside.statusCode).toBe(403);
     expect(outside.json()).toMatchObject({ code: 'Forbidden' });
     const mixed = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `typeRepartition=CAISSE&site=1,3&${PERIOD}`,
     );
     expect(mixed.json()).toMatchObject({ code: 'mixedCurrencies' });
     const long = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'typeRepartition=CAISSE&site=1&dateDebut=2025-01-01&dateFin=2026-11-05',
     );
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: 'MaxReportDays', details: { maxDays: 400 } });
     const backwards = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'typeRepartition=CAISSE&dateDebut=2026-11-05&dateFin=2026-11-01',
     );
     expect(backwards.json()).toMatchObject({ code: 'BadRequest' });
     const badDate = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'typeRepartition=CAISSE&dateDebut=2026-02-30&dateFin=2026-03-01',
     );
     expect(badDate.json()).toMatchObject({ code: 'BadRequest' });
-    const badType = await getRepartition(manager.headers, manager.id, `typeRepartition=ARTICLE&${PERIOD}`);
+    const badType = await getRepartition(api.manager.headers, api.manager.id, `typeRepartition=ARTICLE&${PERIOD}`);
     expect(badType.statusCode).toBe(400);
-    const other = await getRepartition(manager.headers, lyon.id, `typeRepartition=CAISSE&${PERIOD}`);
+    const other = await getRepartition(api.manager.headers, api.lyon.id, `typeRepartition=CAISSE&${PERIOD}`);
     expect(other.statusCode).toBe(403);
   });
 
   it('answers no rows and a zero total for a period without tickets', async () => {
     const res = await getRepartition(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'typeRepartition=PAIEMENT&site=1&dateDebut=2026-06-01&dateFin=2026-06-02',
     );
     expect(res.json()).toMatchObject({ rows: [], totalCents: 0 });

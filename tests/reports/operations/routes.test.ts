@@ -1,39 +1,29 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
+import type { AuthHeaders } from '../../helpers/app.ts';
+import { setUpReportApp } from '../../helpers/report-app.ts';
+import { FR_RENDER_OPTIONS } from '../../helpers/report-datasets.ts';
+import { LYON, MANAGER } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
-import { type FxTicket, loadFixture } from './fixture.ts';
+import { loadFixture } from './fixture.ts';
 
-const PASSWORD = 'Rapp0rts!-secret';
-let t: TestApp;
-let tickets: FxTicket[];
-let manager: SignedInUser;
-let lyon: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ tickets } = await loadFixture(t.database));
-  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Rapp0rts!-secret',
+  users: { manager: MANAGER, lyon: LYON },
+  load: loadFixture,
 });
 
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-05';
 
 function getReport(headers: AuthHeaders, id: number, query: string) {
-  return t.app.inject({ method: 'GET', url: `/api/bo/getReport?id=${id}&${query}`, headers });
+  return api.get(headers, `bo/getReport?id=${id}&${query}`);
 }
 
 describe('operations and finance classes through bo/getReport', () => {
   it('are listed by bo/rapport/metrics with their titles and maximum days', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
-      headers: manager.headers,
-    });
+    const res = await api.get(api.manager.headers, `bo/rapport/metrics?id=${api.manager.id}&language=de`);
     const editions = res.json<{
       editions: Array<{ className: string; localisedTitle: string; maxDays: number }>;
     }>().editions;
@@ -58,8 +48,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('downloads the cancellations as a French CSV whose totals match the tickets', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `rapportClassName=RapportAnnulations&${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
     );
     expect(res.statusCode).toBe(200);
@@ -78,7 +68,7 @@ describe('operations and finance classes through bo/getReport', () => {
       'Tickets annulés après encaissement',
       'Montant annulé après encaissement',
     ]);
-    const cancelled = tickets.filter(
+    const cancelled = api.tickets.filter(
       (k) => [1, 2].includes(k.siteId) && !k.trainingMode && k.kind === 'CANCELLATION',
     );
     const last = records.at(-1)!;
@@ -89,8 +79,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('downloads the cancellations as a PDF with its translated file name', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       `rapportClassName=RapportAnnulations&${PERIOD}&format=PDF&language=en&sites[]=1`,
     );
     expect(res.statusCode).toBe(200);
@@ -104,8 +94,8 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('prints the Z report in a PDF as the till does, one line per item', async () => {
     const res = await getReport(
-      lyon.headers,
-      lyon.id,
+      api.lyon.headers,
+      api.lyon.id,
       `rapportClassName=RapportZ&dateDebut=2026-11-03&dateFin=2026-11-03&format=JSON`,
     );
     expect(res.statusCode).toBe(200);
@@ -113,14 +103,7 @@ describe('operations and finance classes through bo/getReport', () => {
     expect(dataset.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
     const pdf = await renderPdf(
       dataset,
-      {
-        language: 'fr',
-        chain: 'Le Comptoir',
-        timeZone: 'Europe/Paris',
-        hours: null,
-        fiscalDates: null,
-        trainingMode: false,
-      },
+      FR_RENDER_OPTIONS,
       false,
     );
     const text = pdfPagesText(pdf).join(' ');
@@ -137,14 +120,14 @@ describe('operations and finance classes through bo/getReport', () => {
 
   it('answers 403 for a site outside the scope and 400 MaxReportDays past a class maximum', async () => {
     const outside = await getReport(
-      lyon.headers,
-      lyon.id,
+      api.lyon.headers,
+      api.lyon.id,
       `rapportClassName=RapportCorrections&${PERIOD}&format=JSON&sites[]=1`,
     );
     expect(outside.statusCode).toBe(403);
     const long = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'rapportClassName=RapportZ&dateDebut=2026-10-01&dateFin=2026-11-05&format=JSON',
     );
     expect(long.statusCode).toBe(400);

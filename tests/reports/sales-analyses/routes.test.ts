@@ -1,42 +1,32 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../../helpers/report-users.ts';
+import type { AuthHeaders } from '../../helpers/app.ts';
+import { setUpReportApp } from '../../helpers/report-app.ts';
+import { FR_RENDER_OPTIONS } from '../../helpers/report-datasets.ts';
+import { LYON, MANAGER } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
-import { input, loadChain, type Ticket } from './chain.ts';
+import { input, loadChain } from './chain.ts';
 import { byDayPart, byTerminal, FR_DAY_PARTS, selectTickets } from './expected.ts';
 
-const PASSWORD = 'Rapp0rts!-secret';
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
-let t: TestApp;
-let tickets: Ticket[];
-let manager: SignedInUser;
-let lyon: SignedInUser;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  tickets = await loadChain(t.database);
-  ({ manager, lyon } = await signInUsers(t, PASSWORD, { manager: MANAGER, lyon: LYON }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Rapp0rts!-secret',
+  users: { manager: MANAGER, lyon: LYON },
+  load: async (database) => ({ tickets: await loadChain(database) }),
 });
 
 function getReport(headers: AuthHeaders, id: number, className: string, query: string) {
-  return t.app.inject({
-    method: 'GET',
-    url: `/api/bo/getReport?id=${id}&rapportClassName=${className}&${query}`,
-    headers,
-  });
+  return api.get(headers, `bo/getReport?id=${id}&rapportClassName=${className}&${query}`);
 }
 
 describe('GET bo/getReport for the sales analyses', () => {
   it('downloads sales by day part as a French CSV whose figures are those of the tickets', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=CSV&sites[]=1&sites[]=2`,
     );
@@ -55,7 +45,7 @@ describe('GET bo/getReport for the sales analyses', () => {
       'Ticket moyen',
       'Part',
     ]);
-    const expected = byDayPart(selectTickets(tickets, input('RapportVentesTranche')));
+    const expected = byDayPart(selectTickets(api.tickets, input('RapportVentesTranche')));
     expect(records.slice(1, -1).map((r) => r[0])).toEqual(FR_DAY_PARTS.map(([label]) => label));
     const euros = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
     expect(records.slice(1, -1).map((r) => r[3])).toEqual(
@@ -72,8 +62,8 @@ describe('GET bo/getReport for the sales analyses', () => {
 
   it('downloads sales by day part as a PDF with its translated file name', async () => {
     const res = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=PDF&language=en&sites[]=1&sites[]=2`,
     );
@@ -86,8 +76,8 @@ describe('GET bo/getReport for the sales analyses', () => {
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // The same dataset, written uncompressed, reads back with its title, day parts and shares.
     const json = await getReport(
-      manager.headers,
-      manager.id,
+      api.manager.headers,
+      api.manager.id,
       'RapportVentesTranche',
       `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`,
     );
@@ -95,14 +85,7 @@ describe('GET bo/getReport for the sales analyses', () => {
     const page = pdfPagesText(
       await renderPdf(
         dataset,
-        {
-          language: 'en',
-          chain: 'Le Comptoir',
-          timeZone: 'Europe/Paris',
-          hours: null,
-          fiscalDates: null,
-          trainingMode: false,
-        },
+        { ...FR_RENDER_OPTIONS, language: 'en' },
         false,
       ),
     )[0]!;
@@ -113,16 +96,16 @@ describe('GET bo/getReport for the sales analyses', () => {
   });
 
   it("keeps a site-scoped user to the site's own terminals", async () => {
-    const res = await getReport(lyon.headers, lyon.id, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
+    const res = await getReport(api.lyon.headers, api.lyon.id, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
     const d = res.json<Dataset>();
     expect(d.rows).toEqual(
-      byTerminal(selectTickets(tickets, input('RapportVentesCaisse', { sites: [2] }))).rows,
+      byTerminal(selectTickets(api.tickets, input('RapportVentesCaisse', { sites: [2] }))).rows,
     );
     expect(new Set(d.rows.map((r) => r.siteId))).toEqual(new Set([2]));
     const outside = await getReport(
-      lyon.headers,
-      lyon.id,
+      api.lyon.headers,
+      api.lyon.id,
       'RapportVentesCaisse',
       `${PERIOD}&format=JSON&sites[]=1`,
     );
@@ -130,10 +113,7 @@ describe('GET bo/getReport for the sales analyses', () => {
   });
 
   it('lists the analyses in bo/rapport/metrics with their titles', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/rapport/metrics?id=${manager.id}&language=de`,
-      headers: manager.headers,
-    });
+    const res = await api.get(api.manager.headers, `bo/rapport/metrics?id=${api.manager.id}&language=de`);
     const editions = res.json<{ editions: Array<{ className: string; localisedTitle: string }> }>().editions;
     expect(editions).toContainEqual(
       expect.objectContaining({
