@@ -186,6 +186,19 @@ export async function loadTestChain(database: Database, chain: TestChain): Promi
 }
 
 /**
+ * Inserts company 1 (`raisonSociale`, brand "Le Comptoir") and its one site 1 (`libelle`, on
+ * Europe/Paris time, trading in EUR), for the tests that need a single site and no terminals or
+ * sellers; the id sequences are left as they are.
+ */
+export async function insertOneSite(pool: Database['pool'], raisonSociale: string, libelle: string): Promise<void> {
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, $1, 'Le Comptoir')`, [raisonSociale]);
+  await pool.query(
+    `INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES (1, $1, 1, 'Europe/Paris', 'EUR')`,
+    [libelle],
+  );
+}
+
+/**
  * A bo/getReport call (SPEC.md §7) for `rapportClassName` on sites 1 and 2 from `dateDebut` to
  * `dateFin`: Daily, JSON, French, every terminal and seller, no hour range, no training
  * tickets, operation VENTE, no shaping; `overrides` replace any of these.

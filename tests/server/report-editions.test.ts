@@ -4,48 +4,35 @@
  * into the pool's connections that later write fiscal data — and without failing a report that
  * was already computed when the write fails. Real app, real PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import { describe, expect, it } from 'vitest';
+import { insertOneSite } from '../helpers/chain.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
 
-const PASSWORD = 'Editi0ns!-written';
-let t: TestApp;
-let gerant: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  const { pool } = t.database;
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, 'Editions SAS', 'Le Comptoir')`);
-  await pool.query(
-    `INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES (1, 'Comptoir Bastille', 1, 'Europe/Paris', 'EUR')`,
-  );
-  await pool.query(
-    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
-                          training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
-     VALUES (1, 1, '2026-11-02', '2026-11-02 12:30+01', 1, 'V001', 'SALE', false, false, 2, 2450, 2227, 223, 'test', '1')`,
-  );
-  ({ gerant } = await signInUsers(t, PASSWORD, {
-    gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true },
-  }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Editi0ns!-written',
+  users: { gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true } },
+  load: async ({ pool }) => {
+    await insertOneSite(pool, 'Editions SAS', 'Comptoir Bastille');
+    await pool.query(
+      `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
+                            training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
+       VALUES (1, 1, '2026-11-02', '2026-11-02 12:30+01', 1, 'V001', 'SALE', false, false, 2, 2450, 2227, 223, 'test', '1')`,
+    );
+    return {};
+  },
 });
 
 const report = (className = 'RapportTickets') =>
-  t.app.inject({
-    url: `/api/bo/getReport?id=${gerant.id}&rapportClassName=${className}&format=JSON&language=fr&dateDebut=2026-11-01&dateFin=2026-11-03`,
-    headers: gerant.headers,
-  });
+  api.get(
+    api.gerant.headers,
+    `bo/getReport?id=${api.gerant.id}&rapportClassName=${className}&format=JSON&language=fr&dateDebut=2026-11-01&dateFin=2026-11-03`,
+  );
 
 describe('report editions', () => {
   it('are in the history as soon as the report is answered (bo/getResultsData right after)', async () => {
     const res = await report();
     expect(res.statusCode, res.body).toBe(200);
-    const state = await t.app.inject({
-      url: `/api/bo/getResultsData?id=${gerant.id}`,
-      headers: gerant.headers,
-    });
+    const state = await api.get(api.gerant.headers, `bo/getResultsData?id=${api.gerant.id}`);
     expect(state.statusCode, state.body).toBe(200);
     expect(state.json()).toMatchObject({ className: 'RapportTickets' });
   });
@@ -53,7 +40,7 @@ describe('report editions', () => {
   it('leave synchronous_commit on for every connection of the pool after the write', async () => {
     for (let i = 0; i < 5; i++) expect((await report()).statusCode).toBe(200);
     // Take every connection the pool has, so the one that wrote the editions is among them.
-    const { pool } = t.database;
+    const { pool } = api.t.database;
     const clients = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
     try {
       for (const client of clients) {
@@ -65,13 +52,13 @@ describe('report editions', () => {
     }
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM report_editions WHERE user_id = $1 AND class_name = 'RapportTickets'`,
-      [gerant.id],
+      [api.gerant.id],
     );
     expect(rows[0]!.n).toBe(6);
   });
 
   it('that cannot be written do not fail the report, and the history simply lacks them', async () => {
-    const { pool } = t.database;
+    const { pool } = api.t.database;
     await pool.query(`CREATE FUNCTION refuse_edition() RETURNS trigger LANGUAGE plpgsql AS
                         $$ BEGIN RAISE EXCEPTION 'editions refused by the test'; END $$`);
     await pool.query(
@@ -80,10 +67,7 @@ describe('report editions', () => {
     try {
       const res = await report('RapportVentes');
       expect(res.statusCode, res.body).toBe(200);
-      const state = await t.app.inject({
-        url: `/api/bo/getResultsData?id=${gerant.id}`,
-        headers: gerant.headers,
-      });
+      const state = await api.get(api.gerant.headers, `bo/getResultsData?id=${api.gerant.id}`);
       expect(state.statusCode, state.body).toBe(200);
       // Still the last edition that could be written.
       expect(state.json()).toMatchObject({ className: 'RapportTickets' });

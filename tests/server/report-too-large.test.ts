@@ -4,41 +4,32 @@
  * connection back, while the plain CSV of the same period streams every row. Real app, real
  * PostgreSQL, 50,001+ generated tickets.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ROWS_READ_WHOLE } from '../../src/server/reports/run.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import { insertOneSite } from '../helpers/chain.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
 
-const PASSWORD = 'TooL4rge!-report';
 const TICKETS = MAX_ROWS_READ_WHOLE.JSON + 500;
-let t: TestApp;
-let gerant: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  const { pool } = t.database;
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, 'Grande SAS', 'Le Comptoir')`);
-  await pool.query(
-    `INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES (1, 'Comptoir Gare du Nord', 1, 'Europe/Paris', 'EUR')`,
-  );
-  await pool.query(
-    `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
-                          training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
-     SELECT 1, g, date '2026-11-01' + (g % 10)::int, timestamptz '2026-11-01 08:00+01' + (g % 10) * interval '1 day',
-            1 + g % 3, 'V001', 'SALE', false, false, NULL, 500 + g % 700, 455 + g % 640, 45 + g % 60, 'test', g::text
-       FROM generate_series(1, $1::int) g`,
-    [TICKETS],
-  );
-  ({ gerant } = await signInUsers(t, PASSWORD, {
-    gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true },
-  }));
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'TooL4rge!-report',
+  users: { gerant: { login: 'gerant', droits: ['RAPPORTS'], allSites: true } },
+  load: async ({ pool }) => {
+    await insertOneSite(pool, 'Grande SAS', 'Comptoir Gare du Nord');
+    await pool.query(
+      `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
+                            training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref)
+       SELECT 1, g, date '2026-11-01' + (g % 10)::int, timestamptz '2026-11-01 08:00+01' + (g % 10) * interval '1 day',
+              1 + g % 3, 'V001', 'SALE', false, false, NULL, 500 + g % 700, 455 + g % 640, 45 + g % 60, 'test', g::text
+         FROM generate_series(1, $1::int) g`,
+      [TICKETS],
+    );
+    return {};
+  },
+  timeout: 120_000,
 });
 
 const url = (format: string, extra = '') =>
-  `/api/bo/getReport?id=${gerant.id}&rapportClassName=RapportTickets&format=${format}&language=de` +
+  `bo/getReport?id=${api.gerant.id}&rapportClassName=RapportTickets&format=${format}&language=de` +
   `&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
 
 describe('a report too large to read whole', () => {
@@ -48,16 +39,16 @@ describe('a report too large to read whole', () => {
     ['CSV sorted by amount', '&tri=amount:desc'],
   ])('answers 400 ReportTooLarge with the limit for %s', async (_name, extra) => {
     const format = _name.split(' ')[0]!;
-    const res = await t.app.inject({ url: url(format, extra), headers: gerant.headers });
+    const res = await api.get(api.gerant.headers, url(format, extra));
     expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
     expect(res.json()).toMatchObject({ code: 'ReportTooLarge', details: { maxRows: MAX_ROWS_READ_WHOLE[format as 'PDF'] } });
     // The cursor's connection went back to the pool.
-    const { pool } = t.database;
+    const { pool } = api.t.database;
     expect(pool.totalCount - pool.idleCount).toBe(0);
   });
 
   it('still streams as a plain CSV, every ticket', async () => {
-    const res = await t.app.inject({ url: url('CSV'), headers: gerant.headers });
+    const res = await api.get(api.gerant.headers, url('CSV'));
     expect(res.statusCode).toBe(200);
     // Header, one line per ticket, totals, final CRLF.
     expect(res.body.split('\r\n').length).toBe(TICKETS + 3);
