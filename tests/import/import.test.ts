@@ -1,33 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ImportError, importSalesFile } from '../../src/server/import/sales.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { setUpImportFiles } from '../helpers/import-files.ts';
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let dir: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-import-'));
-});
-afterAll(async () => {
-  await db.close();
-  await fs.rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE tickets, ticket_lines, payments, daily_sales, terminals, sellers, group_sites, sites, companies CASCADE');
-});
-
-async function write(name: string, content: string | Buffer): Promise<string> {
-  const file = path.join(dir, name);
-  await fs.writeFile(file, content);
-  return file;
-}
+const sandbox = setUpImportFiles('cpt-import-');
+const { write } = sandbox;
 
 /** The usual shape of an export: one line per item, price incl. VAT in the file. */
 const BASIC = {
@@ -40,7 +21,7 @@ const BASIC = {
 };
 
 async function counts() {
-  const { rows } = await db.pool.query(`SELECT
+  const { rows } = await sandbox.db.pool.query(`SELECT
       (SELECT count(*) FROM companies)::int AS companies, (SELECT count(*) FROM sites)::int AS sites,
       (SELECT count(*) FROM tickets)::int AS tickets, (SELECT count(*) FROM ticket_lines)::int AS lines,
       (SELECT count(*) FROM daily_sales)::int AS days`);
@@ -48,7 +29,7 @@ async function counts() {
 }
 
 async function snapshot() {
-  const q = async (sql: string) => (await db.pool.query(sql)).rows;
+  const q = async (sql: string) => (await sandbox.db.pool.query(sql)).rows;
   return {
     sites: await q('SELECT * FROM sites ORDER BY id'),
     tickets: await q('SELECT * FROM tickets ORDER BY site_id, ticket_id'),
@@ -67,12 +48,12 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       '1003,2024-03-02 12:00,Fries,3,2.555',
       '',
     ].join('\n'));
-    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho', company: 'London Food Ltd' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho', company: 'London Food Ltd' });
     expect(result).toMatchObject({
       siteCreated: true, linesRead: 4, ticketsRead: 3, ticketsInserted: 3, ticketsSkipped: 0, linesInserted: 4,
       fromDate: '2024-03-01', toDate: '2024-03-02', source: 'file:good.csv',
     });
-    const { rows: tickets } = await db.pool.query(
+    const { rows: tickets } = await sandbox.db.pool.query(
       `SELECT source_ref, fiscal_date, kind, total_cents, total_excl_cents, tax_cents, to_char(opened_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS utc
          FROM tickets ORDER BY source_ref`,
     );
@@ -83,17 +64,17 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       // 3 × 2.555 = 7.665 → 7.67 (half away from zero, no float drift)
       { source_ref: '1003', fiscal_date: '2024-03-02', kind: 'SALE', total_cents: 767, total_excl_cents: 639, tax_cents: 128, utc: '2024-03-02 11:00' },
     ]);
-    const { rows: lines } = await db.pool.query(
+    const { rows: lines } = await sandbox.db.pool.query(
       "SELECT line_no, article, quantity::text, unit_price_cents, amount_cents, vat_rate::text FROM ticket_lines ORDER BY ticket_id, line_no",
     );
     expect(lines[0]).toEqual({ line_no: 1, article: 'Burger', quantity: '2.000', unit_price_cents: 995, amount_cents: 1990, vat_rate: '0.2000' });
     expect(lines[1]).toMatchObject({ line_no: 2, article: 'Cola', amount_cents: 250 });
-    const { rows: daily } = await db.pool.query('SELECT fiscal_date, tickets, net_cents, net_excl_cents, tax_cents FROM daily_sales ORDER BY fiscal_date');
+    const { rows: daily } = await sandbox.db.pool.query('SELECT fiscal_date, tickets, net_cents, net_excl_cents, tax_cents FROM daily_sales ORDER BY fiscal_date');
     expect(daily).toEqual([
       { fiscal_date: '2024-03-01', tickets: 2, net_cents: 3235, net_excl_cents: 2695, tax_cents: 540 },
       { fiscal_date: '2024-03-02', tickets: 1, net_cents: 767, net_excl_cents: 639, tax_cents: 128 },
     ]);
-    const { rows: site } = await db.pool.query('SELECT s.libelle, s.currency, s.time_zone, s.day_start, c.raison_sociale FROM sites s JOIN companies c ON c.id = s.company_id');
+    const { rows: site } = await sandbox.db.pool.query('SELECT s.libelle, s.currency, s.time_zone, s.day_start, c.raison_sociale FROM sites s JOIN companies c ON c.id = s.company_id');
     expect(site).toEqual([{ libelle: 'Soho', currency: 'EUR', time_zone: 'Europe/Paris', day_start: '00:00', raison_sociale: 'London Food Ltd' }]);
   });
 
@@ -105,7 +86,7 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       '3,2024-13-45 12:12,Burger,1,9.95',
       '4,2024-03-01 12:13,Burger,1,9.95',
     ].join('\n'));
-    const error = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' }).catch((e: unknown) => e);
+    const error = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect((error as ImportError).message).toBe(`${file}:4:2 (Date): "2024-13-45 12:12" is not a date matching "yyyy-MM-dd HH:mm"`);
     expect(await counts()).toEqual({ companies: 0, sites: 0, tickets: 0, lines: 0, days: 0 });
@@ -113,13 +94,13 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
 
   it('aborts on an unparseable quantity, naming its column', async () => {
     const file = await write('bad-qty.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,two,9.95\n');
-    await expect(importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho' }))
       .rejects.toThrow(`${file}:2:4 (Qty): "two" is not a number`);
     expect(await counts()).toEqual({ companies: 0, sites: 0, tickets: 0, lines: 0, days: 0 });
   });
 
   it('joins a price list read beside the mapping file, and aborts on an article it lacks', async () => {
-    const mappingDir = path.join(dir, 'mappings');
+    const mappingDir = path.join(sandbox.dir, 'mappings');
     await fs.mkdir(mappingDir, { recursive: true });
     // The real price list starts with a UTF-8 BOM and uses CRLF: so does this one.
     await fs.writeFile(path.join(mappingDir, 'prices.csv'), '\uFEFFItem Name,Product Price\r\nPlain Papadum,0.8\r\nGarlic Naan,2.95\r\n');
@@ -133,26 +114,26 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       timeZone: 'Europe/London',
     }));
     const good = await write('orders.csv', 'Order Number,Order Date,Item Name,Quantity\n16118,3/8/2019 20:25,Plain Papadum,2\n16118,3/8/2019 20:25,Garlic Naan,1\n');
-    const result = await importSalesFile(db.pool, { workers, file: good, mapping: mappingFile, site: 'Takeaway' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file: good, mapping: mappingFile, site: 'Takeaway' });
     expect(result.ticketsInserted).toBe(1);
-    const { rows } = await db.pool.query(
+    const { rows } = await sandbox.db.pool.query(
       "SELECT t.total_cents, t.fiscal_date, to_char(t.opened_at AT TIME ZONE 'UTC', 'HH24:MI') AS utc, s.currency, s.time_zone FROM tickets t JOIN sites s ON s.id = t.site_id",
     );
     // 2 × 0.80 + 2.95, at 20:25 London summer time (UTC+1)
     expect(rows).toEqual([{ total_cents: 455, fiscal_date: '2019-08-03', utc: '19:25', currency: 'GBP', time_zone: 'Europe/London' }]);
 
     const bad = await write('orders-unknown.csv', 'Order Number,Order Date,Item Name,Quantity\n1,3/8/2019 20:25,Garlic Naan,1\n2,3/8/2019 20:30,Peshwari Naan,1\n');
-    await expect(importSalesFile(db.pool, { workers, file: bad, mapping: mappingFile, site: 'Takeaway 2' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file: bad, mapping: mappingFile, site: 'Takeaway 2' }))
       .rejects.toThrow(`${bad}:3:3 (Item Name): no price for article "Peshwari Naan" in the price list`);
-    const { rows: after } = await db.pool.query("SELECT count(*)::int AS n FROM sites WHERE libelle = 'Takeaway 2'");
+    const { rows: after } = await sandbox.db.pool.query("SELECT count(*)::int AS n FROM sites WHERE libelle = 'Takeaway 2'");
     expect(after[0].n).toBe(0);
   });
 
   it('changes nothing when the same file is imported again', async () => {
     const file = await write('again.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,1,9.95\n2,2024-03-02 12:10,Burger,2,9.95\nC3,2024-03-02 12:20,Burger,-1,9.95\n');
-    const first = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
+    const first = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     const before = await snapshot();
-    const second = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
+    const second = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     expect(second).toMatchObject({ siteCreated: false, ticketsRead: 3, ticketsInserted: 0, ticketsSkipped: 3, linesInserted: 0 });
     expect(first.ticketsInserted).toBe(3);
     expect(await snapshot()).toEqual(before);
@@ -169,8 +150,8 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       // a negative price (a bad-debt adjustment) is taken as written
       'A563185,2010-12-01 11:00,Adjust bad debt,1,-11062.06',
     ].join('\n'));
-    await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Retail' });
-    const { rows } = await db.pool.query('SELECT source_ref, kind, total_cents FROM tickets ORDER BY source_ref');
+    await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Retail' });
+    const { rows } = await sandbox.db.pool.query('SELECT source_ref, kind, total_cents FROM tickets ORDER BY source_ref');
     expect(rows).toEqual([
       { source_ref: '536365', kind: 'SALE', total_cents: 2034 },
       { source_ref: '536366', kind: 'RETURN', total_cents: -678 },
@@ -178,30 +159,30 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       { source_ref: 'C536367', kind: 'CANCELLATION', total_cents: -339 },
       { source_ref: 'C536368', kind: 'CANCELLATION', total_cents: -255 },
     ]);
-    const { rows: daily } = await db.pool.query('SELECT tickets, net_cents FROM daily_sales');
+    const { rows: daily } = await sandbox.db.pool.query('SELECT tickets, net_cents FROM daily_sales');
     expect(daily).toEqual([{ tickets: 2, net_cents: 2034 - 678 - 339 - 255 - 1106206 }]);
   });
 
   it('puts a 01:30 ticket on the previous fiscal date when the day starts at 05:00', async () => {
     const file = await write('late.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 23:50,Beer,1,5\n2,2024-03-02 01:30,Beer,1,5\n3,2024-03-02 05:00,Coffee,1,2\n');
-    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '05:00' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '05:00' });
     expect(result).toMatchObject({ fromDate: '2024-03-01', toDate: '2024-03-02' });
-    const { rows } = await db.pool.query('SELECT source_ref, fiscal_date FROM tickets ORDER BY source_ref');
+    const { rows } = await sandbox.db.pool.query('SELECT source_ref, fiscal_date FROM tickets ORDER BY source_ref');
     expect(rows).toEqual([
       { source_ref: '1', fiscal_date: '2024-03-01' },
       { source_ref: '2', fiscal_date: '2024-03-01' },
       { source_ref: '3', fiscal_date: '2024-03-02' },
     ]);
-    const { rows: site } = await db.pool.query('SELECT day_start FROM sites');
+    const { rows: site } = await sandbox.db.pool.query('SELECT day_start FROM sites');
     expect(site).toEqual([{ day_start: '05:00' }]);
     // The site keeps its day start: another one is refused rather than silently mixing two.
-    await expect(importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '04:00' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Bar', dayStart: '04:00' }))
       .rejects.toThrow('site "Bar" already exists with day start 05:00, not 04:00');
   });
 
   it('reads a gzip file', async () => {
     const file = await write('sales.csv.gz', gzipSync('Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,1,9.95\n2,2024-03-01 12:20,Burger,1,9.95\n'));
-    const result = await importSalesFile(db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file, mapping: BASIC, site: 'Soho' });
     expect(result).toMatchObject({ ticketsInserted: 2, linesInserted: 2, source: 'file:sales.csv' });
   });
 
@@ -218,25 +199,25 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
         unitPrice: 'Prix TTC', vatRate: 'TVA', terminal: 'Caisse', seller: 'Vendeur', payment: 'Règlement',
       },
     };
-    await importSalesFile(db.pool, { workers, file, mapping, site: 'Lyon' });
-    const { rows: lines } = await db.pool.query('SELECT article, family, quantity::text, amount_cents, vat_rate::text, amount_excl_cents FROM ticket_lines ORDER BY ticket_id, line_no');
+    await importSalesFile(sandbox.db.pool, { workers, file, mapping, site: 'Lyon' });
+    const { rows: lines } = await sandbox.db.pool.query('SELECT article, family, quantity::text, amount_cents, vat_rate::text, amount_excl_cents FROM ticket_lines ORDER BY ticket_id, line_no');
     expect(lines).toEqual([
       { article: 'Crème brûlée', family: 'Desserts', quantity: '2.000', amount_cents: 1500, vat_rate: '0.1000', amount_excl_cents: 1364 },
       { article: 'Café', family: 'Boissons', quantity: '1.000', amount_cents: 235, vat_rate: '0.1000', amount_excl_cents: 214 },
       { article: 'Pichet de rosé', family: 'Vins', quantity: '0.500', amount_cents: 945, vat_rate: '0.2000', amount_excl_cents: 788 },
     ]);
-    const { rows: tickets } = await db.pool.query('SELECT source_ref, terminal_id, seller_code, total_cents FROM tickets ORDER BY source_ref');
+    const { rows: tickets } = await sandbox.db.pool.query('SELECT source_ref, terminal_id, seller_code, total_cents FROM tickets ORDER BY source_ref');
     expect(tickets).toEqual([
       { source_ref: 'T1', terminal_id: 1, seller_code: 'V01', total_cents: 1735 },
       { source_ref: 'T2', terminal_id: 2, seller_code: 'V02', total_cents: 945 },
     ]);
-    const { rows: payments } = await db.pool.query('SELECT method, amount_cents FROM payments ORDER BY ticket_id, payment_no');
+    const { rows: payments } = await sandbox.db.pool.query('SELECT method, amount_cents FROM payments ORDER BY ticket_id, payment_no');
     expect(payments).toEqual([
       { method: 'CARD', amount_cents: 1500 },
       { method: 'CASH', amount_cents: 235 },
       { method: 'MEAL_VOUCHER', amount_cents: 945 },
     ]);
-    const { rows: refs } = await db.pool.query('SELECT (SELECT count(*) FROM terminals)::int AS terminals, (SELECT count(*) FROM sellers)::int AS sellers');
+    const { rows: refs } = await sandbox.db.pool.query('SELECT (SELECT count(*) FROM terminals)::int AS terminals, (SELECT count(*) FROM sellers)::int AS sellers');
     expect(refs).toEqual([{ terminals: 2, sellers: 2 }]);
   });
 
@@ -246,18 +227,18 @@ describe.each([0, 1])('importSalesFile with %i worker thread(s)', (workers) => {
       delimiter: ';', decimal: ',', dateFormat: 'dd/MM/yyyy', timeFormat: 'HH:mm', vatRate: 0.1,
       columns: { ticket: 'T', date: 'D', time: 'H', article: 'A', quantity: 'Q', unitPrice: 'P' },
     };
-    await expect(importSalesFile(db.pool, { workers, file, mapping, site: 'Lyon' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping, site: 'Lyon' }))
       .rejects.toThrow(`${file}:2:3 (H): "25:99" is not a time matching "HH:mm"`);
   });
 });
 
 describe('npm run import', () => {
   it('prints file:line:column and exits 1 on a bad line, then imports a good file into the database of DATABASE_URL', async () => {
-    const mappingFile = path.join(dir, 'basic.json');
+    const mappingFile = path.join(sandbox.dir, 'basic.json');
     await fs.writeFile(mappingFile, JSON.stringify(BASIC));
     const bad = await write('cli-bad.csv', 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,1,9.95\n2,2024-03-01 12:11,Burger,1,9,95\n');
     const cli = path.resolve(import.meta.dirname, '../../src/server/cli/import.ts');
-    const env = { ...process.env, DATABASE_URL: db.url };
+    const env = { ...process.env, DATABASE_URL: sandbox.db.url };
     const failed = spawnSync(process.execPath, [cli, bad, '--mapping', mappingFile, '--site', 'Soho'], { env, encoding: 'utf8' });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toContain(`${bad}:3`);
@@ -268,7 +249,7 @@ describe('npm run import', () => {
     expect(ok.stderr).not.toContain('Nothing was imported');
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('1 tickets and 1 lines written');
-    const { rows } = await db.pool.query('SELECT s.day_start, c.raison_sociale FROM sites s JOIN companies c ON c.id = s.company_id');
+    const { rows } = await sandbox.db.pool.query('SELECT s.day_start, c.raison_sociale FROM sites s JOIN companies c ON c.id = s.company_id');
     expect(rows).toEqual([{ day_start: '04:00', raison_sociale: 'Food Ltd' }]);
   });
 
@@ -289,10 +270,10 @@ describe('files cut into blocks', () => {
     }
     const good = await write('blocks.csv', `${rows.join('\n')}\n`);
     for (const workers of [0, 1]) {
-      await db.pool.query('TRUNCATE tickets, ticket_lines, daily_sales, sites, companies CASCADE');
-      const result = await importSalesFile(db.pool, { file: good, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 });
+      await sandbox.db.pool.query('TRUNCATE tickets, ticket_lines, daily_sales, sites, companies CASCADE');
+      const result = await importSalesFile(sandbox.db.pool, { file: good, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 });
       expect(result).toMatchObject({ linesRead: 40, ticketsInserted: 14, linesInserted: 40 });
-      const { rows: mugs } = await db.pool.query("SELECT article FROM ticket_lines WHERE article LIKE 'Mug%' ORDER BY article");
+      const { rows: mugs } = await sandbox.db.pool.query("SELECT article FROM ticket_lines WHERE article LIKE 'Mug%' ORDER BY article");
       expect(mugs).toHaveLength(5);
       expect(mugs[0].article).toBe('Mug "Paris", blue,\nlarge 14');
     }
@@ -302,7 +283,7 @@ describe('files cut into blocks', () => {
     const file = await write('blocks-bad.csv', `${bad.join('\n')}\n`);
     const newlinesBefore = bad.slice(0, 30).filter((r) => r.includes('\n')).length;
     for (const workers of [0, 1]) {
-      await expect(importSalesFile(db.pool, { file, mapping: BASIC, site: 'Soho 2', workers, blockBytes: 64 }))
+      await expect(importSalesFile(sandbox.db.pool, { file, mapping: BASIC, site: 'Soho 2', workers, blockBytes: 64 }))
         .rejects.toThrow(`${file}:${31 + newlinesBefore}:4 (Qty): "one" is not a number`);
     }
   });

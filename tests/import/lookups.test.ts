@@ -3,33 +3,12 @@
  * product types — imported as one sales file, with errors located in the file that holds the
  * bad field, as `file:line:column (Column): reason`.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { setUpImportFiles } from '../helpers/import-files.ts';
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let dir: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-lookups-'));
-});
-afterAll(async () => {
-  await db.close();
-  await fs.rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE tickets, ticket_lines, payments, daily_sales, terminals, sellers, group_sites, sites, companies CASCADE');
-});
-
-async function write(name: string, content: string): Promise<string> {
-  const file = path.join(dir, name);
-  await fs.writeFile(file, content);
-  return file;
-}
+const sandbox = setUpImportFiles('cpt-lookups-');
+const { write } = sandbox;
 
 const ORDERS = 'order_id,date,time\n1,2015-01-01,11:38:36\n2,2015-01-01,23:57:40\n';
 const PIZZAS = 'pizza_id,pizza_type_id,size,price\nhawaiian_m,hawaiian,M,13.25\nveggie_s,veggie,S,12\n';
@@ -56,7 +35,7 @@ function mapping(files: { orders: string; pizzas: string; types: string }) {
 }
 
 async function counts() {
-  const { rows } = await db.pool.query('SELECT (SELECT count(*) FROM sites)::int AS sites, (SELECT count(*) FROM ticket_lines)::int AS lines');
+  const { rows } = await sandbox.db.pool.query('SELECT (SELECT count(*) FROM sites)::int AS sites, (SELECT count(*) FROM ticket_lines)::int AS lines');
   return rows[0];
 }
 
@@ -64,9 +43,9 @@ describe.each([0, 1])('import with joined files, %i worker thread(s)', (workers)
   it('widens each order line with its order, pizza and pizza type, chained through an earlier lookup', async () => {
     const files = { orders: await write('orders.csv', ORDERS), pizzas: await write('pizzas.csv', PIZZAS), types: await write('types.csv', TYPES) };
     const file = await write('order_details.csv', 'order_details_id,order_id,pizza_id,quantity\n1,1,hawaiian_m,2\n2,1,veggie_s,1\n3,2,veggie_s,3\n');
-    const result = await importSalesFile(db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' });
     expect(result).toMatchObject({ linesRead: 3, ticketsInserted: 2, linesInserted: 3 });
-    const lines = (await db.pool.query(
+    const lines = (await sandbox.db.pool.query(
       `SELECT t.source_ref, t.fiscal_date, to_char(t.opened_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS utc, l.article, l.article_code,
               l.family, l.quantity::int AS quantity, l.amount_cents, l.amount_excl_cents
          FROM ticket_lines l JOIN tickets t USING (site_id, ticket_id) ORDER BY l.ticket_id, l.line_no`,
@@ -82,7 +61,7 @@ describe.each([0, 1])('import with joined files, %i worker thread(s)', (workers)
   it('stops at a line whose key has no row, naming the line and its column, and writes nothing', async () => {
     const files = { orders: await write('orders.csv', ORDERS), pizzas: await write('pizzas.csv', PIZZAS), types: await write('types.csv', TYPES) };
     const file = await write('details-unknown.csv', 'order_details_id,order_id,pizza_id,quantity\n1,1,hawaiian_m,2\n2,1,calzone_l,1\n');
-    await expect(importSalesFile(db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' }))
       .rejects.toThrow(`${file}:3:3 (pizza_id): no row with pizza_id "calzone_l" in pizzas.csv`);
     expect(await counts()).toEqual({ sites: 0, lines: 0 });
   });
@@ -92,13 +71,13 @@ describe.each([0, 1])('import with joined files, %i worker thread(s)', (workers)
     const types = await write('types.csv', TYPES);
     const file = await write('details.csv', 'order_details_id,order_id,pizza_id,quantity\n1,1,hawaiian_m,2\n2,2,veggie_s,1\n');
     const badType = await write('pizzas-bad-type.csv', 'pizza_id,pizza_type_id,size,price\nhawaiian_m,hawaiian,M,13.25\nveggie_s,vegan,S,12\n');
-    await expect(importSalesFile(db.pool, { workers, file, mapping: mapping({ orders, pizzas: badType, types }), site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping({ orders, pizzas: badType, types }), site: 'Pizza' }))
       .rejects.toThrow(`${badType}:3:2 (pizza_type_id): no row with pizza_type_id "vegan" in types.csv`);
     const badPrice = await write('pizzas-bad-price.csv', 'pizza_id,pizza_type_id,size,price\nhawaiian_m,hawaiian,M,13.25\nveggie_s,veggie,S,twelve\n');
-    await expect(importSalesFile(db.pool, { workers, file, mapping: mapping({ orders, pizzas: badPrice, types }), site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping({ orders, pizzas: badPrice, types }), site: 'Pizza' }))
       .rejects.toThrow(`${badPrice}:3:4 (price): "twelve" is not a number`);
     const badTime = await write('orders-bad-time.csv', 'order_id,date,time\n1,2015-01-01,11:38:36\n2,2015-01-01,noon\n');
-    await expect(importSalesFile(db.pool, { workers, file, mapping: mapping({ orders: badTime, pizzas: await write('pizzas.csv', PIZZAS), types }), site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping({ orders: badTime, pizzas: await write('pizzas.csv', PIZZAS), types }), site: 'Pizza' }))
       .rejects.toThrow(`${badTime}:3:3 (time): "noon" is not a time matching "HH:mm:ss"`);
     expect(await counts()).toEqual({ sites: 0, lines: 0 });
   });
@@ -107,11 +86,11 @@ describe.each([0, 1])('import with joined files, %i worker thread(s)', (workers)
     const file = await write('details.csv', 'order_details_id,order_id,pizza_id,quantity\n1,1,hawaiian_m,2\n');
     const twice = await write('orders-twice.csv', 'order_id,date,time\n1,2015-01-01,11:38:36\n1,2015-01-02,12:00:00\n');
     const files = { orders: twice, pizzas: await write('pizzas.csv', PIZZAS), types: await write('types.csv', TYPES) };
-    await expect(importSalesFile(db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping(files), site: 'Pizza' }))
       .rejects.toThrow(`${twice}:3:1 (order_id): key "1" is already on line 2`);
     const wrongOn = mapping({ ...files, orders: await write('orders.csv', ORDERS) });
     wrongOn.lookups[2] = { ...wrongOn.lookups[2] as (typeof wrongOn.lookups)[number], on: 'pizza_type_id' };
-    await expect(importSalesFile(db.pool, { workers, file, mapping: wrongOn, site: 'Pizza' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: wrongOn, site: 'Pizza' }))
       .rejects.toThrow('lookup "types" joins on "pizza_type_id", which is neither a column of the file nor of an earlier lookup');
     expect(await counts()).toEqual({ sites: 0, lines: 0 });
   });

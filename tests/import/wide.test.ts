@@ -3,33 +3,12 @@
  * its quantity, priced from a price list (with `aliases` for names spelled otherwise there);
  * and currencies without minor unit (KRW), whose amounts stay whole units.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importSalesFile } from '../../src/server/import/sales.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { setUpImportFiles } from '../helpers/import-files.ts';
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let dir: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-wide-'));
-});
-afterAll(async () => {
-  await db.close();
-  await fs.rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE tickets, ticket_lines, payments, daily_sales, terminals, sellers, group_sites, sites, companies CASCADE');
-});
-
-async function write(name: string, content: string): Promise<string> {
-  const file = path.join(dir, name);
-  await fs.writeFile(file, content);
-  return file;
-}
+const sandbox = setUpImportFiles('cpt-wide-');
+const { write } = sandbox;
 
 const PRICES = 'product_name,price,calories\nangbutter,4800,600\njam,1500,56\nvalina latte,4500,195\n';
 const HEADER = 'datetime,day of week,total,angbutter,jam,vanila latte,order_id\n';
@@ -47,7 +26,7 @@ function mapping(prices: string, currency = 'KRW') {
 }
 
 async function lines() {
-  return (await db.pool.query(
+  return (await sandbox.db.pool.query(
     `SELECT t.source_ref, l.line_no, l.article, l.quantity::int AS quantity, l.amount_cents, l.amount_excl_cents, l.tax_cents
        FROM ticket_lines l JOIN tickets t USING (site_id, ticket_id) ORDER BY t.ticket_id, l.line_no`,
   )).rows;
@@ -57,7 +36,7 @@ describe.each([0, 1])('wide import with %i worker thread(s)', (workers) => {
   it('melts each row into one line per product bought, skips rows without any, and keeps KRW amounts whole', async () => {
     const prices = await write('prices.csv', PRICES);
     const file = await write('sales.csv', `${HEADER}2019-07-11 15:35,Thur,23800.0,1.0,,2.0,a1\n,,,,,,a2\n2019-07-11 16:10,Thur,,,,,a3\n2019-07-11 16:12,Thur,1500.0,,1.0,,a4\n`);
-    const result = await importSalesFile(db.pool, { workers, file, mapping: mapping(prices), site: 'Bakery' });
+    const result = await importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping(prices), site: 'Bakery' });
     expect(result).toMatchObject({ linesRead: 4, ticketsInserted: 2, linesInserted: 3 });
     expect(await lines()).toEqual([
       // 4,800 KRW: excl. round(4800 / 1.1) = 4,364 KRW, VAT 436 KRW — whole won, stored in hundredths.
@@ -65,14 +44,14 @@ describe.each([0, 1])('wide import with %i worker thread(s)', (workers) => {
       { source_ref: 'a1', line_no: 2, article: 'vanila latte', quantity: 2, amount_cents: 900_000, amount_excl_cents: 818_200, tax_cents: 81_800 },
       { source_ref: 'a4', line_no: 1, article: 'jam', quantity: 1, amount_cents: 150_000, amount_excl_cents: 136_400, tax_cents: 13_600 },
     ]);
-    const { rows } = await db.pool.query('SELECT currency FROM sites');
+    const { rows } = await sandbox.db.pool.query('SELECT currency FROM sites');
     expect(rows).toEqual([{ currency: 'KRW' }]);
   });
 
   it('takes VAT out to the cent for a currency with cents', async () => {
     const prices = await write('prices.csv', PRICES);
     const file = await write('sales-eur.csv', `${HEADER}2019-07-11 15:35,Thur,,1,,,b1\n`);
-    await importSalesFile(db.pool, { workers, file, mapping: mapping(prices, 'EUR'), site: 'Bakery EUR' });
+    await importSalesFile(sandbox.db.pool, { workers, file, mapping: mapping(prices, 'EUR'), site: 'Bakery EUR' });
     // 4,800.00 EUR excl. 10 % VAT: round(480000 / 1.1) = 436,364 cents.
     expect((await lines())[0]).toMatchObject({ amount_cents: 480_000, amount_excl_cents: 436_364, tax_cents: 43_636 });
   });
@@ -82,19 +61,19 @@ describe.each([0, 1])('wide import with %i worker thread(s)', (workers) => {
     const file = await write('bad.csv', `${HEADER}2019-07-11 15:35,Thur,,1.0,,,c1\n2019-07-11 15:40,Thur,,1.0,lots,,c2\n`);
     const m = mapping(prices);
     const noAlias = { ...m, prices: { ...m.prices, aliases: {} } };
-    await expect(importSalesFile(db.pool, { workers, file, mapping: noAlias, site: 'Bakery' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: noAlias, site: 'Bakery' }))
       .rejects.toThrow(`${file}:3:5 (jam): "lots" is not a number`);
     const latte = await write('latte.csv', `${HEADER}2019-07-11 15:35,Thur,,1.0,,,d1\n2019-07-11 15:40,Thur,,,,1.0,d2\n`);
-    await expect(importSalesFile(db.pool, { workers, file: latte, mapping: noAlias, site: 'Bakery' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file: latte, mapping: noAlias, site: 'Bakery' }))
       .rejects.toThrow(`${latte}:3:6 (vanila latte): no price for article "vanila latte" in the price list`);
-    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM sites');
+    const { rows } = await sandbox.db.pool.query('SELECT count(*)::int AS n FROM sites');
     expect(rows[0].n).toBe(0);
   });
 
   it('refuses a wide mapping that also names an article or quantity column', async () => {
     const prices = await write('prices.csv', PRICES);
     const file = await write('sales.csv', `${HEADER}2019-07-11 15:35,Thur,,1.0,,,e1\n`);
-    await expect(importSalesFile(db.pool, { workers, file, mapping: { ...mapping(prices), columns: { ticket: 'order_id', datetime: 'datetime', quantity: 'jam' } }, site: 'Bakery' }))
+    await expect(importSalesFile(sandbox.db.pool, { workers, file, mapping: { ...mapping(prices), columns: { ticket: 'order_id', datetime: 'datetime', quantity: 'jam' } }, site: 'Bakery' }))
       .rejects.toThrow('with "wide", the product columns give the article and the quantity');
   });
 });
