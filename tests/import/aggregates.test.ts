@@ -102,8 +102,12 @@ describe.each([0, 1, 2])('aggregates of an import with %i worker thread(s)', (wo
     const a = await importSalesFile(db.pool, { workers, blockBytes: 64, file: first, mapping: MAPPING, site: 'Soho', dayStart: '05:00' });
     expect(a.ticketsInserted).toBe(6);
     const afterFirst = await aggregates();
-    // Every table has rows: none of the figures went missing.
-    for (const table of TABLES) expect(afterFirst[table]?.length, table).toBeGreaterThan(0);
+    // Every table has rows: none of the figures went missing — but daily_corrections, since an
+    // imported file cannot mark a line as voided (corrections.ts), and the rebuild agrees.
+    for (const table of TABLES) {
+      if (table === 'daily_corrections') expect(afterFirst[table], table).toEqual([]);
+      else expect(afterFirst[table]?.length, table).toBeGreaterThan(0);
+    }
     expect(afterFirst).toEqual(await rebuilt(a.siteId, '2024-02-01', '2024-04-30'));
 
     const b = await importSalesFile(db.pool, { workers, blockBytes: 64, file: second, mapping: MAPPING, site: 'Soho' });

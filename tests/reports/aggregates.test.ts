@@ -6,6 +6,7 @@
  * exactly the dataset its tickets query answers, and a refresh keeps the aggregates in step with
  * tickets added, removed or loaded twice.
  */
+import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { readsAggregates, readsHourAggregates, refreshDailySales, withRawReads } from '../../src/server/db/aggregates.ts';
@@ -36,6 +37,8 @@ const FAMILIES: Array<[string, 'Daily' | 'Cumulative']> = [
   ['RapportFinance', 'Daily'],
   ['RapportTva', 'Daily'],
   ['RapportZ', 'Daily'],
+  ['RapportAnnulations', 'Daily'],
+  ['RapportCorrections', 'Daily'],
 ];
 
 const BREAKDOWNS = [
@@ -47,6 +50,7 @@ const BREAKDOWNS = [
   'daily_vat_sales',
   'daily_payment_sales',
   'daily_ticket_stats',
+  'daily_corrections',
 ];
 
 beforeAll(async () => {
@@ -168,6 +172,27 @@ describe('refreshDailySales keeps the aggregates in step with the tickets', () =
     const before = await snapshot();
     for (const site of sites) await refreshDailySales(database.pool, site, from, to);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('gave a database of sales loaded before daily_corrections existed the rows a refresh gives', async () => {
+    const before = (await snapshot()).daily_corrections!;
+    expect(before.length).toBeGreaterThan(0);
+    const migration = await fs.readFile(
+      new URL('../../src/server/db/migrations/0008_daily_corrections.sql', import.meta.url),
+      'utf8',
+    );
+    const backfill = migration.split('--> statement-breakpoint').find((s) => s.includes('INSERT INTO'));
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('DELETE FROM daily_corrections');
+      await client.query(backfill!);
+      const { rows } = await client.query<{ r: string }>('SELECT t::text AS r FROM daily_corrections t ORDER BY 1');
+      expect(rows.map((x) => x.r)).toEqual(before);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 
   it('counts tickets without terminal, seller or family, and drops a day left without tickets', async () => {

@@ -1,7 +1,7 @@
 /**
  * Pre-aggregated sales (DESIGN.md §5): `daily_sales` (schema.ts) and the per-day breakdowns of
- * schema-aggregates.ts (by local hour, terminal, seller, family, VAT rate, payment method, and
- * the covers/Z figures) hold a few rows per site and fiscal date, so the sales reports of a year
+ * schema-aggregates.ts (by local hour, terminal, seller, family, VAT rate, payment method, the
+ * covers/Z figures, and the voided lines by terminal and seller) hold a few rows per site and fiscal date, so the sales reports of a year
  * read thousands of rows instead of every ticket line. Every load (demo generator, CSV import)
  * calls {@link refreshDailySales} inside its own transaction, so readers never see tickets
  * without their aggregates or the reverse.
@@ -94,6 +94,7 @@ export const BREAKDOWN_TABLES = [
   'daily_vat_sales',
   'daily_payment_sales',
   'daily_ticket_stats',
+  'daily_corrections',
 ] as const;
 
 /** The tickets of the refreshed site and range, as every report selects them (alias `t`). */
@@ -102,7 +103,7 @@ const SELECTED = `t.site_id = $1 AND t.fiscal_date BETWEEN $2::date AND $3::date
 /**
  * Rebuilds the breakdown tables (schema-aggregates.ts) of `siteId` for the fiscal dates
  * `fromDate`..`toDate` (inclusive, `YYYY-MM-DD`): deletes the range, then inserts it again from
- * `tickets`, `ticket_lines` and `payments` in three passes (one per source table); with
+ * `tickets`, `ticket_lines` (twice: all lines, then the voided ones) and `payments`; with
  * `options.lineGroups` the lines' pass reads that table instead of `ticket_lines` (see
  * {@link RefreshOptions} for when that is valid). A re-run on unchanged data leaves the same rows. The local hour is read in the site's time zone as it is
  * now. Run it inside the load's transaction (see the module comment).
@@ -202,6 +203,19 @@ export async function refreshDailyBreakdowns(
        FROM g GROUP BY fiscal_date, vat_rate`,
     values,
   );
+  // Voided lines: none in a load's line groups (see RefreshOptions), so only the lines' path
+  // looks for them.
+  if (!options.lineGroups) {
+    await client.query(
+      `INSERT INTO daily_corrections (site_id, fiscal_date, terminal_id, seller_code, lines, quantity, amount_cents, articles)
+       SELECT $1, t.fiscal_date, t.terminal_id, t.seller_code, count(*)::int, sum(l.quantity),
+              sum(round(l.quantity * l.unit_price_cents))::bigint, array_agg(DISTINCT l.article ORDER BY l.article)
+         FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected
+        WHERE ${SELECTED}
+        GROUP BY t.fiscal_date, t.terminal_id, t.seller_code`,
+      values,
+    );
+  }
   await client.query(
     `INSERT INTO daily_payment_sales (site_id, fiscal_date, method, payments, amount_cents)
      SELECT $1, t.fiscal_date, p.method, count(*)::int, sum(p.amount_cents)::bigint

@@ -114,3 +114,21 @@ export const dailyTicketStats = pgTable('daily_ticket_stats', {
   firstOpenedAt: timestamp('first_opened_at', { withTimezone: true }).notNull(),
   lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }).notNull(),
 }, (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate] })]);
+
+/**
+ * Per site, fiscal date, terminal and seller (null: none on the ticket), the lines voided
+ * before payment (`ticket_lines.corrected`): how many, their quantity, what they would have
+ * cost (`round(quantity × unit_price_cents)` summed, cents), and the distinct articles voided in
+ * alphabetical order. Only groups that voided something have a row. The corrections and
+ * cancellations reports of whole days read it instead of every line of the period.
+ */
+export const dailyCorrections = pgTable('daily_corrections', {
+  siteId: integer('site_id').notNull(),
+  fiscalDate: date('fiscal_date').notNull(),
+  terminalId: integer('terminal_id'),
+  sellerCode: text('seller_code'),
+  lines: integer('lines').notNull(),
+  quantity: numeric('quantity', { precision: 16, scale: 3 }).notNull(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  articles: text('articles').array().notNull(),
+}, (t) => [unique('daily_corrections_key').on(t.siteId, t.fiscalDate, t.terminalId, t.sellerCode).nullsNotDistinct()]);

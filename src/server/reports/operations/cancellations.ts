@@ -26,19 +26,20 @@
  * cancellation of either kind give a row. `operation` is fixed by the report (both kinds are
  * shown) and other class parameters are ignored.
  *
- * maxDays = 400, as the sales report: one row per day and site. Measured on the demo chain
- * (6 sites, 1.1 M lines): 4 ms for a day, 0.3–0.7 s for a year (a scan of the lines; a partial
- * index `ticket_lines (site_id, ticket_id) WHERE corrected` would make it a probe). A year with
- * an hour range costs about twice the year without (0.6 s against 0.3 s on the shared machine):
- * the site-clock time of every ticket of the year is computed before the join to the ~9,000
- * voided lines (the former per-ticket zone lookup happened to make the planner start from the
- * lines; the same partial index would give it that start again).
+ * maxDays = 400, as the sales report: one row per day and site. Whole days read the per-day
+ * aggregates (a year of the demo chain, 6 sites and 1.1 M lines: a few ms, whatever the number
+ * of lines). An hour range, a terminal or seller filter or training tickets read the tickets and
+ * their lines: ~0.15 s for that year, about twice with an hour range (the site-clock time of
+ * every ticket of the year is computed before the join to the ~9,000 voided lines); a partial
+ * index `ticket_lines (site_id, ticket_id) WHERE corrected` was tried and did not help (the
+ * voided lines are scattered over the table: fetching them one by one cost as much as the scan).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { num, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
+import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 
 const CancellationsParamsSchema = z.object({ operation: z.string() });
 type CancellationsParams = z.infer<typeof CancellationsParamsSchema>;
@@ -54,9 +55,44 @@ interface CancellationRow {
   cancelled_cents: number | string | null;
 }
 
-/** The SQL of the daily cancellation rows for `request` (exported for the benchmark). */
+/** What both paths of {@link cancellationsQuery} sum per day and site from their `parts`. */
+const PER_DAY = `SELECT d.*, s.libelle
+             FROM (SELECT p.fiscal_date::text AS fiscal_date, p.site_id,
+                          sum(p.lines)::int AS voided_lines,
+                          sum(p.quantity)::text AS voided_quantity,
+                          sum(p.amount)::bigint AS voided_cents,
+                          sum(p.tickets)::int AS cancelled_tickets,
+                          sum(p.cancelled)::bigint AS cancelled_cents
+                     FROM parts p GROUP BY p.fiscal_date, p.site_id) d
+             JOIN sites s ON s.id = d.site_id
+            ORDER BY d.fiscal_date, d.site_id`;
+
+/**
+ * The SQL of the daily cancellation rows for `request` (exported for the benchmark): from the
+ * per-day aggregates (`daily_ticket_stats` for the cancellation tickets, `daily_corrections`
+ * for the voided lines) when the request keeps whole days (aggregates.ts `readsAggregates`),
+ * else from the selected tickets and their lines. Same rows either way.
+ */
 export function cancellationsQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
+  if (readsAggregates(request)) {
+    const siteIds = request.sites.map((s) => s.id);
+    const period = periodOf(request);
+    return {
+      text: `WITH parts AS (
+               SELECT x.site_id, x.fiscal_date, 0 AS lines, 0::numeric AS quantity, 0::numeric AS amount,
+                      x.cancellations AS tickets, x.cancelled_cents AS cancelled
+                 FROM daily_ticket_stats x
+                WHERE ${aggregateConditions('x', siteIds, period, values)} AND x.cancellations > 0
+               UNION ALL
+               SELECT c.site_id, c.fiscal_date, c.lines, c.quantity, c.amount_cents, 0, 0
+                 FROM daily_corrections c
+                WHERE ${aggregateConditions('c', siteIds, period, values)}
+             )
+             ${PER_DAY}`,
+      values,
+    };
+  }
   const where = ticketConditions(request, values);
   return {
     // Two kinds of rows, counted apart then summed per day and site: the cancellation tickets,
@@ -75,16 +111,7 @@ export function cancellationsQuery(request: ReportRequest): { text: string; valu
                FROM sel JOIN ticket_lines l
                  ON l.site_id = sel.site_id AND l.ticket_id = sel.ticket_id AND l.corrected
            )
-           SELECT d.*, s.libelle
-             FROM (SELECT p.fiscal_date::text AS fiscal_date, p.site_id,
-                          sum(p.lines)::int AS voided_lines,
-                          sum(p.quantity)::text AS voided_quantity,
-                          sum(p.amount)::bigint AS voided_cents,
-                          sum(p.tickets)::int AS cancelled_tickets,
-                          sum(p.cancelled)::bigint AS cancelled_cents
-                     FROM parts p GROUP BY p.fiscal_date, p.site_id) d
-             JOIN sites s ON s.id = d.site_id
-            ORDER BY d.fiscal_date, d.site_id`,
+           ${PER_DAY}`,
     values,
   };
 }
