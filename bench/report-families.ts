@@ -46,7 +46,11 @@ import { salesQuery } from '../src/server/reports/sales.ts';
 import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/index.ts';
 import type { ReportRequest } from '../src/server/reports/types.ts';
 
-const RUNS = 15;
+/**
+ * Timed runs per path and family. The small families take 2–8 ms and the machine's load moves a
+ * single run by up to a third: 31 runs (15 before) steady the median of each path.
+ */
+const RUNS = 31;
 const WARM_UP = 2;
 /** Untimed passes over all families before the first is timed (see benchReportFamilies). */
 const GLOBAL_WARM_UP = 2;
