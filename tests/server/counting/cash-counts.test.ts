@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CashCount, CashCountBody, ExpectedAnswer, Rule } from '../../../src/contract/counting.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { DAY, seedCounting } from './seed.ts';
+import { DAY, setUpCounting } from './seed.ts';
 
-let t: TestApp;
-let s: Awaited<ReturnType<typeof seedCounting>>;
-let paris: number;
+const ctx = setUpCounting();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedCounting(t);
-  paris = s.chain.sites.paris;
-});
-afterAll(async () => {
-  await t.close();
-});
 
-function save(body: CashCountBody, headers = s.manager.headers) {
-  return t.app.inject({ method: 'POST', url: `/api/bo/comptage/save?id=${s.manager.id}`, headers, payload: body });
+function save(body: CashCountBody, headers = ctx.manager.headers) {
+  return ctx.t.app.inject({ method: 'POST', url: `/api/bo/comptage/save?id=${ctx.manager.id}`, headers, payload: body });
 }
 
 const fullCount = (): CashCountBody => ({
-  site: paris,
+  site: ctx.paris,
   dateFiscale: DAY,
   caisse: 1,
   cash: [
@@ -37,42 +26,42 @@ const fullCount = (): CashCountBody => ({
 
 describe('counting rules', () => {
   it('every site of the scope has the four rules with their defaults', async () => {
-    const res = await t.app.inject({ url: `/api/bo/getListRules?id=${s.manager.id}`, headers: s.manager.headers });
+    const res = await ctx.t.app.inject({ url: `/api/bo/getListRules?id=${ctx.manager.id}`, headers: ctx.manager.headers });
     expect(res.statusCode).toBe(200);
     const rules = res.json<Rule[]>();
-    expect(rules.filter((r) => r.restaurantId === paris)).toEqual([
-      { restaurantId: paris, libelle: 'comptageEspeces', active: true },
-      { restaurantId: paris, libelle: 'comptageCheques', active: true },
-      { restaurantId: paris, libelle: 'comptageTicketsRestaurant', active: true },
-      { restaurantId: paris, libelle: 'comptageCartes', active: false },
+    expect(rules.filter((r) => r.restaurantId === ctx.paris)).toEqual([
+      { restaurantId: ctx.paris, libelle: 'comptageEspeces', active: true },
+      { restaurantId: ctx.paris, libelle: 'comptageCheques', active: true },
+      { restaurantId: ctx.paris, libelle: 'comptageTicketsRestaurant', active: true },
+      { restaurantId: ctx.paris, libelle: 'comptageCartes', active: false },
     ]);
-    expect(new Set(rules.map((r) => r.restaurantId))).toEqual(new Set([paris, s.chain.sites.lyon]));
+    expect(new Set(rules.map((r) => r.restaurantId))).toEqual(new Set([ctx.paris, ctx.chain.sites.lyon]));
   });
 
   it('an administrator turns a rule on for one site, and only that site changes', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true&site=${s.chain.sites.lyon}`,
-      headers: s.admin.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/updateRule?id=${ctx.admin.id}&libelle=comptageCartes&active=true&site=${ctx.chain.sites.lyon}`,
+      headers: ctx.admin.headers,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([{ restaurantId: s.chain.sites.lyon, libelle: 'comptageCartes', active: true }]);
-    const list = await t.app.inject({ url: `/api/bo/getListRules?id=${s.admin.id}`, headers: s.admin.headers });
+    expect(res.json()).toEqual([{ restaurantId: ctx.chain.sites.lyon, libelle: 'comptageCartes', active: true }]);
+    const list = await ctx.t.app.inject({ url: `/api/bo/getListRules?id=${ctx.admin.id}`, headers: ctx.admin.headers });
     const cards = list.json<Rule[]>().filter((r) => r.libelle === 'comptageCartes');
-    expect(cards.filter((r) => r.active).map((r) => r.restaurantId)).toEqual([s.chain.sites.lyon]);
+    expect(cards.filter((r) => r.active).map((r) => r.restaurantId)).toEqual([ctx.chain.sites.lyon]);
   });
 
   it('a manager may read the rules but not change them', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/updateRule?id=${s.manager.id}&libelle=comptageCheques&active=false`,
-      headers: s.manager.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/updateRule?id=${ctx.manager.id}&libelle=comptageCheques&active=false`,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(403);
   });
 
   it('an unknown rule name is refused', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageBitcoins&active=true`,
-      headers: s.admin.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/updateRule?id=${ctx.admin.id}&libelle=comptageBitcoins&active=true`,
+      headers: ctx.admin.headers,
     });
     expect(res.statusCode).toBe(400);
   });
@@ -80,9 +69,9 @@ describe('counting rules', () => {
 
 describe('expected amounts', () => {
   it("come from the terminal's payments of the day by method, training tickets left out", async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/comptage/expected?id=${s.manager.id}&site=${paris}&dateFiscale=${DAY}&caisse=1`,
-      headers: s.manager.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/comptage/expected?id=${ctx.manager.id}&site=${ctx.paris}&dateFiscale=${DAY}&caisse=1`,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(200);
     const body = res.json<ExpectedAnswer>();
@@ -92,9 +81,9 @@ describe('expected amounts', () => {
   });
 
   it('are refused for a site outside the scope', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/comptage/expected?id=${s.manager.id}&site=${s.chain.sites.nantes}&dateFiscale=${DAY}&caisse=1`,
-      headers: s.manager.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/comptage/expected?id=${ctx.manager.id}&site=${ctx.chain.sites.nantes}&dateFiscale=${DAY}&caisse=1`,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'Forbidden' });
@@ -107,7 +96,7 @@ describe('cash counts', () => {
     expect(res.statusCode).toBe(200);
     const count = res.json<CashCount>();
     expect(count).toMatchObject({
-      site: paris,
+      site: ctx.paris,
       dateFiscale: DAY,
       caisse: 1,
       version: 1,
@@ -117,7 +106,7 @@ describe('cash counts', () => {
       cardSlipsCents: null,
       expected: { cashCents: 1350, chequesCents: 3000, mealVouchersCents: 900, cardSlipsCents: 800 },
       variance: { cashCents: 0, chequesCents: 0, mealVouchersCents: -100, cardSlipsCents: null },
-      countedBy: { userId: s.manager.id, login: 'manager' },
+      countedBy: { userId: ctx.manager.id, login: 'manager' },
       comment: 'fin de service',
     });
     expect(count.cash?.map((c) => c.denominationCents)).toEqual([1000, 200, 50]);
@@ -127,9 +116,9 @@ describe('cash counts', () => {
     const recount = { ...fullCount(), mealVouchersCents: 900, comment: 'recompté' };
     const res = await save(recount);
     expect(res.json<CashCount>().version).toBe(2);
-    const list = await t.app.inject({
-      url: `/api/bo/comptage/list?id=${s.manager.id}&site=${paris}&dateFiscale=${DAY}`,
-      headers: s.manager.headers,
+    const list = await ctx.t.app.inject({
+      url: `/api/bo/comptage/list?id=${ctx.manager.id}&site=${ctx.paris}&dateFiscale=${DAY}`,
+      headers: ctx.manager.headers,
     });
     const counts = list.json<{ counts: CashCount[] }>().counts;
     expect(counts.map((c) => [c.caisse, c.version, c.mealVouchersCents, c.comment])).toEqual([
@@ -153,7 +142,7 @@ describe('cash counts', () => {
   });
 
   it('refuses a count for a site outside the scope, an unknown denomination or a negative total', async () => {
-    expect((await save({ ...fullCount(), site: s.chain.sites.nantes })).statusCode).toBe(403);
+    expect((await save({ ...fullCount(), site: ctx.chain.sites.nantes })).statusCode).toBe(403);
     expect((await save({ ...fullCount(), cash: [{ denominationCents: 300, quantity: 1 }] })).statusCode).toBe(400);
     expect((await save({ ...fullCount(), chequesCents: -5 })).statusCode).toBe(400);
     expect(
@@ -163,24 +152,24 @@ describe('cash counts', () => {
   });
 
   it("refuses a terminal the site does not have (bo/getCaisses) with a translated 400 UnknownTerminal, storing nothing", async () => {
-    const terminals = await t.app.inject({ url: `/api/bo/getCaisses?id=${s.manager.id}`, headers: s.manager.headers });
-    expect(terminals.json<Record<string, { caisses: { id: number }[] }>>()[String(paris)]!.caisses.map((c) => c.id)).toEqual([1, 2]);
-    const before = await t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
+    const terminals = await ctx.t.app.inject({ url: `/api/bo/getCaisses?id=${ctx.manager.id}`, headers: ctx.manager.headers });
+    expect(terminals.json<Record<string, { caisses: { id: number }[] }>>()[String(ctx.paris)]!.caisses.map((c) => c.id)).toEqual([1, 2]);
+    const before = await ctx.t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
     const third = await save({ ...fullCount(), caisse: 3 });
     expect(third.statusCode).toBe(400);
     expect(third.json()).toMatchObject({ code: 'UnknownTerminal', details: { caisse: 3 } });
     // Nantes has a terminal 1, Lyon has none: a terminal is checked against its own site.
-    const lyon = await save({ ...fullCount(), site: s.chain.sites.lyon, caisse: 1 });
+    const lyon = await save({ ...fullCount(), site: ctx.chain.sites.lyon, caisse: 1 });
     expect(lyon.json()).toMatchObject({ code: 'UnknownTerminal' });
-    const after = await t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
+    const after = await ctx.t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
     expect(after.rows[0]).toEqual(before.rows[0]);
   });
 
   it('refuses a count sent with the id of another user', async () => {
-    const res = await t.app.inject({
+    const res = await ctx.t.app.inject({
       method: 'POST',
-      url: `/api/bo/comptage/save?id=${s.admin.id}`,
-      headers: s.manager.headers,
+      url: `/api/bo/comptage/save?id=${ctx.admin.id}`,
+      headers: ctx.manager.headers,
       payload: fullCount(),
     });
     expect(res.statusCode).toBe(403);

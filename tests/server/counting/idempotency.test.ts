@@ -1,36 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CashCount, CashCountBody } from '../../../src/contract/counting.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { DAY, PASSWORD, seedCounting } from './seed.ts';
+import { DAY, PASSWORD, setUpCounting } from './seed.ts';
 
-let t: TestApp;
-let s: Awaited<ReturnType<typeof seedCounting>>;
-let paris: number;
+const ctx = setUpCounting();
 const STALE_KEY = randomUUID();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedCounting(t);
-  paris = s.chain.sites.paris;
   // Each test counts its own terminal (10 to 20): Paris gets them, as bo/getCaisses would list them.
-  await t.database.pool.query(
+  await ctx.t.database.pool.query(
     `INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, n, 'Caisse ' || n FROM generate_series(10, 20) AS n`,
-    [paris],
+    [ctx.paris],
   );
   // A key of eight days ago, which the first stored key of this process purges.
-  await t.database.pool.query(
+  await ctx.t.database.pool.query(
     `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, body, created_at, expires_at)
      VALUES ($1, $2, 'POST', '/api/bo/comptage/save', 'x', 200, '{}', now() - interval '8 days', now() - interval '1 day')`,
-    [s.manager.id, STALE_KEY],
+    [ctx.manager.id, STALE_KEY],
   );
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const count = (caisse: number, chequesCents = 3000): CashCountBody => ({
-  site: paris,
+  site: ctx.paris,
   dateFiscale: DAY,
   caisse,
   cash: [{ denominationCents: 500, quantity: 2 }],
@@ -39,8 +30,8 @@ const count = (caisse: number, chequesCents = 3000): CashCountBody => ({
   cardSlipsCents: null,
 });
 
-function save(body: CashCountBody, key: string | undefined, headers = s.manager.headers, userId = s.manager.id) {
-  return t.app.inject({
+function save(body: CashCountBody, key: string | undefined, headers = ctx.manager.headers, userId = ctx.manager.id) {
+  return ctx.t.app.inject({
     method: 'POST',
     url: `/api/bo/comptage/save?id=${userId}`,
     headers: key === undefined ? headers : { ...headers, 'idempotency-key': key },
@@ -49,9 +40,9 @@ function save(body: CashCountBody, key: string | undefined, headers = s.manager.
 }
 
 async function rowsOf(caisse: number): Promise<number> {
-  const { rows } = await t.database.pool.query<{ n: number }>(
+  const { rows } = await ctx.t.database.pool.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM cash_counts WHERE site_id = $1 AND terminal_id = $2',
-    [paris, caisse],
+    [ctx.paris, caisse],
   );
   return rows[0]!.n;
 }
@@ -68,7 +59,7 @@ describe('Idempotency-Key on writes', () => {
     expect(again.headers['content-type']).toMatch(/^application\/json/);
     expect(again.body).toBe(first.body);
     expect(await rowsOf(10)).toBe(1);
-    const stale = await t.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [STALE_KEY]);
+    const stale = await ctx.t.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [STALE_KEY]);
     expect(stale.rows).toHaveLength(0);
   });
 
@@ -84,16 +75,16 @@ describe('Idempotency-Key on writes', () => {
   it('the same key with another query answers 422, and the rights guard still answers first', async () => {
     const key = randomUUID();
     expect((await save(count(12), key)).statusCode).toBe(200);
-    const res = await t.app.inject({
-      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true`,
-      headers: { ...s.manager.headers, 'idempotency-key': key },
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/updateRule?id=${ctx.admin.id}&libelle=comptageCartes&active=true`,
+      headers: { ...ctx.manager.headers, 'idempotency-key': key },
     });
     // The manager lacks CONFIGURATION: the guard answers first. Same key, same user, other route:
     expect(res.statusCode).toBe(403);
-    const onList = await t.app.inject({
+    const onList = await ctx.t.app.inject({
       method: 'POST',
-      url: `/api/bo/comptage/save?id=${s.manager.id}&extra=1`,
-      headers: { ...s.manager.headers, 'idempotency-key': key },
+      url: `/api/bo/comptage/save?id=${ctx.manager.id}&extra=1`,
+      headers: { ...ctx.manager.headers, 'idempotency-key': key },
       payload: count(12),
     });
     expect(onList.statusCode).toBe(422);
@@ -126,8 +117,8 @@ describe('Idempotency-Key on writes', () => {
 
   it('keys belong to a user: another user sending the same key makes their own write', async () => {
     const key = randomUUID();
-    const other = await t.createUser({ login: 'other', password: PASSWORD, droits: ['COMPTAGE'], restaurantIds: [paris] });
-    const otherHeaders = await t.signIn('other', PASSWORD);
+    const other = await ctx.t.createUser({ login: 'other', password: PASSWORD, droits: ['COMPTAGE'], restaurantIds: [ctx.paris] });
+    const otherHeaders = await ctx.t.signIn('other', PASSWORD);
     expect((await save(count(16), key)).statusCode).toBe(200);
     const theirs = await save(count(16), key, otherHeaders, other);
     expect(theirs.statusCode).toBe(200);
@@ -139,12 +130,12 @@ describe('Idempotency-Key on writes', () => {
   it('a key past its 7 days counts as new', async () => {
     const key = randomUUID();
     expect((await save(count(17), key)).statusCode).toBe(200);
-    const { rows } = await t.database.pool.query<{ days: number }>(
+    const { rows } = await ctx.t.database.pool.query<{ days: number }>(
       `SELECT round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM idempotency_keys WHERE key = $1`,
       [key],
     );
     expect(rows[0]!.days).toBe(7);
-    await t.database.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    await ctx.t.database.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
     const later = await save(count(17), key);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.json<CashCount>().version).toBe(2);
@@ -159,21 +150,21 @@ describe('Idempotency-Key on writes', () => {
   it('a GET that writes honours the key, whatever its cache-busting timestamp', async () => {
     const key = randomUUID();
     const url = (stamp: number) =>
-      `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=true&site=${paris}&_=${stamp}`;
-    const headers = { ...s.admin.headers, 'idempotency-key': key };
-    const first = await t.app.inject({ url: url(1), headers });
+      `/api/bo/updateRule?id=${ctx.admin.id}&libelle=comptageCartes&active=true&site=${ctx.paris}&_=${stamp}`;
+    const headers = { ...ctx.admin.headers, 'idempotency-key': key };
+    const first = await ctx.t.app.inject({ url: url(1), headers });
     expect(first.statusCode).toBe(200);
     // Someone turns it off in between; the replayed answer is still the first one and changes nothing.
-    await t.app.inject({
-      url: `/api/bo/updateRule?id=${s.admin.id}&libelle=comptageCartes&active=false&site=${paris}`,
-      headers: s.admin.headers,
+    await ctx.t.app.inject({
+      url: `/api/bo/updateRule?id=${ctx.admin.id}&libelle=comptageCartes&active=false&site=${ctx.paris}`,
+      headers: ctx.admin.headers,
     });
-    const again = await t.app.inject({ url: url(2), headers });
+    const again = await ctx.t.app.inject({ url: url(2), headers });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
-    const { rows } = await t.database.pool.query<{ active: boolean }>(
+    const { rows } = await ctx.t.database.pool.query<{ active: boolean }>(
       `SELECT active FROM counting_rules WHERE site_id = $1 AND libelle = 'comptageCartes'`,
-      [paris],
+      [ctx.paris],
     );
     expect(rows[0]!.active).toBe(false);
   });
@@ -185,24 +176,24 @@ describe('Idempotency-Key on writes', () => {
   });
 
   it('a write route of another module (POST bo/favoris/save) honours the key too, even sent ten times at once', async () => {
-    const id = await t.createUser({ login: 'fav', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [paris] });
-    const headers = { ...(await t.signIn('fav', PASSWORD)), 'idempotency-key': randomUUID() };
-    const payload = { libelle: 'Ventes du jour', typeRapport: { className: 'RapportVentes' }, lSites: [paris] };
+    const id = await ctx.t.createUser({ login: 'fav', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [ctx.paris] });
+    const headers = { ...(await ctx.t.signIn('fav', PASSWORD)), 'idempotency-key': randomUUID() };
+    const payload = { libelle: 'Ventes du jour', typeRapport: { className: 'RapportVentes' }, lSites: [ctx.paris] };
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: `/api/bo/favoris/save?id=${id}`, headers, payload })),
+      Array.from({ length: 10 }, () => ctx.t.app.inject({ method: 'POST', url: `/api/bo/favoris/save?id=${id}`, headers, payload })),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
-    const list = await t.app.inject({ url: `/api/bo/favoris?id=${id}`, headers });
+    const list = await ctx.t.app.inject({ url: `/api/bo/favoris?id=${id}`, headers });
     expect(list.body.match(/Ventes du jour/g)).toHaveLength(1);
   });
 
   it('a repeat sent while the first holds its key waits for it, then answers', async () => {
     const key = randomUUID();
-    const holder = await t.database.pool.connect();
+    const holder = await ctx.t.database.pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7))', [`idempotency:${s.manager.id}:${key}`]);
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7))', [`idempotency:${ctx.manager.id}:${key}`]);
       let settled = false;
       const pending = save(count(20), key).then((r) => {
         settled = true;

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CashCountBody, SafeCountBody } from '../../../src/contract/counting.ts';
 import type { Dataset } from '../../../src/contract/reports.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { DAY, PASSWORD, seedCounting } from './seed.ts';
+import { DAY, PASSWORD, setUpCounting } from './seed.ts';
 
-let t: TestApp;
-let s: Awaited<ReturnType<typeof seedCounting>>;
-let paris: number;
+const ctx = setUpCounting();
 let reader: { id: number; headers: Record<string, string> };
 
 const cash = (caisse: number, over: Partial<CashCountBody> = {}): CashCountBody => ({
-  site: paris,
+  site: ctx.paris,
   dateFiscale: DAY,
   caisse,
   cash: [{ denominationCents: 1000, quantity: 1 }],
@@ -21,7 +18,7 @@ const cash = (caisse: number, over: Partial<CashCountBody> = {}): CashCountBody 
 });
 
 const safe = (over: Partial<SafeCountBody> = {}): SafeCountBody => ({
-  site: paris,
+  site: ctx.paris,
   dateFiscale: DAY,
   openingCents: 10000,
   depositsCents: 5000,
@@ -31,34 +28,28 @@ const safe = (over: Partial<SafeCountBody> = {}): SafeCountBody => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedCounting(t);
-  paris = s.chain.sites.paris;
   const post = (url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url: `/api/${url}?id=${s.manager.id}`, headers: s.manager.headers, payload });
+    ctx.t.app.inject({ method: 'POST', url: `/api/${url}?id=${ctx.manager.id}`, headers: ctx.manager.headers, payload });
   await post('bo/comptage/save', cash(1));
   await post('bo/comptage/save', cash(1, { cash: [{ denominationCents: 1000, quantity: 1 }, { denominationCents: 200, quantity: 2 }] }));
   await post('bo/comptage/save', cash(2, { cash: [{ denominationCents: 500, quantity: 1 }], chequesCents: 0, mealVouchersCents: 0 }));
   await post('bo/comptage/save', cash(1, { dateFiscale: '2026-03-20' }));
   await post('coffre/save', safe());
   await post('coffre/save', safe({ comment: 'v2', withdrawalsCents: 0 }));
-  const id = await t.createUser({ login: 'reader', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [paris] });
-  reader = { id, headers: await t.signIn('reader', PASSWORD) };
-});
-afterAll(async () => {
-  await t.close();
+  const id = await ctx.t.createUser({ login: 'reader', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [ctx.paris] });
+  reader = { id, headers: await ctx.t.signIn('reader', PASSWORD) };
 });
 
 function report(className: string, format: string, extra = '') {
-  return t.app.inject({
-    url: `/api/bo/getReport?id=${reader.id}&rapportClassName=${className}&format=${format}&language=fr&dateDebut=${DAY}&dateFin=${DAY}&sites[]=${paris}${extra}`,
+  return ctx.t.app.inject({
+    url: `/api/bo/getReport?id=${reader.id}&rapportClassName=${className}&format=${format}&language=fr&dateDebut=${DAY}&dateFin=${DAY}&sites[]=${ctx.paris}${extra}`,
     headers: reader.headers,
   });
 }
 
 describe('counting report classes', () => {
   it('both classes are offered by bo/rapport/metrics', async () => {
-    const res = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${reader.id}&language=en`, headers: reader.headers });
+    const res = await ctx.t.app.inject({ url: `/api/bo/rapport/metrics?id=${reader.id}&language=en`, headers: reader.headers });
     const titles = res.json<{ editions: { className: string; localisedTitle: string }[] }>().editions;
     expect(titles).toEqual(
       expect.arrayContaining([

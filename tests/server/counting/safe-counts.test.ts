@@ -3,21 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeCount, SafeCountBody, SafeDayAnswer, SignaturesAnswer } from '../../../src/contract/counting.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';
-import { DAY, PASSWORD, seedCounting } from './seed.ts';
+import { DAY, PASSWORD, setUpCounting } from './seed.ts';
 
-let t: TestApp;
-let s: Awaited<ReturnType<typeof seedCounting>>;
-let paris: number;
+const ctx = setUpCounting();
 /** A second manager (COFFRE on Paris) who countersigns, with code 4821. */
 let boss: { id: number; headers: Record<string, string> };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedCounting(t);
-  paris = s.chain.sites.paris;
-  const id = await t.createUser({ login: 'boss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [paris] });
-  boss = { id, headers: await t.signIn('boss', PASSWORD) };
-  const set = await t.app.inject({
+  const id = await ctx.t.createUser({ login: 'boss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [ctx.paris] });
+  boss = { id, headers: await ctx.t.signIn('boss', PASSWORD) };
+  const set = await ctx.t.app.inject({
     method: 'POST',
     url: `/api/bo/setContreCode?id=${id}`,
     headers: boss.headers,
@@ -25,12 +20,9 @@ beforeAll(async () => {
   });
   expect(set.statusCode).toBe(200);
 });
-afterAll(async () => {
-  await t.close();
-});
 
 const safeBody = (over: Partial<SafeCountBody> = {}): SafeCountBody => ({
-  site: paris,
+  site: ctx.paris,
   dateFiscale: DAY,
   openingCents: 50000,
   depositsCents: 120000,
@@ -45,22 +37,22 @@ const safeBody = (over: Partial<SafeCountBody> = {}): SafeCountBody => ({
 });
 
 function saveSafe(body: SafeCountBody, key?: string) {
-  return t.app.inject({
+  return ctx.t.app.inject({
     method: 'POST',
-    url: `/api/coffre/save?id=${s.manager.id}`,
-    headers: key ? { ...s.manager.headers, 'idempotency-key': key } : s.manager.headers,
+    url: `/api/coffre/save?id=${ctx.manager.id}`,
+    headers: key ? { ...ctx.manager.headers, 'idempotency-key': key } : ctx.manager.headers,
     payload: body,
   });
 }
 
-function countersign(query: Record<string, string | number>, headers = s.manager.headers) {
+function countersign(query: Record<string, string | number>, headers = ctx.manager.headers) {
   const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  return t.app.inject({ method: 'POST', url: `/api/fluxfin/contre_signe?${q}`, headers });
+  return ctx.t.app.inject({ method: 'POST', url: `/api/fluxfin/contre_signe?${q}`, headers });
 }
 
 const signQuery = (over: Record<string, string | number> = {}) => ({
-  restaurantId: paris,
-  id: s.manager.id,
+  restaurantId: ctx.paris,
+  id: ctx.manager.id,
   datefiscale: DAY,
   managerName: 'boss',
   managerCode: '4821',
@@ -76,7 +68,7 @@ describe('safe counts', () => {
     expect(res.statusCode).toBe(200);
     first = res.json<SafeCount>();
     expect(first).toMatchObject({
-      site: paris,
+      site: ctx.paris,
       libelle: 'Paris',
       version: 1,
       expectedCents: 70000,
@@ -89,20 +81,20 @@ describe('safe counts', () => {
 
   it('GET coffre?dateFiscale lists the day per site with a suggested opening float from the last earlier count', async () => {
     await saveSafe(safeBody({ dateFiscale: '2026-03-01', contents: [{ denominationCents: 10000, quantity: 4 }] }));
-    const res = await t.app.inject({ url: `/api/coffre?dateFiscale=${DAY}`, headers: s.manager.headers });
+    const res = await ctx.t.app.inject({ url: `/api/coffre?dateFiscale=${DAY}`, headers: ctx.manager.headers });
     expect(res.statusCode).toBe(200);
     const day = res.json<SafeDayAnswer>();
-    const p = day.sites.find((x) => x.restaurantId === paris)!;
+    const p = day.sites.find((x) => x.restaurantId === ctx.paris)!;
     expect(p.suggestedOpeningCents).toBe(40000);
     expect(p.counts.map((c) => c.id)).toEqual([first.id]);
-    expect(day.sites.map((x) => x.restaurantId).sort()).toEqual([paris, s.chain.sites.lyon].sort());
+    expect(day.sites.map((x) => x.restaurantId).sort()).toEqual([ctx.paris, ctx.chain.sites.lyon].sort());
   });
 
   it('GET coffre?ACTION=getComptages lists a site over a period, every version', async () => {
     await saveSafe(safeBody({ comment: 'recompté' }));
-    const res = await t.app.inject({
-      url: `/api/coffre?ACTION=getComptages&restaurantId=${paris}&dateDebut=2026-03-01&dateFin=${DAY}`,
-      headers: s.manager.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/coffre?ACTION=getComptages&restaurantId=${ctx.paris}&dateDebut=2026-03-01&dateFin=${DAY}`,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(200);
     const rows = res.json<{ data: SafeCount[] }>().data;
@@ -114,9 +106,9 @@ describe('safe counts', () => {
   });
 
   it('GET coffre?ACTION=getRecu&pdf=true&id answers the PDF receipt', async () => {
-    const res = await t.app.inject({
+    const res = await ctx.t.app.inject({
       url: `/api/coffre?ACTION=getRecu&pdf=true&id=${first.id}&language=fr`,
-      headers: s.manager.headers,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
@@ -130,20 +122,20 @@ describe('safe counts', () => {
   });
 
   it('GET coffre?ACTION=getRecu&pdf=false&id answers the count as JSON', async () => {
-    const res = await t.app.inject({ url: `/api/coffre?ACTION=getRecu&pdf=false&id=${first.id}`, headers: s.manager.headers });
+    const res = await ctx.t.app.inject({ url: `/api/coffre?ACTION=getRecu&pdf=false&id=${first.id}`, headers: ctx.manager.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json<SafeCount>()).toEqual(first);
   });
 
   it('refuses the wrong forms, foreign sites and unknown receipts', async () => {
-    const get = (q: string) => t.app.inject({ url: `/api/coffre?${q}`, headers: s.manager.headers });
+    const get = (q: string) => ctx.t.app.inject({ url: `/api/coffre?${q}`, headers: ctx.manager.headers });
     expect((await get('')).statusCode).toBe(400);
-    expect((await get(`ACTION=getComptages&restaurantId=${paris}`)).statusCode).toBe(400);
-    expect((await get(`ACTION=getComptages&restaurantId=${paris}&dateDebut=${DAY}&dateFin=2026-03-01`)).statusCode).toBe(400);
-    expect((await get(`ACTION=getComptages&restaurantId=${s.chain.sites.nantes}&dateDebut=${DAY}&dateFin=${DAY}`)).statusCode).toBe(403);
+    expect((await get(`ACTION=getComptages&restaurantId=${ctx.paris}`)).statusCode).toBe(400);
+    expect((await get(`ACTION=getComptages&restaurantId=${ctx.paris}&dateDebut=${DAY}&dateFin=2026-03-01`)).statusCode).toBe(400);
+    expect((await get(`ACTION=getComptages&restaurantId=${ctx.chain.sites.nantes}&dateDebut=${DAY}&dateFin=${DAY}`)).statusCode).toBe(403);
     expect((await get('ACTION=getRecu&pdf=true&id=999999')).statusCode).toBe(404);
     expect((await get('dateFiscale=2026-02-30')).statusCode).toBe(400);
-    expect((await saveSafe(safeBody({ site: s.chain.sites.nantes }))).statusCode).toBe(403);
+    expect((await saveSafe(safeBody({ site: ctx.chain.sites.nantes }))).statusCode).toBe(403);
   });
 
   it('a safe count sent twice with one key is written once', async () => {
@@ -153,16 +145,16 @@ describe('safe counts', () => {
     const b = await saveSafe(body, key);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body).toBe(a.body);
-    const { rows } = await t.database.pool.query("SELECT 1 FROM safe_counts WHERE fiscal_date = '2026-03-10'");
+    const { rows } = await ctx.t.database.pool.query("SELECT 1 FROM safe_counts WHERE fiscal_date = '2026-03-10'");
     expect(rows).toHaveLength(1);
   });
 });
 
 describe('countersignature', () => {
   it('the latest count of the day waits for a countersignature', async () => {
-    const res = await t.app.inject({
-      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${s.manager.id}`,
-      headers: s.manager.headers,
+    const res = await ctx.t.app.inject({
+      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
     });
     expect(res.statusCode).toBe(200);
     const data = res.json<SignaturesAnswer>().data;
@@ -171,7 +163,7 @@ describe('countersignature', () => {
 
   it('checkContreCode tells a right code from a wrong one without signing', async () => {
     const check = (code: string, contreCode: string) =>
-      t.app.inject({ url: `/api/bo/checkContreCode?id=${s.manager.id}&code=${code}&contreCode=${contreCode}`, headers: s.manager.headers });
+      ctx.t.app.inject({ url: `/api/bo/checkContreCode?id=${ctx.manager.id}&code=${code}&contreCode=${contreCode}`, headers: ctx.manager.headers });
     expect((await check('boss', '4821')).json()).toEqual({ valide: true, managerName: 'boss' });
     expect((await check('boss', '0000')).json()).toEqual({ valide: false, managerName: null });
     expect((await check('manager', '4821')).json()).toEqual({ valide: false, managerName: null });
@@ -180,30 +172,30 @@ describe('countersignature', () => {
 
   it('a wrong code, the counter themself or a manager without the site cannot countersign', async () => {
     expect((await countersign(signQuery({ managerCode: '1111' }))).json()).toMatchObject({ code: 'BadManagerCode' });
-    await t.app.inject({
+    await ctx.t.app.inject({
       method: 'POST',
-      url: `/api/bo/setContreCode?id=${s.manager.id}`,
-      headers: s.manager.headers,
+      url: `/api/bo/setContreCode?id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
       payload: { contreCode: '123456' },
     });
     const self = await countersign(signQuery({ managerName: 'manager', managerCode: '123456' }));
     expect(self.statusCode).toBe(400);
     expect(self.json()).toMatchObject({ code: 'BadManagerCode' });
-    const lyonBossId = await t.createUser({ login: 'lyonboss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [s.chain.sites.lyon] });
-    const lyonHeaders = await t.signIn('lyonboss', PASSWORD);
-    await t.app.inject({ method: 'POST', url: `/api/bo/setContreCode?id=${lyonBossId}`, headers: lyonHeaders, payload: { contreCode: '2468' } });
+    const lyonBossId = await ctx.t.createUser({ login: 'lyonboss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [ctx.chain.sites.lyon] });
+    const lyonHeaders = await ctx.t.signIn('lyonboss', PASSWORD);
+    await ctx.t.app.inject({ method: 'POST', url: `/api/bo/setContreCode?id=${lyonBossId}`, headers: lyonHeaders, payload: { contreCode: '2468' } });
     expect((await countersign(signQuery({ managerName: 'lyonboss', managerCode: '2468' }))).statusCode).toBe(400);
   });
 
   it('a manager code must be 4 to 6 digits and is stored hashed', async () => {
-    const bad = await t.app.inject({
+    const bad = await ctx.t.app.inject({
       method: 'POST',
       url: `/api/bo/setContreCode?id=${boss.id}`,
       headers: boss.headers,
       payload: { contreCode: '12a4' },
     });
     expect(bad.statusCode).toBe(400);
-    const { rows } = await t.database.pool.query<{ code_hash: string }>('SELECT code_hash FROM manager_codes WHERE user_id = $1', [boss.id]);
+    const { rows } = await ctx.t.database.pool.query<{ code_hash: string }>('SELECT code_hash FROM manager_codes WHERE user_id = $1', [boss.id]);
     expect(rows[0]!.code_hash).toMatch(/^\$argon2id\$/);
     expect(rows[0]!.code_hash).not.toContain('4821');
   });
@@ -215,17 +207,17 @@ describe('countersignature', () => {
       version: 2,
       countersignature: { managerUserId: boss.id, managerName: 'boss', commentaire: 'vu' },
     });
-    const list = await t.app.inject({
-      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${s.manager.id}`,
-      headers: s.manager.headers,
+    const list = await ctx.t.app.inject({
+      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
     });
     expect(list.json<SignaturesAnswer>().data[0]!.status).toBe('CONTRE_SIGNE');
     const again = await countersign(signQuery());
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'AlreadyCountersigned' });
-    const pdf = await t.app.inject({
+    const pdf = await ctx.t.app.inject({
       url: `/api/coffre?ACTION=getRecu&pdf=true&id=${res.json<SafeCount>().id}&language=en`,
-      headers: s.manager.headers,
+      headers: ctx.manager.headers,
     });
     const text = await pdfText(pdf.rawPayload);
     expect(text).toContain('Countersignature');
@@ -234,9 +226,9 @@ describe('countersignature', () => {
 
   it('a recount after the countersignature waits for a new one', async () => {
     await saveSafe(safeBody({ comment: 'après contre-signature' }));
-    const list = await t.app.inject({
-      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${s.manager.id}`,
-      headers: s.manager.headers,
+    const list = await ctx.t.app.inject({
+      url: `/api/fluxfin/declare_et_en_attente_de_signatures?dateDebut=${DAY}&dateFin=${DAY}&id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
     });
     expect(list.json<SignaturesAnswer>().data.map((d) => [d.version, d.status])).toEqual([[3, 'EN_ATTENTE']]);
   });

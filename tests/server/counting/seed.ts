@@ -3,7 +3,8 @@
  * payments on Paris (terminals 1 and 2) for fiscal date 2026-03-02, and users for each role.
  */
 import type pg from 'pg';
-import type { TestApp } from '../../helpers/app.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { type Chain, seedChain } from '../fixtures.ts';
 
 export const DAY = '2026-03-02';
@@ -59,4 +60,30 @@ export async function seedCounting(t: TestApp): Promise<{
     manager: { id: managerId, headers: await t.signIn('manager', PASSWORD) },
     admin: { id: adminId, headers: await t.signIn('admin', PASSWORD) },
   };
+}
+
+/**
+ * A counting test file's app: `t`, what {@link seedCounting} wrote and signed in (`chain`,
+ * `manager`, `admin`), and `paris`, the id of the Paris site. Set by the beforeAll that
+ * {@link setUpCounting} registers: read it inside tests and hooks only.
+ */
+export type CountingApp = { t: TestApp; paris: number } & Awaited<ReturnType<typeof seedCounting>>;
+
+/**
+ * Registers the file's beforeAll (a test app with its default configuration, seeded by
+ * {@link seedCounting}) and afterAll (closes the app). A file's own beforeAll, registered after
+ * this call, runs after it and may use the {@link CountingApp}.
+ * @returns the {@link CountingApp}, empty until the beforeAll has run.
+ */
+export function setUpCounting(): CountingApp {
+  const ctx = {} as CountingApp;
+  beforeAll(async () => {
+    ctx.t = await createTestApp();
+    Object.assign(ctx, await seedCounting(ctx.t));
+    ctx.paris = ctx.chain.sites.paris;
+  });
+  afterAll(async () => {
+    await ctx.t.close();
+  });
+  return ctx;
 }
