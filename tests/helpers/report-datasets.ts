@@ -67,6 +67,21 @@ export function ticketsReport(rows: TicketsReportRow[], siteNames: readonly stri
   };
 }
 
+/**
+ * The column keys of the sales report (RapportVentes, Daily) as the server answers them, in order:
+ * fiscal date, site number and name, tickets, net sales incl. and excl. VAT, VAT, average ticket.
+ */
+export const SALES_COLUMN_KEYS = [
+  'fiscalDate',
+  'siteId',
+  'site',
+  'tickets',
+  'netSales',
+  'netSalesExclTax',
+  'tax',
+  'averageTicket',
+] as const;
+
 /** What a {@link salesReport} takes: the fields that differ from one sales dataset to the next. */
 export type SalesReportFields = Pick<Dataset, 'variant' | 'dateDebut' | 'dateFin' | 'sites' | 'rows' | 'totals'>;
 

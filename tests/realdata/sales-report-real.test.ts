@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectedSalesTotals } from '../reports/chain.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DATA = path.resolve(REPO, '../shared/data');
@@ -139,18 +140,6 @@ function figures(d: Dataset) {
   return d.rows.map(({ siteId: _s, site: _l, ...rest }) => rest);
 }
 
-function totals(rows: ExpectedRow[]) {
-  const net = rows.reduce((a, r) => a + r.netSales, 0);
-  const count = rows.reduce((a, r) => a + r.tickets, 0);
-  return {
-    tickets: count,
-    netSales: net,
-    netSalesExclTax: rows.reduce((a, r) => a + r.netSalesExclTax, 0),
-    tax: rows.reduce((a, r) => a + r.tax, 0),
-    averageTicket: count === 0 ? 0 : Math.round(net / count),
-  };
-}
-
 describe('sales report on the real exports of ../shared/data', () => {
   it('equals, day by day and to the penny, the London takeaway file over every 400-day window', async () => {
     const prices = new Map<string, bigint>();
@@ -185,7 +174,7 @@ describe('sales report on the real exports of ../shared/data', () => {
       const d = res.json<Dataset>();
       expect(d.currency).toBe('GBP');
       expect(d.totals).toMatchObject(
-        totals(expected.filter((r) => r.fiscalDate >= start && r.fiscalDate <= end)),
+        expectedSalesTotals(expected.filter((r) => r.fiscalDate >= start && r.fiscalDate <= end)),
       );
       got.push(...figures(d));
       start = format(addDays(new Date(`${end}T12:00:00`), 1), 'yyyy-MM-dd');
@@ -218,13 +207,13 @@ describe('sales report on the real exports of ../shared/data', () => {
     expect(res.statusCode).toBe(200);
     const d = res.json<Dataset>();
     expect(figures(d)).toEqual(expected);
-    expect(d.totals).toMatchObject(totals(expected));
+    expect(d.totals).toMatchObject(expectedSalesTotals(expected));
 
     const csv = await report(imported.siteId, first, last, 'CSV', 'fr');
     const records: string[][] = parse(csv.rawPayload.toString('utf8'), { bom: true, delimiter: ';' });
     expect(records).toHaveLength(expected.length + 2);
     const pence = (cell: string) => Math.round(Number(cell.replace(',', '.')) * 100);
-    const want = totals(expected);
+    const want = expectedSalesTotals(expected);
     const total = records.at(-1)!;
     expect(total[0]).toBe('Total');
     expect([

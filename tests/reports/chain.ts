@@ -117,6 +117,25 @@ export interface ExpectedRow {
   averageTicket: number;
 }
 
+/** The figures of an expected sales row that its totals row sums (cents; tickets a count). */
+export type SalesFigures = Pick<ExpectedRow, 'tickets' | 'netSales' | 'netSalesExclTax' | 'tax'>;
+
+/**
+ * The sales report's totals of `rows`: tickets, net sales incl. and excl. VAT and VAT summed
+ * (cents), and the average ticket (net sales ÷ tickets, rounded to the cent; 0 without tickets).
+ */
+export function expectedSalesTotals(rows: readonly SalesFigures[]) {
+  const net = rows.reduce((a, r) => a + r.netSales, 0);
+  const count = rows.reduce((a, r) => a + r.tickets, 0);
+  return {
+    tickets: count,
+    netSales: net,
+    netSalesExclTax: rows.reduce((a, r) => a + r.netSalesExclTax, 0),
+    tax: rows.reduce((a, r) => a + r.tax, 0),
+    averageTicket: count === 0 ? 0 : Math.round(net / count),
+  };
+}
+
 /** Groups `tickets` by fiscal date and site as the sales report should, ordered by date then site. */
 export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[] {
   const byKey = new Map<string, ExpectedRow>();

@@ -11,6 +11,7 @@ import {
   MissingMessageError,
 } from '../../src/server/i18n.ts';
 import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
+import { SALES_COLUMN_KEYS } from '../helpers/report-datasets.ts';
 
 const spaces = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -42,16 +43,7 @@ describe('server-side messages', () => {
       'error.mixedCurrencies',
       ...REPORT_VARIANTS.map((v) => `report.variant.${v}`),
       ...REPORT_CLASSES.flatMap((c) => [c.titleId, c.fileNameId]),
-      ...[
-        'fiscalDate',
-        'siteId',
-        'site',
-        'tickets',
-        'netSales',
-        'netSalesExclTax',
-        'tax',
-        'averageTicket',
-      ].map((k) => `report.column.${k}`),
+      ...SALES_COLUMN_KEYS.map((k) => `report.column.${k}`),
     ];
     for (const language of LANGUAGES) {
       expect(

@@ -4,9 +4,11 @@ import { type RawReportInput, resolveReport } from '../../src/server/reports/req
 import { runReport } from '../../src/server/reports/run.ts';
 import { salesReport, usesDailyAggregate } from '../../src/server/reports/sales.ts';
 import { createTestDatabase } from '../helpers/db.ts';
+import { SALES_COLUMN_KEYS } from '../helpers/report-datasets.ts';
 import {
   type ChainTicket,
   expectedSalesRows,
+  expectedSalesTotals,
   FIRST_DATE,
   LAST_DATE,
   loadChain,
@@ -36,39 +38,18 @@ function inPeriod(t: ChainTicket, sites: number[], from = FIRST_DATE, to = LAST_
   return sites.includes(t.siteId) && t.fiscalDate >= from && t.fiscalDate <= to;
 }
 
-function sumTotals(rows: ReturnType<typeof expectedSalesRows>) {
-  const net = rows.reduce((a, r) => a + r.netSales, 0);
-  const count = rows.reduce((a, r) => a + r.tickets, 0);
-  return {
-    tickets: count,
-    netSales: net,
-    netSalesExclTax: rows.reduce((a, r) => a + r.netSalesExclTax, 0),
-    tax: rows.reduce((a, r) => a + r.tax, 0),
-    averageTicket: count === 0 ? 0 : Math.round(net / count),
-  };
-}
-
 describe('sales report dataset (RapportVentes, Daily)', () => {
   it('gives one row per fiscal date and site with the figures of the tickets, to the cent', async () => {
     const d = await dataset();
     const expected = expectedSalesRows(tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode));
     expect(d.rows).toEqual(expected);
     expect(d.rows).toHaveLength(20);
-    expect(d.totals).toEqual({ fiscalDate: null, siteId: null, site: null, ...sumTotals(expected) });
+    expect(d.totals).toEqual({ fiscalDate: null, siteId: null, site: null, ...expectedSalesTotals(expected) });
   });
 
   it('names its columns in the request language, with money columns typed money', async () => {
     const fr = await dataset();
-    expect(fr.columns.map((c) => c.key)).toEqual([
-      'fiscalDate',
-      'siteId',
-      'site',
-      'tickets',
-      'netSales',
-      'netSalesExclTax',
-      'tax',
-      'averageTicket',
-    ]);
+    expect(fr.columns.map((c) => c.key)).toEqual(SALES_COLUMN_KEYS);
     expect(fr.columns.find((c) => c.key === 'netSales')).toEqual({
       key: 'netSales',
       label: 'CA TTC',
@@ -218,7 +199,7 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
     const d = await dataset({ sites: [3] });
     expect(d.currency).toBe('GBP');
     expect(d.totals.netSales).toBe(
-      sumTotals(expectedSalesRows(tickets.filter((t) => inPeriod(t, [3]) && !t.trainingMode))).netSales,
+      expectedSalesTotals(expectedSalesRows(tickets.filter((t) => inPeriod(t, [3]) && !t.trainingMode))).netSales,
     );
   });
 
