@@ -20,6 +20,7 @@ import { resetSelection, selection } from '../../src/client/features/selection/s
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
+import { FAMILY_CHOICES } from './favourite-fixtures.ts';
 import { memoryRouter, renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
 const USER_ID = 5;
@@ -122,18 +123,7 @@ beforeEach(async () => {
   });
   queryClient.setQueryData(
     reportQueries.choices(USER_ID, 'RapportVentesFamille', i18nState.language).queryKey,
-    {
-      className: 'RapportVentesFamille',
-      localisedTitle: 'Ventes par famille',
-      variants: [],
-      formats: ['PDF'],
-      maxDays: 366,
-      operations: [],
-      filtres: [{ value: 'FAMILLE', label: 'Famille de produits' }],
-      tris: [{ value: 'netSales', label: 'CA TTC' }],
-      regroupements: [{ value: 'FAMILLE', label: 'Famille de produits' }],
-      conditionsFrom: 'bo/getGroupements',
-    },
+    FAMILY_CHOICES,
   );
   router = makeRouter();
   ({ container, root } = await renderScreen(<RouterProvider router={router} />, 'fr', fr));

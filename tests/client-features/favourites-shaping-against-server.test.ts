@@ -13,6 +13,7 @@ import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import type { ReportShaping } from '../../src/client/features/selection/selection-state.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
+import { shapedReportInput } from './favourite-fixtures.ts';
 
 const CLASS = 'RapportVentesFamille';
 /** A family no demo site sells. */
@@ -93,24 +94,14 @@ function display(wire: string): string {
 
 /** bo/getReport (JSON) as /rapports builds it from `shaping`. */
 function runReport(shaping: ReportShaping): Promise<Dataset> {
-  const params = m.request.buildReportParams({
-    userId: m.session.session.user!.id,
-    className: CLASS,
-    typeRapport: 'Daily',
-    format: 'JSON',
-    language: 'fr',
-    range: { dateDebut: dates.from, dateFin: dates.to },
-    siteIds,
-    terminalKeys: [],
-    sellerKeys: [],
-    trancheHoraire: false,
-    heureDebut: '12:00',
-    heureFin: '23:00',
-    sortKey: shaping.sortKey,
-    sortDescending: shaping.descending,
-    groupBy: shaping.groupBy,
-    filter: shaping.filtre ? { filtre: shaping.filtre, values: shaping.filterValues } : null,
-  });
+  const params = m.request.buildReportParams(
+    shapedReportInput(shaping, {
+      userId: m.session.session.user!.id,
+      className: CLASS,
+      range: { dateDebut: dates.from, dateFin: dates.to },
+      siteIds,
+    }),
+  );
   return m.http.getJson('bo/getReport', DatasetSchema, params);
 }
 

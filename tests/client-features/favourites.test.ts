@@ -24,10 +24,10 @@ import {
   describeSort,
 } from '../../src/client/features/favourites/favourite-summary.ts';
 import { buildReportParams } from '../../src/client/features/reports/report-request.ts';
-import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
 import { createIntl } from 'react-intl';
 import fr from '../../i18n/fr.json';
 import en from '../../i18n/en.json';
+import { FAMILY_CHOICES, shapedReportInput } from './favourite-fixtures.ts';
 
 function favourite(change: Partial<Favourite> = {}): Favourite {
   return FavouriteSchema.parse({
@@ -318,24 +318,14 @@ describe('sort, grouping and filter of /rapports in a favourite', () => {
       filtre: 'FAMILLE',
       filterValues: ['Glaces'],
     });
-    const params = buildReportParams({
-      userId: 5,
-      className: 'RapportVentesFamille',
-      typeRapport: 'Daily',
-      format: 'JSON',
-      language: 'fr',
-      range: { dateDebut: '2026-03-01', dateFin: '2026-03-31' },
-      siteIds: [1, 2],
-      terminalKeys: [],
-      sellerKeys: [],
-      trancheHoraire: false,
-      heureDebut: '12:00',
-      heureFin: '23:00',
-      sortKey: shaping.sortKey,
-      sortDescending: shaping.descending,
-      groupBy: shaping.groupBy,
-      filter: shaping.filtre ? { filtre: shaping.filtre, values: shaping.filterValues } : null,
-    });
+    const params = buildReportParams(
+      shapedReportInput(shaping, {
+        userId: 5,
+        className: 'RapportVentesFamille',
+        range: { dateDebut: '2026-03-01', dateFin: '2026-03-31' },
+        siteIds: [1, 2],
+      }),
+    );
     expect(params).toMatchObject({
       tri: 'family',
       isFilters: true,
@@ -379,18 +369,7 @@ describe('sort, grouping and filter of /rapports in a favourite', () => {
 describe('what a favourite list says of the sort, grouping and filter', () => {
   const intlFr = createIntl({ locale: 'fr', messages: fr });
   const intlEn = createIntl({ locale: 'en', messages: en });
-  const choices: ResultsChoicesAnswer = {
-    className: 'RapportVentesFamille',
-    localisedTitle: 'Ventes par famille',
-    variants: [],
-    formats: ['PDF'],
-    maxDays: 366,
-    operations: [],
-    filtres: [{ value: 'FAMILLE', label: 'Famille de produits' }],
-    tris: [{ value: 'netSales', label: 'CA TTC' }],
-    regroupements: [{ value: 'FAMILLE', label: 'Famille de produits' }],
-    conditionsFrom: 'bo/getGroupements',
-  };
+  const choices = FAMILY_CHOICES;
   const shaped = favourite({
     typeRapport: { className: 'RapportVentesFamille', localisedTitle: '' },
     tri: 'netSales:desc',
