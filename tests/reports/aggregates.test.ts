@@ -9,7 +9,13 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
-import { readsAggregates, readsHourAggregates, refreshDailySales, withRawReads } from '../../src/server/db/aggregates.ts';
+import {
+  BREAKDOWN_TABLES,
+  readsAggregates,
+  readsHourAggregates,
+  refreshDailySales,
+  withRawReads,
+} from '../../src/server/db/aggregates.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import { runReport } from '../../src/server/reports/run.ts';
@@ -41,17 +47,7 @@ const FAMILIES: Array<[string, 'Daily' | 'Cumulative']> = [
   ['RapportCorrections', 'Daily'],
 ];
 
-const BREAKDOWNS = [
-  'daily_sales',
-  'daily_hour_sales',
-  'daily_terminal_sales',
-  'daily_seller_sales',
-  'daily_family_sales',
-  'daily_vat_sales',
-  'daily_payment_sales',
-  'daily_ticket_stats',
-  'daily_corrections',
-];
+const BREAKDOWNS = ['daily_sales', ...BREAKDOWN_TABLES];
 
 beforeAll(async () => {
   database = await createTestDatabase();
