@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/server/db/connect.ts';
 import * as schema from '../../src/server/db/schema.ts';
 import { TEMPLATE_DB, withDatabase } from '../setup/postgres.ts';
@@ -19,10 +19,16 @@ export function testConnection(name: string): pg.PoolConfig {
 }
 
 /**
+ * A database of the test server as {@link createTestDatabase} opens it: the server's
+ * {@link Database}, its `name`, `connection` settings and `url`.
+ */
+export type TestDatabase = Database & { name: string; connection: pg.PoolConfig; url: string };
+
+/**
  * Creates a new database from the template and opens it. `close()` drops it.
  * @returns a {@link Database} like the server's own, plus the database `name` and its `url`.
  */
-export async function createTestDatabase(): Promise<Database & { name: string; connection: pg.PoolConfig; url: string }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client(inject('pgAdmin'));
   await admin.connect();
@@ -53,4 +59,31 @@ export async function createTestDatabase(): Promise<Database & { name: string; c
       await a.end();
     },
   };
+}
+
+/** What {@link setUpFixtureDatabase} hands a test file: the `database` and whatever its loader returned. */
+export type FixtureDatabase<T extends object> = { database: TestDatabase } & T;
+
+/**
+ * The set-up of a test file that reads one fixture: before the file's tests (vitest `beforeAll`),
+ * a fresh database ({@link createTestDatabase}) with `load` run on it; after them (`afterAll`),
+ * the database closed and dropped. Call it at the top level of the file.
+ * @param load writes the fixture and returns what the tests need of it, as an object
+ *   (e.g. `loadFixture`, or `async (db) => ({ tickets: await loadChain(db) })`).
+ * @returns one object that the `beforeAll` fills with `database` and the fields `load` returned:
+ *   read them inside tests and hooks, never at the top level (they are unset until then).
+ *   A failing `load` fails the file's tests; the database is still dropped.
+ */
+export function setUpFixtureDatabase<T extends object>(
+  load: (database: TestDatabase) => Promise<T>,
+): FixtureDatabase<T> {
+  const fixture = {} as FixtureDatabase<T>;
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase();
+    Object.assign(fixture, await load(fixture.database));
+  });
+  afterAll(async () => {
+    await fixture.database?.close();
+  });
+  return fixture;
 }

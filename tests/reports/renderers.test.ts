@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset, Language } from '../../src/contract/reports.ts';
 import { renderCsv } from '../../src/server/reports/render/csv.ts';
 import { contentDisposition, reportFileName } from '../../src/server/reports/render/index.ts';
@@ -9,27 +9,19 @@ import { renderPdf } from '../../src/server/reports/render/pdf.ts';
 import { renderXlsx } from '../../src/server/reports/render/xlsx.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { renderOptionsFor, runReport } from '../../src/server/reports/run.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { setUpFixtureDatabase } from '../helpers/db.ts';
 import { loadChain, salesInput } from './chain.ts';
 import { pdfPagesText } from './pdf-text.ts';
 
 const LANGS: Language[] = ['fr', 'en', 'de'];
 const GENERATED = new Date('2026-11-21T16:05:00Z'); // 17:05 in Paris
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await loadChain(database);
-});
-afterAll(async () => {
-  await database?.close();
-});
+const fx = setUpFixtureDatabase(async (database) => ({ tickets: await loadChain(database) }));
 
 async function report(language: Language, overrides: Parameters<typeof salesInput>[0] = {}) {
-  const resolved = await resolveReport(salesInput({ language, ...overrides }), [1, 2, 3], database, {
+  const resolved = await resolveReport(salesInput({ language, ...overrides }), [1, 2, 3], fx.database, {
     now: GENERATED,
   });
-  const dataset = await runReport(resolved, database);
+  const dataset = await runReport(resolved, fx.database);
   return { dataset, options: renderOptionsFor(resolved, 'Comptoir demo') };
 }
 

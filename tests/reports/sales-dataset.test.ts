@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import { runReport } from '../../src/server/reports/run.ts';
 import { salesReport, usesDailyAggregate } from '../../src/server/reports/sales.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { setUpFixtureDatabase } from '../helpers/db.ts';
 import { SALES_COLUMN_KEYS } from '../helpers/report-datasets.ts';
 import {
   type ChainTicket,
@@ -16,22 +16,13 @@ import {
   salesInput,
 } from './chain.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let tickets: ChainTicket[];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  tickets = await loadChain(database);
-});
-afterAll(async () => {
-  await database?.close();
-});
+const fx = setUpFixtureDatabase(async (database) => ({ tickets: await loadChain(database) }));
 
 async function dataset(overrides: Partial<RawReportInput> = {}, scope = [1, 2, 3]): Promise<Dataset> {
-  const report = await resolveReport(salesInput(overrides), scope, database, {
+  const report = await resolveReport(salesInput(overrides), scope, fx.database, {
     now: new Date('2026-11-21T10:00:00Z'),
   });
-  return runReport(report, database);
+  return runReport(report, fx.database);
 }
 
 function inPeriod(t: ChainTicket, sites: number[], from = FIRST_DATE, to = LAST_DATE): boolean {
@@ -41,7 +32,7 @@ function inPeriod(t: ChainTicket, sites: number[], from = FIRST_DATE, to = LAST_
 describe('sales report dataset (RapportVentes, Daily)', () => {
   it('gives one row per fiscal date and site with the figures of the tickets, to the cent', async () => {
     const d = await dataset();
-    const expected = expectedSalesRows(tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode));
+    const expected = expectedSalesRows(fx.tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode));
     expect(d.rows).toEqual(expected);
     expect(d.rows).toHaveLength(20);
     expect(d.totals).toEqual({ fiscalDate: null, siteId: null, site: null, ...expectedSalesTotals(expected) });
@@ -82,9 +73,9 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
       },
     ]);
     const all = await dataset();
-    const negatives = tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode && t.kind !== 'SALE');
+    const negatives = fx.tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode && t.kind !== 'SALE');
     expect(negatives.length).toBeGreaterThan(10);
-    const salesOnly = tickets
+    const salesOnly = fx.tickets
       .filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode && t.kind === 'SALE')
       .reduce((a, t) => a + t.totalCents, 0);
     expect(all.totals.netSales).toBe(salesOnly + negatives.reduce((a, t) => a + t.totalCents, 0));
@@ -92,35 +83,35 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
   });
 
   it('reads daily_sales without filters and tickets with them, with identical figures', async () => {
-    const plain = await resolveReport(salesInput(), [1, 2], database);
+    const plain = await resolveReport(salesInput(), [1, 2], fx.database);
     expect(usesDailyAggregate(plain.request)).toBe(true);
     // Every terminal, or the whole day as an hour range, selects every ticket through the tickets table.
-    const allTerminals = await resolveReport(salesInput({ tpv: [1, 2, 3] }), [1, 2], database);
+    const allTerminals = await resolveReport(salesInput({ tpv: [1, 2, 3] }), [1, 2], fx.database);
     const wholeDay = await resolveReport(
       salesInput({ trancheHoraire: true, heureDebut: '00:00', heureFin: '00:00' }),
       [1, 2],
-      database,
+      fx.database,
     );
     const allSellers = await resolveReport(
-      salesInput({ vendeurs: [...new Set(tickets.map((t) => t.sellerCode))] }),
+      salesInput({ vendeurs: [...new Set(fx.tickets.map((t) => t.sellerCode))] }),
       [1, 2],
-      database,
+      fx.database,
     );
     for (const r of [allTerminals, wholeDay, allSellers]) expect(usesDailyAggregate(r.request)).toBe(false);
-    const fromAggregate = await runReport(plain, database);
+    const fromAggregate = await runReport(plain, fx.database);
     for (const r of [allTerminals, wholeDay, allSellers]) {
-      const fromTickets = await runReport(r, database);
+      const fromTickets = await runReport(r, fx.database);
       expect(fromTickets.rows).toEqual(fromAggregate.rows);
       expect(fromTickets.totals).toEqual(fromAggregate.totals);
     }
   });
 
   it('leaves training-mode tickets out unless trainingMode=true', async () => {
-    const training = tickets.filter((t) => inPeriod(t, [1, 2]) && t.trainingMode);
+    const training = fx.tickets.filter((t) => inPeriod(t, [1, 2]) && t.trainingMode);
     expect(training.length).toBeGreaterThan(0);
     const without = await dataset();
     const withTraining = await dataset({ trainingMode: true });
-    expect(withTraining.rows).toEqual(expectedSalesRows(tickets.filter((t) => inPeriod(t, [1, 2]))));
+    expect(withTraining.rows).toEqual(expectedSalesRows(fx.tickets.filter((t) => inPeriod(t, [1, 2]))));
     expect(withTraining.totals.netSales).toBe(
       (without.totals.netSales as number) + training.reduce((a, t) => a + t.totalCents, 0),
     );
@@ -134,7 +125,7 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
     // Sites 1 and 2 only: site 3 trades in GBP (tested with the errors).
     expect(d).toBeInstanceOf(Error);
     const ranged = await dataset({ trancheHoraire: true, heureDebut: '12:00', heureFin: '23:00' });
-    const kept = tickets.filter(
+    const kept = fx.tickets.filter(
       (t) => inPeriod(t, [1, 2]) && !t.trainingMode && localMinute(t) >= 720 && localMinute(t) < 1380,
     );
     expect(ranged.rows).toEqual(expectedSalesRows(kept));
@@ -144,7 +135,7 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
 
   it('wraps an hour range that ends before it starts past midnight', async () => {
     const ranged = await dataset({ trancheHoraire: true, heureDebut: '22:00', heureFin: '02:00' });
-    const kept = tickets.filter(
+    const kept = fx.tickets.filter(
       (t) => inPeriod(t, [1, 2]) && !t.trainingMode && (localMinute(t) >= 1320 || localMinute(t) < 120),
     );
     expect(kept.some((t) => t.localHour === 0)).toBe(true);
@@ -154,12 +145,14 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
   it('filters by terminals and by sellers, a comma inside a seller code included', async () => {
     const byTerminal = await dataset({ tpv: [2] });
     expect(byTerminal.rows).toEqual(
-      expectedSalesRows(tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode && t.terminalId === 2)),
+      expectedSalesRows(
+        fx.tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode && t.terminalId === 2),
+      ),
     );
     const bySeller = await dataset({ vendeurs: ['Dupont, Marie', 'S4'] });
     expect(bySeller.rows).toEqual(
       expectedSalesRows(
-        tickets.filter(
+        fx.tickets.filter(
           (t) =>
             inPeriod(t, [1, 2]) &&
             !t.trainingMode &&
@@ -179,7 +172,7 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
     expect(d.dateFin).toBe('2026-11-07');
     expect(d.rows).toEqual(
       expectedSalesRows(
-        tickets.filter(
+        fx.tickets.filter(
           (t) =>
             [1, 2].includes(t.siteId) &&
             !t.trainingMode &&
@@ -192,14 +185,15 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
   it('uses every site of the scope when none is chosen', async () => {
     const d = await dataset({ sites: [] }, [2]);
     expect(d.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
-    expect(d.rows).toEqual(expectedSalesRows(tickets.filter((t) => inPeriod(t, [2]) && !t.trainingMode)));
+    expect(d.rows).toEqual(expectedSalesRows(fx.tickets.filter((t) => inPeriod(t, [2]) && !t.trainingMode)));
   });
 
   it('answers the GBP site in its own currency', async () => {
     const d = await dataset({ sites: [3] });
     expect(d.currency).toBe('GBP');
     expect(d.totals.netSales).toBe(
-      expectedSalesTotals(expectedSalesRows(tickets.filter((t) => inPeriod(t, [3]) && !t.trainingMode))).netSales,
+      expectedSalesTotals(expectedSalesRows(fx.tickets.filter((t) => inPeriod(t, [3]) && !t.trainingMode)))
+        .netSales,
     );
   });
 

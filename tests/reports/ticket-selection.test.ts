@@ -4,42 +4,35 @@
  * ticket-level class checked to count the very same tickets for one filtered request, and the
  * Z report's VAT and payment items checked to be RapportTva's and RapportFinance's figures.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { withRawReads } from '../../src/server/db/aggregates.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
-import { runReport } from '../../src/server/reports/run.ts';
 import {
   type TicketOperation,
   type TicketSelectionOptions,
   TICKETS_FROM,
   ticketConditions,
 } from '../../src/server/reports/ticket-selection.ts';
-import { createTestDatabase } from '../helpers/db.ts';
-import { type FxTicket, fxInput, loadFixture, voidedValue } from './operations/fixture.ts';
+import { setUpFixtureDatabase } from '../helpers/db.ts';
+import { FX_NOW, type FxTicket, fxDataset, fxInput, loadFixture, voidedValue } from './operations/fixture.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let tickets: FxTicket[];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ tickets } = await loadFixture(database));
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-const NOW = { now: new Date('2026-11-21T10:00:00Z') };
+const fx = setUpFixtureDatabase(loadFixture);
 
 /** The ticket ids the module selects for `overrides`, ascending. */
 async function selectedIds(
   overrides: Partial<RawReportInput>,
   options: TicketSelectionOptions = {},
 ): Promise<number[]> {
-  const { request } = await resolveReport(fxInput('RapportTickets', overrides), [1, 2, 3], database, NOW);
+  const { request } = await resolveReport(
+    fxInput('RapportTickets', overrides),
+    [1, 2, 3],
+    fx.database,
+    FX_NOW,
+  );
   const values: unknown[] = [];
   const where = ticketConditions(request, values, options);
-  const { rows } = await database.pool.query<{ id: number }>(
+  const { rows } = await fx.database.pool.query<{ id: number }>(
     `SELECT t.ticket_id::int AS id FROM ${TICKETS_FROM} WHERE ${where} ORDER BY 1`,
     values,
   );
@@ -48,7 +41,7 @@ async function selectedIds(
 
 const minute = (t: FxTicket) => t.localHour * 60 + t.localMinute;
 const ids = (keep: (t: FxTicket) => boolean) =>
-  tickets
+  fx.tickets
     .filter(keep)
     .map((t) => t.ticketId)
     .sort((a, b) => a - b);
@@ -145,17 +138,15 @@ describe('every ticket-level report', () => {
     ],
   ];
 
-  async function dataset(className: string, overrides: Partial<RawReportInput>): Promise<Dataset> {
-    const report = await resolveReport(fxInput(className, overrides), [1, 2, 3], database, NOW);
-    return runReport(report, database);
-  }
+  const dataset = (className: string, overrides: Partial<RawReportInput>) =>
+    fxDataset(fx.database, className, overrides);
   const total = (ds: Dataset, key: string) => Number(ds.totals[key]);
   const zSum = (ds: Dataset, code: (c: string) => boolean, field: 'count' | 'amount') =>
     ds.rows.filter((r) => code(String(r.code))).reduce((s, r) => s + Number(r[field]), 0);
 
   for (const [label, overrides, keep] of CASES) {
     it(`counts the same tickets in every class: ${label}`, async () => {
-      const selected = tickets.filter(keep);
+      const selected = fx.tickets.filter(keep);
       expect(selected.length).toBeGreaterThan(5);
       const net = selected.reduce((s, t) => s + t.total, 0);
       const paid = selected.flatMap((t) => t.payments).reduce((s, p) => s + p.amount, 0);
@@ -211,9 +202,9 @@ describe('the Z report', () => {
   ];
   for (const [label, overrides, raw] of CASES) {
     it(`shows the VAT of RapportTva and the payments of RapportFinance for each day and site, ${label}`, async () => {
-      const read = async (className: string) => {
-        const report = await resolveReport(fxInput(className, overrides), [1, 2, 3], database, NOW);
-        return raw ? withRawReads(() => runReport(report, database)) : runReport(report, database);
+      const read = (className: string) => {
+        const run = () => fxDataset(fx.database, className, overrides);
+        return raw ? withRawReads(run) : run();
       };
       const [z, vat, finance] = [await read('RapportZ'), await read('RapportTva'), await read('RapportFinance')];
       const items = (prefix: string) =>

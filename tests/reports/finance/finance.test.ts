@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../src/contract/reports.ts';
+import { describe, expect, it } from 'vitest';
 import { formatPercent, message } from '../../../src/server/i18n.ts';
-import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
-import { runReport } from '../../../src/server/reports/run.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
-import { byKeys, FX_SITES, type FxTicket, fxInput, loadFixture, voidedValue } from '../operations/fixture.ts';
+import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { setUpFixtureDatabase } from '../../helpers/db.ts';
+import {
+  byKeys,
+  FX_SITES,
+  type FxTicket,
+  fxDataset,
+  loadFixture,
+  voidedValue,
+} from '../operations/fixture.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let tickets: FxTicket[];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ tickets } = await loadFixture(database));
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-async function dataset(className: string, overrides: Partial<RawReportInput> = {}): Promise<Dataset> {
-  const report = await resolveReport(fxInput(className, overrides), [1, 2, 3], database, {
-    now: new Date('2026-11-21T10:00:00Z'),
-  });
-  return runReport(report, database);
-}
+const fx = setUpFixtureDatabase(loadFixture);
+const dataset = (className: string, overrides?: Partial<RawReportInput>) =>
+  fxDataset(fx.database, className, overrides);
 
 const siteName = (id: number) => FX_SITES.find((s) => s.id === id)!.libelle;
 const selected = (t: FxTicket) => [1, 2].includes(t.siteId) && !t.trainingMode;
@@ -33,7 +24,7 @@ function days(
   keep: (t: FxTicket) => boolean = selected,
 ): Array<{ fiscalDate: string; siteId: number; tickets: FxTicket[] }> {
   const map = new Map<string, { fiscalDate: string; siteId: number; tickets: FxTicket[] }>();
-  for (const t of tickets.filter(keep)) {
+  for (const t of fx.tickets.filter(keep)) {
     const key = `${t.fiscalDate}|${t.siteId}`;
     const g = map.get(key) ?? { fiscalDate: t.fiscalDate, siteId: t.siteId, tickets: [] };
     g.tickets.push(t);
@@ -71,7 +62,7 @@ describe('RapportFinance', () => {
         return row;
       });
     expect(ds.rows).toEqual(expected);
-    const net = tickets.filter(selected).reduce((s, t) => s + t.total, 0);
+    const net = fx.tickets.filter(selected).reduce((s, t) => s + t.total, 0);
     expect(ds.totals.totalPayments).toBe(net);
     expect(ds.columns.find((c) => c.key === 'payment_MEAL_VOUCHER')?.label).toBe('Titre-restaurant');
   });
@@ -103,7 +94,7 @@ describe('RapportTva', () => {
         }));
     });
     expect(ds.rows).toEqual(expected);
-    const kept = tickets.filter(keep);
+    const kept = fx.tickets.filter(keep);
     expect(ds.totals).toMatchObject({
       vatBase: kept.reduce((s, t) => s + t.excl, 0),
       tax: kept.reduce((s, t) => s + t.tax, 0),

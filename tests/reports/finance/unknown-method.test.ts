@@ -4,19 +4,16 @@
  * row of its own, after the known methods; the finance report folds it into its OTHER column.
  * Both on the per-day aggregates and on the tickets.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { refreshDailySales } from '../../../src/server/db/aggregates.ts';
 import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
 import { runReport } from '../../../src/server/reports/run.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
-import { type FxTicket, fxInput, loadFixture } from '../operations/fixture.ts';
+import { setUpFixtureDatabase } from '../../helpers/db.ts';
+import { fxInput, loadFixture } from '../operations/fixture.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let gift: { ticket: FxTicket; amount: number };
-
-beforeAll(async () => {
-  database = await createTestDatabase();
+/** `gift`: the ticket whose payment the set-up records as a gift card, and its amount (cents). */
+const fx = setUpFixtureDatabase(async (database) => {
   const { tickets } = await loadFixture(database);
   // A paid sale of Paris on terminal 1, its single payment recorded as a gift card.
   const ticket = tickets.find(
@@ -27,15 +24,16 @@ beforeAll(async () => {
     ticket.ticketId,
   ]);
   await refreshDailySales(database.pool, ticket.siteId, ticket.fiscalDate, ticket.fiscalDate);
-  gift = { ticket, amount: ticket.payments[0]!.amount };
-});
-afterAll(async () => {
-  await database?.close();
+  return { gift: { ticket, amount: ticket.payments[0]!.amount } };
 });
 
 async function dataset(className: string, overrides: Partial<RawReportInput>): Promise<Dataset> {
-  const report = await resolveReport(fxInput(className, { language: 'en', ...overrides }), [1, 2, 3], database);
-  return runReport(report, database);
+  const report = await resolveReport(
+    fxInput(className, { language: 'en', ...overrides }),
+    [1, 2, 3],
+    fx.database,
+  );
+  return runReport(report, fx.database);
 }
 
 describe('a payment method outside the known list', () => {
@@ -46,13 +44,18 @@ describe('a payment method outside the known list', () => {
   for (const [label, overrides] of selections) {
     it(`shows as recorded, last, in sales by payment method and as OTHER in the finance report, from ${label}`, async () => {
       const byMethod = await dataset('RapportVentesPaiement', overrides);
-      expect(byMethod.rows.at(-1)).toMatchObject({ paymentMethod: 'GIFT_CARD', payments: 1, amount: gift.amount });
+      expect(byMethod.rows.at(-1)).toMatchObject({
+        paymentMethod: 'GIFT_CARD',
+        payments: 1,
+        amount: fx.gift.amount,
+      });
       expect(byMethod.rows.slice(0, -1).map((r) => r.paymentMethod)).not.toContain('GIFT_CARD');
 
       const finance = await dataset('RapportFinance', overrides);
-      const day = finance.rows.find((r) => r.fiscalDate === gift.ticket.fiscalDate && r.siteId === gift.ticket.siteId);
-      expect(day?.payment_OTHER).toBe(gift.amount);
-      expect(finance.totals.payment_OTHER).toBe(gift.amount);
+      const { ticket } = fx.gift;
+      const day = finance.rows.find((r) => r.fiscalDate === ticket.fiscalDate && r.siteId === ticket.siteId);
+      expect(day?.payment_OTHER).toBe(fx.gift.amount);
+      expect(finance.totals.payment_OTHER).toBe(fx.gift.amount);
       expect(finance.totals.totalPayments).toBe(byMethod.totals.amount);
     });
   }

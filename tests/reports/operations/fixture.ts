@@ -9,8 +9,10 @@
  * lines keeping quantity and unit price, split payments, three VAT rates, a line without family,
  * covers, tickets after midnight that belong to the previous fiscal date.
  */
+import type { Dataset } from '../../../src/contract/reports.ts';
 import type { Database } from '../../../src/server/db/connect.ts';
-import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
+import { runReport } from '../../../src/server/reports/run.ts';
 import { loadTestChain, reportInput, type TicketCore } from '../../helpers/chain.ts';
 
 export interface FxLine {
@@ -224,6 +226,22 @@ export async function loadFixture(database: Database): Promise<{ tickets: FxTick
 /** bo/getReport input for `className` on the fixture, sites 1 and 2, the whole period. */
 export function fxInput(className: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
   return reportInput(className, FX_FIRST, FX_LAST, overrides);
+}
+
+/** The generation time of the fixture's reports: `resolveReport`'s options, 2026-11-21 10:00 UTC. */
+export const FX_NOW = { now: new Date('2026-11-21T10:00:00Z') };
+
+/**
+ * The dataset of `className` on the fixture ({@link fxInput} with `overrides`) for a user of
+ * sites 1–3, generated at {@link FX_NOW}. Rejects as `resolveReport` does (ApiHttpError) on a
+ * request the class refuses.
+ */
+export async function fxDataset(
+  database: Database,
+  className: string,
+  overrides: Partial<RawReportInput> = {},
+): Promise<Dataset> {
+  return runReport(await resolveReport(fxInput(className, overrides), [1, 2, 3], database, FX_NOW), database);
 }
 
 /** Round-half-away-from-zero of quantity × unit price, as cents (quantities here are whole). */

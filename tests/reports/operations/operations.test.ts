@@ -1,38 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../src/contract/reports.ts';
+import { describe, expect, it } from 'vitest';
 import { message } from '../../../src/server/i18n.ts';
 import { ApiHttpError } from '../../../src/server/plugins/errors.ts';
-import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
-import { runReport } from '../../../src/server/reports/run.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
+import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { setUpFixtureDatabase } from '../../helpers/db.ts';
 import {
   byKeys,
   FX_SITES,
   type FxLoss,
   type FxTicket,
-  fxInput,
+  fxDataset,
   loadFixture,
   voidedValue,
 } from './fixture.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let tickets: FxTicket[];
-let losses: FxLoss[];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ tickets, losses } = await loadFixture(database));
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-async function dataset(className: string, overrides: Partial<RawReportInput> = {}): Promise<Dataset> {
-  const report = await resolveReport(fxInput(className, overrides), [1, 2, 3], database, {
-    now: new Date('2026-11-21T10:00:00Z'),
-  });
-  return runReport(report, database);
-}
+const fx = setUpFixtureDatabase(loadFixture);
+const dataset = (className: string, overrides?: Partial<RawReportInput>) =>
+  fxDataset(fx.database, className, overrides);
 
 const siteName = (id: number) => FX_SITES.find((s) => s.id === id)!.libelle;
 const hhmm = (t: FxTicket) =>
@@ -44,7 +27,7 @@ const selected = (t: FxTicket, sites = [1, 2]) => sites.includes(t.siteId) && !t
 describe('RapportTickets', () => {
   it('lists every ticket of the chosen sites with its time, terminal, seller, kind, amount and methods', async () => {
     const ds = await dataset('RapportTickets');
-    const expected = tickets
+    const expected = fx.tickets
       .filter((t) => selected(t))
       .sort(
         byKeys(
@@ -76,14 +59,14 @@ describe('RapportTickets', () => {
   it('keeps only cancellation tickets for operation ANNULATION and tickets with a voided line for CORRECTION', async () => {
     const cancelled = await dataset('RapportTickets', { operation: 'ANNULATION' });
     expect(cancelled.rows.map((r) => r.ticketNumber).sort()).toEqual(
-      tickets
+      fx.tickets
         .filter((t) => selected(t) && t.kind === 'CANCELLATION')
         .map((t) => t.ref)
         .sort(),
     );
     const corrected = await dataset('RapportTickets', { operation: 'CORRECTION' });
     expect(corrected.rows.map((r) => r.ticketNumber).sort()).toEqual(
-      tickets
+      fx.tickets
         .filter((t) => selected(t) && t.lines.some((l) => l.corrected))
         .map((t) => t.ref)
         .sort(),
@@ -102,7 +85,7 @@ describe('RapportTickets', () => {
       datefiscales: ['2026-11-02', '2026-11-04'],
     });
     const minute = (t: FxTicket) => t.localHour * 60 + t.localMinute;
-    const expected = tickets.filter(
+    const expected = fx.tickets.filter(
       (t) =>
         [1, 2].includes(t.siteId) &&
         ['2026-11-02', '2026-11-04'].includes(t.fiscalDate) &&
@@ -129,7 +112,7 @@ describe('RapportAnnulations', () => {
   it('counts voided lines before payment and cancellation tickets after payment per day and site, to the cent', async () => {
     const ds = await dataset('RapportAnnulations');
     const byKey = new Map<string, Record<string, string | number>>();
-    for (const t of tickets.filter((x) => selected(x))) {
+    for (const t of fx.tickets.filter((x) => selected(x))) {
       const voided = t.lines.filter((l) => l.corrected);
       if (voided.length === 0 && t.kind !== 'CANCELLATION') continue;
       const key = `${t.fiscalDate}|${t.siteId}`;
@@ -171,7 +154,7 @@ describe('RapportCorrections', () => {
   it('sums voided lines per day, site, terminal and seller with the value they would have had', async () => {
     const ds = await dataset('RapportCorrections', { sites: [2] });
     const byKey = new Map<string, { row: Record<string, string | number>; articles: Set<string> }>();
-    for (const t of tickets.filter((x) => selected(x, [2]))) {
+    for (const t of fx.tickets.filter((x) => selected(x, [2]))) {
       for (const l of t.lines.filter((x) => x.corrected)) {
         const key = `${t.fiscalDate}|${t.terminalId}|${t.sellerCode}`;
         const entry = byKey.get(key) ?? {
@@ -219,7 +202,7 @@ describe('RapportPertes', () => {
     });
     const order = ['CUSTOM', 'LOSS', 'REMADE', 'DEGRADED'];
     const byKey = new Map<string, FxLoss & { n: number }>();
-    for (const x of losses.filter(
+    for (const x of fx.losses.filter(
       (l) => [1, 2].includes(l.siteId) && l.fiscalDate >= '2026-11-02' && l.fiscalDate <= '2026-11-04',
     )) {
       const key = `${x.siteId}|${x.type}|${x.family}|${x.article}`;

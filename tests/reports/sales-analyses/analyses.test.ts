@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_PARTS, dayPartOfHour } from '../../../src/contract/day-parts.ts';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { REPORT_CLASSES } from '../../../src/server/reports/registry.ts';
 import { SALES_ANALYSES, SALES_ANALYSIS_QUERIES } from '../../../src/server/reports/sales-analyses/index.ts';
 import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
 import { runReport } from '../../../src/server/reports/run.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
+import { setUpFixtureDatabase } from '../../helpers/db.ts';
 import { input, loadChain, type Ticket } from './chain.ts';
 import {
   byComparison,
@@ -23,22 +23,13 @@ import {
   selectTickets,
 } from './expected.ts';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let tickets: Ticket[];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  tickets = await loadChain(database);
-});
-afterAll(async () => {
-  await database?.close();
-});
+const fx = setUpFixtureDatabase(async (database) => ({ tickets: await loadChain(database) }));
 
 async function dataset(className: string, overrides: Partial<RawReportInput> = {}): Promise<Dataset> {
-  const report = await resolveReport(input(className, overrides), [1, 2, 3], database, {
+  const report = await resolveReport(input(className, overrides), [1, 2, 3], fx.database, {
     now: new Date('2026-11-21T10:00:00Z'),
   });
-  return runReport(report, database);
+  return runReport(report, fx.database);
 }
 
 /** Every class with its expected figures and the key of the column that sums to the sales total. */
@@ -82,7 +73,7 @@ describe('sales analyses against figures computed from the chain rows', () => {
     for (const [what, overrides] of REQUESTS) {
       it(`${className} gives the rows and totals of the tickets for ${what}, to the cent`, async () => {
         const d = await dataset(className, overrides);
-        const want = expected(selectTickets(tickets, input(className, overrides)));
+        const want = expected(selectTickets(fx.tickets, input(className, overrides)));
         expect(want.rows.length).toBeGreaterThan(0);
         expect(d.rows).toEqual(want.rows);
         expect(d.totals).toEqual(want.totals);
@@ -100,7 +91,7 @@ describe('sales analyses against figures computed from the chain rows', () => {
         dateFin: req.dateFin && daysBefore(req.dateFin, 364),
         datefiscales: req.datefiscales.map((x) => daysBefore(x, 364)),
       };
-      const want = byComparison(selectTickets(tickets, req), selectTickets(tickets, previousReq));
+      const want = byComparison(selectTickets(fx.tickets, req), selectTickets(fx.tickets, previousReq));
       const d = await dataset('RapportVentesComparaison', overrides);
       expect(d.rows).toEqual(want.rows);
       expect(d.totals).toEqual(want.totals);
@@ -123,7 +114,7 @@ describe('sales analyses against figures computed from the chain rows', () => {
         datefiscales: req.datefiscales.map((x) => daysBefore(x, 364)),
       };
       const want = byCumulativeComparison(
-        byComparison(selectTickets(tickets, req), selectTickets(tickets, previousReq)),
+        byComparison(selectTickets(fx.tickets, req), selectTickets(fx.tickets, previousReq)),
       );
       const d = await dataset('RapportVentesComparaison', { ...overrides, typeRapport: 'Cumulative' });
       expect(d.variant).toBe('Cumulative');
@@ -144,12 +135,12 @@ describe('sales analyses against figures computed from the chain rows', () => {
     // 2026-11-11 has no ticket; 2025-11-12 neither; 2025-11-11 (counterpart of 2026-11-10) has.
     const d = await dataset('RapportVentesComparaison', { dateDebut: '2026-11-10', dateFin: '2026-11-11' });
     const sameAsLastYear = selectTickets(
-      tickets,
+      fx.tickets,
       input('x', { dateDebut: '2025-11-11', dateFin: '2025-11-11' }),
     );
     expect(d.rows).toEqual(
       byComparison(
-        selectTickets(tickets, input('x', { dateDebut: '2026-11-10', dateFin: '2026-11-10' })),
+        selectTickets(fx.tickets, input('x', { dateDebut: '2026-11-10', dateFin: '2026-11-10' })),
         sameAsLastYear,
       ).rows,
     );
@@ -172,7 +163,7 @@ describe('sales analyses against figures computed from the chain rows', () => {
   });
 
   it('counts returns and cancellations negatively in every breakdown', async () => {
-    const kept = selectTickets(tickets, input('x'));
+    const kept = selectTickets(fx.tickets, input('x'));
     const negatives = kept.filter((t) => t.kind !== 'SALE');
     expect(negatives.length).toBeGreaterThan(10);
     expect(negatives.every((t) => t.totalCents < 0)).toBe(true);
@@ -245,16 +236,18 @@ describe('sales analyses against figures computed from the chain rows', () => {
 
   it('reads hours in each site own clock (London one hour behind Paris)', async () => {
     const d = await dataset('RapportVentesHoraire', { sites: [3] });
-    const london = selectTickets(tickets, input('x', { sites: [3] }));
+    const london = selectTickets(fx.tickets, input('x', { sites: [3] }));
     expect(d.rows).toEqual(byHour(london).rows);
     expect(d.currency).toBe('GBP');
   });
 
   it('leaves corrected lines out of the family quantities, their amounts being zero', async () => {
-    const corrected = selectTickets(tickets, input('x')).flatMap((t) => t.lines.filter((l) => l.corrected));
+    const corrected = selectTickets(fx.tickets, input('x')).flatMap((t) =>
+      t.lines.filter((l) => l.corrected),
+    );
     expect(corrected.length).toBeGreaterThan(0);
     const d = await dataset('RapportVentesFamille');
-    const lines = selectTickets(tickets, input('x')).flatMap((t) => t.lines);
+    const lines = selectTickets(fx.tickets, input('x')).flatMap((t) => t.lines);
     expect(d.totals.quantity).toBe(lines.reduce((a, l) => a + (l.corrected ? 0 : l.quantity), 0));
     expect(d.totals.quantity).not.toBe(lines.reduce((a, l) => a + l.quantity, 0));
   });
@@ -289,9 +282,11 @@ describe('sales analyses in the registry', () => {
   });
 
   it('run the very statement they publish for benchmarks', async () => {
-    const report = await resolveReport(input('RapportVentesFamille'), [1, 2], database);
-    const { rows } = await database.pool.query(SALES_ANALYSIS_QUERIES.RapportVentesFamille!(report.request));
-    const d = await runReport(report, database);
+    const report = await resolveReport(input('RapportVentesFamille'), [1, 2], fx.database);
+    const { rows } = await fx.database.pool.query(
+      SALES_ANALYSIS_QUERIES.RapportVentesFamille!(report.request),
+    );
+    const d = await runReport(report, fx.database);
     expect(rows.map((r) => Number(r.net_cents))).toEqual(d.rows.map((r) => r.netSales));
   });
 

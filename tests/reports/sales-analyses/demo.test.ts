@@ -5,18 +5,13 @@
  * the raw rows read back, and every breakdown summing to the sales report's total.
  */
 import { TZDate } from '@date-fns/tz';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../src/contract/reports.ts';
 import { generateDemoChain } from '../../../src/server/demo/generate.ts';
 import { type RawReportInput, resolveReport } from '../../../src/server/reports/request.ts';
 import { runReport } from '../../../src/server/reports/run.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
+import { setUpFixtureDatabase } from '../../helpers/db.ts';
 import { input } from './chain.ts';
-
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let sites: number[];
-let from: string;
-let to: string;
 
 interface RawTicket {
   site_id: number;
@@ -28,32 +23,30 @@ interface RawTicket {
   opened_at: Date;
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+/** The demo chain's site ids and its first and last fiscal dates (`from`, `to`). */
+const fx = setUpFixtureDatabase(async (database) => {
   // 2026-10-31..2026-11-02: a Saturday, a Sunday (with the month's training tickets) and a Monday.
   await generateDemoChain(database.pool, { seed: 7, now: new Date('2026-11-02T22:30:00Z'), days: 3 });
-  sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map(
+  const sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map(
     (r) => r.id,
   );
   const range = await database.pool.query<{ from: string; to: string }>(
     'SELECT min(fiscal_date)::text AS from, max(fiscal_date)::text AS to FROM tickets',
   );
-  ({ from, to } = range.rows[0]!);
-});
-afterAll(async () => {
-  await database?.close();
+  return { sites, ...range.rows[0]! };
 });
 
 function demoInput(className: string, overrides: Partial<RawReportInput> = {}): RawReportInput {
-  return input(className, { sites, dateDebut: from, dateFin: to, ...overrides });
+  return input(className, { sites: fx.sites, dateDebut: fx.from, dateFin: fx.to, ...overrides });
 }
 
 async function dataset(className: string, overrides: Partial<RawReportInput> = {}): Promise<Dataset> {
-  return runReport(await resolveReport(demoInput(className, overrides), sites, database), database);
+  const report = await resolveReport(demoInput(className, overrides), fx.sites, fx.database);
+  return runReport(report, fx.database);
 }
 
 async function rawTickets(): Promise<RawTicket[]> {
-  const { rows } = await database.pool.query<RawTicket>(
+  const { rows } = await fx.database.pool.query<RawTicket>(
     'SELECT site_id, ticket_id::text, kind, training_mode, covers, total_cents::text, opened_at FROM tickets',
   );
   return rows.filter((t) => !t.training_mode);
@@ -62,11 +55,11 @@ async function rawTickets(): Promise<RawTicket[]> {
 describe('sales analyses on the demo chain', () => {
   it('holds the cases the analyses must count right', async () => {
     const tickets = await rawTickets();
-    expect(from).toBe('2026-10-31');
+    expect(fx.from).toBe('2026-10-31');
     expect(tickets.some((t) => t.kind === 'CANCELLATION' && (t.covers ?? 0) < 0)).toBe(true);
-    const all = await database.pool.query('SELECT count(*)::int AS n FROM tickets WHERE training_mode');
+    const all = await fx.database.pool.query('SELECT count(*)::int AS n FROM tickets WHERE training_mode');
     expect(all.rows[0].n).toBeGreaterThan(0);
-    const corrected = await database.pool.query(
+    const corrected = await fx.database.pool.query(
       'SELECT count(*)::int AS n FROM ticket_lines WHERE corrected',
     );
     expect(corrected.rows[0].n).toBeGreaterThan(0);
@@ -114,7 +107,7 @@ describe('sales analyses on the demo chain', () => {
     const tickets = await rawTickets();
     const covers = await dataset('RapportVentesCouverts');
     expect(covers.totals.covers).toBe(tickets.reduce((a, t) => a + (t.covers ?? 0), 0));
-    const { rows } = await database.pool.query<{
+    const { rows } = await fx.database.pool.query<{
       method: string;
       amount_cents: string;
       training_mode: boolean;
