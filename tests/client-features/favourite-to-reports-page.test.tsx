@@ -6,9 +6,7 @@
  * as absent, so the manager sees why the report may come back empty.
  */
 import 'fake-indexeddb/auto';
-import { RouterProvider } from '@tanstack/react-router';
 import { act } from 'react';
-import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
@@ -22,7 +20,14 @@ import { resetSelection, selection } from '../../src/client/features/selection/s
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { memoryRouter, renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
+import {
+  type RoutedScreen,
+  renderRoutedScreen,
+  seedReferenceData,
+  signInAs,
+  testSite,
+  unmountScreen,
+} from './support.tsx';
 
 const USER_ID = 5;
 const CLASS = 'RapportVentesFamille';
@@ -77,16 +82,7 @@ const favourite = FavouriteSchema.parse({
   condition: ['Desserts', 'Glaces'],
 });
 
-let container: HTMLDivElement;
-let root: Root;
-let router: ReturnType<typeof makeRouter>;
-
-function makeRouter() {
-  return memoryRouter(
-    { '/configFavoris': () => <FavouritesPage editions={editions} />, '/rapports': ReportsPage },
-    '/configFavoris',
-  );
-}
+let screen: RoutedScreen;
 
 beforeEach(async () => {
   resetSelection();
@@ -114,17 +110,21 @@ beforeEach(async () => {
       ],
     },
   );
-  router = makeRouter();
-  ({ container, root } = await renderScreen(<RouterProvider router={router} />, 'fr', fr));
+  screen = await renderRoutedScreen(
+    { '/configFavoris': () => <FavouritesPage editions={editions} />, '/rapports': ReportsPage },
+    '/configFavoris',
+    'fr',
+    fr,
+  );
 });
 
 afterEach(() => {
-  unmountScreen({ container, root });
+  unmountScreen(screen);
 });
 
 /** The value shown by the select labelled `label`. */
 function selectValue(label: string): string | undefined {
-  const field = [...container.querySelectorAll<HTMLElement>('.ui-select')].find(
+  const field = [...screen.container.querySelectorAll<HTMLElement>('.ui-select')].find(
     (f) => f.querySelector('.ui-field__label')?.textContent === label,
   );
   return field?.querySelector('.ui-select__value')?.textContent ?? undefined;
@@ -132,7 +132,7 @@ function selectValue(label: string): string | undefined {
 
 /** Label → ticked, for the checkboxes of the filter values. */
 function filterValues(): Record<string, boolean> {
-  const boxes = [...container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox')];
+  const boxes = [...screen.container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox')];
   return Object.fromEntries(
     boxes.map((b) => [
       b.querySelector('.ui-checkbox__label')?.textContent ?? '',
@@ -143,13 +143,13 @@ function filterValues(): Record<string, boolean> {
 
 describe('a favourite opened on /rapports', () => {
   it('restores its sort, grouping and filter, and marks a kept family the period does not have', async () => {
-    const open = [...container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+    const open = [...screen.container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
       b.getAttribute('aria-label')?.includes('Desserts et glaces de mars'),
     );
     await act(async () => {
       open?.click();
     });
-    expect(router.state.location.pathname).toBe('/rapports');
+    expect(screen.router.state.location.pathname).toBe('/rapports');
     expect(selectValue('Rapport à générer')).toBe('Ventes par famille');
     expect(selectValue('Trier par')).toBe('CA TTC');
     expect(selectValue('Regrouper par')).toBe('Famille de produits');
@@ -159,20 +159,20 @@ describe('a favourite opened on /rapports', () => {
       Desserts: true,
       'Glaces (absent de cette période)': true,
     });
-    const descending = [...container.querySelectorAll<HTMLElement>('.rep-shaping .ui-checkbox')][0];
+    const descending = [...screen.container.querySelectorAll<HTMLElement>('.rep-shaping .ui-checkbox')][0];
     expect(descending?.querySelector('input')?.checked).toBe(true);
   });
 
   it('unticking the absent family drops it from the selection', async () => {
-    const open = [...container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+    const open = [...screen.container.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
       b.getAttribute('aria-label')?.includes('Desserts et glaces de mars'),
     );
     await act(async () => {
       open?.click();
     });
-    const absent = [...container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox')].find(
-      (b) => b.textContent?.includes('Glaces'),
-    );
+    const absent = [
+      ...screen.container.querySelectorAll<HTMLElement>('.rep-filter__values .ui-checkbox'),
+    ].find((b) => b.textContent?.includes('Glaces'));
     await act(async () => {
       absent?.querySelector('input')?.click();
     });

@@ -5,9 +5,7 @@
  * SPEC.md §4, the delete confirmation of SPEC.md §5, and opening a favourite in /rapports.
  */
 import 'fake-indexeddb/auto';
-import { RouterProvider } from '@tanstack/react-router';
 import { act } from 'react';
-import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import { type Favourite, FavouriteSchema } from '../../src/contract/favourites.ts';
@@ -21,7 +19,14 @@ import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { FAMILY_CHOICES } from './favourite-fixtures.ts';
-import { memoryRouter, renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
+import {
+  type RoutedScreen,
+  renderRoutedScreen,
+  seedReferenceData,
+  signInAs,
+  testSite,
+  unmountScreen,
+} from './support.tsx';
 
 const USER_ID = 5;
 
@@ -79,24 +84,12 @@ const desserts: Favourite = FavouriteSchema.parse({
   condition: ['Desserts', 'Glaces'],
 });
 
-let container: HTMLDivElement;
-let root: Root;
-let router: ReturnType<typeof makeRouter>;
-
-function makeRouter() {
-  return memoryRouter(
-    {
-      '/configFavoris': () => <FavouritesPage editions={editions} />,
-      '/rapports': () => <p>écran rapports</p>,
-    },
-    '/configFavoris',
-  );
-}
+let screen: RoutedScreen;
 
 /** French typography: the catalogue puts no-break spaces inside « ». */
 const nb = (text: string) => text.replaceAll('« ', '«\u00a0').replaceAll(' »', '\u00a0»');
 const body = () => document.body;
-const rows = () => [...container.querySelectorAll<HTMLElement>('.fav-item')];
+const rows = () => [...screen.container.querySelectorAll<HTMLElement>('.fav-item')];
 function buttonNamed(scope: ParentNode, name: string | RegExp): HTMLButtonElement {
   const found = [...scope.querySelectorAll<HTMLButtonElement>('button')].find((b) => {
     const label = b.getAttribute('aria-label') ?? b.textContent ?? '';
@@ -125,12 +118,19 @@ beforeEach(async () => {
     reportQueries.choices(USER_ID, 'RapportVentesFamille', i18nState.language).queryKey,
     FAMILY_CHOICES,
   );
-  router = makeRouter();
-  ({ container, root } = await renderScreen(<RouterProvider router={router} />, 'fr', fr));
+  screen = await renderRoutedScreen(
+    {
+      '/configFavoris': () => <FavouritesPage editions={editions} />,
+      '/rapports': () => <p>écran rapports</p>,
+    },
+    '/configFavoris',
+    'fr',
+    fr,
+  );
 });
 
 afterEach(() => {
-  unmountScreen({ container, root });
+  unmountScreen(screen);
 });
 
 describe('/configFavoris', () => {
@@ -156,30 +156,30 @@ describe('/configFavoris', () => {
   it('"New favourite" turns new mode on with a summary of the current selection; cancel leaves it', async () => {
     selection.period = { kind: 'code', code: 'M-1' };
     selection.restaurantIds = [3];
-    await press(buttonNamed(container, 'Nouveau favori'));
-    const form = container.querySelector<HTMLElement>('.fav-new');
+    await press(buttonNamed(screen.container, 'Nouveau favori'));
+    const form = screen.container.querySelector<HTMLElement>('.fav-new');
     expect(favouriteMode).toEqual({ selectedId: null, newMode: true });
     expect(form?.querySelector('dl')?.textContent).toBe(
       'RapportVentesSitesAnnecy LacPériodeMois précédentFormatPDF',
     );
-    expect(buttonNamed(container, 'Nouveau favori').disabled).toBe(true);
+    expect(buttonNamed(screen.container, 'Nouveau favori').disabled).toBe(true);
     await press(buttonNamed(form!, 'Annuler'));
-    expect(container.querySelector('.fav-new')).toBeNull();
+    expect(screen.container.querySelector('.fav-new')).toBeNull();
     expect(favouriteMode.newMode).toBe(false);
   });
 
   it('refuses an empty name before calling the server, keeping new mode on', async () => {
-    await press(buttonNamed(container, 'Nouveau favori'));
+    await press(buttonNamed(screen.container, 'Nouveau favori'));
     await act(async () => {
-      container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
+      screen.container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
     });
-    expect(container.querySelector('.fav-new')?.textContent).toContain('Donnez un nom au favori.');
+    expect(screen.container.querySelector('.fav-new')?.textContent).toContain('Donnez un nom au favori.');
     expect(favouriteMode.newMode).toBe(true);
   });
 
   it('refuses the name of another favourite, whatever its case, before calling the server', async () => {
-    await press(buttonNamed(container, 'Nouveau favori'));
-    const input = container.querySelector<HTMLInputElement>('.fav-new input');
+    await press(buttonNamed(screen.container, 'Nouveau favori'));
+    const input = screen.container.querySelector<HTMLInputElement>('.fav-new input');
     await act(async () => {
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(
         input,
@@ -188,9 +188,9 @@ describe('/configFavoris', () => {
       input?.dispatchEvent(new Event('input', { bubbles: true }));
     });
     await act(async () => {
-      container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
+      screen.container.querySelector<HTMLFormElement>('.fav-new form')?.requestSubmit();
     });
-    expect(container.querySelector('.fav-new')?.textContent).toContain(
+    expect(screen.container.querySelector('.fav-new')?.textContent).toContain(
       'Vous avez déjà un favori de ce nom\u00a0: choisissez-en un autre.',
     );
     expect(input?.value).toBe(' mars, TOUS les sites ');
@@ -209,7 +209,7 @@ describe('/configFavoris', () => {
   it('opening a favourite fills the selection of /rapports, selects it and goes there', async () => {
     dispatchFavouriteMode({ type: 'startNew' });
     await press(buttonNamed(rows()[1]!, nb('Ouvrir le favori « Semaine dernière à Lyon » dans Rapports')));
-    expect(router.state.location.pathname).toBe('/rapports');
+    expect(screen.router.state.location.pathname).toBe('/rapports');
     expect(selection.restaurantIds).toEqual([1]);
     expect(selection.period).toEqual({ kind: 'code', code: 'W-1' });
     expect(selection.report).toEqual({ className: 'RapportVentes', typeRapport: 'Graph', format: 'XLSX' });
@@ -218,7 +218,7 @@ describe('/configFavoris', () => {
 
   it('opening a favourite restores its sort, grouping and filter on /rapports, even values the period may lack', async () => {
     await press(buttonNamed(rows()[3]!, nb('Ouvrir le favori « Desserts par CA » dans Rapports')));
-    expect(router.state.location.pathname).toBe('/rapports');
+    expect(screen.router.state.location.pathname).toBe('/rapports');
     expect(selection.report.className).toBe('RapportVentesFamille');
     expect(selection.shaping).toEqual({
       className: 'RapportVentesFamille',
@@ -241,8 +241,8 @@ describe('/configFavoris', () => {
       filtre: 'TVA',
       filterValues: ['0.055'],
     };
-    await press(buttonNamed(container, 'Nouveau favori'));
-    expect(container.querySelector('.fav-new dl')?.textContent).toBe(
+    await press(buttonNamed(screen.container, 'Nouveau favori'));
+    expect(screen.container.querySelector('.fav-new dl')?.textContent).toBe(
       "RapportVentes par familleSitesTous vos sitesPériodeAujourd'huiFormatPDF" +
         'TriCA TTC, croissantFiltreTaux de TVA\u00a0: 5,5\u00a0%',
     );
@@ -250,7 +250,7 @@ describe('/configFavoris', () => {
 
   it('opening a favourite with sites the user lost keeps the others and says how many were left out', async () => {
     await press(buttonNamed(rows()[2]!, nb('Ouvrir le favori « Ancien périmètre » dans Rapports')));
-    expect(router.state.location.pathname).toBe('/rapports');
+    expect(screen.router.state.location.pathname).toBe('/rapports');
     expect(selection.restaurantIds).toEqual([1]);
     expect(notifications.items).toMatchObject([
       { kind: 'error', messageId: 'error.favouriteSitesDropped', values: { count: 2 } },

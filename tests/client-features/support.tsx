@@ -15,6 +15,7 @@ import {
   createRouter,
   Outlet,
   type RouteComponent,
+  RouterProvider,
 } from '@tanstack/react-router';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
@@ -127,6 +128,26 @@ export function memoryRouter(pages: Record<string, RouteComponent>, initialPath:
     ),
     history: createMemoryHistory({ initialEntries: [initialPath] }),
   });
+}
+
+/** A screen of renderRoutedScreen: its element and root, and the memory router it shows. */
+export interface RoutedScreen extends Screen {
+  router: ReturnType<typeof memoryRouter>;
+}
+
+/**
+ * Mounts a {@link memoryRouter} of `pages` (path → component) at `initialPath` with
+ * {@link renderScreen}, under an IntlProvider of `locale` with `messages`. Unmount it with
+ * unmountScreen; `router.state.location` tells where the screen navigated to.
+ */
+export async function renderRoutedScreen(
+  pages: Record<string, RouteComponent>,
+  initialPath: string,
+  locale: string,
+  messages: Record<string, string>,
+): Promise<RoutedScreen> {
+  const router = memoryRouter(pages, initialPath);
+  return { ...(await renderScreen(<RouterProvider router={router} />, locale, messages)), router };
 }
 
 /**
