@@ -93,6 +93,24 @@ export function openedAt(fiscalDate: string, localHour: number, localMinute: num
   return new TZDate(y, m - 1, d + (localHour < 5 ? 1 : 0), localHour, localMinute, timeZone).toISOString();
 }
 
+/** Minutes since local midnight of the time a ticket opened on its site's clock (0–1439). */
+export function localMinute(t: Pick<TicketCore, 'localHour' | 'localMinute'>): number {
+  return t.localHour * 60 + t.localMinute;
+}
+
+/**
+ * {@link localMinute} in the order of the trading day: hours before 05:00 (the late service,
+ * see {@link openedAt}) come after 23:59, as minutes 1440 onwards.
+ */
+export function tradingDayMinute(t: Pick<TicketCore, 'localHour' | 'localMinute'>): number {
+  return (t.localHour < 5 ? 24 * 60 : 0) + localMinute(t);
+}
+
+/** The local time a ticket opened as the reports write it: `HH:MM`, both zero-padded. */
+export function localTime(t: Pick<TicketCore, 'localHour' | 'localMinute'>): string {
+  return `${String(t.localHour).padStart(2, '0')}:${String(t.localMinute).padStart(2, '0')}`;
+}
+
 /**
  * Inserts the two companies, `sites` with terminals 1–3 (`Caisse n`) and `sellers` on each,
  * moves the id sequences past them (so a test may create more through the API), inserts the

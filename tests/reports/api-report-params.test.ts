@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dataset, encodeSellers } from '../../src/contract/reports.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { localMinute } from '../helpers/chain.ts';
 import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
-import { type ChainTicket, expectedSalesRows, loadChain, localMinute } from './chain.ts';
+import { type ChainTicket, expectedSalesRows, loadChain } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-params';
 let t: TestApp;

@@ -29,6 +29,15 @@ export const SELLERS = ['S1', 'S2', 'Dupont, Marie', 'S4'] as const;
 export const FIRST_DATE = '2026-11-01';
 export const LAST_DATE = '2026-11-10';
 
+/** Local opening times (hour, minute) of each day's slots 0–4: the edges of the usual hour ranges. */
+const EDGE_TIMES: ReadonlyArray<readonly [number, number]> = [
+  [23, 0],
+  [23, 30],
+  [0, 30],
+  [11, 59],
+  [12, 0],
+];
+
 /** The tickets of the chain (deterministic). */
 export function chainTickets(): ChainTicket[] {
   const out: ChainTicket[] = [];
@@ -45,19 +54,7 @@ export function chainTickets(): ChainTicket[] {
         // VAT 10 %: excl = round(total / 1.1), tax the rest (cents stay whole).
         const excl = Math.round(total / 1.1);
         // Hours spread over the whole day, plus the edges of the usual ranges.
-        const slot = k % 9;
-        const [localHour, localMinute] =
-          slot === 0
-            ? [23, 0]
-            : slot === 1
-              ? [23, 30]
-              : slot === 2
-                ? [0, 30]
-                : slot === 3
-                  ? [11, 59]
-                  : slot === 4
-                    ? [12, 0]
-                    : [n % 24, (n * 7) % 60];
+        const [localHour, localMinute] = EDGE_TIMES[k % 9] ?? [n % 24, (n * 7) % 60];
         out.push({
           siteId: site.id,
           ticketId: ticketId++,
@@ -165,11 +162,6 @@ export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[
   );
   for (const r of rows) r.averageTicket = r.tickets === 0 ? 0 : Math.round(r.netSales / r.tickets);
   return rows;
-}
-
-/** Local minute of the day of a ticket. */
-export function localMinute(t: ChainTicket): number {
-  return t.localHour * 60 + t.localMinute;
 }
 
 /** Defaults of a bo/getReport call for the sales report. */

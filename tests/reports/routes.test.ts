@@ -6,9 +6,10 @@ import { ApiHttpError } from '../../src/server/plugins/errors.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { salesReport } from '../../src/server/reports/sales.ts';
 import type { AuthHeaders } from '../helpers/app.ts';
+import { localMinute } from '../helpers/chain.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
-import { type ChainTicket, expectedSalesRows, loadChain, localMinute, salesInput } from './chain.ts';
+import { type ChainTicket, expectedSalesRows, loadChain, salesInput } from './chain.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-secret',

@@ -3,6 +3,7 @@ import type { Dataset } from '../../src/contract/reports.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import { runReport } from '../../src/server/reports/run.ts';
 import { salesReport, usesDailyAggregate } from '../../src/server/reports/sales.ts';
+import { localMinute } from '../helpers/chain.ts';
 import { setUpFixtureDatabase } from '../helpers/db.ts';
 import { SALES_COLUMN_KEYS } from '../helpers/report-datasets.ts';
 import {
@@ -12,7 +13,6 @@ import {
   FIRST_DATE,
   LAST_DATE,
   loadChain,
-  localMinute,
   salesInput,
 } from './chain.ts';
 

@@ -14,6 +14,7 @@ import {
   TICKETS_FROM,
   ticketConditions,
 } from '../../src/server/reports/ticket-selection.ts';
+import { localMinute } from '../helpers/chain.ts';
 import { setUpFixtureDatabase } from '../helpers/db.ts';
 import { FX_NOW, type FxTicket, fxDataset, fxInput, loadFixture, voidedValue } from './operations/fixture.ts';
 
@@ -39,7 +40,6 @@ async function selectedIds(
   return rows.map((r) => r.id);
 }
 
-const minute = (t: FxTicket) => t.localHour * 60 + t.localMinute;
 const ids = (keep: (t: FxTicket) => boolean) =>
   fx.tickets
     .filter(keep)
@@ -73,7 +73,7 @@ describe('the ticket selection', () => {
   it('reads the hour range in the site clock, start included and end excluded', async () => {
     // The fixture opens tickets at 23:45 and at 00:30 (after midnight, previous fiscal date).
     expect(await selectedIds({ trancheHoraire: true, heureDebut: '08:00', heureFin: '23:45' })).toEqual(
-      ids((t) => base(t) && minute(t) >= 8 * 60 && minute(t) < 23 * 60 + 45),
+      ids((t) => base(t) && localMinute(t) >= 8 * 60 && localMinute(t) < 23 * 60 + 45),
     );
     const fromLate = await selectedIds({ trancheHoraire: true, heureDebut: '23:45', heureFin: '00:30' });
     expect(fromLate).toEqual(ids((t) => base(t) && t.localHour === 23 && t.localMinute === 45));
@@ -82,7 +82,7 @@ describe('the ticket selection', () => {
 
   it('runs an hour range past midnight when it ends before it starts, and reads equal bounds as the whole day', async () => {
     expect(await selectedIds({ trancheHoraire: true, heureDebut: '20:00', heureFin: '01:00' })).toEqual(
-      ids((t) => base(t) && (minute(t) >= 20 * 60 || minute(t) < 60)),
+      ids((t) => base(t) && (localMinute(t) >= 20 * 60 || localMinute(t) < 60)),
     );
     expect(await selectedIds({ trancheHoraire: true, heureDebut: '12:00', heureFin: '12:00' })).toEqual(ids(base));
   });
@@ -127,14 +127,18 @@ describe('every ticket-level report', () => {
         [1, 2].includes(t.siteId) &&
         [1, 2].includes(t.terminalId) &&
         ['S1', 'S3'].includes(t.sellerCode) &&
-        (minute(t) >= 21 * 60 || minute(t) < 11 * 60) &&
+        (localMinute(t) >= 21 * 60 || localMinute(t) < 11 * 60) &&
         DATES.includes(t.fiscalDate),
     ],
     [
       'one site, one seller and a daytime hour range',
       { sites: [2], vendeurs: ['S2'], trancheHoraire: true, heureDebut: '09:30', heureFin: '19:00' },
       (t) =>
-        t.siteId === 2 && !t.trainingMode && t.sellerCode === 'S2' && minute(t) >= 9 * 60 + 30 && minute(t) < 19 * 60,
+        t.siteId === 2 &&
+        !t.trainingMode &&
+        t.sellerCode === 'S2' &&
+        localMinute(t) >= 9 * 60 + 30 &&
+        localMinute(t) < 19 * 60,
     ],
   ];
 

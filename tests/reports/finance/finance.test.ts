@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPercent, message } from '../../../src/server/i18n.ts';
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { localTime, tradingDayMinute } from '../../helpers/chain.ts';
 import { setUpFixtureDatabase } from '../../helpers/db.ts';
 import {
   byKeys,
@@ -106,9 +107,6 @@ describe('RapportTva', () => {
 describe('RapportZ', () => {
   it('closes each site and fiscal date with tickets, sales, VAT per rate, payments, cancellations, corrections, meals, covers and times', async () => {
     const ds = await dataset('RapportZ', { language: 'en', dateDebut: '2026-11-02', dateFin: '2026-11-03' });
-    const hhmm = (t: FxTicket) =>
-      `${String(t.localHour).padStart(2, '0')}:${String(t.localMinute).padStart(2, '0')}`;
-    const clock = (t: FxTicket) => (t.localHour < 5 ? 24 * 60 : 0) + t.localHour * 60 + t.localMinute;
     const expected = days(
       (t) => selected(t) && t.fiscalDate >= '2026-11-02' && t.fiscalDate <= '2026-11-03',
     ).flatMap((g) => {
@@ -142,7 +140,7 @@ describe('RapportZ', () => {
       const voided = ts.flatMap((t) => t.lines).filter((l) => l.corrected);
       const cancelled = ts.filter((t) => t.kind === 'CANCELLATION');
       const meals = ts.filter((t) => t.employeeMeal);
-      const ordered = [...ts].sort(byKeys(clock));
+      const ordered = [...ts].sort(byKeys(tradingDayMinute));
       return [
         item('TICKETS', sales, net),
         item(
@@ -178,8 +176,8 @@ describe('RapportZ', () => {
           null,
         ),
         item('AVERAGE_TICKET', null, sales === 0 ? 0 : Math.round(net / sales)),
-        item('FIRST_TICKET', null, null, hhmm(ordered[0]!)),
-        item('LAST_TICKET', null, null, hhmm(ordered.at(-1)!)),
+        item('FIRST_TICKET', null, null, localTime(ordered[0]!)),
+        item('LAST_TICKET', null, null, localTime(ordered.at(-1)!)),
       ];
     });
     expect(ds.rows.map(({ item: _label, ...rest }) => rest)).toEqual(expected);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { message } from '../../../src/server/i18n.ts';
 import { ApiHttpError } from '../../../src/server/plugins/errors.ts';
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
+import { localMinute, localTime, tradingDayMinute } from '../../helpers/chain.ts';
 import { setUpFixtureDatabase } from '../../helpers/db.ts';
 import {
   byKeys,
@@ -18,10 +19,6 @@ const dataset = (className: string, overrides?: Partial<RawReportInput>) =>
   fxDataset(fx.database, className, overrides);
 
 const siteName = (id: number) => FX_SITES.find((s) => s.id === id)!.libelle;
-const hhmm = (t: FxTicket) =>
-  `${String(t.localHour).padStart(2, '0')}:${String(t.localMinute).padStart(2, '0')}`;
-/** Local minute in the clock's order of the day (after-midnight tickets come last). */
-const clock = (t: FxTicket) => (t.localHour < 5 ? 24 * 60 : 0) + t.localHour * 60 + t.localMinute;
 const selected = (t: FxTicket, sites = [1, 2]) => sites.includes(t.siteId) && !t.trainingMode;
 
 describe('RapportTickets', () => {
@@ -30,16 +27,16 @@ describe('RapportTickets', () => {
     const expected = fx.tickets
       .filter((t) => selected(t))
       .sort(
-        byKeys(
+        byKeys<FxTicket>(
           (t) => t.fiscalDate,
           (t) => t.siteId,
-          clock,
+          tradingDayMinute,
           (t) => t.ticketId,
         ),
       )
       .map((t) => ({
         fiscalDate: t.fiscalDate,
-        time: hhmm(t),
+        time: localTime(t),
         siteId: t.siteId,
         site: siteName(t.siteId),
         terminalId: t.terminalId,
@@ -84,14 +81,13 @@ describe('RapportTickets', () => {
       trainingMode: true,
       datefiscales: ['2026-11-02', '2026-11-04'],
     });
-    const minute = (t: FxTicket) => t.localHour * 60 + t.localMinute;
     const expected = fx.tickets.filter(
       (t) =>
         [1, 2].includes(t.siteId) &&
         ['2026-11-02', '2026-11-04'].includes(t.fiscalDate) &&
         t.terminalId === 2 &&
         ['S1', 'S3'].includes(t.sellerCode) &&
-        (minute(t) >= 20 * 60 || minute(t) < 60),
+        (localMinute(t) >= 20 * 60 || localMinute(t) < 60),
     );
     expect(ds.rows.map((r) => r.ticketNumber).sort()).toEqual(expected.map((t) => t.ref).sort());
   });

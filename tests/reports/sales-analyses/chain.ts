@@ -46,6 +46,15 @@ export const METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'] as co
 export const FIRST_DATE = '2026-11-01';
 export const LAST_DATE = '2026-11-10';
 
+/** Local opening times (hour, minute) of each day's slots 0–4: the edges of the day parts. */
+const EDGE_TIMES: ReadonlyArray<readonly [number, number]> = [
+  [0, 30],
+  [1, 59],
+  [2, 0],
+  [11, 0],
+  [14, 59],
+];
+
 function dates(): string[] {
   const out: string[] = ['2025-11-01'];
   for (let d = 2; d <= 11; d++) out.push(`2025-11-${String(d).padStart(2, '0')}`);
@@ -110,19 +119,7 @@ export function chainTickets(): Ticket[] {
               ]
             : [{ method, amountCents: total }];
         // Hours over the whole day (every day part), with the edges of the parts.
-        const slot = k % 8;
-        const [localHour, localMinute] =
-          slot === 0
-            ? [0, 30]
-            : slot === 1
-              ? [1, 59]
-              : slot === 2
-                ? [2, 0]
-                : slot === 3
-                  ? [11, 0]
-                  : slot === 4
-                    ? [14, 59]
-                    : [(n * 7) % 24, (n * 13) % 60];
+        const [localHour, localMinute] = EDGE_TIMES[k % 8] ?? [(n * 7) % 24, (n * 13) % 60];
         const covers = site.id === 1 && kind !== 'RETURN' && k % 4 !== 3 ? sign * (1 + (n % 4)) : null;
         out.push({
           siteId: site.id,
@@ -164,11 +161,6 @@ export async function loadChain(database: Database): Promise<Ticket[]> {
     refresh: { from: '2025-01-01', to: '2026-12-31' },
   });
   return tickets;
-}
-
-/** Local minute of the day a ticket was opened. */
-export function localMinute(t: Ticket): number {
-  return t.localHour * 60 + t.localMinute;
 }
 
 /** Defaults of a bo/getReport call for `rapportClassName` on sites 1 and 2, 2026-11-01..10, JSON, fr. */

@@ -4,7 +4,8 @@
  * code: the tests compare the reports' SQL against these.
  */
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
-import { localMinute, SITES, type Ticket } from './chain.ts';
+import { localMinute } from '../../helpers/chain.ts';
+import { SITES, type Ticket } from './chain.ts';
 
 type Row = Record<string, string | number | null>;
 export interface Expected {
