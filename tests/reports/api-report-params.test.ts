@@ -8,7 +8,7 @@ import { type Dataset, encodeSellers } from '../../src/contract/reports.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { localMinute } from '../helpers/chain.ts';
 import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
-import { type ChainTicket, expectedSalesRows, loadChain } from './chain.ts';
+import { type ChainTicket, expectedPeriodRows, loadChain } from './chain.ts';
 
 const PASSWORD = 'Rapp0rts!-params';
 let t: TestApp;
@@ -39,16 +39,7 @@ async function dataset(query: string): Promise<Dataset> {
 }
 
 function expected(keep: (k: ChainTicket) => boolean, sites = [1, 2], training = false) {
-  return expectedSalesRows(
-    tickets.filter(
-      (k) =>
-        sites.includes(k.siteId) &&
-        k.fiscalDate >= '2026-11-01' &&
-        k.fiscalDate <= '2026-11-10' &&
-        (training || !k.trainingMode) &&
-        keep(k),
-    ),
-  );
+  return expectedPeriodRows(tickets, sites, keep, { training });
 }
 
 function figures(rows: Dataset['rows']) {

@@ -8,7 +8,7 @@ import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
 import type { Dataset, ReportClassInfo } from '../../src/contract/reports.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
-import { type ChainTicket, expectedSalesRows, loadChain, SELLERS } from './chain.ts';
+import { type ChainTicket, expectedPeriodRows, expectedSalesRows, loadChain, SELLERS } from './chain.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-state',
@@ -18,17 +18,8 @@ const api = setUpReportApp({
 
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 
-function netOf(siteIds: number[], keep: (k: ChainTicket) => boolean = () => true): number {
-  return expectedSalesRows(
-    api.tickets.filter(
-      (k) =>
-        siteIds.includes(k.siteId) &&
-        k.fiscalDate >= '2026-11-01' &&
-        k.fiscalDate <= '2026-11-10' &&
-        !k.trainingMode &&
-        keep(k),
-    ),
-  ).reduce((s, r) => s + r.netSales, 0);
+function netOf(siteIds: number[], keep?: (k: ChainTicket) => boolean): number {
+  return expectedPeriodRows(api.tickets, siteIds, keep).reduce((s, r) => s + r.netSales, 0);
 }
 
 describe('GET bo/getReportSite (single-site variant)', () => {

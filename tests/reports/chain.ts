@@ -164,6 +164,29 @@ export function expectedSalesRows(tickets: readonly ChainTicket[]): ExpectedRow[
   return rows;
 }
 
+/**
+ * The expected sales rows ({@link expectedSalesRows}) of the `tickets` on `sites` over the
+ * chain's whole period ({@link FIRST_DATE}..{@link LAST_DATE}) that `keep` keeps; training
+ * tickets left out unless `training`.
+ */
+export function expectedPeriodRows(
+  tickets: readonly ChainTicket[],
+  sites: readonly number[],
+  keep: (t: ChainTicket) => boolean = () => true,
+  { training = false } = {},
+): ExpectedRow[] {
+  return expectedSalesRows(
+    tickets.filter(
+      (t) =>
+        sites.includes(t.siteId) &&
+        t.fiscalDate >= FIRST_DATE &&
+        t.fiscalDate <= LAST_DATE &&
+        (training || !t.trainingMode) &&
+        keep(t),
+    ),
+  );
+}
+
 /** Defaults of a bo/getReport call for the sales report. */
 export function salesInput(overrides: Partial<RawReportInput> = {}): RawReportInput {
   return reportInput('RapportVentes', FIRST_DATE, LAST_DATE, overrides);

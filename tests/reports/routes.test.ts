@@ -9,7 +9,7 @@ import type { AuthHeaders } from '../helpers/app.ts';
 import { localMinute } from '../helpers/chain.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
-import { type ChainTicket, expectedSalesRows, loadChain, salesInput } from './chain.ts';
+import { expectedPeriodRows, loadChain, salesInput } from './chain.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-secret',
@@ -26,19 +26,6 @@ const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 
 function getReport(headers: AuthHeaders, id: number, query: string) {
   return api.get(headers, `bo/getReport?id=${id}&rapportClassName=RapportVentes&${query}`);
-}
-
-function expectedFor(sites: number[], keep: (t: ChainTicket) => boolean = () => true) {
-  return expectedSalesRows(
-    api.tickets.filter(
-      (k) =>
-        sites.includes(k.siteId) &&
-        k.fiscalDate >= '2026-11-01' &&
-        k.fiscalDate <= '2026-11-10' &&
-        !k.trainingMode &&
-        keep(k),
-    ),
-  );
 }
 
 describe('GET bo/rapport/metrics', () => {
@@ -73,11 +60,11 @@ describe('GET bo/getReport', () => {
     const comma = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1,2`);
     expect(bracket.statusCode).toBe(200);
     const d = bracket.json<Dataset>();
-    expect(d.rows).toEqual(expectedFor([1, 2]));
+    expect(d.rows).toEqual(expectedPeriodRows(api.tickets, [1, 2]));
     expect(repeated.json<Dataset>().rows).toEqual(d.rows);
     expect(comma.json<Dataset>().rows).toEqual(d.rows);
     const single = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=2`);
-    expect(single.json<Dataset>().rows).toEqual(expectedFor([2]));
+    expect(single.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
     expect(bracket.headers['content-type']).toMatch(/^application\/json/);
     expect(bracket.headers['content-length']).toBe(String(bracket.rawPayload.length));
   });
@@ -85,7 +72,7 @@ describe('GET bo/getReport', () => {
   it('uses every site of the scope when no site is given', async () => {
     const res = await getReport(api.lyon.headers, api.lyon.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
-    expect(res.json<Dataset>().rows).toEqual(expectedFor([2]));
+    expect(res.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
   });
 
   it('downloads a PDF with its translated file name and length', async () => {
@@ -106,7 +93,7 @@ describe('GET bo/getReport', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.csv"');
     const records: string[][] = parse(res.rawPayload.toString('utf8'), { bom: true, delimiter: ',' });
     expect(records[0]![4]).toBe('Net sales incl. VAT');
-    const total = expectedFor([1]).reduce((a, r) => a + r.netSales, 0);
+    const total = expectedPeriodRows(api.tickets, [1]).reduce((a, r) => a + r.netSales, 0);
     expect(records.at(-1)![4]).toBe((total / 100).toFixed(2));
   });
 
@@ -129,21 +116,23 @@ describe('GET bo/getReport', () => {
       `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`,
     );
     expect(hours.json<Dataset>().rows).toEqual(
-      expectedFor([1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
+      expectedPeriodRows(api.tickets, [1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
     );
     const terminals = await getReport(
       api.manager.headers,
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`,
     );
-    expect(terminals.json<Dataset>().rows).toEqual(expectedFor([1], (k) => k.terminalId !== 2));
+    expect(terminals.json<Dataset>().rows).toEqual(
+      expectedPeriodRows(api.tickets, [1], (k) => k.terminalId !== 2),
+    );
     const sellers = await getReport(
       api.manager.headers,
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`,
     );
     expect(sellers.json<Dataset>().rows).toEqual(
-      expectedFor([1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
+      expectedPeriodRows(api.tickets, [1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
     );
     const training = await getReport(
       api.manager.headers,
@@ -268,7 +257,7 @@ describe('POST bo/getReport', () => {
       dateFin: '2026-11-10',
       sites: [2],
     });
-    expect(json.json<Dataset>().rows).toEqual(expectedFor([2]));
+    expect(json.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
   });
 
   it('answers 403 without the RAPPORTS right and 400 for an unknown class', async () => {
