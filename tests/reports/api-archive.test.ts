@@ -3,28 +3,20 @@
  * left-out classes listed with their reason in a translated text file — read back with yauzl.
  */
 import yauzl from 'yauzl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
+import { LYON, MANAGER } from '../helpers/report-users.ts';
 import { loadChain } from './chain.ts';
 import { pdfText } from '../server/counting/pdf-text.ts';
 
-const PASSWORD = 'Rapp0rts!-archive';
-let t: TestApp;
-let manager: SignedInUser;
-let lyon: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  await loadChain(t.database);
-  ({ manager, lyon } = await signInUsers(t, PASSWORD, {
-    manager: { ...MANAGER, language: 'en' },
-    lyon: LYON,
-  }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Rapp0rts!-archive',
+  users: { manager: { ...MANAGER, language: 'en' }, lyon: LYON },
+  load: async (database) => {
+    await loadChain(database);
+    return {};
+  },
 });
 
 /** The entries of a ZIP, by name. */
@@ -53,9 +45,9 @@ function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
 
 describe('GET bo/getAllReportsSpecBK', () => {
   it("answers a ZIP of the site's reports as PDFs in the user's language, with a README of those left out", async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/getAllReportsSpecBK?id=${manager.id}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
-      headers: manager.headers,
+    const res = await api.t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${api.manager.id}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
+      headers: api.manager.headers,
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
@@ -79,9 +71,9 @@ describe('GET bo/getAllReportsSpecBK', () => {
   });
 
   it('records each PDF as an edition of the user, never as the report in state', async () => {
-    const list = await t.app.inject({
-      url: `/api/exports/list?id=${manager.id}&mine=true&limit=200`,
-      headers: manager.headers,
+    const list = await api.t.app.inject({
+      url: `/api/exports/list?id=${api.manager.id}&mine=true&limit=200`,
+      headers: api.manager.headers,
     });
     const editions = list.json<{
       editions: Array<{ format: string; sites: Array<{ restaurantId: number }> }>;
@@ -90,18 +82,18 @@ describe('GET bo/getAllReportsSpecBK', () => {
     expect(
       editions.every((e) => e.format === 'PDF' && e.sites.length === 1 && e.sites[0]!.restaurantId === 1),
     ).toBe(true);
-    const state = await t.app.inject({
-      url: `/api/bo/getResultsData?id=${manager.id}`,
-      headers: manager.headers,
+    const state = await api.t.app.inject({
+      url: `/api/bo/getResultsData?id=${api.manager.id}`,
+      headers: api.manager.headers,
     });
     expect(state.statusCode).toBe(409);
     expect(state.json()).toMatchObject({ code: 'NoReportInState' });
   });
 
   it('leaves out, naming their maximum, the classes whose maximum days the period exceeds (German README)', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/getAllReportsSpecBK?id=${lyon.id}&site=2&dateDebut=2026-10-01&dateFin=2026-11-30&language=de`,
-      headers: lyon.headers,
+    const res = await api.t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${api.lyon.id}&site=2&dateDebut=2026-10-01&dateFin=2026-11-30&language=de`,
+      headers: api.lyon.headers,
     });
     expect(res.statusCode, res.body).toBe(200);
     const entries = await unzip(res.rawPayload);
@@ -111,20 +103,20 @@ describe('GET bo/getAllReportsSpecBK', () => {
   });
 
   it('answers 400 MaxReportDays when the period exceeds every class, 403 for a site outside the scope', async () => {
-    const long = await t.app.inject({
-      url: `/api/bo/getAllReportsSpecBK?id=${manager.id}&site=1&dateDebut=2024-01-01&dateFin=2026-01-01`,
-      headers: manager.headers,
+    const long = await api.t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${api.manager.id}&site=1&dateDebut=2024-01-01&dateFin=2026-01-01`,
+      headers: api.manager.headers,
     });
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: 'MaxReportDays' });
-    const outside = await t.app.inject({
-      url: `/api/bo/getAllReportsSpecBK?id=${lyon.id}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
-      headers: lyon.headers,
+    const outside = await api.t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${api.lyon.id}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`,
+      headers: api.lyon.headers,
     });
     expect(outside.statusCode).toBe(403);
-    const bad = await t.app.inject({
-      url: `/api/bo/getAllReportsSpecBK?id=${lyon.id}&site=2&dateDebut=2026-11-10&dateFin=2026-11-01`,
-      headers: lyon.headers,
+    const bad = await api.t.app.inject({
+      url: `/api/bo/getAllReportsSpecBK?id=${api.lyon.id}&site=2&dateDebut=2026-11-10&dateFin=2026-11-01`,
+      headers: api.lyon.headers,
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'BadRequest' });

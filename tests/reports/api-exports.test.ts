@@ -3,50 +3,37 @@
  * fiscal date per site (tickets, last load, reports covering it), the editions a user may see,
  * and downloading one again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EditionsAnswer, ExportStatusAnswer } from '../../src/contract/exports.ts';
 import { recordDataLoad } from '../../src/server/reports/editions.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
-import { LYON, MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
-import { type ChainTicket, loadChain } from './chain.ts';
+import type { AuthHeaders } from '../helpers/app.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
+import { LYON, MANAGER } from '../helpers/report-users.ts';
+import { loadChain } from './chain.ts';
 
-const PASSWORD = 'Rapp0rts!-exports';
-let t: TestApp;
-let tickets: ChainTicket[];
-let manager: SignedInUser;
-let lyon: SignedInUser;
-let cashier: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tickets = await loadChain(t.database);
-  ({ manager, lyon, cashier } = await signInUsers(t, PASSWORD, {
+const api = setUpReportApp({
+  password: 'Rapp0rts!-exports',
+  users: {
     manager: MANAGER,
     lyon: LYON,
     cashier: { login: 'cashier', droits: ['TICKETS'], allSites: true },
-  }));
+  },
+  load: async (database) => ({ tickets: await loadChain(database) }),
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-function get(headers: AuthHeaders, path: string) {
-  return t.app.inject({ url: `/api/${path}`, headers });
-}
 
 async function status(headers: AuthHeaders, date: string): Promise<ExportStatusAnswer> {
-  const res = await get(headers, `exports/status?dateFiscale=${date}`);
+  const res = await api.get(headers, `exports/status?dateFiscale=${date}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<ExportStatusAnswer>();
 }
 
 describe('GET exports/status', () => {
   it('counts the tickets and net sales of the date per site, training mode left out; no report yet', async () => {
-    const answer = await status(manager.headers, '2026-11-03');
+    const answer = await status(api.manager.headers, '2026-11-03');
     expect(answer.dateFiscale).toBe('2026-11-03');
     expect(answer.sites.map((s) => s.libelle)).toEqual(['London Soho', 'Lyon Part-Dieu', 'Paris Opéra']);
     for (const line of answer.sites) {
-      const mine = tickets.filter(
+      const mine = api.tickets.filter(
         (k) => k.siteId === line.restaurantId && k.fiscalDate === '2026-11-03' && !k.trainingMode,
       );
       expect(line).toMatchObject({
@@ -63,51 +50,51 @@ describe('GET exports/status', () => {
   });
 
   it('says REPORTED once a report covering the date and site was generated, and only there', async () => {
-    const pdf = await get(
-      manager.headers,
-      `bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&format=PDF&dateDebut=2026-11-02&dateFin=2026-11-04&sites[]=1`,
+    const pdf = await api.get(
+      api.manager.headers,
+      `bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&format=PDF&dateDebut=2026-11-02&dateFin=2026-11-04&sites[]=1`,
     );
     expect(pdf.statusCode).toBe(200);
-    const explicit = await get(
-      manager.headers,
-      `bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-01&datefiscales[]=2026-11-05&sites[]=2`,
+    const explicit = await api.get(
+      api.manager.headers,
+      `bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-01&datefiscales[]=2026-11-05&sites[]=2`,
     );
     expect(explicit.statusCode).toBe(200);
-    const answer = await status(manager.headers, '2026-11-03');
+    const answer = await status(api.manager.headers, '2026-11-03');
     const bySite = new Map(answer.sites.map((s) => [s.restaurantId, s]));
     expect(bySite.get(1)).toMatchObject({ reports: 1, state: 'REPORTED' });
     expect(bySite.get(1)!.lastReportAt).not.toBeNull();
     // Site 2's report holds 1 and 5 November, not the 3rd in between.
     expect(bySite.get(2)).toMatchObject({ reports: 0, state: 'RECEIVED' });
     expect(
-      (await status(manager.headers, '2026-11-05')).sites.find((s) => s.restaurantId === 2),
+      (await status(api.manager.headers, '2026-11-05')).sites.find((s) => s.restaurantId === 2),
     ).toMatchObject({
       reports: 1,
     });
   });
 
   it('names the last load covering the date', async () => {
-    await recordDataLoad(t.database.pool, {
+    await recordDataLoad(api.t.database.pool, {
       siteId: 2,
-      source: 'file:lyon.csv',
+      source: 'file:api.lyon.csv',
       firstFiscalDate: '2026-11-01',
       lastFiscalDate: '2026-11-10',
       tickets: 120,
     });
-    await recordDataLoad(t.database.pool, {
+    await recordDataLoad(api.t.database.pool, {
       siteId: 2,
       source: 'file:lyon-2.csv',
       firstFiscalDate: '2026-11-11',
       lastFiscalDate: '2026-11-11',
       tickets: 1,
     });
-    const line = (await status(lyon.headers, '2026-11-03')).sites[0]!;
-    expect(line).toMatchObject({ restaurantId: 2, lastLoadSource: 'file:lyon.csv' });
+    const line = (await status(api.lyon.headers, '2026-11-03')).sites[0]!;
+    expect(line).toMatchObject({ restaurantId: 2, lastLoadSource: 'file:api.lyon.csv' });
     expect(line.lastLoadAt).not.toBeNull();
   });
 
   it("lists only the caller's sites; a date without tickets is NO_DATA", async () => {
-    const answer = await status(lyon.headers, '2026-10-15');
+    const answer = await status(api.lyon.headers, '2026-10-15');
     expect(answer.sites).toEqual([
       expect.objectContaining({
         restaurantId: 2,
@@ -120,33 +107,33 @@ describe('GET exports/status', () => {
   });
 
   it('defaults to today, answers 400 for a bad date and 403 without the RAPPORTS right', async () => {
-    const today = await get(lyon.headers, 'exports/status');
+    const today = await api.get(api.lyon.headers, 'exports/status');
     expect(today.statusCode).toBe(200);
     expect(today.json<ExportStatusAnswer>().dateFiscale).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const bad = await get(lyon.headers, 'exports/status?dateFiscale=2026-13-01');
+    const bad = await api.get(api.lyon.headers, 'exports/status?dateFiscale=2026-13-01');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'BadRequest' });
-    const refused = await get(cashier.headers, 'exports/status?dateFiscale=2026-11-03');
+    const refused = await api.get(api.cashier.headers, 'exports/status?dateFiscale=2026-11-03');
     expect(refused.statusCode).toBe(403);
   });
 });
 
 describe('GET exports/list', () => {
   it('lists the editions newest first with title, period, sites, format, size, status and author', async () => {
-    const csv = await get(
-      lyon.headers,
-      `bo/getReport?id=${lyon.id}&rapportClassName=RapportVentes&format=CSV&language=en&dateDebut=2026-11-01&dateFin=2026-11-10`,
+    const csv = await api.get(
+      api.lyon.headers,
+      `bo/getReport?id=${api.lyon.id}&rapportClassName=RapportVentes&format=CSV&language=en&dateDebut=2026-11-01&dateFin=2026-11-10`,
     );
     expect(csv.statusCode).toBe(200);
-    const empty = await get(
-      lyon.headers,
-      `bo/getReport?id=${lyon.id}&rapportClassName=RapportVentes&format=PDF&dateDebut=2026-10-01&dateFin=2026-10-02`,
+    const empty = await api.get(
+      api.lyon.headers,
+      `bo/getReport?id=${api.lyon.id}&rapportClassName=RapportVentes&format=PDF&dateDebut=2026-10-01&dateFin=2026-10-02`,
     );
     expect(empty.json()).toMatchObject({ code: 'CheckReportParam' });
     // A CSV streams: its size is stored once the last byte left, just after the answer ended.
     let editions: EditionsAnswer['editions'] = [];
     for (let i = 0; i < 50; i++) {
-      const res = await get(lyon.headers, `exports/list?id=${lyon.id}&language=en`);
+      const res = await api.get(api.lyon.headers, `exports/list?id=${api.lyon.id}&language=en`);
       expect(res.statusCode, res.body).toBe(200);
       editions = res.json<EditionsAnswer>().editions;
       if (editions[1]?.bytes !== null) break;
@@ -173,10 +160,10 @@ describe('GET exports/list', () => {
   });
 
   it("keeps the caller's own with mine=true, and pages with limit/offset", async () => {
-    const mine = await get(lyon.headers, `exports/list?id=${lyon.id}&mine=true`);
+    const mine = await api.get(api.lyon.headers, `exports/list?id=${api.lyon.id}&mine=true`);
     expect(mine.json<EditionsAnswer>().editions.every((e) => e.login === 'lyon')).toBe(true);
-    const page1 = await get(manager.headers, `exports/list?id=${manager.id}&limit=2`);
-    const page2 = await get(manager.headers, `exports/list?id=${manager.id}&limit=2&offset=2`);
+    const page1 = await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&limit=2`);
+    const page2 = await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&limit=2&offset=2`);
     expect(page1.json<EditionsAnswer>().more).toBe(true);
     expect(page1.json<EditionsAnswer>().editions).toHaveLength(2);
     expect(page2.json<EditionsAnswer>().editions[0]!.id).toBeLessThan(
@@ -187,15 +174,15 @@ describe('GET exports/list', () => {
 
 describe('editions of streamed reports', () => {
   it('a CSV read through a cursor is recorded with its size once sent, its row count unknown', async () => {
-    const csv = await get(
-      lyon.headers,
-      `bo/getReport?id=${lyon.id}&rapportClassName=RapportTickets&format=CSV&dateDebut=2026-11-01&dateFin=2026-11-03`,
+    const csv = await api.get(
+      api.lyon.headers,
+      `bo/getReport?id=${api.lyon.id}&rapportClassName=RapportTickets&format=CSV&dateDebut=2026-11-01&dateFin=2026-11-03`,
     );
     expect(csv.statusCode).toBe(200);
     let edition: EditionsAnswer['editions'][number] | undefined;
     for (let i = 0; i < 50; i++) {
       edition = (
-        await get(lyon.headers, `exports/list?id=${lyon.id}&mine=true&limit=1`)
+        await api.get(api.lyon.headers, `exports/list?id=${api.lyon.id}&mine=true&limit=1`)
       ).json<EditionsAnswer>().editions[0];
       if (edition?.bytes !== null) break;
       await new Promise((r) => setTimeout(r, 20));
@@ -212,36 +199,39 @@ describe('editions of streamed reports', () => {
 describe('GET exports/download', () => {
   it('sends an edition again in its format, or in the format asked', async () => {
     const { editions } = (
-      await get(manager.headers, `exports/list?id=${manager.id}&mine=true`)
+      await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&mine=true`)
     ).json<EditionsAnswer>();
     const pdfEdition = editions.find((e) => e.format === 'PDF')!;
-    const again = await get(manager.headers, `exports/download?id=${manager.id}&edition=${pdfEdition.id}`);
+    const again = await api.get(
+      api.manager.headers,
+      `exports/download?id=${api.manager.id}&edition=${pdfEdition.id}`,
+    );
     expect(again.statusCode).toBe(200);
     expect(again.headers['content-type']).toBe('application/pdf');
     expect(again.headers['content-disposition']).toBe(
       'attachment; filename="ventes_2026-11-02_2026-11-04.pdf"',
     );
     const jsonEdition = editions.find((e) => e.format === 'JSON')!;
-    const asCsv = await get(
-      manager.headers,
-      `exports/download?id=${manager.id}&edition=${jsonEdition.id}&format=CSV`,
+    const asCsv = await api.get(
+      api.manager.headers,
+      `exports/download?id=${api.manager.id}&edition=${jsonEdition.id}&format=CSV`,
     );
     expect(asCsv.statusCode).toBe(200);
     expect(asCsv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const after = (
-      await get(manager.headers, `exports/list?id=${manager.id}&mine=true`)
+      await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&mine=true`)
     ).json<EditionsAnswer>();
     expect(after.editions[0]).toMatchObject({ format: 'CSV', fiscalDates: ['2026-11-01', '2026-11-05'] });
   });
 
   it('answers 404 for an edition outside the scope or unknown', async () => {
     const { editions } = (
-      await get(manager.headers, `exports/list?id=${manager.id}&mine=true`)
+      await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&mine=true`)
     ).json<EditionsAnswer>();
     const paris = editions.find((e) => e.sites.some((s) => s.restaurantId === 1))!;
-    const res = await get(lyon.headers, `exports/download?id=${lyon.id}&edition=${paris.id}`);
+    const res = await api.get(api.lyon.headers, `exports/download?id=${api.lyon.id}&edition=${paris.id}`);
     expect(res.statusCode).toBe(404);
-    const unknown = await get(lyon.headers, `exports/download?id=${lyon.id}&edition=999999`);
+    const unknown = await api.get(api.lyon.headers, `exports/download?id=${api.lyon.id}&edition=999999`);
     expect(unknown.statusCode).toBe(404);
   });
 });

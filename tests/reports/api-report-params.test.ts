@@ -3,33 +3,25 @@
  * regroupement, operation, trainingMode, trancheHoraire, vendeurs with a comma, datefiscales[],
  * tpv[] — figures compared with sums computed from the chain's tickets in memory.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Dataset, encodeSellers } from '../../src/contract/reports.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { localMinute } from '../helpers/chain.ts';
-import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
+import { MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedPeriodRows, loadChain } from './chain.ts';
 
-const PASSWORD = 'Rapp0rts!-params';
-let t: TestApp;
-let tickets: ChainTicket[];
-let manager: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tickets = await loadChain(t.database);
-  ({ manager } = await signInUsers(t, PASSWORD, { manager: MANAGER }));
-});
-afterAll(async () => {
-  await t?.close();
+const api = setUpReportApp({
+  password: 'Rapp0rts!-params',
+  users: { manager: MANAGER },
+  load: async (database) => ({ tickets: await loadChain(database) }),
 });
 
 const BASE =
   'rapportClassName=RapportVentes&format=JSON&dateDebut=2026-11-01&dateFin=2026-11-10&sites[]=1&sites[]=2';
 
 async function report(query: string, className = 'RapportVentes') {
-  const url = `/api/bo/getReport?id=${manager.id}&${BASE.replace('RapportVentes', className)}&${query}`;
-  return t.app.inject({ url, headers: manager.headers });
+  const url = `/api/bo/getReport?id=${api.manager.id}&${BASE.replace('RapportVentes', className)}&${query}`;
+  return api.t.app.inject({ url, headers: api.manager.headers });
 }
 
 async function dataset(query: string): Promise<Dataset> {
@@ -39,7 +31,7 @@ async function dataset(query: string): Promise<Dataset> {
 }
 
 function expected(keep: (k: ChainTicket) => boolean, sites = [1, 2], training = false) {
-  return expectedPeriodRows(tickets, sites, keep, { training });
+  return expectedPeriodRows(api.tickets, sites, keep, { training });
 }
 
 function figures(rows: Dataset['rows']) {
@@ -188,9 +180,9 @@ describe('ticket selection parameters', () => {
   });
 
   it('datefiscales[] replaces the range', async () => {
-    const res = await t.app.inject({
-      url: `/api/bo/getReport?id=${manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
-      headers: manager.headers,
+    const res = await api.t.app.inject({
+      url: `/api/bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
+      headers: api.manager.headers,
     });
     const got = res.json<Dataset>();
     expect(figures(got.rows)).toEqual(
@@ -203,7 +195,7 @@ describe('ticket selection parameters', () => {
     expect(res.statusCode, res.body).toBe(200);
     const rows = res.json<Dataset>().rows;
     expect(rows).toHaveLength(
-      tickets.filter(
+      api.tickets.filter(
         (k) => k.siteId !== 3 && k.fiscalDate <= '2026-11-10' && k.kind === 'CANCELLATION' && !k.trainingMode,
       ).length,
     );
@@ -218,13 +210,13 @@ describe('groups of sites (GROUPE)', () => {
   let alpes: number;
   let paris: number;
   beforeAll(async () => {
-    const { rows } = await t.database.pool.query<{ id: number; raison_sociale: string }>(
+    const { rows } = await api.t.database.pool.query<{ id: number; raison_sociale: string }>(
       `INSERT INTO groups (raison_sociale) VALUES ('Alpes'), ('Centre'), ('Paris seul') RETURNING id, raison_sociale`,
     );
     const id = (name: string) => rows.find((r) => r.raison_sociale === name)!.id;
     alpes = id('Alpes');
     paris = id('Paris seul');
-    await t.database.pool.query(
+    await api.t.database.pool.query(
       'INSERT INTO group_sites (group_id, site_id) VALUES ($1, 2), ($2, 2), ($3, 1)',
       [alpes, id('Centre'), paris],
     );
@@ -232,9 +224,9 @@ describe('groups of sites (GROUPE)', () => {
 
   it('regroupement=GROUPE merges the rows per group; a site in two groups counts in each, one in none under "no group"', async () => {
     // Paris's only group serves the filter test below: take it away here so Paris has none.
-    await t.database.pool.query('DELETE FROM group_sites WHERE group_id = $1', [paris]);
+    await api.t.database.pool.query('DELETE FROM group_sites WHERE group_id = $1', [paris]);
     const got = await dataset('regroupement=GROUPE&language=en');
-    await t.database.pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, 1)', [paris]);
+    await api.t.database.pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, 1)', [paris]);
     const lyon = expected(() => true, [2]);
     const parisRows = expected(() => true, [1]);
     const sum = (rows: typeof lyon) => rows.reduce((s, r) => s + r.netSales, 0);
@@ -261,14 +253,14 @@ describe('groups of sites (GROUPE)', () => {
 
   it('bo/getGroupements lists the groups holding sites of the scope or of the site asked', async () => {
     const url = (extra: string) =>
-      `/api/bo/getGroupements?id=${manager.id}&rapportGeneralClassName=RapportVentes&filtre=GROUPE&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
-    const all = await t.app.inject({ url: url(''), headers: manager.headers });
+      `/api/bo/getGroupements?id=${api.manager.id}&rapportGeneralClassName=RapportVentes&filtre=GROUPE&dateDebut=2026-11-01&dateFin=2026-11-10${extra}`;
+    const all = await api.t.app.inject({ url: url(''), headers: api.manager.headers });
     expect(all.json().groupements.map((g: { label: string }) => g.label)).toEqual([
       'Alpes',
       'Centre',
       'Paris seul',
     ]);
-    const lyon = await t.app.inject({ url: url('&restaurantId=2'), headers: manager.headers });
+    const lyon = await api.t.app.inject({ url: url('&restaurantId=2'), headers: api.manager.headers });
     expect(lyon.json().groupements).toEqual([
       { value: String(alpes), label: 'Alpes' },
       expect.objectContaining({ label: 'Centre' }),
@@ -279,16 +271,16 @@ describe('groups of sites (GROUPE)', () => {
 describe('shaped reports as documents', () => {
   it('a grouped and sorted report downloads as PDF, CSV and XLSX (merged cells left empty)', async () => {
     for (const format of ['PDF', 'CSV', 'XLSX']) {
-      const res = await t.app.inject({
-        url: `/api/bo/getReport?id=${manager.id}&${BASE.replace('format=JSON', `format=${format}`)}&regroupement=GROUPE&tri=-netSales`,
-        headers: manager.headers,
+      const res = await api.t.app.inject({
+        url: `/api/bo/getReport?id=${api.manager.id}&${BASE.replace('format=JSON', `format=${format}`)}&regroupement=GROUPE&tri=-netSales`,
+        headers: api.manager.headers,
       });
       expect(res.statusCode, `${format}: ${res.body.slice(0, 200)}`).toBe(200);
       expect(res.rawPayload.length).toBeGreaterThan(100);
     }
-    const csv = await t.app.inject({
-      url: `/api/bo/getReport?id=${manager.id}&${BASE.replace('format=JSON', 'format=CSV')}&regroupement=SITE&language=en`,
-      headers: manager.headers,
+    const csv = await api.t.app.inject({
+      url: `/api/bo/getReport?id=${api.manager.id}&${BASE.replace('format=JSON', 'format=CSV')}&regroupement=SITE&language=en`,
+      headers: api.manager.headers,
     });
     const lines = csv.body
       .replace(/^\uFEFF/, '')
