@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertOneSite } from '../helpers/chain.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
+import { editionsWritten } from '../../src/server/reports/editions.ts';
 
 const api = setUpReportApp({
   password: 'Editi0ns!-written',
@@ -39,6 +40,8 @@ describe('report editions', () => {
 
   it('leave synchronous_commit on for every connection of the pool after the write', async () => {
     for (let i = 0; i < 5; i++) expect((await report()).statusCode).toBe(200);
+    // The writes go on after the answers (editions.ts inBackground): let them land first.
+    await editionsWritten();
     // Take every connection the pool has, so the one that wrote the editions is among them.
     const { pool } = api.t.database;
     const clients = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
