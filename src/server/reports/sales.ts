@@ -137,29 +137,25 @@ async function querySales(ctx: ReportContext<SalesParams>): Promise<Dataset> {
   const totals = { tickets: 0, net: 0, excl: 0, tax: 0 };
   // Sums are bigint; Number() keeps this right even where the int8 parser of connect.ts is not
   // installed (pg then answers strings). Cents stay far below 2^53.
-  const out = rows.map((raw) => {
-    const r = {
-      ...raw,
-      site_id: Number(raw.site_id),
-      tickets: Number(raw.tickets),
-      net_cents: Number(raw.net_cents),
-      net_excl_cents: Number(raw.net_excl_cents),
-      tax_cents: Number(raw.tax_cents),
-    };
-    totals.tickets += r.tickets;
-    totals.net += r.net_cents;
-    totals.excl += r.net_excl_cents;
-    totals.tax += r.tax_cents;
-    return {
+  // One object per row, built in one literal: a year of every site is ~2,000 rows.
+  const out = rows.map((r) => {
+    const tickets = Number(r.tickets);
+    const net = Number(r.net_cents);
+    const row = {
       fiscalDate: r.fiscal_date,
-      siteId: r.site_id,
+      siteId: Number(r.site_id),
       site: r.libelle,
-      tickets: r.tickets,
-      netSales: r.net_cents,
-      netSalesExclTax: r.net_excl_cents,
-      tax: r.tax_cents,
-      averageTicket: averageTicket(r.net_cents, r.tickets),
+      tickets,
+      netSales: net,
+      netSalesExclTax: Number(r.net_excl_cents),
+      tax: Number(r.tax_cents),
+      averageTicket: averageTicket(net, tickets),
     };
+    totals.tickets += tickets;
+    totals.net += net;
+    totals.excl += row.netSalesExclTax;
+    totals.tax += row.tax;
+    return row;
   });
   return {
     ...datasetHeader(salesReport, request),

@@ -24,7 +24,7 @@ import { hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts'
 import { usesDailyAggregate } from '../sales.ts';
 import { num, periodOf, type SelectedPeriod, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { type AnalysisParams, AnalysisParamsSchema, sumOf } from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema } from './common.ts';
 
 /** Days between a date and the one it is compared with: 52 weeks, same weekday. */
 export const YEAR_SHIFT_DAYS = 364;
@@ -114,34 +114,42 @@ export function variancePercent(current: number, previous: number): number | nul
 async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Dataset> {
   const { request, database } = ctx;
   const { rows } = await database.pool.query<ComparisonRow>(comparisonQuery(request));
-  const figures = rows.map((r) => ({
-    fiscalDate: r.fiscal_date,
-    previousFiscalDate: r.previous_fiscal_date,
-    siteId: num(r.site_id),
-    site: r.libelle,
-    tickets: num(r.tickets),
-    net: num(r.net_cents),
-    previousTickets: num(r.previous_tickets),
-    previousNet: num(r.previous_net_cents),
-  }));
-  // One literal with every key per row (rows of one shape; a year of a chain is ~2,000 rows),
-  // the totals the same way with the four first cells empty.
-  const row = (
-    head: { fiscalDate: string | null; previousFiscalDate: string | null; siteId: number | null; site: string | null },
-    f: { tickets: number; net: number; previousTickets: number; previousNet: number },
-  ) => ({
-    fiscalDate: head.fiscalDate,
-    previousFiscalDate: head.previousFiscalDate,
-    siteId: head.siteId,
-    site: head.site,
-    tickets: f.tickets,
-    previousTickets: f.previousTickets,
-    netSales: f.net,
-    previousNetSales: f.previousNet,
-    variance: f.net - f.previousNet,
-    variancePercent: variancePercent(f.net, f.previousNet),
+  if (request.variant === 'Cumulative') {
+    return cumulative(
+      request,
+      rows.map((r) => ({
+        fiscalDate: r.fiscal_date,
+        previousFiscalDate: r.previous_fiscal_date,
+        net: num(r.net_cents),
+        previousNet: num(r.previous_net_cents),
+      })),
+    );
+  }
+  // Daily: one literal with every key per row, straight from the database row (rows of one
+  // shape; a year of a chain is ~2,000 rows), the totals added up on the way.
+  const totals = { tickets: 0, net: 0, previousTickets: 0, previousNet: 0 };
+  const out = rows.map((r) => {
+    const tickets = num(r.tickets);
+    const net = num(r.net_cents);
+    const previousTickets = num(r.previous_tickets);
+    const previousNet = num(r.previous_net_cents);
+    totals.tickets += tickets;
+    totals.net += net;
+    totals.previousTickets += previousTickets;
+    totals.previousNet += previousNet;
+    return {
+      fiscalDate: r.fiscal_date,
+      previousFiscalDate: r.previous_fiscal_date,
+      siteId: num(r.site_id),
+      site: r.libelle,
+      tickets,
+      previousTickets,
+      netSales: net,
+      previousNetSales: previousNet,
+      variance: net - previousNet,
+      variancePercent: variancePercent(net, previousNet),
+    };
   });
-  if (request.variant === 'Cumulative') return cumulative(request, figures);
   return {
     ...datasetHeader(comparisonSalesReport, request),
     columns: translatedColumns(request, [
@@ -156,16 +164,19 @@ async function queryComparison(ctx: ReportContext<AnalysisParams>): Promise<Data
       ['variance', 'money'],
       ['variancePercent', 'percent'],
     ]),
-    rows: figures.map((f) => row(f, f)),
-    totals: row(
-      { fiscalDate: null, previousFiscalDate: null, siteId: null, site: null },
-      {
-        tickets: sumOf(figures, (f) => f.tickets),
-        net: sumOf(figures, (f) => f.net),
-        previousTickets: sumOf(figures, (f) => f.previousTickets),
-        previousNet: sumOf(figures, (f) => f.previousNet),
-      },
-    ),
+    rows: out,
+    totals: {
+      fiscalDate: null,
+      previousFiscalDate: null,
+      siteId: null,
+      site: null,
+      tickets: totals.tickets,
+      previousTickets: totals.previousTickets,
+      netSales: totals.net,
+      previousNetSales: totals.previousNet,
+      variance: totals.net - totals.previousNet,
+      variancePercent: variancePercent(totals.net, totals.previousNet),
+    },
   };
 }
 
