@@ -3,23 +3,20 @@
  * values bo/getGroupements offers from the data, and bo/getReport keeping the rows of those
  * values with totals summed again — on a few ticket lines and payments added to the test chain.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { refreshDailySales } from '../../src/server/db/aggregates.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { MANAGER, type SignedInUser, signInUsers } from '../helpers/report-users.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { setUpReportApp } from '../helpers/report-app.ts';
+import { MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, loadChain } from './chain.ts';
-
-const PASSWORD = 'Rapp0rts!-dimensions';
-let t: TestApp;
-let manager: SignedInUser;
 
 /** Lines added: [ticket, family, vat rate, amount cents]. */
 const LINES: Array<[number, string, number, number]> = [];
 
-beforeAll(async () => {
-  t = await createTestApp();
-  const tickets = await loadChain(t.database);
+/** The test chain, with the lines of {@link LINES} and two payments added to Paris on 2 November. */
+async function loadDimensions(database: TestApp['database']): Promise<object> {
+  const tickets = await loadChain(database);
   // Three sales of Paris on 2 November: drinks at 10 %, desserts at 5.5 %, one of each paid by card or cash.
   const sales = tickets.filter(
     (k: ChainTicket) =>
@@ -35,40 +32,43 @@ beforeAll(async () => {
   let lineNo = 0;
   for (const [ticketId, family, rate, amount] of LINES) {
     const excl = Math.round(amount / (1 + rate));
-    await t.database.pool.query(
+    await database.pool.query(
       `INSERT INTO ticket_lines (site_id, ticket_id, line_no, article, family, quantity, unit_price_cents, amount_cents,
                                  vat_rate, amount_excl_cents, tax_cents)
        VALUES (1, $1, $2, $3, $4, 1, $5, $5, $6, $7, $8)`,
       [ticketId, ++lineNo, `${family} ${lineNo}`, family, amount, rate, excl, amount - excl],
     );
   }
-  await t.database.pool.query(
+  await database.pool.query(
     `INSERT INTO payments (site_id, ticket_id, payment_no, method, amount_cents) VALUES (1, $1, 1, 'CARD', 1100), (1, $2, 1, 'CASH', 300)`,
     [a!.ticketId, b!.ticketId],
   );
-  await refreshDailySales(t.database.pool, 1, '2026-11-01', '2026-11-10');
-  ({ manager } = await signInUsers(t, PASSWORD, { manager: MANAGER }));
-});
-afterAll(async () => {
-  await t?.close();
+  await refreshDailySales(database.pool, 1, '2026-11-01', '2026-11-10');
+  return {};
+}
+
+const api = setUpReportApp({
+  password: 'Rapp0rts!-dimensions',
+  users: { manager: MANAGER },
+  load: loadDimensions,
 });
 
 const DAY = 'dateDebut=2026-11-02&dateFin=2026-11-02';
 
 async function groupements(className: string, filtre: string) {
-  const res = await t.app.inject({
-    url: `/api/bo/getGroupements?id=${manager.id}&rapportGeneralClassName=${className}&filtre=${filtre}&restaurantId=1&${DAY}&language=en`,
-    headers: manager.headers,
-  });
+  const res = await api.get(
+    api.manager.headers,
+    `bo/getGroupements?id=${api.manager.id}&rapportGeneralClassName=${className}&filtre=${filtre}&restaurantId=1&${DAY}&language=en`,
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ groupements: Array<{ value: string; label: string }> }>().groupements;
 }
 
 async function report(className: string, query: string): Promise<Dataset> {
-  const res = await t.app.inject({
-    url: `/api/bo/getReport?id=${manager.id}&rapportClassName=${className}&format=JSON&language=en&sites[]=1&${DAY}&${query}`,
-    headers: manager.headers,
-  });
+  const res = await api.get(
+    api.manager.headers,
+    `bo/getReport?id=${api.manager.id}&rapportClassName=${className}&format=JSON&language=en&sites[]=1&${DAY}&${query}`,
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Dataset>();
 }
