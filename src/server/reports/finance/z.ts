@@ -149,18 +149,48 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
   const { language } = request;
   const { rows } = await database.pool.query<ZRow>(zQuery(request));
   const out: Array<Record<string, Cell>> = [];
-  // Labels are formatted once per report, not once per day: formatting a percentage builds an
-  // Intl formatter, which cost more than the whole query on a month of a chain.
-  const labels = new Map<string, string>();
-  const cached = (key: string, make: () => string): string => {
-    let text = labels.get(key);
-    if (text === undefined) {
-      text = make();
-      labels.set(key, text);
-    }
-    return text;
+  // Labels are formatted once per report, not once per day or item: formatting a percentage
+  // builds an Intl formatter, which cost more than the whole query on a month of a chain.
+  const label = (code: string) => message(language, `report.z.${code}`);
+  const labels = {
+    TICKETS: label('TICKETS'),
+    NET_EXCL: label('NET_EXCL'),
+    TAX: label('TAX'),
+    CANCELLATIONS: label('CANCELLATIONS'),
+    CORRECTIONS: label('CORRECTIONS'),
+    EMPLOYEE_MEALS: label('EMPLOYEE_MEALS'),
+    COVERS: label('COVERS'),
+    AVERAGE_TICKET: label('AVERAGE_TICKET'),
+    FIRST_TICKET: label('FIRST_TICKET'),
+    LAST_TICKET: label('LAST_TICKET'),
   };
-  const label = (code: string) => cached(code, () => message(language, `report.z.${code}`));
+  /** Code and label of a VAT rate's item, by the rate's text as the query answers it. */
+  const vatItems = new Map<string, { code: string; label: string }>();
+  const vatItem = (rate: string) => {
+    let found = vatItems.get(rate);
+    if (!found) {
+      const fraction = Number(rate);
+      found = {
+        code: `VAT_${fraction}`,
+        label: message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) }),
+      };
+      vatItems.set(rate, found);
+    }
+    return found;
+  };
+  /** Code and label of each payment method's item, in PAYMENT_METHODS order, made when first met. */
+  const paymentItems = new Map<string, { code: string; label: string }>();
+  const paymentItem = (method: string) => {
+    let found = paymentItems.get(method);
+    if (!found) {
+      found = {
+        code: `PAYMENT_${method}`,
+        label: message(language, 'report.z.PAYMENT', { method: message(language, `report.paymentMethod.${method}`) }),
+      };
+      paymentItems.set(method, found);
+    }
+    return found;
+  };
   for (const r of rows) {
     const fiscalDate = r.fiscal_date;
     const siteId = Number(r.site_id);
@@ -175,18 +205,13 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
       detail: string | null = null,
     ) => out.push({ fiscalDate, siteId, site, code, item: label, count, amount, detail });
     const net = num(r.net);
-    item('TICKETS', label('TICKETS'), Number(r.sale_tickets), net);
-    item('NET_EXCL', label('NET_EXCL'), null, num(r.excl));
+    item('TICKETS', labels.TICKETS, Number(r.sale_tickets), net);
+    item('NET_EXCL', labels.NET_EXCL, null, num(r.excl));
     for (const [rate, tax] of r.vat ?? []) {
-      const fraction = Number(rate);
-      item(
-        `VAT_${fraction}`,
-        cached(`VAT_${fraction}`, () => message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) })),
-        null,
-        num(tax),
-      );
+      const vat = vatItem(rate);
+      item(vat.code, vat.label, null, num(tax));
     }
-    item('TAX', label('TAX'), null, num(r.tax));
+    item('TAX', labels.TAX, null, num(r.tax));
     const pays = new Map<string, { count: number; amount: number }>();
     for (const [method, count, amount] of r.pays ?? []) {
       const key = paymentMethodKey(method);
@@ -198,18 +223,16 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
     for (const m of PAYMENT_METHODS) {
       const p = pays.get(m);
       if (!p) continue;
-      const text = cached(`PAYMENT_${m}`, () =>
-        message(language, 'report.z.PAYMENT', { method: message(language, `report.paymentMethod.${m}`) }),
-      );
-      item(`PAYMENT_${m}`, text, p.count, p.amount);
+      const payment = paymentItem(m);
+      item(payment.code, payment.label, p.count, p.amount);
     }
-    item('CANCELLATIONS', label('CANCELLATIONS'), Number(r.cancelled), num(r.cancelled_cents));
-    item('CORRECTIONS', label('CORRECTIONS'), Number(r.corrected ?? 0), num(r.corrected_cents));
-    item('EMPLOYEE_MEALS', label('EMPLOYEE_MEALS'), Number(r.meals), num(r.meal_cents));
-    item('COVERS', label('COVERS'), Number(r.covers), null);
-    item('AVERAGE_TICKET', label('AVERAGE_TICKET'), null, averageTicket(net, Number(r.sale_tickets)));
-    item('FIRST_TICKET', label('FIRST_TICKET'), null, null, r.first_time);
-    item('LAST_TICKET', label('LAST_TICKET'), null, null, r.last_time);
+    item('CANCELLATIONS', labels.CANCELLATIONS, Number(r.cancelled), num(r.cancelled_cents));
+    item('CORRECTIONS', labels.CORRECTIONS, Number(r.corrected ?? 0), num(r.corrected_cents));
+    item('EMPLOYEE_MEALS', labels.EMPLOYEE_MEALS, Number(r.meals), num(r.meal_cents));
+    item('COVERS', labels.COVERS, Number(r.covers), null);
+    item('AVERAGE_TICKET', labels.AVERAGE_TICKET, null, averageTicket(net, Number(r.sale_tickets)));
+    item('FIRST_TICKET', labels.FIRST_TICKET, null, null, r.first_time);
+    item('LAST_TICKET', labels.LAST_TICKET, null, null, r.last_time);
   }
   const columns = translatedColumns(request, [
     ['fiscalDate', 'date'],
