@@ -7,6 +7,10 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const INDEX = `<!doctype html><html><head><title>Comptoir</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+/** An asset the build compressed (vite.config.ts): its .br and .gz siblings are on disk. */
+const CHUNK = `export const rows = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ i, site: `Site ${i % 7}` })))};`;
+const CHUNK_BR = zlib.brotliCompressSync(CHUNK, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+const CHUNK_GZ = zlib.gzipSync(CHUNK, { level: 9 });
 
 describe('the built client', () => {
   let t: TestApp;
@@ -16,6 +20,9 @@ describe('the built client', () => {
     await fs.mkdir(path.join(dir, 'assets'));
     await fs.writeFile(path.join(dir, 'index.html'), INDEX);
     await fs.writeFile(path.join(dir, 'assets', 'index-B4x9k2.js'), SCRIPT);
+    await fs.writeFile(path.join(dir, 'assets', 'chunk-P7x2Qa.js'), CHUNK);
+    await fs.writeFile(path.join(dir, 'assets', 'chunk-P7x2Qa.js.br'), CHUNK_BR);
+    await fs.writeFile(path.join(dir, 'assets', 'chunk-P7x2Qa.js.gz'), CHUNK_GZ);
     await fs.writeFile(path.join(dir, 'sw.js'), SCRIPT);
     await fs.writeFile(
       path.join(dir, 'manifest.webmanifest'),
@@ -96,5 +103,26 @@ describe('the built client', () => {
       headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(api.headers['content-encoding']).toBe('br');
+  });
+
+  it("sends the build's own .br and .gz of an asset as they are, not compressed again", async () => {
+    // What compressing per answer would send instead (app.ts: brotli quality 4, gzip level 3):
+    // other bytes, so the checks below cannot pass by accident.
+    expect(zlib.brotliCompressSync(CHUNK, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }).equals(CHUNK_BR)).toBe(false);
+    expect(zlib.gzipSync(CHUNK, { level: 3 }).equals(CHUNK_GZ)).toBe(false);
+    const br = await get('/assets/chunk-P7x2Qa.js', { 'accept-encoding': 'br, gzip' });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.equals(CHUNK_BR)).toBe(true);
+    // A shared cache keeps one copy per encoding, never the brotli for a browser without it.
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    const gz = await get('/assets/chunk-P7x2Qa.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.rawPayload.equals(CHUNK_GZ)).toBe(true);
+    const plain = await get('/assets/chunk-P7x2Qa.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(CHUNK);
   });
 });
