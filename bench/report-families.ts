@@ -18,7 +18,10 @@
  *   no compression (no Accept-Encoding), so the time is the server's work on the answer without
  *   the brotli a browser gets (a year of sales by day, 360 kB → 44 kB: ~4 ms at quality 5).
  *   Measured apart (not in this bench): the same GET over a real loopback socket, with node:http
- *   as the client in this thread or in a worker thread, takes 0.2–0.9 ms more than app.inject.
+ *   as the client in this thread or in a worker thread, takes 0.2–0.9 ms more than app.inject;
+ * - "HTTP, brotli" (for information, no target): the same GET asking `Accept-Encoding: br` as a
+ *   browser on HTTPS does, so the answer's time includes its compression (app.ts: quality 4) —
+ *   `httpBrotliRatio`.
  *
  * Also {@link benchSalesByDayVolume}: the sales-by-day report of a year on two chains of
  * different sizes (1 M and 10 M lines), to show the time does not grow with the lines.
@@ -118,6 +121,10 @@ export interface FamilyResult {
   ratio: number;
   /** httpMs / bareSqlMs. */
   httpRatio: number;
+  /** The HTTP answer asked with `Accept-Encoding: br` (compressed), median in ms. */
+  httpBrotliMs: number;
+  /** httpBrotliMs / bareSqlMs (for information: the target is on the uncompressed answer). */
+  httpBrotliRatio: number;
 }
 
 function median(values: number[]): number {
@@ -245,22 +252,38 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
       // The answer is read as the bytes a client receives (a stream of chunks), not decoded into
       // one string as app.inject does by default: that decoding is the test client's work, not
       // the server's (~0.5 ms for a year of sales by day, 360 kB).
-      const http = async () => {
-        const res = await app.inject({ method: 'GET', url, headers, payloadAsStream: true });
+      const http = async (encoding?: 'br') => {
+        const res = await app.inject({
+          method: 'GET',
+          url,
+          headers: encoding ? { ...headers, 'accept-encoding': encoding } : headers,
+          payloadAsStream: true,
+        });
         const chunks: Buffer[] = [];
         for await (const chunk of res.stream()) chunks.push(chunk as Buffer);
         if (res.statusCode !== 200)
           throw new Error(`${family.className}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`);
-        return chunks.reduce((n, c) => n + c.length, 0);
+        const bytes = chunks.reduce((n, c) => n + c.length, 0);
+        // @fastify/compress leaves answers under 1 kB as they are; anything larger must be brotli.
+        if (encoding && bytes >= 1024 && res.headers['content-encoding'] !== encoding)
+          throw new Error(`${family.className}: asked ${encoding}, answered ${res.headers['content-encoding'] ?? 'identity'}`);
+        return bytes;
       };
       const sqlTimes: number[] = [];
       const datasetTimes: number[] = [];
       const httpTimes: number[] = [];
+      const httpBrotliTimes: number[] = [];
       let rows = 0;
       for (let i = 0; i < WARM_UP + RUNS; i++) {
         // Rotate which goes first, so none always meets a cold or a warm cache.
-        const order = [0, 1, 2].map((k) => (k + i) % 3);
+        const order = [0, 1, 2, 3].map((k) => (k + i) % 4);
         for (const which of order) {
+          if (which === 3) {
+            const t = await timed(() => http('br'));
+            if (i >= WARM_UP) httpBrotliTimes.push(t.ms);
+            await editionsWritten();
+            continue;
+          }
           if (which === 0) {
             const t = await timed(() => pool.query(bare));
             if (i >= WARM_UP) sqlTimes.push(t.ms);
@@ -280,6 +303,7 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
       const bareSqlMs = median(sqlTimes);
       const datasetMs = median(datasetTimes);
       const httpMs = median(httpTimes);
+      const httpBrotliMs = median(httpBrotliTimes);
       const result: FamilyResult = {
         name: `${family.label}: ${input.rapportClassName} ${input.typeRapport}, ${input.dateDebut}..${input.dateFin}, ${siteIds.length} sites`,
         rows,
@@ -288,9 +312,11 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         httpMs: round2(httpMs),
         ratio: round2(datasetMs / bareSqlMs),
         httpRatio: round2(httpMs / bareSqlMs),
+        httpBrotliMs: round2(httpBrotliMs),
+        httpBrotliRatio: round2(httpBrotliMs / bareSqlMs),
       };
       console.log(
-        `  ${result.name}: ${rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio})`,
+        `  ${result.name}: ${rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio}); brotli ${result.httpBrotliMs} ms (×${result.httpBrotliRatio})`,
       );
       results.push(result);
     }
