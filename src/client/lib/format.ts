@@ -22,7 +22,19 @@ export function formatDate(wire: string): string {
   return wireToDisplay(wire);
 }
 
-/** A number with the grouping and decimal marks of `locale`. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number with the grouping and decimal marks of `locale`. The formatter of each locale and
+ * `options` is made once: making one costs far more than formatting (a report table formats
+ * thousands of cells).
+ */
 export function formatNumber(n: number, locale: string, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(locale, options).format(n);
+  const key = options ? `${locale}|${JSON.stringify(options)}` : locale;
+  let nf = numberFormats.get(key);
+  if (!nf) {
+    nf = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, nf);
+  }
+  return nf.format(n);
 }
