@@ -119,3 +119,37 @@ test('the installed app opens its shell with no network', async ({ page, context
     await context.setOffline(false);
   }
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a year of corrections shows on screen a hundred rows at a time, the table scrolling in its box', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/rapports');
+    await expect(page.getByRole('heading', { name: 'Rapports', level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: /Rapport à générer/ }).click();
+    await page.getByRole('option', { name: 'Corrections', exact: true }).click();
+    await page.getByRole('button', { name: /Période prédéfinie/ }).click();
+    await page.getByRole('option', { name: '365 derniers jours' }).click();
+    await page.getByRole('button', { name: "Afficher à l'écran" }).click();
+
+    const pages = page.getByRole('navigation', { name: 'Pages du rapport' });
+    const where = pages.getByRole('status');
+    await expect(where).toHaveText(/^Lignes 1 à 100 sur \d[\d\s]*$/);
+    const count = Number((await where.textContent())!.replace(/^.* sur /, '').replace(/\D/g, ''));
+    expect(count).toBeGreaterThan(200);
+    const table = page.getByRole('table');
+    await expect(table.locator('tbody tr')).toHaveCount(101); // a page, and the totals
+    await expect(table.locator('tbody tr').last()).toContainText('Total');
+    // The page itself never scrolls sideways: the table does, in its box.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+
+    await pages.getByRole('button', { name: 'Lignes suivantes' }).click();
+    await expect(where).toHaveText(/^Lignes 101 à 200 sur /);
+    await expect(table.locator('tbody tr')).toHaveCount(101);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await pages.getByRole('button', { name: 'Lignes précédentes' }).click();
+    await expect(where).toHaveText(/^Lignes 1 à 100 sur /);
+  });
+});

@@ -110,7 +110,7 @@ export function DatasetTable({ dataset }: { dataset: Dataset }) {
     { from: first + 1, to: first + shown.length, count },
   );
   return (
-    <div ref={box}>
+    <div ref={box} className="rep-preview__table">
       <Table
         label={dataset.title}
         columns={columns}
