@@ -118,11 +118,11 @@ export function DatasetTable({ dataset }: { dataset: Dataset }) {
         empty={<p className="rep-empty">{intl.formatMessage({ id: 'reports.preview.empty' })}</p>}
       />
       {pages > 1 ? (
-        <nav className="rep-pager" aria-label={intl.formatMessage({ id: 'reports.preview.pages' })}>
+        <nav className="ui-pager rep-pager" aria-label={intl.formatMessage({ id: 'reports.preview.pages' })}>
           <Button isDisabled={first === 0} onPress={() => setPage(Math.min(page, pages - 1) - 1)}>
             {intl.formatMessage({ id: 'reports.preview.previous' })}
           </Button>
-          <span className="rep-pager__where" role="status">
+          <span className="ui-pager__where" role="status">
             {where}
           </span>
           <Button isDisabled={first + PREVIEW_PAGE_ROWS >= count} onPress={() => setPage(Math.min(page, pages - 1) + 1)}>

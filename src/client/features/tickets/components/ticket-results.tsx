@@ -32,11 +32,11 @@ export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; 
   ] as const;
   const label = (id: string) => intl.formatMessage({ id });
   const pager = (
-    <nav className="tk-pager" aria-label={label('tickets.pages')}>
+    <nav className="ui-pager tk-pager" aria-label={label('tickets.pages')}>
       <Button isDisabled={answer.page <= 1} onPress={() => onPage(answer.page - 1)}>
         {label('tickets.previous')}
       </Button>
-      <span className="tk-pager__where">
+      <span className="ui-pager__where tk-pager__where">
         {intl.formatMessage({ id: 'tickets.pageOf' }, { page: answer.page, pages })}
       </span>
       <Button isDisabled={answer.page >= pages} onPress={() => onPage(answer.page + 1)}>
