@@ -9,7 +9,8 @@
  *   through the same pool — the baseline;
  * - "dataset": what bo/getReport?format=JSON does past authentication, as bench/reports.ts
  *   times it: check the request and read the sites (resolveReport), run the class query and
- *   build the dataset (runReport), serialise it (JSON.stringify) — `ratio` is this over bare SQL;
+ *   build the dataset (runReport), serialise it to the UTF-8 bytes the route sends
+ *   (render/json.ts datasetJsonBytes) — `ratio` is this over bare SQL;
  * - "HTTP": the whole GET /api/bo/getReport?format=JSON through the real Fastify app
  *   (`app.inject`, signed in as an administrator): session check, rights, scope, the edition
  *   record the route writes, serialisation — `httpRatio`. After the first call the session and
@@ -49,6 +50,7 @@ import { ticketsQuery } from '../src/server/reports/operations/tickets.ts';
 import { type RawReportInput, reportInput, resolveReport } from '../src/server/reports/request.ts';
 import { runReport } from '../src/server/reports/run.ts';
 import { editionsWritten } from '../src/server/reports/editions.ts';
+import { datasetJsonBytes } from '../src/server/reports/render/json.ts';
 import { salesQuery } from '../src/server/reports/sales.ts';
 import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/index.ts';
 import type { ReportRequest } from '../src/server/reports/types.ts';
@@ -234,7 +236,7 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         const input = inputFor(family, lastDate, siteIds);
         const resolved = await resolveReport(input, siteIds, database);
         await pool.query(family.sql(resolved.request));
-        JSON.stringify(await runReport(resolved, database));
+        datasetJsonBytes(await runReport(resolved, database));
         const res = await app.inject({ method: 'GET', url: reportUrl(userId, input), headers });
         if (res.statusCode !== 200) throw new Error(`${family.className}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
@@ -247,7 +249,7 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
       const dataset = async () => {
         const resolved = await resolveReport(input, siteIds, database);
         const d = await runReport(resolved, database);
-        return { bytes: JSON.stringify(d).length, rows: d.rows.length };
+        return { bytes: datasetJsonBytes(d).length, rows: d.rows.length };
       };
       // The answer is read as the bytes a client receives (a stream of chunks), not decoded into
       // one string as app.inject does by default: that decoding is the test client's work, not
@@ -352,7 +354,7 @@ export async function benchSalesByDayVolume(
     const input = inputFor(family, lastDate, siteIds);
     const bare = family.sql((await resolveReport(input, siteIds, database)).request);
     return {
-      report: async () => JSON.stringify(await runReport(await resolveReport(input, siteIds, database), database)),
+      report: async () => datasetJsonBytes(await runReport(await resolveReport(input, siteIds, database), database)),
       sql: () => pool.query(bare),
     };
   };

@@ -7,7 +7,8 @@
  *
  * "Report" = what bo/getReport?format=JSON does past authentication: check the request and read
  * the sites (resolveReport), run the class query and build the dataset (runReport), serialise
- * it (JSON.stringify). "Bare SQL" = the very statement the report sends, through the same pool.
+ * it to the UTF-8 bytes the route sends (render/json.ts datasetJsonBytes). "Bare SQL" = the very
+ * statement the report sends, through the same pool.
  */
 import { subDays } from 'date-fns/subDays';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -17,6 +18,7 @@ import { SALES_REPORT } from '../src/contract/reports.ts';
 import type { Database } from '../src/server/db/connect.ts';
 import * as schema from '../src/server/db/schema.ts';
 import { reportInput, resolveReport } from '../src/server/reports/request.ts';
+import { datasetJsonBytes } from '../src/server/reports/render/json.ts';
 import { runReport } from '../src/server/reports/run.ts';
 import { salesQuery } from '../src/server/reports/sales.ts';
 
@@ -66,7 +68,7 @@ export async function benchSalesReport(pool: pg.Pool): Promise<{
   const report = async () => {
     const resolved = await resolveReport(input, siteIds, database);
     const dataset = await runReport(resolved, database);
-    return { json: JSON.stringify(dataset), rows: dataset.rows.length };
+    return { json: datasetJsonBytes(dataset), rows: dataset.rows.length };
   };
   const bare = salesQuery((await resolveReport(input, siteIds, database)).request);
 

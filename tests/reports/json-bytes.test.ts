@@ -3,7 +3,8 @@
  * (RFC 8259 §8.1) byte for byte, whichever way the text is encoded.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonBytes } from '../../src/server/reports/render/json.ts';
+import type { Dataset } from '../../src/contract/reports.ts';
+import { datasetJsonBytes, jsonBytes, ROWS_PER_SLICE } from '../../src/server/reports/render/json.ts';
 
 /** The reference: the text encoded by Buffer.from, as the route did before. */
 const reference = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8');
@@ -43,5 +44,58 @@ describe('jsonBytes', () => {
     const bytes = jsonBytes(value);
     expect(bytes.equals(reference(value))).toBe(true);
     expect(bytes.length).toBe(Buffer.byteLength(JSON.stringify(value)));
+  });
+});
+
+/** A dataset of `count` rows; rows whose index `wide(i)` holds carry ’ and œ in their article. */
+function dataset(count: number, title: string, wide: (i: number) => boolean): Dataset {
+  return {
+    className: 'RapportCorrections',
+    variant: 'Daily',
+    title,
+    currency: 'EUR',
+    dateDebut: '2026-01-01',
+    dateFin: '2026-12-31',
+    sites: [{ restaurantId: 1, libelle: 'Le Comptoir Lyon Bellecour' }],
+    generatedAt: '2026-11-23T08:00:00.000Z',
+    columns: [
+      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
+      { key: 'articles', label: 'Articles', type: 'text' },
+      { key: 'amount', label: 'Montant', type: 'money' },
+    ],
+    rows: Array.from({ length: count }, (_, i) => ({
+      fiscalDate: '2026-01-01',
+      articles: wide(i) ? `Jus d’orange, Œuf mayonnaise ${i} 🍰` : `Café crème ${i}`,
+      amount: i === 3 ? null : i * 10,
+    })),
+    totals: { fiscalDate: 'Total', articles: '', amount: 123 },
+  };
+}
+
+/** The reference: the dataset with `rows` as its last key, through JSON.stringify and Buffer.from. */
+const rowsLast = ({ rows, ...head }: Dataset) => Buffer.from(JSON.stringify({ ...head, rows }), 'utf8');
+
+describe('datasetJsonBytes', () => {
+  it.each([
+    ['no rows', 0],
+    ['one row', 1],
+    ['less than a slice', ROWS_PER_SLICE - 1],
+    ['exactly a slice', ROWS_PER_SLICE],
+    ['a slice and a row', ROWS_PER_SLICE + 1],
+    ['many slices', ROWS_PER_SLICE * 7 + 13],
+  ])('%s: the bytes of JSON.stringify with rows last, in order and whole', (_name, count) => {
+    for (const [title, wide] of [
+      ['Corrections', () => false],
+      ['Finance – paiements', () => false],
+      ['Corrections', (i: number) => i % 97 === 5],
+      ['Finance – paiements', (i: number) => i % 2 === 0],
+    ] as const) {
+      const value = dataset(count, title, wide);
+      const bytes = datasetJsonBytes(value);
+      expect(bytes.equals(rowsLast(value))).toBe(true);
+      const back = JSON.parse(bytes.toString('utf8')) as Dataset;
+      expect(back).toEqual(value);
+      expect(back.rows.map((r) => r.amount)).toEqual(value.rows.map((r) => r.amount));
+    }
   });
 });
