@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { datasetJsonBytes, jsonBytes, ROWS_PER_SLICE } from '../../src/server/reports/render/json.ts';
+import { ticketsReport } from '../helpers/report-datasets.ts';
 
 /** The reference: the text encoded by Buffer.from, as the route did before. */
 const reference = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8');
@@ -47,29 +48,24 @@ describe('jsonBytes', () => {
   });
 });
 
-/** A dataset of `count` rows; rows whose index `wide(i)` holds carry ’ and œ in their article. */
+/**
+ * A tickets report (tests/helpers) of `count` rows titled `title`; rows whose index `wide(i)`
+ * holds carry ’, Œ and a character outside the BMP in their payments.
+ */
 function dataset(count: number, title: string, wide: (i: number) => boolean): Dataset {
-  return {
-    className: 'RapportCorrections',
-    variant: 'Daily',
-    title,
-    currency: 'EUR',
-    dateDebut: '2026-01-01',
-    dateFin: '2026-12-31',
-    sites: [{ restaurantId: 1, libelle: 'Le Comptoir Lyon Bellecour' }],
-    generatedAt: '2026-11-23T08:00:00.000Z',
-    columns: [
-      { key: 'fiscalDate', label: 'Date fiscale', type: 'date' },
-      { key: 'articles', label: 'Articles', type: 'text' },
-      { key: 'amount', label: 'Montant', type: 'money' },
-    ],
-    rows: Array.from({ length: count }, (_, i) => ({
-      fiscalDate: '2026-01-01',
-      articles: wide(i) ? `Jus d’orange, Œuf mayonnaise ${i} 🍰` : `Café crème ${i}`,
-      amount: i === 3 ? null : i * 10,
-    })),
-    totals: { fiscalDate: 'Total', articles: '', amount: 123 },
-  };
+  const rows = Array.from({ length: count }, (_, i) => ({
+    fiscalDate: '2026-01-01',
+    time: '12:00',
+    siteId: 1,
+    site: 'Le Comptoir Lyon Bellecour',
+    terminalId: 1,
+    sellerCode: 'V01',
+    ticketNumber: String(i),
+    kind: 'SALE',
+    amount: i * 10,
+    payments: wide(i) ? `Titre-restau’ Œ 🍰 ${i}` : `Carte bancaire ${i}`,
+  }));
+  return { ...ticketsReport(rows, ['Le Comptoir Lyon Bellecour'], '2026-12-31'), title };
 }
 
 /** The reference: the dataset with `rows` as its last key, through JSON.stringify and Buffer.from. */
