@@ -35,3 +35,41 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
     timeout: 30_000,
   });
 }
+
+/**
+ * Whether `page` still draws: two animation frames within `ms` milliseconds.
+ *
+ * Headless Chromium has been seen, rarely and on a loaded machine, to stop producing frames for a
+ * page for good: in one CI run of the chaos test (e2e/offline-chaos.spec.ts), the 19th "save"
+ * click waited its whole 8 minutes on Playwright's stability check, which compares the element's
+ * box across animation frames, while the page's DOM answered queries. Others report the same
+ * (engram-app/Engram#1276; dknauss/Sudo#353, where a reload did not help and a new page of the
+ * same context did).
+ */
+export async function drawsFrames(page: Page, ms = 5_000): Promise<boolean> {
+  return page.evaluate(
+    (limit) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), limit);
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            clearTimeout(timer);
+            resolve(true);
+          }),
+        );
+      }),
+    ms,
+  );
+}
+
+/**
+ * A new page of `page`'s context on the same address, `page` closed: the way out of a page that
+ * no longer draws ({@link drawsFrames}). The session and the outbox live in IndexedDB, which the
+ * context's pages share, so the new page is the app as a user reopening it finds it.
+ */
+export async function reopenPage(page: Page): Promise<Page> {
+  const next = await page.context().newPage();
+  await next.goto(page.url());
+  await page.close();
+  return next;
+}
