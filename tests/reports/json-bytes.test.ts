@@ -1,51 +1,12 @@
 /**
  * The JSON answer's bytes (src/server/reports/render/json.ts): the UTF-8 of JSON.stringify
- * (RFC 8259 §8.1) byte for byte, whichever way the text is encoded.
+ * (RFC 8259 §8.1) of the dataset with its rows last, byte for byte, whichever way each slice is
+ * encoded.
  */
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
-import { datasetJsonBytes, jsonBytes, ROWS_PER_SLICE } from '../../src/server/reports/render/json.ts';
+import { datasetJsonBytes, ROWS_PER_SLICE } from '../../src/server/reports/render/json.ts';
 import { ticketsReport } from '../helpers/report-datasets.ts';
-
-/** The reference: the text encoded by Buffer.from, as the route did before. */
-const reference = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8');
-
-describe('jsonBytes', () => {
-  it.each([
-    ['ASCII only', { site: 'Lyon', netSales: 864610, rows: [1, 2, 3] }],
-    ['Latin-1 accents (one-byte text)', { site: 'Annecy Vieille Ville — é', label: 'Détail', n: 1 }],
-    [
-      'a typographic apostrophe and œ (two-byte text)',
-      { articles: 'Jus d’orange, Œuf mayonnaise, Tartare de bœuf' },
-    ],
-    ['the euro sign and a character outside the BMP', { label: 'Prix € 🍰 crème', amount: 450 }],
-    ['a lone surrogate, escaped by JSON.stringify (\\ud800)', { text: `a${'\ud800'}b` }],
-    ['control characters and quotes, escaped by JSON.stringify', { text: 'l1\nl2\t"q" \u2028 ’' }],
-  ])('%s: the same bytes as Buffer.from(JSON.stringify(…))', (_name, value) => {
-    const bytes = jsonBytes(value);
-    expect(bytes.equals(reference(value))).toBe(true);
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(JSON.parse(JSON.stringify(value)));
-  });
-
-  it('a large two-byte text (a year of corrections) comes out whole', () => {
-    const rows = Array.from({ length: 7000 }, (_, i) => ({
-      fiscalDate: '2026-01-01',
-      siteId: i % 6,
-      site: 'Le Comptoir Lyon Bellecour',
-      articles: `Jus d’orange pressé, Œuf mayonnaise, Café crème ${i}`,
-    }));
-    const bytes = jsonBytes({ rows });
-    expect(bytes.equals(reference({ rows }))).toBe(true);
-    expect(bytes.length).toBeGreaterThan(JSON.stringify({ rows }).length);
-  });
-
-  it('a text of three-byte characters (CJK) comes out whole', () => {
-    const value = { site: '東京駅前店'.repeat(2000), note: 'œ' };
-    const bytes = jsonBytes(value);
-    expect(bytes.equals(reference(value))).toBe(true);
-    expect(bytes.length).toBe(Buffer.byteLength(JSON.stringify(value)));
-  });
-});
 
 /**
  * A tickets report (tests/helpers) of `count` rows titled `title`; rows whose index `wide(i)`
@@ -92,5 +53,23 @@ describe('datasetJsonBytes', () => {
       expect(back).toEqual(value);
       expect(back.rows.map((r) => r.amount)).toEqual(value.rows.map((r) => r.amount));
     }
+  });
+});
+
+describe('datasetJsonBytes encodes every kind of text as Buffer.from(JSON.stringify(…)) does', () => {
+  it.each([
+    ['ASCII only', 'Carte bancaire'],
+    ['Latin-1 accents (one-byte text)', 'Annecy Vieille Ville — é, Détail'],
+    ['a typographic apostrophe and œ (two-byte text)', 'Jus d’orange, Œuf mayonnaise, Tartare de bœuf'],
+    ['the euro sign and a character outside the BMP', 'Prix € 🍰 crème'],
+    ['a lone surrogate, escaped by JSON.stringify (\\ud800)', `a${'\ud800'}b`],
+    ['control characters and quotes, escaped by JSON.stringify', 'l1\nl2\t"q" \u2028 ’'],
+    ['three-byte characters (CJK), long', '東京駅前店'.repeat(2000)],
+  ])('%s, in the title and in every row', (_name, text) => {
+    const value = { ...dataset(ROWS_PER_SLICE + 3, text, () => false), title: text };
+    for (const row of value.rows) row.payments = text;
+    const bytes = datasetJsonBytes(value);
+    expect(bytes.equals(rowsLast(value))).toBe(true);
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual(value);
   });
 });

@@ -35,15 +35,7 @@ function utf8(text: string): Buffer {
 }
 
 /**
- * `value` as JSON text (JSON.stringify) encoded in UTF-8 (see {@link utf8}).
- * @throws TypeError from JSON.stringify (a BigInt or a cycle in `value`).
- */
-export function jsonBytes(value: unknown): Buffer {
-  return utf8(JSON.stringify(value));
-}
-
-/**
- * `dataset` as JSON in UTF-8: the same value as {@link jsonBytes}, with `rows` written last.
+ * `dataset` as JSON in UTF-8 (RFC 8259 §8.1): JSON.stringify's text of it, with `rows` written last.
  *
  * The rows are serialised {@link ROWS_PER_SLICE} at a time and each slice is encoded on its own,
  * and so is everything but the rows (title, columns, totals). So one wide character (an en dash
