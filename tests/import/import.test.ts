@@ -287,4 +287,35 @@ describe('files cut into blocks', () => {
         .rejects.toThrow(`${file}:${31 + newlinesBefore}:4 (Qty): "one" is not a number`);
     }
   });
+
+  it('reports a quote that never closes on the line where it opened, and writes nothing', async () => {
+    const rows = ['Ticket,Date,Item,Qty,Price'];
+    for (let i = 1; i <= 40; i++) rows.push(`${i},2024-03-01 12:${String(i).padStart(2, '0')},${i === 25 ? '"Mug, blue' : `Item ${i}`},1,1.50`);
+    const file = await write('unclosed.csv', `${rows.join('\n')}\n`);
+    await sandbox.db.pool.query('TRUNCATE tickets, ticket_lines, daily_sales, sites, companies CASCADE');
+    for (const workers of [0, 1]) {
+      await expect(importSalesFile(sandbox.db.pool, { file, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 }))
+        .rejects.toThrow(`${file}:26: unreadable CSV: a quoted field opened on this line is never closed`);
+      expect(await counts()).toMatchObject({ tickets: 0, lines: 0 });
+    }
+  });
+
+  it('reports a record with a missing field on its line, and keeps a quote inside an unquoted field as text', async () => {
+    const rows = ['Ticket,Date,Item,Qty,Price'];
+    for (let i = 1; i <= 40; i++) rows.push(`${i},2024-03-01 12:${String(i).padStart(2, '0')},${i === 5 ? '12" pizza' : `Item ${i}`},1,1.50`);
+    const good = await write('stray-quote.csv', `${rows.join('\n')}\n`);
+    const narrow = rows.slice();
+    narrow[30] = '30,2024-03-01 12:30,Item 30,1';
+    const bad = await write('narrow.csv', `${narrow.join('\n')}\n`);
+    for (const workers of [0, 1]) {
+      await sandbox.db.pool.query('TRUNCATE tickets, ticket_lines, daily_sales, sites, companies CASCADE');
+      await expect(importSalesFile(sandbox.db.pool, { file: bad, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 }))
+        .rejects.toThrow(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:31: unreadable CSV: Invalid Record Length`));
+      expect(await counts()).toMatchObject({ tickets: 0, lines: 0 });
+      const result = await importSalesFile(sandbox.db.pool, { file: good, mapping: BASIC, site: 'Soho', workers, blockBytes: 64 });
+      expect(result).toMatchObject({ linesRead: 40, linesInserted: 40 });
+      const { rows: pizza } = await sandbox.db.pool.query("SELECT article FROM ticket_lines WHERE article LIKE '%pizza'");
+      expect(pizza).toEqual([{ article: '12" pizza' }]);
+    }
+  });
 });
