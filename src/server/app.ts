@@ -8,11 +8,11 @@
  */
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { HelmetOptions } from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { SwaggerTransform } from '@fastify/swagger';
 import { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../contract/api.ts';
@@ -24,6 +24,7 @@ import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
+import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { distributionRoutes } from './routes/distributions.ts';
@@ -66,6 +67,14 @@ const CSP_DIRECTIVES = {
   objectSrc: ["'none'"],
   frameAncestors: ["'none'"],
   formAction: ["'self'"],
+};
+
+/** helmet's options for every answer's security headers (plugins/security-headers.ts). */
+export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+  // HSTS over plain HTTP is ignored by browsers and harmful behind a TLS proxy we do not know.
+  strictTransportSecurity: false,
+  xFrameOptions: { action: 'deny' }, // as CSP frame-ancestors 'none', for older browsers
 };
 
 /**
@@ -116,14 +125,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => changes.close());
   const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);
+  // First, so that every answer carries them, the rights guard's 401/403/400 included.
+  installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
   installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
-    // HSTS over plain HTTP is ignored by browsers and harmful behind a TLS proxy we do not know.
-    strictTransportSecurity: false,
-    frameguard: { action: 'deny' }, // as CSP frame-ancestors 'none', for older browsers
-  });
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
   // .br and .gz of the client's files, which @fastify/static sends as they are): the API's JSON
   // above all. A year of sales by day (360 kB of JSON) takes 3.8 ms at brotli quality 5 (44 kB),

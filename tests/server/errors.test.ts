@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../../src/server/app.ts';
+import { buildApp, SECURITY_HEADER_OPTIONS } from '../../src/server/app.ts';
 import { ConfigError, loadConfig } from '../../src/server/config.ts';
 import { ApiHttpError } from '../../src/server/plugins/errors.ts';
+import { helmetHeaders } from '../../src/server/plugins/security-headers.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 describe('error answers', () => {
@@ -93,6 +94,45 @@ describe('error answers', () => {
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends the same security headers on every kind of answer: refused, not found, failed, invalid', async () => {
+    const expected = helmetHeaders(SECURITY_HEADER_OPTIONS);
+    const answers = [
+      await app.inject({ method: 'GET', url: '/api/version' }),
+      await app.inject({ method: 'GET', url: '/api/bo/getSites', headers: { 'x-requested-with': 'XMLHttpRequest' } }),
+      await app.inject({ method: 'GET', url: '/api/bo/getSites' }),
+      await app.inject({ method: 'GET', url: '/api/nowhere' }),
+      await app.inject({ method: 'GET', url: '/test/boom' }),
+      await app.inject({ method: 'GET', url: '/test/validate?n=x' }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 400, 404, 500, 400]);
+    for (const res of answers) {
+      for (const [name, value] of Object.entries(expected)) expect(res.headers[name.toLowerCase()], name).toBe(value);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});
+
+describe('security headers', () => {
+  it('are the headers helmet writes for our options, computed once', () => {
+    const headers = helmetHeaders(SECURITY_HEADER_OPTIONS);
+    expect(headers['X-Frame-Options']).toBe('DENY');
+    expect(headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(headers['Content-Security-Policy']).toContain("script-src 'self'");
+    expect(headers['Strict-Transport-Security']).toBeUndefined();
+    expect(headers['X-Powered-By']).toBeUndefined();
+    expect(Object.keys(headers).sort()).toEqual([
+      'Content-Security-Policy', 'Cross-Origin-Opener-Policy', 'Cross-Origin-Resource-Policy', 'Origin-Agent-Cluster',
+      'Referrer-Policy', 'X-Content-Type-Options', 'X-DNS-Prefetch-Control', 'X-Download-Options', 'X-Frame-Options',
+      'X-Permitted-Cross-Domain-Policies', 'X-XSS-Protection',
+    ]);
+  });
+
+  it('refuses options that make a header depend on the request, and options helmet refuses', () => {
+    expect(() => helmetHeaders({ contentSecurityPolicy: { directives: { scriptSrc: ["'self'", () => "'nonce-x'"] } } }))
+      .toThrow(/depends on the request/);
+    expect(() => helmetHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", 'bad;value'] } } })).toThrow();
   });
 });
 
