@@ -47,19 +47,31 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
  * same context did).
  */
 export async function drawsFrames(page: Page, ms = 5_000): Promise<boolean> {
-  return page.evaluate(
-    (limit) =>
-      new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), limit);
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            clearTimeout(timer);
-            resolve(true);
-          }),
-        );
-      }),
-    ms,
-  );
+  // A page whose scripts no longer run at all never answers the evaluation: that is no frame too.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms + 1_000);
+  });
+  const frames = page
+    .evaluate(
+      (limit) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), limit);
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              clearTimeout(timer);
+              resolve(true);
+            }),
+          );
+        }),
+      ms,
+    )
+    .catch(() => false);
+  try {
+    return await Promise.race([frames, silent]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -72,4 +84,27 @@ export async function reopenPage(page: Page): Promise<Page> {
   await next.goto(page.url());
   await page.close();
   return next;
+}
+
+/**
+ * Does `act` on `page`; when it fails because the page stopped drawing ({@link drawsFrames}),
+ * reopens the app ({@link reopenPage}), waits for `ready` on the new page and does `act` again
+ * there, as a user would. Any other failure is thrown as it is.
+ * @returns the page the act succeeded on (`page`, or the reopened one).
+ */
+export async function actOrReopen(
+  page: Page,
+  act: (page: Page) => Promise<void>,
+  ready: (page: Page) => Promise<void>,
+): Promise<Page> {
+  try {
+    await act(page);
+    return page;
+  } catch (error) {
+    if (await drawsFrames(page)) throw error;
+    const next = await reopenPage(page);
+    await ready(next);
+    await act(next);
+    return next;
+  }
 }

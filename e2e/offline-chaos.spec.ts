@@ -5,9 +5,9 @@
  * go through too; setOffline does not cut those). At the end the server holds exactly one row per
  * count, nothing waits and nothing needs attention.
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { drawsFrames, e2eDatabase, reopenPage, signIn, waitForServiceWorker } from './helpers.ts';
+import { actOrReopen, drawsFrames, e2eDatabase, reopenPage, signIn, waitForServiceWorker } from './helpers.ts';
 
 const SEED = 20261122;
 const WRITES = 200;
@@ -55,25 +55,22 @@ test('200 counts saved through network chaos and reloads reach the server exactl
     return route.continue().catch(() => undefined);
   });
 
-  const fillAndSave = async (i: number) => {
-    await page.getByTestId('cash-denomination-2000').fill(String((i % 5) + 1));
-    await page.getByLabel('Chèques').fill('1');
-    await page.getByLabel('Titres-restaurant').fill('1');
-    await page.getByLabel('Commentaire').fill(`${tag}-${i}`);
-    await page.getByRole('button', { name: 'Enregistrer le comptage' }).click({ timeout: 30_000 });
+  const fillAndSave = (i: number) => async (on: Page) => {
+    const limit = { timeout: 30_000 };
+    await on.getByTestId('cash-denomination-2000').fill(String((i % 5) + 1), limit);
+    await on.getByLabel('Chèques').fill('1', limit);
+    await on.getByLabel('Titres-restaurant').fill('1', limit);
+    await on.getByLabel('Commentaire').fill(`${tag}-${i}`, limit);
+    await on.getByRole('button', { name: 'Enregistrer le comptage' }).click(limit);
+  };
+  const formShown = async (on: Page) => {
+    await expect(on.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
   };
   for (let i = 0; i < WRITES; i++) {
     if (rng.float() < 0.05) await context.setOffline(true);
-    try {
-      await fillAndSave(i);
-    } catch (error) {
-      // A click that could not happen because the browser stopped drawing the page (helpers.ts
-      // drawsFrames): the count was not saved; the user reopens the app and types it again.
-      if (await drawsFrames(page)) throw error;
-      page = await reopenPage(page);
-      await expect(page.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
-      await fillAndSave(i);
-    }
+    // A click that cannot happen because the browser stopped drawing the page (helpers.ts
+    // drawsFrames): the count was not saved; the user reopens the app and types it again.
+    page = await actOrReopen(page, fillAndSave(i), formShown);
     // Saved on the device: the form empties for the next drawer.
     await expect(page.getByLabel('Commentaire')).toHaveValue('');
     if (rng.float() < 0.1) await context.setOffline(false);
