@@ -15,24 +15,30 @@ const WIDE_CHARACTER = /[\u0100-\uffff]/;
 export const ROWS_PER_SLICE = 256;
 
 /**
- * `text` encoded in UTF-8.
+ * A part of the answer ready to be written in UTF-8: a text of Latin-1 characters only (most
+ * reports: digits, dates, accented site names), written straight into the answer's buffer
+ * (Buffer#write, the fast path for V8's one-byte strings), or the bytes of a text with a wider
+ * character, already encoded.
  *
- * A text of Latin-1 characters only (most reports: digits, dates, accented site names) is
- * encoded by Buffer.from, the fast path for V8's one-byte strings. One character beyond Latin-1
- * (’, œ, € in an article name) makes V8 hold the whole text as UTF-16, and Buffer.from's UTF-8
- * encoding of that is slow: on a year of corrections of the demo chain (1.4 MB, one row in twelve
- * with ’ or œ) it took 2.6 ms, TextEncoder.encodeInto 1.4 ms, and copying the UTF-16 code units
- * out (Buffer.from(…, 'utf16le'), a plain copy) then re-encoding them with ICU's converter
- * (buffer.transcode) 0.65 ms. JSON.stringify writes a lone surrogate as an escape (ES2019
- * well-formed JSON.stringify), so the texts given here are well-formed UTF-16 and the converter
- * never needs its substitution character. The probe costs nothing measurable: V8 answers it at
- * once on a one-byte string and at the first wide character on a two-byte one.
+ * One character beyond Latin-1 (’, œ, € in an article name) makes V8 hold the whole text as
+ * UTF-16, and Node's UTF-8 encoding of that is slow: on a year of corrections of the demo chain
+ * (1.4 MB, one row in twelve with ’ or œ) Buffer.from took 2.6 ms, TextEncoder.encodeInto 1.4 ms,
+ * and copying the UTF-16 code units out (Buffer.from(…, 'utf16le'), a plain copy) then
+ * re-encoding them with ICU's converter (buffer.transcode) 0.65 ms. JSON.stringify writes a lone
+ * surrogate as an escape (ES2019 well-formed JSON.stringify), so the texts given here are
+ * well-formed UTF-16 and the converter never needs its substitution character. The probe costs
+ * nothing measurable: V8 answers it at once on a one-byte string and at the first wide character
+ * on a two-byte one.
  * @throws Error from buffer.transcode on a Node.js built without ICU (the official builds have it).
  */
-function utf8(text: string): Buffer {
-  if (!WIDE_CHARACTER.test(text)) return Buffer.from(text);
-  return transcode(Buffer.from(text, 'utf16le'), 'utf16le', 'utf8');
+function part(text: string): Part {
+  if (!WIDE_CHARACTER.test(text)) return { text, bytes: Buffer.byteLength(text) };
+  const encoded = transcode(Buffer.from(text, 'utf16le'), 'utf16le', 'utf8');
+  return { encoded, bytes: encoded.length };
 }
+
+/** A part of the answer: Latin-1 text still to be written, or UTF-8 bytes; `bytes` its size. */
+type Part = { text: string; bytes: number } | { encoded: Buffer; bytes: number };
 
 /**
  * `dataset` as JSON in UTF-8 (RFC 8259 §8.1): JSON.stringify's text of it, with `rows` written last.
@@ -42,22 +48,28 @@ function utf8(text: string): Buffer {
  * in a title, ’ in an article name) makes only its own slice a two-byte text, not the whole answer
  * (a year of finance figures, 490 kB: 1.98 → 0.96 ms); and V8 builds several short texts faster
  * than one long one. The slices are whole rows (array elements), so no character is cut. With
- * {@link utf8}, a year of corrections (1.4 MB, 592 rows of 6,885 with a wide character): 5.7 ms
+ * {@link part}, a year of corrections (1.4 MB, 592 rows of 6,885 with a wide character): 5.7 ms
  * in one text with TextEncoder, 4.6–5.7 ms in slices with TextEncoder, 3.7–3.9 ms in slices with
- * ICU's converter.
+ * ICU's converter. The parts are written into one buffer of the answer's size: no buffer per
+ * slice, and no copy of them all into the answer (Buffer.concat).
  * @returns the bytes, one buffer.
  * @throws TypeError from JSON.stringify (a BigInt or a cycle in a row).
  */
 export function datasetJsonBytes(dataset: Dataset): Buffer {
   const { rows, ...head } = dataset;
   const headText = JSON.stringify(head);
-  const parts: Buffer[] = [utf8(headText === '{}' ? '{"rows":[' : `${headText.slice(0, -1)},"rows":[`)];
-  const comma = Buffer.from(',');
+  const parts = [part(headText === '{}' ? '{"rows":[' : `${headText.slice(0, -1)},"rows":[`)];
+  const comma = part(',');
   for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
     if (start > 0) parts.push(comma);
     // "[row,row,…]" without its brackets: one byte each.
-    parts.push(utf8(JSON.stringify(rows.slice(start, start + ROWS_PER_SLICE))).subarray(1, -1));
+    parts.push(part(JSON.stringify(rows.slice(start, start + ROWS_PER_SLICE)).slice(1, -1)));
   }
-  parts.push(Buffer.from(']}'));
-  return Buffer.concat(parts);
+  parts.push(part(']}'));
+  let size = 0;
+  for (const p of parts) size += p.bytes;
+  const out = Buffer.allocUnsafe(size);
+  let offset = 0;
+  for (const p of parts) offset += 'text' in p ? out.write(p.text, offset) : p.encoded.copy(out, offset);
+  return out;
 }
