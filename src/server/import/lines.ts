@@ -419,8 +419,8 @@ export interface ReadLines {
 
 /**
  * Reads blocks of records into {@link ReadLines}: {@link readRecords}, lookups, wide melting, then
- * each line's values (dates, exact amounts, VAT). Holds no state from block to block, so blocks can be
- * read by several threads at once; the {@link Assembler} puts them back in file order.
+ * each line's values (dates, exact amounts, VAT). Holds no state from block to block, so blocks
+ * can be read by several threads at once; the {@link Assembler} puts them back in file order.
  */
 export class BlockReader {
   private readonly readLine: (record: string[], values: LineValues) => void;
