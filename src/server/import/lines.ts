@@ -338,8 +338,9 @@ export function readRecords(bytes: Buffer, delimiter: string): string[][] {
   // when every CR and LF of the block come as CRLF. Otherwise csv-parse reads it (its delimiter
   // is the block's first line ending).
   const cr = text.includes('\r');
-  if (cr && !(occurrences(text, '\r') === occurrences(text, '\r\n') && occurrences(text, '\n') === occurrences(text, '\r\n'))) {
-    return parseCsv(bytes, text, delimiter, null);
+  if (cr) {
+    const crlf = occurrences(text, '\r\n');
+    if (occurrences(text, '\r') !== crlf || occurrences(text, '\n') !== crlf) return parseCsv(bytes, text, delimiter, null);
   }
   const fast = Papa.parse<string[]>(text, { delimiter, newline: cr ? '\r\n' : '\n', skipEmptyLines: true });
   const records = fast.data;
