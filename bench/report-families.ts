@@ -3,7 +3,8 @@
  * holds (the bench runner loads the demo chain, ~1.1 M ticket lines, first): for each family, a
  * year for every site (31 days for the classes capped at 31 days: tickets list, Z), timed three
  * ways in the same run, interleaved, median of several runs after a warm-up (two untimed
- * passes over every family, then two untimed runs of the family itself):
+ * passes over every family, then two untimed rounds). Each round times every family once on
+ * each path, the families in turn, so each family's samples are spread over the whole run:
  *
  * - "bare SQL": the very statement the report sends for that request (its exported builder),
  *   through the same pool — the baseline;
@@ -78,6 +79,18 @@ interface Family {
   /** Hour range `[heureDebut, heureFin]` (trancheHoraire), when the case times one. */
   hours?: [string, string];
   sql: SqlOf;
+}
+
+/** A family being timed: its request, its paths (each with its times, ms) and its row count. */
+interface FamilyCase {
+  family: Family;
+  input: RawReportInput;
+  rows: number;
+  sql: number[];
+  dataset: number[];
+  http: number[];
+  httpBrotli: number[];
+  paths: Array<{ times: number[]; run: () => Promise<unknown>; afterwards?: () => Promise<void> }>;
 }
 
 const analysis = (className: string): SqlOf => {
@@ -241,15 +254,19 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         if (res.statusCode !== 200) throw new Error(`${family.className}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
     }
+    // One timing context per family: its request, its three paths and their times.
+    const cases: FamilyCase[] = [];
     for (const family of FAMILIES) {
       const input = inputFor(family, lastDate, siteIds);
       const resolvedOnce = await resolveReport(input, siteIds, database);
       const bare = family.sql(resolvedOnce.request);
       const url = reportUrl(userId, input);
+      const c: FamilyCase = { family, input, rows: 0, sql: [], dataset: [], http: [], httpBrotli: [], paths: [] };
       const dataset = async () => {
         const resolved = await resolveReport(input, siteIds, database);
         const d = await runReport(resolved, database);
-        return { bytes: datasetJsonBytes(d).length, rows: d.rows.length };
+        c.rows = d.rows.length;
+        return datasetJsonBytes(d).length;
       };
       // The answer is read as the bytes a client receives (a stream of chunks), not decoded into
       // one string as app.inject does by default: that decoding is the test client's work, not
@@ -271,44 +288,42 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
           throw new Error(`${family.className}: asked ${encoding}, answered ${res.headers['content-encoding'] ?? 'identity'}`);
         return bytes;
       };
-      const sqlTimes: number[] = [];
-      const datasetTimes: number[] = [];
-      const httpTimes: number[] = [];
-      const httpBrotliTimes: number[] = [];
-      let rows = 0;
-      for (let i = 0; i < WARM_UP + RUNS; i++) {
-        // Rotate which goes first, so none always meets a cold or a warm cache.
-        const order = [0, 1, 2, 3].map((k) => (k + i) % 4);
-        for (const which of order) {
-          if (which === 3) {
-            const t = await timed(() => http('br'));
-            if (i >= WARM_UP) httpBrotliTimes.push(t.ms);
-            await editionsWritten();
-            continue;
-          }
-          if (which === 0) {
-            const t = await timed(() => pool.query(bare));
-            if (i >= WARM_UP) sqlTimes.push(t.ms);
-          } else if (which === 1) {
-            const t = await timed(dataset);
-            rows = t.value.rows;
-            if (i >= WARM_UP) datasetTimes.push(t.ms);
-          } else {
-            const t = await timed(http);
-            if (i >= WARM_UP) httpTimes.push(t.ms);
-            // The edition the route records goes on after the answer (editions.ts): let it land
-            // before the next timing, so it does not run inside another path's time.
-            await editionsWritten();
-          }
+      c.paths = [
+        { times: c.sql, run: () => pool.query(bare) },
+        { times: c.dataset, run: dataset },
+        // The edition the route records goes on after the answer (editions.ts): it is let land
+        // before the next timing, so it does not run inside another path's time.
+        { times: c.http, run: () => http(), afterwards: editionsWritten },
+        { times: c.httpBrotli, run: () => http('br'), afterwards: editionsWritten },
+      ];
+      cases.push(c);
+    }
+    // Every round times each family once on each path, the families in turn: a family's samples
+    // are spread over the whole run, not packed into the second or so it takes alone. A passing
+    // disturbance of the machine (another process, a long garbage collection) then touches a few
+    // samples of every family rather than most samples of one, whose median it would move; the
+    // paths of one family are still timed back to back, under the same load.
+    for (let i = 0; i < WARM_UP + RUNS; i++) {
+      for (let f = 0; f < cases.length; f++) {
+        const c = cases[(f + i) % cases.length]!;
+        // Rotate which path goes first, so none always meets a cold or a warm cache.
+        for (let k = 0; k < c.paths.length; k++) {
+          const path = c.paths[(k + i) % c.paths.length]!;
+          const t = await timed(path.run);
+          if (i >= WARM_UP) path.times.push(t.ms);
+          await path.afterwards?.();
         }
       }
-      const bareSqlMs = median(sqlTimes);
-      const datasetMs = median(datasetTimes);
-      const httpMs = median(httpTimes);
-      const httpBrotliMs = median(httpBrotliTimes);
+    }
+    for (const c of cases) {
+      const bareSqlMs = median(c.sql);
+      const datasetMs = median(c.dataset);
+      const httpMs = median(c.http);
+      const httpBrotliMs = median(c.httpBrotli);
+      const { input } = c;
       const result: FamilyResult = {
-        name: `${family.label}: ${input.rapportClassName} ${input.typeRapport}, ${input.dateDebut}..${input.dateFin}, ${siteIds.length} sites`,
-        rows,
+        name: `${c.family.label}: ${input.rapportClassName} ${input.typeRapport}, ${input.dateDebut}..${input.dateFin}, ${siteIds.length} sites`,
+        rows: c.rows,
         bareSqlMs: round2(bareSqlMs),
         datasetMs: round2(datasetMs),
         httpMs: round2(httpMs),
@@ -318,7 +333,7 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         httpBrotliRatio: round2(httpBrotliMs / bareSqlMs),
       };
       console.log(
-        `  ${result.name}: ${rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio}); brotli ${result.httpBrotliMs} ms (×${result.httpBrotliRatio})`,
+        `  ${result.name}: ${c.rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio}); brotli ${result.httpBrotliMs} ms (×${result.httpBrotliRatio})`,
       );
       results.push(result);
     }
