@@ -57,10 +57,12 @@ import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/ind
 import type { ReportRequest } from '../src/server/reports/types.ts';
 
 /**
- * Timed runs per path and family. The small families take 2–8 ms and the machine's load moves a
- * single run by up to a third: 31 runs (15 before) steady the median of each path.
+ * Timed rounds (each times every family once on each path). The small families take 2–8 ms and
+ * the machine's load moves a single run by up to a third: with 31 rounds the highest HTTP ratio
+ * of a run still moved between 1.46 and 1.58 from one run to the next on the same chain; 61
+ * halve the variance of each median (about 90 s for the whole bench on the demo chain).
  */
-const RUNS = 31;
+const RUNS = 61;
 const WARM_UP = 2;
 /** Untimed passes over all families before the first is timed (see benchReportFamilies). */
 const GLOBAL_WARM_UP = 2;
@@ -136,6 +138,12 @@ export interface FamilyResult {
   ratio: number;
   /** httpMs / bareSqlMs. */
   httpRatio: number;
+  /**
+   * For information, how far to trust the ratios: httpMs / bareSqlMs of each round (the two
+   * timed back to back, under the same load), their median and quartiles. A ratio of medians
+   * far from this median says the machine's load moved during the run.
+   */
+  httpRatioPerRound: { median: number; p25: number; p75: number };
   /** The HTTP answer asked with `Accept-Encoding: br` (compressed), median in ms. */
   httpBrotliMs: number;
   /** httpBrotliMs / bareSqlMs (for information: the target is on the uncompressed answer). */
@@ -320,6 +328,8 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
       const datasetMs = median(c.dataset);
       const httpMs = median(c.http);
       const httpBrotliMs = median(c.httpBrotli);
+      const perRound = c.http.map((ms, i) => ms / c.sql[i]!).sort((a, b) => a - b);
+      const quantile = (q: number) => round2(perRound[Math.round(q * (perRound.length - 1))]!);
       const { input } = c;
       const result: FamilyResult = {
         name: `${c.family.label}: ${input.rapportClassName} ${input.typeRapport}, ${input.dateDebut}..${input.dateFin}, ${siteIds.length} sites`,
@@ -329,11 +339,12 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         httpMs: round2(httpMs),
         ratio: round2(datasetMs / bareSqlMs),
         httpRatio: round2(httpMs / bareSqlMs),
+        httpRatioPerRound: { median: round2(median(perRound)), p25: quantile(0.25), p75: quantile(0.75) },
         httpBrotliMs: round2(httpBrotliMs),
         httpBrotliRatio: round2(httpBrotliMs / bareSqlMs),
       };
       console.log(
-        `  ${result.name}: ${c.rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio}); brotli ${result.httpBrotliMs} ms (×${result.httpBrotliRatio})`,
+        `  ${result.name}: ${c.rows} rows, bare SQL ${result.bareSqlMs} ms, dataset ${result.datasetMs} ms (×${result.ratio}), HTTP ${result.httpMs} ms (×${result.httpRatio}; per round ×${result.httpRatioPerRound.median}, ${result.httpRatioPerRound.p25}–${result.httpRatioPerRound.p75}); brotli ${result.httpBrotliMs} ms (×${result.httpBrotliRatio})`,
       );
       results.push(result);
     }
