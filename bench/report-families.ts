@@ -60,7 +60,7 @@ import type { ReportRequest } from '../src/server/reports/types.ts';
  * Timed rounds (each times every family once on each path). The small families take 2–8 ms and
  * the machine's load moves a single run by up to a third: with 31 rounds the highest HTTP ratio
  * of a run still moved between 1.46 and 1.58 from one run to the next on the same chain; 61
- * halve the variance of each median (about 90 s for the whole bench on the demo chain).
+ * halve the variance of each median (100–120 s for all the families on the demo chain).
  */
 const RUNS = 61;
 const WARM_UP = 2;
@@ -139,9 +139,9 @@ export interface FamilyResult {
   /** httpMs / bareSqlMs. */
   httpRatio: number;
   /**
-   * For information, how far to trust the ratios: httpMs / bareSqlMs of each round (the two
-   * timed back to back, under the same load), their median and quartiles. A ratio of medians
-   * far from this median says the machine's load moved during the run.
+   * For information, how far to trust the ratios: HTTP ÷ bare SQL within each round (the two
+   * timed a few milliseconds apart, under the same load), the median and quartiles of those
+   * ratios. A ratio of medians far from this median says the machine's load moved during the run.
    */
   httpRatioPerRound: { median: number; p25: number; p75: number };
   /** The HTTP answer asked with `Accept-Encoding: br` (compressed), median in ms. */
