@@ -100,6 +100,53 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** Several runs of {@link benchImport}: each run, and the median of their ratios (the target's). */
+export interface ImportBenchRuns {
+  name: string;
+  lines: number;
+  /** Median of the runs' `ratio` (import ÷ bare COPY, each pair timed back to back). */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  /** Median of the runs' import times, in seconds. */
+  seconds: number;
+  runs: ImportBench[];
+}
+
+/**
+ * Runs {@link benchImport} `runs` times, each on a database of its own from `freshPool` (so no
+ * run imports into tables holding the previous run's deleted rows), closed after its run, and
+ * answers the median ratio. One import per run of `npm run bench` moved the ratio between 1.34
+ * and 2.0 from one run to the next (import 2.6–3.1 s, bare COPY 1.49–1.98 s): the median of
+ * three says more than any one of them.
+ * @throws Error as benchImport.
+ */
+export async function benchImportRuns(freshPool: () => Promise<pg.Pool>, runs: number): Promise<ImportBenchRuns> {
+  const done: ImportBench[] = [];
+  for (let i = 0; i < runs; i++) {
+    const pool = await freshPool();
+    try {
+      const r = await benchImport(pool);
+      console.log(
+        `  run ${i + 1}: import ${r.seconds.toFixed(2)} s, bare COPY ${r.bareCopySeconds.toFixed(2)} s, ratio ${r.ratio.toFixed(2)}`,
+      );
+      done.push(r);
+    } finally {
+      await pool.end();
+    }
+  }
+  const ratios = done.map((r) => r.ratio);
+  return {
+    name: `${done[0]!.name}, median of ${runs} runs`,
+    lines: done[0]!.lines,
+    ratio: median(ratios),
+    ratioMin: Math.min(...ratios),
+    ratioMax: Math.max(...ratios),
+    seconds: median(done.map((r) => r.seconds)),
+    runs: done,
+  };
+}
+
 async function runAlone(runs: number): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-'));
   await fs.chmod(dir, 0o755);
