@@ -51,6 +51,32 @@ export const DatasetSchema = z.object({
 });
 export type Dataset = z.infer<typeof DatasetSchema>;
 
+/** A row of a dataset as the JSON answer writes it: its cells in the order of `columns`. */
+const RowCellsSchema = z.array(CellSchema);
+
+/**
+ * The JSON answer of bo/getReport (and its single-site and POST variants) with `format=JSON`,
+ * read into a {@link Dataset}: the dataset with each row written as an array of its cells in
+ * the order of `columns` (`[["2026-11-03", 1, "Paris", 412, …], …]`), which halves the answer
+ * (no key repeated in every row) and the server's time to write it (docs/decisions/0012). A row
+ * written as an object (keyed by column key) is read as it is: offline copies the service worker
+ * stored before the change (sw/offline-copies.ts) still open. A row array shorter than `columns`
+ * leaves the missing cells null.
+ * @throws ZodError (from `parse`) when the answer is not such a dataset.
+ */
+export const DatasetAnswerSchema = DatasetSchema.extend({
+  rows: z.array(z.union([RowCellsSchema, z.record(z.string(), CellSchema)])),
+}).transform((answer): Dataset => {
+  const keys = answer.columns.map((c) => c.key);
+  const rows = answer.rows.map((row) => {
+    if (!Array.isArray(row)) return row;
+    const out: Record<string, string | number | null> = {};
+    for (let i = 0; i < keys.length; i++) out[keys[i] as string] = row[i] ?? null;
+    return out;
+  });
+  return { ...answer, rows };
+});
+
 /** One report class as listed by GET bo/rapport/metrics (`editions`). */
 export const ReportClassInfoSchema = z.object({
   className: z.string(),

@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../src/contract/exports.ts';
-import { type Dataset, DatasetSchema } from '../../src/contract/reports.ts';
+import { type Dataset, DatasetAnswerSchema } from '../../src/contract/reports.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import type { ReportShaping } from '../../src/client/features/selection/selection-state.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -102,7 +102,7 @@ function runReport(shaping: ReportShaping): Promise<Dataset> {
       siteIds,
     }),
   );
-  return m.http.getJson('bo/getReport', DatasetSchema, params);
+  return m.http.getJson('bo/getReport', DatasetAnswerSchema, params);
 }
 
 describe('a favourite with the sort and filter of the reports screen', () => {

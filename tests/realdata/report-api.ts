@@ -9,6 +9,7 @@ import type { DistributionAnswer } from '../../src/contract/distributions.ts';
 import type { Dataset } from '../../src/contract/reports.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { REPO } from './expected.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 const PASSWORD = 'Real-Data-2026!';
 
@@ -32,7 +33,7 @@ export async function reportingApp() {
         headers,
       });
       expect(res.statusCode, `${className} ${variant} ${from}..${to}: ${res.body.slice(0, 300)}`).toBe(200);
-      return res.json<Dataset>();
+      return datasetAnswer(res);
     },
     /** GET bo/getRepartition (SPEC.md §7) of one site, checked 200. */
     async distribution(type: string, statut: string, from: string, to: string, siteId: number): Promise<DistributionAnswer> {

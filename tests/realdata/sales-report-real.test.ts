@@ -22,6 +22,7 @@ import type { Dataset } from '../../src/contract/reports.ts';
 import { importSalesFile } from '../../src/server/import/sales.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectedSalesTotals } from '../reports/chain.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DATA = path.resolve(REPO, '../shared/data');
@@ -171,7 +172,7 @@ describe('sales report on the real exports of ../shared/data', () => {
       const end = format(addDays(new Date(`${start}T12:00:00`), 399), 'yyyy-MM-dd');
       const res = await report(imported.siteId, start, end, 'JSON');
       expect(res.statusCode).toBe(200);
-      const d = res.json<Dataset>();
+      const d = datasetAnswer(res);
       expect(d.currency).toBe('GBP');
       expect(d.totals).toMatchObject(
         expectedSalesTotals(expected.filter((r) => r.fiscalDate >= start && r.fiscalDate <= end)),
@@ -205,7 +206,7 @@ describe('sales report on the real exports of ../shared/data', () => {
 
     const res = await report(imported.siteId, first, last, 'JSON');
     expect(res.statusCode).toBe(200);
-    const d = res.json<Dataset>();
+    const d = datasetAnswer(res);
     expect(figures(d)).toEqual(expected);
     expect(d.totals).toMatchObject(expectedSalesTotals(expected));
 

@@ -10,6 +10,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, loadChain } from './chain.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 /** Lines added: [ticket, family, vat rate, amount cents]. */
 const LINES: Array<[number, string, number, number]> = [];
@@ -70,7 +71,7 @@ async function report(className: string, query: string): Promise<Dataset> {
     `bo/getReport?id=${api.manager.id}&rapportClassName=${className}&format=JSON&language=en&sites[]=1&${DAY}&${query}`,
   );
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<Dataset>();
+  return datasetAnswer(res);
 }
 
 describe('family, VAT rate and payment method filters', () => {

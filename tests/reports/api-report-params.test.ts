@@ -9,6 +9,7 @@ import { localMinute } from '../helpers/chain.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedPeriodRows, loadChain } from './chain.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-params',
@@ -27,7 +28,7 @@ async function report(query: string, className = 'RapportVentes') {
 async function dataset(query: string): Promise<Dataset> {
   const res = await report(query);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<Dataset>();
+  return datasetAnswer(res);
 }
 
 function expected(keep: (k: ChainTicket) => boolean, sites = [1, 2], training = false) {
@@ -184,7 +185,7 @@ describe('ticket selection parameters', () => {
       url: `/api/bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&format=JSON&datefiscales[]=2026-11-02&datefiscales[]=2026-11-09&sites[]=1`,
       headers: api.manager.headers,
     });
-    const got = res.json<Dataset>();
+    const got = datasetAnswer(res);
     expect(figures(got.rows)).toEqual(
       expectedFigures(expected((k) => k.fiscalDate === '2026-11-02' || k.fiscalDate === '2026-11-09', [1])),
     );
@@ -193,7 +194,7 @@ describe('ticket selection parameters', () => {
   it('operation is checked by the class: the tickets report lists cancellations only for ANNULATION; sales refuse it', async () => {
     const res = await report('operation=ANNULATION', 'RapportTickets');
     expect(res.statusCode, res.body).toBe(200);
-    const rows = res.json<Dataset>().rows;
+    const rows = datasetAnswer(res).rows;
     expect(rows).toHaveLength(
       api.tickets.filter(
         (k) => k.siteId !== 3 && k.fiscalDate <= '2026-11-10' && k.kind === 'CANCELLATION' && !k.trainingMode,

@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
-import type { Dataset, ReportClassInfo } from '../../src/contract/reports.ts';
+import type { ReportClassInfo } from '../../src/contract/reports.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
 import { type ChainTicket, expectedPeriodRows, expectedSalesRows, loadChain, SELLERS } from './chain.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-state',
@@ -29,7 +30,7 @@ describe('GET bo/getReportSite (single-site variant)', () => {
       `bo/getReportSite?id=${api.manager.id}&rapportClassName=RapportVentes&format=JSON&${PERIOD}&restaurantId=2`,
     );
     expect(res.statusCode, res.body).toBe(200);
-    const data = res.json<Dataset>();
+    const data = datasetAnswer(res);
     expect(data.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
     expect(data.totals.netSales).toBe(netOf([2]));
   });
@@ -70,7 +71,7 @@ describe('POST bo/getReport', () => {
       tri: 'netSales:desc',
     });
     expect(res.statusCode, res.body).toBe(200);
-    const data = res.json<Dataset>();
+    const data = datasetAnswer(res);
     const keep = (k: ChainTicket) =>
       k.siteId === 1 &&
       (k.fiscalDate === '2026-11-04' || k.fiscalDate === '2026-11-06') &&
@@ -93,7 +94,7 @@ describe('POST bo/getReport', () => {
       sites: [2],
       vendeurs: 'Dupont{{comma}} Marie',
     });
-    expect(res.json<Dataset>().totals.netSales).toBe(netOf([2], (k) => k.sellerCode === 'Dupont, Marie'));
+    expect(datasetAnswer(res).totals.netSales).toBe(netOf([2], (k) => k.sellerCode === 'Dupont, Marie'));
   });
 });
 
@@ -102,7 +103,7 @@ describe('empty reports', () => {
     const base = `bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&dateDebut=2026-10-01&dateFin=2026-10-05&sites[]=1`;
     const json = await api.get(api.manager.headers, `${base}&format=JSON`);
     expect(json.statusCode).toBe(200);
-    expect(json.json<Dataset>().rows).toEqual([]);
+    expect(datasetAnswer(json).rows).toEqual([]);
     const listed = await api.get(api.manager.headers, `exports/list?id=${api.manager.id}&mine=true&limit=1`);
     expect(listed.json().editions[0]).toMatchObject({ format: 'JSON', status: 'EMPTY', rows: 0 });
     for (const format of ['PDF', 'CSV', 'XLSX']) {
@@ -128,7 +129,7 @@ describe('GET bo/getResultsData (the report in state)', () => {
     expect(first.statusCode).toBe(200);
     const en = await api.get(api.lyon.headers, `bo/getResultsData?id=${api.lyon.id}&language=en`);
     expect(en.statusCode, en.body).toBe(200);
-    const data = en.json<Dataset>();
+    const data = datasetAnswer(en);
     expect(data.title).toBe('Sales');
     expect(data.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
     expect(data.totals.netSales).toBe(netOf([2]));

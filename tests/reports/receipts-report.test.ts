@@ -4,9 +4,9 @@
  * period and seller, with the total amount, in every format.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../src/contract/reports.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { DAY, PASSWORD, seedCounting } from '../server/counting/seed.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 let t: TestApp;
 let s: Awaited<ReturnType<typeof seedCounting>>;
@@ -70,7 +70,7 @@ describe('receipts report', () => {
   it('lists each receipt of the site and period in its latest version, with the total amount', async () => {
     const res = await report('JSON');
     expect(res.statusCode).toBe(200);
-    const data = res.json<Dataset>();
+    const data = datasetAnswer(res);
     expect(data.columns.map((c) => c.label)).toEqual([
       'Date fiscale',
       'Site',
@@ -90,7 +90,7 @@ describe('receipts report', () => {
   });
 
   it('keeps only the chosen sellers', async () => {
-    const data = (await report('JSON', '&vendeurs=V9')).json<Dataset>();
+    const data = datasetAnswer(await report('JSON', '&vendeurs=V9'));
     expect(data.rows.map((r) => r.seller)).toEqual(['V9 – Hugo']);
     expect(data.totals).toMatchObject({ amount: 3000 });
   });

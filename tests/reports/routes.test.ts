@@ -1,7 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../src/contract/reports.ts';
 import { ApiHttpError } from '../../src/server/plugins/errors.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { salesReport } from '../../src/server/reports/sales.ts';
@@ -10,6 +9,7 @@ import { localMinute } from '../helpers/chain.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
 import { expectedPeriodRows, loadChain, salesInput } from './chain.ts';
+import { datasetAnswer } from '../helpers/dataset-answer.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-secret',
@@ -59,12 +59,12 @@ describe('GET bo/getReport', () => {
     const repeated = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1&sites=2`);
     const comma = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1,2`);
     expect(bracket.statusCode).toBe(200);
-    const d = bracket.json<Dataset>();
+    const d = datasetAnswer(bracket);
     expect(d.rows).toEqual(expectedPeriodRows(api.tickets, [1, 2]));
-    expect(repeated.json<Dataset>().rows).toEqual(d.rows);
-    expect(comma.json<Dataset>().rows).toEqual(d.rows);
+    expect(datasetAnswer(repeated).rows).toEqual(d.rows);
+    expect(datasetAnswer(comma).rows).toEqual(d.rows);
     const single = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=2`);
-    expect(single.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
+    expect(datasetAnswer(single).rows).toEqual(expectedPeriodRows(api.tickets, [2]));
     expect(bracket.headers['content-type']).toMatch(/^application\/json/);
     expect(bracket.headers['content-length']).toBe(String(bracket.rawPayload.length));
   });
@@ -72,7 +72,7 @@ describe('GET bo/getReport', () => {
   it('uses every site of the scope when no site is given', async () => {
     const res = await getReport(api.lyon.headers, api.lyon.id, `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
-    expect(res.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
+    expect(datasetAnswer(res).rows).toEqual(expectedPeriodRows(api.tickets, [2]));
   });
 
   it('downloads a PDF with its translated file name and length', async () => {
@@ -115,7 +115,7 @@ describe('GET bo/getReport', () => {
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&trancheHoraire=true&heureDebut=12:00&heureFin=23:00`,
     );
-    expect(hours.json<Dataset>().rows).toEqual(
+    expect(datasetAnswer(hours).rows).toEqual(
       expectedPeriodRows(api.tickets, [1], (k) => localMinute(k) >= 720 && localMinute(k) < 1380),
     );
     const terminals = await getReport(
@@ -123,7 +123,7 @@ describe('GET bo/getReport', () => {
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&tpv[]=1&tpv[]=3`,
     );
-    expect(terminals.json<Dataset>().rows).toEqual(
+    expect(datasetAnswer(terminals).rows).toEqual(
       expectedPeriodRows(api.tickets, [1], (k) => k.terminalId !== 2),
     );
     const sellers = await getReport(
@@ -131,7 +131,7 @@ describe('GET bo/getReport', () => {
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&vendeurs=${encodeURIComponent('Dupont{{comma}} Marie,S1')}`,
     );
-    expect(sellers.json<Dataset>().rows).toEqual(
+    expect(datasetAnswer(sellers).rows).toEqual(
       expectedPeriodRows(api.tickets, [1], (k) => k.sellerCode === 'Dupont, Marie' || k.sellerCode === 'S1'),
     );
     const training = await getReport(
@@ -139,7 +139,7 @@ describe('GET bo/getReport', () => {
       api.manager.id,
       `${PERIOD}&format=JSON&sites[]=1&trainingMode=true`,
     );
-    expect(training.json<Dataset>().totals.netSales).toBe(
+    expect(datasetAnswer(training).totals.netSales).toBe(
       api.tickets
         .filter((k) => k.siteId === 1 && k.fiscalDate <= '2026-11-10')
         .reduce((a, k) => a + k.totalCents, 0),
@@ -153,7 +153,7 @@ describe('GET bo/getReport', () => {
       'format=JSON&sites[]=2&datefiscales[]=2026-11-03&datefiscales[]=2026-11-05',
     );
     expect(res.statusCode).toBe(200);
-    expect(res.json<Dataset>().rows.map((r) => r.fiscalDate)).toEqual(['2026-11-03', '2026-11-05']);
+    expect(datasetAnswer(res).rows.map((r) => r.fiscalDate)).toEqual(['2026-11-03', '2026-11-05']);
   });
 
   it('answers 400 ErrorUnknownRap for an unknown class', async () => {
@@ -257,7 +257,7 @@ describe('POST bo/getReport', () => {
       dateFin: '2026-11-10',
       sites: [2],
     });
-    expect(json.json<Dataset>().rows).toEqual(expectedPeriodRows(api.tickets, [2]));
+    expect(datasetAnswer(json).rows).toEqual(expectedPeriodRows(api.tickets, [2]));
   });
 
   it('answers 403 without the RAPPORTS right and 400 for an unknown class', async () => {

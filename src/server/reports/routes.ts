@@ -185,7 +185,8 @@ const reportAnswer = {
   200: z
     .unknown()
     .describe(
-      'format=JSON: the dataset (DatasetSchema: columns, rows, totals; money in integer cents), with no ' +
+      'format=JSON: the dataset (contract/reports.ts DatasetAnswerSchema: columns, rows, totals; money in ' +
+        'integer cents; each row an array of its cells in the order of columns), with no ' +
         'rows when the report is empty; PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment, ' +
         'or 400 CheckReportParam when the report is empty',
     ),

@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
 import type { AuthHeaders } from '../../helpers/app.ts';
 import { setUpReportApp } from '../../helpers/report-app.ts';
@@ -8,6 +7,7 @@ import { FR_RENDER_OPTIONS } from '../../helpers/report-datasets.ts';
 import { LYON, MANAGER } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
 import { loadFixture } from './fixture.ts';
+import { datasetAnswer } from '../../helpers/dataset-answer.ts';
 
 const api = setUpReportApp({
   password: 'Rapp0rts!-secret',
@@ -99,7 +99,7 @@ describe('operations and finance classes through bo/getReport', () => {
       `rapportClassName=RapportZ&dateDebut=2026-11-03&dateFin=2026-11-03&format=JSON`,
     );
     expect(res.statusCode).toBe(200);
-    const dataset = res.json<Dataset>();
+    const dataset = datasetAnswer(res);
     expect(dataset.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
     const pdf = await renderPdf(
       dataset,

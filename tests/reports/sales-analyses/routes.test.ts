@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../src/contract/reports.ts';
 import { renderPdf } from '../../../src/server/reports/render/pdf.ts';
 import type { AuthHeaders } from '../../helpers/app.ts';
 import { setUpReportApp } from '../../helpers/report-app.ts';
@@ -9,6 +8,7 @@ import { LYON, MANAGER } from '../../helpers/report-users.ts';
 import { pdfPagesText } from '../pdf-text.ts';
 import { input, loadChain } from './chain.ts';
 import { byDayPart, byTerminal, FR_DAY_PARTS, selectTickets } from './expected.ts';
+import { datasetAnswer } from '../../helpers/dataset-answer.ts';
 
 const PERIOD = 'dateDebut=2026-11-01&dateFin=2026-11-10';
 
@@ -81,7 +81,7 @@ describe('GET bo/getReport for the sales analyses', () => {
       'RapportVentesTranche',
       `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`,
     );
-    const dataset = json.json<Dataset>();
+    const dataset = datasetAnswer(json);
     const page = pdfPagesText(
       await renderPdf(
         dataset,
@@ -98,7 +98,7 @@ describe('GET bo/getReport for the sales analyses', () => {
   it("keeps a site-scoped user to the site's own terminals", async () => {
     const res = await getReport(api.lyon.headers, api.lyon.id, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
     expect(res.statusCode).toBe(200);
-    const d = res.json<Dataset>();
+    const d = datasetAnswer(res);
     expect(d.rows).toEqual(
       byTerminal(selectTickets(api.tickets, input('RapportVentesCaisse', { sites: [2] }))).rows,
     );

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CashCountBody, SafeCountBody } from '../../../src/contract/counting.ts';
-import type { Dataset } from '../../../src/contract/reports.ts';
 import { DAY, PASSWORD, setUpCounting } from './seed.ts';
+import { datasetAnswer } from '../../helpers/dataset-answer.ts';
 
 const ctx = setUpCounting();
 let reader: { id: number; headers: Record<string, string> };
@@ -62,7 +62,7 @@ describe('counting report classes', () => {
   it('RapportComptageCaisses lists the latest count of each terminal with its variances', async () => {
     const res = await report('RapportComptageCaisses', 'JSON');
     expect(res.statusCode).toBe(200);
-    const data = res.json<Dataset>();
+    const data = datasetAnswer(res);
     expect(data.rows).toEqual([
       {
         fiscalDate: DAY,
@@ -97,13 +97,13 @@ describe('counting report classes', () => {
 
   it('RapportComptageCaisses keeps to the chosen terminals', async () => {
     const res = await report('RapportComptageCaisses', 'JSON', '&tpv[]=2');
-    expect(res.json<Dataset>().rows.map((r) => r.terminal)).toEqual([2]);
+    expect(datasetAnswer(res).rows.map((r) => r.terminal)).toEqual([2]);
   });
 
   it('RapportComptageCoffre lists the latest safe count of each day', async () => {
     const res = await report('RapportComptageCoffre', 'JSON');
     expect(res.statusCode).toBe(200);
-    expect(res.json<Dataset>().rows).toEqual([
+    expect(datasetAnswer(res).rows).toEqual([
       {
         fiscalDate: DAY,
         site: 'Paris',

@@ -5,7 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../../contract/exports.ts';
-import { DatasetSchema, type Language, MetricsAnswerSchema } from '../../../contract/reports.ts';
+import { DatasetAnswerSchema, type Language, MetricsAnswerSchema } from '../../../contract/reports.ts';
 import { getJson, type SearchParams } from '../../lib/http.ts';
 
 export const reportQueries = {
@@ -64,7 +64,7 @@ export const reportQueries = {
   preview: (params: SearchParams) =>
     queryOptions({
       queryKey: [...reportQueries.all(), 'preview', params] as const,
-      queryFn: () => getJson('bo/getReport', DatasetSchema, { ...params, format: 'JSON' }),
+      queryFn: () => getJson('bo/getReport', DatasetAnswerSchema, { ...params, format: 'JSON' }),
       retry: false,
       staleTime: 60_000,
     }),

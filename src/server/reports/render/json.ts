@@ -1,8 +1,39 @@
 /**
- * The JSON answer of bo/getReport and its variants: a dataset as UTF-8 bytes (RFC 8259 §8.1).
+ * The JSON answer of bo/getReport and its variants: a dataset as UTF-8 bytes (RFC 8259 §8.1), its
+ * rows as arrays of cells in the order of its columns (contract/reports.ts DatasetAnswerSchema,
+ * docs/decisions/0012).
  */
 import { transcode } from 'node:buffer';
 import type { Dataset } from '../../../contract/reports.ts';
+
+type Cell = Dataset['rows'][number][string];
+/** A row's cells in column order (a missing key gives undefined, which JSON writes as null). */
+type RowCells = (row: Dataset['rows'][number]) => Array<Cell | undefined>;
+
+/** Extractors made so far, by their column keys joined with NUL (see {@link rowCells}). */
+const extractors = new Map<string, RowCells>();
+/** Column sets kept: classes × variants × groupings stay far below it. */
+const MAX_EXTRACTORS = 512;
+
+/**
+ * The function that reads a row's cells in the order of `keys`: `(r) => [r["k1"], r["k2"], …]`,
+ * made once per column set and kept. Each read is a property load at a fixed name, which V8 caches
+ * per row shape; a loop over the keys reads by a varying name, a lookup by name each time. Measured
+ * on a year of sales by day (2,125 rows of 8 cells), extraction and JSON.stringify: 0.46 ms with
+ * this, 0.60 ms with the loop; JSON.stringify of the rows as objects took 0.75 ms. The source is
+ * made of the keys only, each written as a JSON string literal (also a valid JavaScript string
+ * literal), so no key can be read as code; the keys are the report classes' own column keys.
+ */
+function rowCells(keys: readonly string[]): RowCells {
+  const id = keys.join('\u0000');
+  let extract = extractors.get(id);
+  if (!extract) {
+    extract = new Function('r', `return [${keys.map((k) => `r[${JSON.stringify(k)}]`).join(',')}];`) as RowCells;
+    if (extractors.size >= MAX_EXTRACTORS) extractors.clear();
+    extractors.set(id, extract);
+  }
+  return extract;
+}
 
 /** A character outside Latin-1: V8 then holds the whole JSON text in two bytes per character. */
 const WIDE_CHARACTER = /[\u0100-\uffff]/;
@@ -41,7 +72,10 @@ function part(text: string): Part {
 type Part = { text: string; bytes: number } | { encoded: Buffer; bytes: number };
 
 /**
- * `dataset` as JSON in UTF-8 (RFC 8259 §8.1): JSON.stringify's text of it, with `rows` written last.
+ * `dataset` as JSON in UTF-8 (RFC 8259 §8.1): JSON.stringify's text of it, with `rows` written last
+ * and each row as the array of its cells in the order of `columns` ({@link rowCells}; read back
+ * with contract/reports.ts DatasetAnswerSchema). A year of sales by day: 360 → 169 kB, and on the
+ * demo chain the HTTP answer went from 5.57 to 5.16 ms (bare SQL 3.84 ms), Z from 7.44 to 6.90 ms.
  *
  * The rows are serialised {@link ROWS_PER_SLICE} at a time and each slice is encoded on its own,
  * and so is everything but the rows (title, columns, totals). So one wide character (an en dash
@@ -57,13 +91,17 @@ type Part = { text: string; bytes: number } | { encoded: Buffer; bytes: number }
  */
 export function datasetJsonBytes(dataset: Dataset): Buffer {
   const { rows, ...head } = dataset;
+  const cells = rowCells(dataset.columns.map((c) => c.key));
   const headText = JSON.stringify(head);
   const parts = [part(headText === '{}' ? '{"rows":[' : `${headText.slice(0, -1)},"rows":[`)];
   const comma = part(',');
   for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
     if (start > 0) parts.push(comma);
     // "[row,row,…]" without its brackets: one byte each.
-    parts.push(part(JSON.stringify(rows.slice(start, start + ROWS_PER_SLICE)).slice(1, -1)));
+    const end = Math.min(rows.length, start + ROWS_PER_SLICE);
+    const slice = new Array<Array<Cell | undefined>>(end - start);
+    for (let i = start; i < end; i++) slice[i - start] = cells(rows[i]!);
+    parts.push(part(JSON.stringify(slice).slice(1, -1)));
   }
   parts.push(part(']}'));
   let size = 0;

@@ -7,7 +7,7 @@
  * (a summary or a table) for screen readers and for reading exact amounts on a phone.
  */
 import { useIntl } from 'react-intl';
-import { type Dataset, DatasetSchema, type ReportVariant } from '../../../../contract/reports.ts';
+import { type Dataset, DatasetAnswerSchema, type ReportVariant } from '../../../../contract/reports.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { getJson } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
@@ -51,7 +51,7 @@ export function GraphsPage() {
       CHARTS.map((c) =>
         getJson(
           'bo/getReport',
-          DatasetSchema,
+          DatasetAnswerSchema,
           buildReportParams({
             userId: request.userId,
             className: c.className,
