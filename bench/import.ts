@@ -7,8 +7,9 @@
  * ids and the daily aggregate. Targets: whole file under 30 s, ratio within 2.
  *
  * `npx node bench/import.ts [runs]` runs it alone on a throw-away embedded PostgreSQL, `runs` times
- * (default 1), and prints each run, then the median ratio and its spread (on a shared machine one
- * run says little); `benchImport` runs it on any migrated database (it cleans up what it wrote).
+ * (default 1) with {@link benchImportRuns}, and prints each run, then the median ratio and its
+ * spread (on a shared machine one run says little); `benchImport` runs it on any migrated database
+ * (it cleans up what it wrote).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -151,29 +152,25 @@ async function runAlone(runs: number): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-'));
   await fs.chmod(dir, 0o755);
   const server = await startEmbeddedPostgres(dir);
-  try {
+  let n = 0;
+  /** A new migrated database for each run, as `npm run bench` gives its runs. */
+  const freshPool = async (): Promise<pg.Pool> => {
+    const name = `bench_${++n}`;
     const admin = new pg.Client(server.connection);
     await admin.connect();
-    await admin.query('CREATE DATABASE bench');
+    await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
-    const pool = new pg.Pool({ ...server.connection, database: 'bench', max: 2 });
+    const pool = new pg.Pool({ ...server.connection, database: name, max: 2 });
     pool.on('error', () => {});
-    try {
-      await migrateDatabase(pool);
-      const ratios: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const r = await benchImport(pool);
-        ratios.push(r.ratio);
-        const load = os.loadavg()[0]?.toFixed(2);
-        process.stdout.write(`${r.name}: ${r.seconds.toFixed(2)} s, ${r.linesPerSecond} lines/s; bare COPY of the same rows ${r.bareCopySeconds.toFixed(2)} s; ratio ${r.ratio.toFixed(2)} (load average ${load})\n`);
-        process.stdout.write(`${JSON.stringify(r)}\n`);
-      }
-      if (runs > 1) {
-        process.stdout.write(`ratio over ${runs} runs: median ${median(ratios).toFixed(2)}, min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}\n`);
-      }
-    } finally {
-      await pool.end();
-    }
+    await migrateDatabase(pool);
+    return pool;
+  };
+  try {
+    const r = await benchImportRuns(freshPool, runs);
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+    process.stdout.write(
+      `ratio over ${runs} run(s): median ${r.ratio.toFixed(2)}, min ${r.ratioMin.toFixed(2)}, max ${r.ratioMax.toFixed(2)} (load average ${os.loadavg()[0]?.toFixed(2)})\n`,
+    );
   } finally {
     await server.stop();
     await fs.rm(dir, { recursive: true, force: true });
