@@ -23,13 +23,21 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       args: [
-        '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', '--disable-quic',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
       ],
     },
   },
   projects: [
-    { name: 'tablet', use: { ...devices['Galaxy Tab S4'], browserName: 'chromium', defaultBrowserType: 'chromium' } },
+    {
+      name: 'tablet',
+      use: { ...devices['Galaxy Tab S4'], browserName: 'chromium', defaultBrowserType: 'chromium' },
+    },
   ],
   webServer: {
     command: `rm -rf ${E2E.dataDir} && ${path.join('node_modules', '.bin', 'node')} src/server/cli/start.ts`,

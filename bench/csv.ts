@@ -73,7 +73,9 @@ async function procStatusKb(field: 'VmHWM' | 'VmRSS'): Promise<number> {
 
 /** Fills `pool`'s database: one company, sites 1 and 2, SMALL and LARGE tickets with a payment each. */
 async function fill(pool: pg.Pool): Promise<void> {
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, 'Bench SAS', 'Le Comptoir')`);
+  await pool.query(
+    `INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, 'Bench SAS', 'Le Comptoir')`,
+  );
   await pool.query(`INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES
     (1, 'Comptoir Bastille', 1, 'Europe/Paris', 'EUR'), (2, 'Comptoir Part-Dieu', 1, 'Europe/Paris', 'EUR')`);
   for (const [site, count] of [
@@ -129,7 +131,12 @@ interface ChildMemory {
 async function child(databaseUrl: string): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-child-'));
   const database = await openDatabase({ databaseUrl, dataDir: dir });
-  const config = loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', COMPTOIR_LOGIN_RATE: '10000', DATA_DIR: dir });
+  const config = loadConfig({
+    COMPTOIR_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    COMPTOIR_LOGIN_RATE: '10000',
+    DATA_DIR: dir,
+  });
   const app = await buildApp({ config, database });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -180,7 +187,8 @@ async function download(port: number, databaseUrl: string, site: number, expecte
   }
   const seconds = (performance.now() - t0) / 1000;
   // Header + one line per ticket + totals.
-  if (lines !== expectedLines + 2) throw new Error(`CSV of site ${site}: ${lines} lines, expected ${expectedLines + 2}`);
+  if (lines !== expectedLines + 2)
+    throw new Error(`CSV of site ${site}: ${lines} lines, expected ${expectedLines + 2}`);
   return { lines, bytes, seconds: Math.round(seconds * 10) / 10 };
 }
 
@@ -297,7 +305,9 @@ export async function benchCsv(admin: pg.PoolConfig) {
       `  [${setting.name}] ${LARGE} lines: ${large.bytes} bytes in ${large.seconds} s, peak RSS ${large.peakRssMb} MB (at start ${large.startRssMb} MB, peak while starting ${large.startPeakRssMb} MB)`,
     );
     const ratio = Math.round((large.peakRssMb / small.peakRssMb) * 100) / 100;
-    console.log(`  [${setting.name}] peak RSS 1M ÷ 100k: ${ratio}; 1M under ${LIMIT_MB} MB: ${large.peakRssMb < LIMIT_MB}`);
+    console.log(
+      `  [${setting.name}] peak RSS 1M ÷ 100k: ${ratio}; 1M under ${LIMIT_MB} MB: ${large.peakRssMb < LIMIT_MB}`,
+    );
     runs.push({
       node: setting.name,
       small: { tickets: SMALL, ...small },

@@ -52,7 +52,9 @@ async function copyOut(client: pg.PoolClient, sql: string): Promise<Buffer[]> {
  */
 export async function benchImport(pool: pg.Pool): Promise<ImportBench> {
   await fs.access(UCI).catch(() => {
-    throw new Error(`The UCI file is missing: ${UCI} (the benchmark reads ../shared/data beside the repository).`);
+    throw new Error(
+      `The UCI file is missing: ${UCI} (the benchmark reads ../shared/data beside the repository).`,
+    );
   });
   const site = `Bench UCI ${process.pid}-${Date.now()}`;
   const result = await importSalesFile(pool, { file: UCI, mapping: MAPPING, site, company: site });
@@ -65,7 +67,10 @@ export async function benchImport(pool: pg.Pool): Promise<ImportBench> {
     await client.query('CREATE TABLE bench_bare_lines (LIKE ticket_lines INCLUDING ALL)');
     const started = performance.now();
     await client.query('BEGIN');
-    for (const [table, chunks] of [['bench_bare_tickets', tickets], ['bench_bare_lines', lines]] as const) {
+    for (const [table, chunks] of [
+      ['bench_bare_tickets', tickets],
+      ['bench_bare_lines', lines],
+    ] as const) {
       const copy = new CopyWriter(client, table);
       await copy.chunks(chunks);
       await copy.end();
@@ -98,7 +103,9 @@ export async function benchImport(pool: pg.Pool): Promise<ImportBench> {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Several runs of {@link benchImport}: each run, and the median of their ratios (the target's). */
@@ -122,7 +129,10 @@ export interface ImportBenchRuns {
  * three says more than any one of them.
  * @throws Error as benchImport.
  */
-export async function benchImportRuns(freshPool: () => Promise<pg.Pool>, runs: number): Promise<ImportBenchRuns> {
+export async function benchImportRuns(
+  freshPool: () => Promise<pg.Pool>,
+  runs: number,
+): Promise<ImportBenchRuns> {
   const done: ImportBench[] = [];
   for (let i = 0; i < runs; i++) {
     const pool = await freshPool();

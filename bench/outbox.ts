@@ -21,7 +21,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { set } from 'idb-keyval';
 import { openDb } from '../src/client/lib/db.ts';
-import { readStoredCredentials, STORED_SESSION_FORMAT, STORED_SESSION_KEY } from '../src/client/lib/outbox/credentials.ts';
+import {
+  readStoredCredentials,
+  STORED_SESSION_FORMAT,
+  STORED_SESSION_KEY,
+} from '../src/client/lib/outbox/credentials.ts';
 import { webLock } from '../src/client/lib/outbox/lock.ts';
 import { countOutbox, queueWrite } from '../src/client/lib/outbox/queue.ts';
 import { type ReplayOptions, replayOutbox } from '../src/client/lib/outbox/replay.ts';
@@ -82,7 +86,12 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-outbox-'));
   await fs.chmod(dir, 0o755);
   const database = await openDatabase({ dataDir: dir });
-  const config = loadConfig({ COMPTOIR_DEMO: '0', LOG_LEVEL: 'silent', COMPTOIR_LOGIN_RATE: '10000', DATA_DIR: dir });
+  const config = loadConfig({
+    COMPTOIR_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    COMPTOIR_LOGIN_RATE: '10000',
+    DATA_DIR: dir,
+  });
   const app = await buildApp({ config, database });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -90,7 +99,9 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
     const apiBase = `http://127.0.0.1:${port}/api/`;
 
     await generateDemoChain(database.pool, { seed: 20261122, days: 2 });
-    const { rows: siteRows } = await database.pool.query<{ id: number }>('SELECT min(id)::int AS id FROM sites');
+    const { rows: siteRows } = await database.pool.query<{ id: number }>(
+      'SELECT min(id)::int AS id FROM sites',
+    );
     const site = siteRows[0]!.id;
     const [profile] = await database.db
       .insert(profiles)
@@ -111,7 +122,10 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
     if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status} ${await signIn.text()}`);
     const { token } = (await signIn.json()) as { token: string };
     // Where lib/session.ts keeps the signed-in user; the replayer reads it as on a real device.
-    await set(STORED_SESSION_KEY, { format: STORED_SESSION_FORMAT, user: { id: userId, login: LOGIN, token } });
+    await set(STORED_SESSION_KEY, {
+      format: STORED_SESSION_FORMAT,
+      user: { id: userId, login: LOGIN, token },
+    });
 
     const db = openDb('bench-outbox');
     const options: ReplayOptions = {
@@ -132,7 +146,9 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
     const today = Date.now();
     const target = (i: number) => ({
       caisse: terminalIds[i % terminalIds.length] as number,
-      dateFiscale: new Date(today - Math.floor(i / terminalIds.length) * 86_400_000).toISOString().slice(0, 10),
+      dateFiscale: new Date(today - Math.floor(i / terminalIds.length) * 86_400_000)
+        .toISOString()
+        .slice(0, 10),
     });
     const queueCount = (i: number) => {
       const { caisse, dateFiscale } = target(i);
@@ -154,7 +170,9 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
       const added = (await rowCount()) - before;
       const left = await countOutbox(db, LOGIN);
       if (added !== WRITES || left.waiting + left.sending + left.needsAttention !== 0) {
-        throw new Error(`${phase}: the server holds ${added} new cash counts (expected ${WRITES}); outbox left ${JSON.stringify(left)}`);
+        throw new Error(
+          `${phase}: the server holds ${added} new cash counts (expected ${WRITES}); outbox left ${JSON.stringify(left)}`,
+        );
       }
     };
 

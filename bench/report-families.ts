@@ -107,22 +107,113 @@ const ticketsSql: SqlOf = (request) => ticketsQuery(request as Parameters<typeof
 /** Every report family of SPEC.md §1 that reads sales data, in the order of the issue. */
 export const FAMILIES: readonly Family[] = [
   { label: 'sales by day', className: 'RapportVentes', variant: 'Daily', days: 365, sql: salesQuery },
-  { label: 'sales by day, 12:00–23:00', className: 'RapportVentes', variant: 'Daily', days: 365, hours: ['12:00', '23:00'], sql: salesQuery },
-  { label: 'sales by hour', className: 'RapportVentesHoraire', variant: 'Daily', days: 365, sql: analysis('RapportVentesHoraire') },
-  { label: 'sales by day part', className: 'RapportVentesTranche', variant: 'Daily', days: 365, sql: analysis('RapportVentesTranche') },
-  { label: 'sales by family', className: 'RapportVentesFamille', variant: 'Daily', days: 365, sql: analysis('RapportVentesFamille') },
-  { label: 'sales by terminal', className: 'RapportVentesCaisse', variant: 'Daily', days: 365, sql: analysis('RapportVentesCaisse') },
-  { label: 'sales by seller', className: 'RapportVentesVendeur', variant: 'Daily', days: 365, sql: analysis('RapportVentesVendeur') },
-  { label: 'sales by payment method', className: 'RapportVentesPaiement', variant: 'Daily', days: 365, sql: analysis('RapportVentesPaiement') },
-  { label: 'sales by VAT rate', className: 'RapportVentesTva', variant: 'Daily', days: 365, sql: analysis('RapportVentesTva') },
-  { label: 'covers', className: 'RapportVentesCouverts', variant: 'Daily', days: 365, sql: analysis('RapportVentesCouverts') },
-  { label: 'comparison (Daily)', className: 'RapportVentesComparaison', variant: 'Daily', days: 365, sql: analysis('RapportVentesComparaison') },
-  { label: 'comparison (Cumulative)', className: 'RapportVentesComparaison', variant: 'Cumulative', days: 365, sql: analysis('RapportVentesComparaison') },
-  { label: 'tickets (31 days, maxDays)', className: 'RapportTickets', variant: 'Daily', days: 31, sql: ticketsSql },
-  { label: 'cancellations', className: 'RapportAnnulations', variant: 'Daily', days: 365, sql: cancellationsQuery },
-  { label: 'corrections', className: 'RapportCorrections', variant: 'Daily', days: 365, sql: correctionsQuery },
+  {
+    label: 'sales by day, 12:00–23:00',
+    className: 'RapportVentes',
+    variant: 'Daily',
+    days: 365,
+    hours: ['12:00', '23:00'],
+    sql: salesQuery,
+  },
+  {
+    label: 'sales by hour',
+    className: 'RapportVentesHoraire',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesHoraire'),
+  },
+  {
+    label: 'sales by day part',
+    className: 'RapportVentesTranche',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesTranche'),
+  },
+  {
+    label: 'sales by family',
+    className: 'RapportVentesFamille',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesFamille'),
+  },
+  {
+    label: 'sales by terminal',
+    className: 'RapportVentesCaisse',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesCaisse'),
+  },
+  {
+    label: 'sales by seller',
+    className: 'RapportVentesVendeur',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesVendeur'),
+  },
+  {
+    label: 'sales by payment method',
+    className: 'RapportVentesPaiement',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesPaiement'),
+  },
+  {
+    label: 'sales by VAT rate',
+    className: 'RapportVentesTva',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesTva'),
+  },
+  {
+    label: 'covers',
+    className: 'RapportVentesCouverts',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesCouverts'),
+  },
+  {
+    label: 'comparison (Daily)',
+    className: 'RapportVentesComparaison',
+    variant: 'Daily',
+    days: 365,
+    sql: analysis('RapportVentesComparaison'),
+  },
+  {
+    label: 'comparison (Cumulative)',
+    className: 'RapportVentesComparaison',
+    variant: 'Cumulative',
+    days: 365,
+    sql: analysis('RapportVentesComparaison'),
+  },
+  {
+    label: 'tickets (31 days, maxDays)',
+    className: 'RapportTickets',
+    variant: 'Daily',
+    days: 31,
+    sql: ticketsSql,
+  },
+  {
+    label: 'cancellations',
+    className: 'RapportAnnulations',
+    variant: 'Daily',
+    days: 365,
+    sql: cancellationsQuery,
+  },
+  {
+    label: 'corrections',
+    className: 'RapportCorrections',
+    variant: 'Daily',
+    days: 365,
+    sql: correctionsQuery,
+  },
   { label: 'losses', className: 'RapportPertes', variant: 'Daily', days: 365, sql: lossesQuery },
-  { label: 'finance (payments)', className: 'RapportFinance', variant: 'Daily', days: 365, sql: paymentsQuery },
+  {
+    label: 'finance (payments)',
+    className: 'RapportFinance',
+    variant: 'Daily',
+    days: 365,
+    sql: paymentsQuery,
+  },
   { label: 'VAT breakdown', className: 'RapportTva', variant: 'Daily', days: 365, sql: financeVatQuery },
   { label: 'Z report (31 days, maxDays)', className: 'RapportZ', variant: 'Daily', days: 31, sql: zQuery },
 ];
@@ -166,7 +257,9 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> 
 
 /** The last date with sales and the sites of the most common currency (one report cannot mix). */
 async function chainScope(pool: pg.Pool): Promise<{ lastDate: string; siteIds: number[] }> {
-  const { rows: last } = await pool.query<{ d: string | null }>('SELECT max(fiscal_date)::text AS d FROM daily_sales');
+  const { rows: last } = await pool.query<{ d: string | null }>(
+    'SELECT max(fiscal_date)::text AS d FROM daily_sales',
+  );
   const lastDate = last[0]?.d;
   if (!lastDate) throw new Error('report bench: the database holds no sales (daily_sales is empty)');
   const { rows } = await pool.query<{ id: number }>(
@@ -176,7 +269,11 @@ async function chainScope(pool: pg.Pool): Promise<{ lastDate: string; siteIds: n
   return { lastDate, siteIds: rows.map((r) => r.id) };
 }
 
-function inputFor(family: Pick<Family, 'className' | 'variant' | 'days' | 'hours'>, lastDate: string, siteIds: number[]): RawReportInput {
+function inputFor(
+  family: Pick<Family, 'className' | 'variant' | 'days' | 'hours'>,
+  lastDate: string,
+  siteIds: number[],
+): RawReportInput {
   return reportInput({
     rapportClassName: family.className,
     typeRapport: family.variant,
@@ -214,8 +311,14 @@ async function signedInApp(database: Database): Promise<{
   });
   if (res.statusCode !== 200) throw new Error(`report bench: sign-in refused: ${res.statusCode} ${res.body}`);
   const { token } = res.json<{ token: string }>();
-  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [ADMIN]);
-  return { app, userId: rows[0]!.id, headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE } };
+  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM users WHERE login = $1', [
+    ADMIN,
+  ]);
+  return {
+    app,
+    userId: rows[0]!.id,
+    headers: { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+  };
 }
 
 function reportUrl(userId: number, input: RawReportInput): string {
@@ -259,7 +362,8 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         await pool.query(family.sql(resolved.request));
         datasetJsonBytes(await runReport(resolved, database));
         const res = await app.inject({ method: 'GET', url: reportUrl(userId, input), headers });
-        if (res.statusCode !== 200) throw new Error(`${family.className}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        if (res.statusCode !== 200)
+          throw new Error(`${family.className}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
     }
     // One timing context per family: its request, its three paths and their times.
@@ -269,7 +373,16 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
       const resolvedOnce = await resolveReport(input, siteIds, database);
       const bare = family.sql(resolvedOnce.request);
       const url = reportUrl(userId, input);
-      const c: FamilyCase = { family, input, rows: 0, sql: [], dataset: [], http: [], httpBrotli: [], paths: [] };
+      const c: FamilyCase = {
+        family,
+        input,
+        rows: 0,
+        sql: [],
+        dataset: [],
+        http: [],
+        httpBrotli: [],
+        paths: [],
+      };
       const dataset = async () => {
         const resolved = await resolveReport(input, siteIds, database);
         const d = await runReport(resolved, database);
@@ -289,11 +402,15 @@ export async function benchReportFamilies(pool: pg.Pool): Promise<FamilyResult[]
         const chunks: Buffer[] = [];
         for await (const chunk of res.stream()) chunks.push(chunk as Buffer);
         if (res.statusCode !== 200)
-          throw new Error(`${family.className}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`);
+          throw new Error(
+            `${family.className}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`,
+          );
         const bytes = chunks.reduce((n, c) => n + c.length, 0);
         // @fastify/compress leaves answers under 1 kB as they are; anything larger must be brotli.
         if (encoding && bytes >= 1024 && res.headers['content-encoding'] !== encoding)
-          throw new Error(`${family.className}: asked ${encoding}, answered ${res.headers['content-encoding'] ?? 'identity'}`);
+          throw new Error(
+            `${family.className}: asked ${encoding}, answered ${res.headers['content-encoding'] ?? 'identity'}`,
+          );
         return bytes;
       };
       c.paths = [
@@ -380,7 +497,8 @@ export async function benchSalesByDayVolume(
     const input = inputFor(family, lastDate, siteIds);
     const bare = family.sql((await resolveReport(input, siteIds, database)).request);
     return {
-      report: async () => datasetJsonBytes(await runReport(await resolveReport(input, siteIds, database), database)),
+      report: async () =>
+        datasetJsonBytes(await runReport(await resolveReport(input, siteIds, database), database)),
       sql: () => pool.query(bare),
     };
   };

@@ -53,7 +53,9 @@ try {
   const demoPool = await freshDatabase(server.connection, 'bench_demo');
   const t0 = performance.now();
   const demo = await generateDemoChain(demoPool, { seed: 20261122, now: new Date() });
-  console.log(`  demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `  demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   // The reports are timed on a settled database, as a chain's is between imports: without this,
   // autovacuum takes up the freshly written ticket lines (seen ~9 s after the generation, for a
   // few seconds) while the first families are being timed. ~0.6 s for the demo chain.
@@ -71,8 +73,12 @@ try {
     const bigPool = await freshDatabase(server.connection, 'bench_demo_10m');
     const t1 = performance.now();
     const big = await generateDemoChain(bigPool, { seed: 20261122, now: new Date(), ticketsScale: 10 });
-    console.log(`  10× chain: ${big.tickets} tickets, ${big.lines} lines in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-    results.push(await benchSalesByDayVolume({ pool: demoPool, lines: demo.lines }, { pool: bigPool, lines: big.lines }));
+    console.log(
+      `  10× chain: ${big.tickets} tickets, ${big.lines} lines in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    );
+    results.push(
+      await benchSalesByDayVolume({ pool: demoPool, lines: demo.lines }, { pool: bigPool, lines: big.lines }),
+    );
     await bigPool.end();
   } else console.log('  (sales by day on a 10,000,000-line chain skipped: set COMPTOIR_BENCH_10M=1)');
   await demoPool.end();
@@ -90,7 +96,10 @@ try {
 
   console.log('• initial JavaScript of the login route');
   const dist = path.join(root, 'dist');
-  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('vite build failed');
   results.push(await benchBundle(dist));
 } finally {
@@ -101,4 +110,7 @@ try {
 console.log('\nResults');
 for (const r of results) console.log(JSON.stringify(r));
 await fs.mkdir(path.join(root, 'bench', 'results'), { recursive: true });
-await fs.writeFile(path.join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+await fs.writeFile(
+  path.join(root, 'bench', 'results', 'latest.json'),
+  `${JSON.stringify(results, null, 2)}\n`,
+);

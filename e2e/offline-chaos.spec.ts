@@ -7,7 +7,14 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { actOrReopen, drawsFrames, e2eDatabase, reopenPage, signIn, waitForServiceWorker } from './helpers.ts';
+import {
+  actOrReopen,
+  drawsFrames,
+  e2eDatabase,
+  reopenPage,
+  signIn,
+  waitForServiceWorker,
+} from './helpers.ts';
 
 const SEED = 20261122;
 const WRITES = 200;

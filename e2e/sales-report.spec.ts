@@ -15,7 +15,13 @@ const SITE = 'Le Comptoir Lyon Bellecour';
 async function expectedRows(siteId: number, from: string, to: string) {
   const pool = e2eDatabase();
   try {
-    const { rows } = await pool.query<{ fiscal_date: string; tickets: number; net: number; excl: number; tax: number }>(
+    const { rows } = await pool.query<{
+      fiscal_date: string;
+      tickets: number;
+      net: number;
+      excl: number;
+      tax: number;
+    }>(
       `SELECT t.fiscal_date::text AS fiscal_date,
               (SELECT count(*)::int FROM tickets s
                 WHERE s.site_id = $1 AND s.fiscal_date = t.fiscal_date AND s.kind = 'SALE' AND NOT s.training_mode) AS tickets,
@@ -46,7 +52,9 @@ const frCents = (text: string) => Math.round(Number(text.replace(',', '.')) * 10
 /** `DD/MM/YYYY` → `YYYY-MM-DD`. */
 const wire = (d: string) => d.split('/').reverse().join('-');
 
-test('a manager downloads the sales report of last week for one site as CSV and PDF, with the right figures', async ({ page }) => {
+test('a manager downloads the sales report of last week for one site as CSV and PDF, with the right figures', async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole('link', { name: 'Rapports' }).click();
   await expect(page.getByRole('heading', { name: 'Rapports', level: 1 })).toBeVisible();
@@ -68,14 +76,33 @@ test('a manager downloads the sales report of last week for one site as CSV and 
   const csvText = fs.readFileSync((await csv.path())!, 'utf8');
   expect(csvText.charCodeAt(0)).toBe(0xfeff); // BOM for spreadsheet programs
   const records: string[][] = parse(csvText.slice(1), { delimiter: ';' });
-  expect(records[0]).toEqual(['Date fiscale', 'N° site', 'Site', 'Tickets', 'CA TTC', 'CA HT', 'TVA', 'Ticket moyen']);
+  expect(records[0]).toEqual([
+    'Date fiscale',
+    'N° site',
+    'Site',
+    'Tickets',
+    'CA TTC',
+    'CA HT',
+    'TVA',
+    'Ticket moyen',
+  ]);
   const body = records.slice(1, -1);
   const total = records.at(-1)!;
 
   const id = await siteId(SITE);
   const expected = await expectedRows(id, wire(from!), wire(to!));
   expect(expected).toHaveLength(7);
-  expect(body.map((r) => [wire(r[0]!), Number(r[1]), r[2], Number(r[3]), frCents(r[4]!), frCents(r[5]!), frCents(r[6]!)])).toEqual(
+  expect(
+    body.map((r) => [
+      wire(r[0]!),
+      Number(r[1]),
+      r[2],
+      Number(r[3]),
+      frCents(r[4]!),
+      frCents(r[5]!),
+      frCents(r[6]!),
+    ]),
+  ).toEqual(
     expected.map((e) => [e.fiscal_date, id, SITE, e.tickets, Number(e.net), Number(e.excl), Number(e.tax)]),
   );
   const sum = (k: 'net' | 'tickets') => expected.reduce((s, e) => s + Number(e[k]), 0);
@@ -96,7 +123,9 @@ test('a manager downloads the sales report of last week for one site as CSV and 
     text += ` ${content.items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
   }
   const money = (cents: number) =>
-    new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(cents / 100).replace(/\s/g, ' ');
+    new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+      .format(cents / 100)
+      .replace(/\s/g, ' ');
   const flat = text.replace(/\s/g, ' ');
   expect(flat).toContain(SITE);
   expect(flat).toContain(`Période du ${from} au ${to}`);
@@ -123,7 +152,9 @@ test('the installed app opens its shell with no network', async ({ page, context
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('a year of corrections shows on screen a hundred rows at a time, the table scrolling in its box', async ({ page }) => {
+  test('a year of corrections shows on screen a hundred rows at a time, the table scrolling in its box', async ({
+    page,
+  }) => {
     await signIn(page);
     await page.goto('/rapports');
     await expect(page.getByRole('heading', { name: 'Rapports', level: 1 })).toBeVisible();

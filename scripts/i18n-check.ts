@@ -7,13 +7,20 @@ import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 const dir = path.join(import.meta.dirname, '..', 'i18n');
-const load = (l: string) => JSON.parse(fs.readFileSync(path.join(dir, `${l}.json`), 'utf8')) as Record<string, string>;
+const load = (l: string) =>
+  JSON.parse(fs.readFileSync(path.join(dir, `${l}.json`), 'utf8')) as Record<string, string>;
 const cats = { fr: load('fr'), en: load('en'), de: load('de') };
 const problems: string[] = [];
 
 function args(ast: MessageFormatElement[], out = new Set<string>()): Set<string> {
   for (const el of ast) {
-    if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) out.add(el.value);
+    if (
+      el.type === TYPE.argument ||
+      el.type === TYPE.number ||
+      el.type === TYPE.date ||
+      el.type === TYPE.time
+    )
+      out.add(el.value);
     if (el.type === TYPE.plural || el.type === TYPE.select) {
       out.add(el.value);
       for (const o of Object.values(el.options)) args(o.value, out);
@@ -28,7 +35,10 @@ for (const key of keys) {
   let ref: string | undefined;
   for (const [l, cat] of Object.entries(cats)) {
     const msg = cat[key];
-    if (msg === undefined) { problems.push(`${l}.json lacks "${key}"`); continue; }
+    if (msg === undefined) {
+      problems.push(`${l}.json lacks "${key}"`);
+      continue;
+    }
     try {
       const a = [...args(parse(msg))].sort().join(',');
       if (ref === undefined) ref = a;

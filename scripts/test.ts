@@ -20,7 +20,12 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'comptoir-test-'));
 let passed = 0;
 let failed = 0;
 
-function step(title: string, command: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
+function step(
+  title: string,
+  command: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): boolean {
   console.log(`\n=== ${title}`);
   const r = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
   return r.status === 0;
@@ -43,11 +48,14 @@ function chromiumPath(): string {
   if (fs.existsSync(debian)) return debian;
   if (process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
     console.log("Debian's Chromium is missing: installing it (apt-get install -y chromium)…");
-    const ok = step('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium']);
+    const ok = step('install chromium', 'bash', [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+    ]);
     if (ok && fs.existsSync(debian)) return debian;
   }
   console.error(
-    'The end-to-end tests need Chromium. Install Debian\'s package as root (apt-get install -y chromium)\n' +
+    "The end-to-end tests need Chromium. Install Debian's package as root (apt-get install -y chromium)\n" +
       'or point CHROME_PATH at a Chromium or Chrome binary, then run npm test again.',
   );
   finish(false);
@@ -62,7 +70,9 @@ function countVitest(file: string) {
 
 function countPlaywright(file: string) {
   if (!fs.existsSync(file)) return;
-  const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
+  const r = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number };
+  };
   passed += r.stats.expected + r.stats.flaky;
   failed += r.stats.unexpected;
 }
@@ -71,11 +81,18 @@ const only = process.argv[2]; // `npm test -- e2e` runs only the e2e part
 if (only !== 'e2e') {
   if (!step('i18n catalogues', bin('node'), ['scripts/i18n-check.ts'])) finish(false);
   if (!step('type check', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'])) finish(false);
-  if (fs.existsSync(path.join(root, 'sw', 'tsconfig.json')) && !step('type check (service worker)', bin('tsc'), ['--noEmit', '-p', 'sw/tsconfig.json'])) finish(false);
-  if (!step('lint', bin('biome'), ['lint', '.'])) finish(false);
+  if (
+    fs.existsSync(path.join(root, 'sw', 'tsconfig.json')) &&
+    !step('type check (service worker)', bin('tsc'), ['--noEmit', '-p', 'sw/tsconfig.json'])
+  )
+    finish(false);
+  if (!step('lint and format (biome check)', bin('biome'), ['check', '.'])) finish(false);
   const vitestJson = path.join(reports, 'vitest.json');
   const ok = step('unit and server tests (vitest, embedded PostgreSQL)', bin('vitest'), [
-    'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`,
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
   ]);
   countVitest(vitestJson);
   // A failed test fails the run even if a library got the process to exit 0 (it did once:
@@ -88,10 +105,15 @@ if (only !== 'unit') {
   // Bytes, not time: deterministic, so a budget overrun fails the run (issue #2 §7).
   if (!step('login route JavaScript budget (150 kB gzip)', bin('node'), ['bench/bundle.ts'])) finish(false);
   const pwJson = path.join(reports, 'playwright.json');
-  const ok = step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
-    CHROME_PATH: chrome,
-    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-  });
+  const ok = step(
+    'end-to-end tests (Playwright, Chromium)',
+    bin('playwright'),
+    ['test', '--reporter=list,json'],
+    {
+      CHROME_PATH: chrome,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+    },
+  );
   countPlaywright(pwJson);
   if (!ok || failed > 0) finish(false);
 }

@@ -59,16 +59,26 @@ export const SitesAnswerSchema = z.array(SiteSchema);
 /** GET bo/getCaisses — keyed by restaurantId: the site and its terminals ('site+caisses'). */
 export const CaissesAnswerSchema = z.record(
   z.string(),
-  z.object({ site: z.object({ restaurantId: z.number().int(), libelle: z.string() }), caisses: z.array(TerminalSchema) }),
+  z.object({
+    site: z.object({ restaurantId: z.number().int(), libelle: z.string() }),
+    caisses: z.array(TerminalSchema),
+  }),
 );
 /** GET bo/getVendeurs — keyed by restaurantId: the site and its sellers ('site+vendeurs'). */
 export const VendeursAnswerSchema = z.record(
   z.string(),
-  z.object({ site: z.object({ restaurantId: z.number().int(), libelle: z.string() }), vendeurs: z.array(SellerSchema) }),
+  z.object({
+    site: z.object({ restaurantId: z.number().int(), libelle: z.string() }),
+    vendeurs: z.array(SellerSchema),
+  }),
 );
 
 /** A brand (enseigne) of the chain: GET bo/getEnseignes. */
-export const EnseigneSchema = z.object({ id: z.number().int(), libelle: z.string(), restaurantIds: z.array(z.number().int()) });
+export const EnseigneSchema = z.object({
+  id: z.number().int(),
+  libelle: z.string(),
+  restaurantIds: z.array(z.number().int()),
+});
 /** A company's registration (SIRET) and the sites it runs: GET bo/getSirets. */
 export const SiretSchema = z.object({
   id: z.number().int(),
@@ -95,12 +105,14 @@ export type Regroupement = z.infer<typeof RegroupementSchema>;
 export const HomeSalesAnswerSchema = z.object({
   data: z.object({
     currency: z.string(),
-    days: z.array(z.object({
-      fiscalDate: z.string(),
-      tickets: z.number().int(),
-      netSales: z.number().int(),
-      averageTicket: z.number().int(),
-    })),
+    days: z.array(
+      z.object({
+        fiscalDate: z.string(),
+        tickets: z.number().int(),
+        netSales: z.number().int(),
+        averageTicket: z.number().int(),
+      }),
+    ),
   }),
 });
 export type HomeSalesAnswer = z.infer<typeof HomeSalesAnswerSchema>;

@@ -527,7 +527,10 @@ export type ReceiptListAnswer = z.infer<typeof ReceiptListAnswerSchema>;
  */
 export const ReadReceiptQuerySchema = z.object({
   documentId: z.coerce.number().int().positive(),
-  pdf: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  pdf: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Language of the PDF; default the user's language, else fr. */
   language: LanguageSchema.optional(),
 });

@@ -48,8 +48,13 @@ export function daysInclusive(dateDebut: string, dateFin: string): number {
   const a = parseWireDate(dateDebut);
   const b = parseWireDate(dateFin);
   if (!a || !b) return Number.NaN;
-  return Math.round((Date.UTC(b.getFullYear(), b.getMonth(), b.getDate()) -
-    Date.UTC(a.getFullYear(), a.getMonth(), a.getDate())) / 86_400_000) + 1;
+  return (
+    Math.round(
+      (Date.UTC(b.getFullYear(), b.getMonth(), b.getDate()) -
+        Date.UTC(a.getFullYear(), a.getMonth(), a.getDate())) /
+        86_400_000,
+    ) + 1
+  );
 }
 
 /** Time of day `HH:mm` (24 h) as minutes since midnight; `null` when malformed. */

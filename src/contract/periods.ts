@@ -19,7 +19,20 @@ import { toWireDate } from './dates.ts';
 
 /** SPEC.md §9 period codes, in the order the picker shows them. */
 export const PERIOD_CODES = [
-  'D', 'D-1', 'D-2', 'D-3', 'W', 'W-1', 'W-2', 'M', 'M-1', 'M-2', '6M', 'Y', 'Y-1', 'D-365',
+  'D',
+  'D-1',
+  'D-2',
+  'D-3',
+  'W',
+  'W-1',
+  'W-2',
+  'M',
+  'M-1',
+  'M-2',
+  '6M',
+  'Y',
+  'Y-1',
+  'D-365',
 ] as const;
 export type PeriodCode = (typeof PERIOD_CODES)[number];
 export const PeriodCodeSchema = z.enum(PERIOD_CODES);
@@ -44,20 +57,50 @@ const WEEK = { weekStartsOn: 1 } as const;
 export function resolvePeriod(code: PeriodCode, today: Date = new Date()): DateRange {
   const r = (a: Date, b: Date): DateRange => ({ dateDebut: toWireDate(a), dateFin: toWireDate(b) });
   switch (code) {
-    case 'D': return r(today, today);
-    case 'D-1': { const d = subDays(today, 1); return r(d, d); }
-    case 'D-2': { const d = subDays(today, 2); return r(d, d); }
-    case 'D-3': { const d = subDays(today, 3); return r(d, d); }
-    case 'W': return r(startOfWeek(today, WEEK), today);
-    case 'W-1': { const d = subWeeks(today, 1); return r(startOfWeek(d, WEEK), endOfWeek(d, WEEK)); }
-    case 'W-2': { const d = subWeeks(today, 2); return r(startOfWeek(d, WEEK), endOfWeek(d, WEEK)); }
-    case 'M': return r(startOfMonth(today), today);
-    case 'M-1': { const d = subMonths(today, 1); return r(startOfMonth(d), endOfMonth(d)); }
-    case 'M-2': { const d = subMonths(today, 2); return r(startOfMonth(d), endOfMonth(d)); }
-    case '6M': return r(addDays(subMonths(today, 6), 1), today);
-    case 'Y': return r(startOfYear(today), today);
-    case 'Y-1': { const d = subYears(today, 1); return r(startOfYear(d), endOfYear(d)); }
-    case 'D-365': return r(subDays(today, 364), today);
+    case 'D':
+      return r(today, today);
+    case 'D-1': {
+      const d = subDays(today, 1);
+      return r(d, d);
+    }
+    case 'D-2': {
+      const d = subDays(today, 2);
+      return r(d, d);
+    }
+    case 'D-3': {
+      const d = subDays(today, 3);
+      return r(d, d);
+    }
+    case 'W':
+      return r(startOfWeek(today, WEEK), today);
+    case 'W-1': {
+      const d = subWeeks(today, 1);
+      return r(startOfWeek(d, WEEK), endOfWeek(d, WEEK));
+    }
+    case 'W-2': {
+      const d = subWeeks(today, 2);
+      return r(startOfWeek(d, WEEK), endOfWeek(d, WEEK));
+    }
+    case 'M':
+      return r(startOfMonth(today), today);
+    case 'M-1': {
+      const d = subMonths(today, 1);
+      return r(startOfMonth(d), endOfMonth(d));
+    }
+    case 'M-2': {
+      const d = subMonths(today, 2);
+      return r(startOfMonth(d), endOfMonth(d));
+    }
+    case '6M':
+      return r(addDays(subMonths(today, 6), 1), today);
+    case 'Y':
+      return r(startOfYear(today), today);
+    case 'Y-1': {
+      const d = subYears(today, 1);
+      return r(startOfYear(d), endOfYear(d));
+    }
+    case 'D-365':
+      return r(subDays(today, 364), today);
   }
 }
 

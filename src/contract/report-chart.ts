@@ -41,7 +41,9 @@ export function reportChart(dataset: Pick<Dataset, 'columns' | 'rows'>): ReportC
   const x = dataset.columns.find(
     (c) => (c.type === 'date' || c.type === 'text') && !c.key.endsWith('Id') && c.key !== 'time',
   );
-  const y = dataset.columns.find((c) => c.type === 'money') ?? dataset.columns.find((c) => c.type === 'qty' && !c.key.endsWith('Id'));
+  const y =
+    dataset.columns.find((c) => c.type === 'money') ??
+    dataset.columns.find((c) => c.type === 'qty' && !c.key.endsWith('Id'));
   if (!x || !y || (y.type !== 'money' && y.type !== 'qty')) return null;
   const yColumn = { key: y.key, label: y.label, type: y.type };
   const sums = new Map<string, number>();
@@ -59,7 +61,11 @@ export function reportChart(dataset: Pick<Dataset, 'columns' | 'rows'>): ReportC
     const kept = new Set([...points].sort((a, b) => b.y - a.y).slice(0, MAX_BARS));
     return { ...chartOf(x, yColumn, xType), points: points.filter((p) => kept.has(p)) };
   }
-  return { ...chartOf(x, yColumn, xType), kind: xType === 'date' && points.length > 1 ? 'line' : 'bar', points };
+  return {
+    ...chartOf(x, yColumn, xType),
+    kind: xType === 'date' && points.length > 1 ? 'line' : 'bar',
+    points,
+  };
 }
 
 function chartOf(

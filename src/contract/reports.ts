@@ -27,7 +27,11 @@ export const LanguageSchema = z.enum(LANGUAGES);
 export const COLUMN_TYPES = ['money', 'qty', 'percent', 'date', 'text'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
 
-export const DatasetColumnSchema = z.object({ key: z.string(), label: z.string(), type: z.enum(COLUMN_TYPES) });
+export const DatasetColumnSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(COLUMN_TYPES),
+});
 export type DatasetColumn = z.infer<typeof DatasetColumnSchema>;
 
 const CellSchema = z.union([z.string(), z.number(), z.null()]);

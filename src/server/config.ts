@@ -12,26 +12,42 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   COMPTOIR_ADMIN_LOGIN: z.string().min(1).default('admin'),
-  COMPTOIR_ADMIN_PASSWORD: z.string().optional().refine(
-    (p) => p === undefined || passwordProblems(p).length === 0,
-    'must have at least 10 characters with an upper-case letter, a lower-case letter, a digit and a special character',
-  ),
+  COMPTOIR_ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine(
+      (p) => p === undefined || passwordProblems(p).length === 0,
+      'must have at least 10 characters with an upper-case letter, a lower-case letter, a digit and a special character',
+    ),
   COMPTOIR_DEMO: bool01.default(true),
   /** Distribution (client) name answered by GET distribution (SPEC.md §4). */
   COMPTOIR_DISTRIBUTION: z.string().min(1).default('Comptoir'),
   /** Seed of the demo generator: same seed → same data. */
   COMPTOIR_DEMO_SEED: z.coerce.number().int().default(20261122),
   /** Session lifetime in minutes; every authenticated call pushes expiry this far (sliding). */
-  COMPTOIR_SESSION_MINUTES: z.coerce.number().int().positive().default(12 * 60),
+  COMPTOIR_SESSION_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(12 * 60),
   /** Login attempts allowed per client address per minute. */
   COMPTOIR_LOGIN_RATE: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** SMTP server of outgoing mail (nodemailer URL, e.g. smtp://user:pass@host:587); unset = no mail. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   /** Sender of outgoing mail: an address, optionally with a name (`Comptoir <noreply@example.com>`). */
-  COMPTOIR_MAIL_FROM: z.string().regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address').default('Comptoir <comptoir@localhost>'),
+  COMPTOIR_MAIL_FROM: z
+    .string()
+    .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address')
+    .default('Comptoir <comptoir@localhost>'),
 });
 
 /** The validated configuration. `dataDir` is absolute. */
@@ -65,7 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    const lines = parsed.error.issues.map(
+      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

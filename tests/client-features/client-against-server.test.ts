@@ -118,7 +118,9 @@ describe('client features against the real server', () => {
   });
 
   it('offers the sort columns and groupings the server reads, and gets the rows sorted and grouped', async () => {
-    const choices = await m.queryClient.fetchQuery(m.reports.reportQueries.choices(userId, 'RapportVentes', 'fr'));
+    const choices = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.choices(userId, 'RapportVentes', 'fr'),
+    );
     expect(choices.tris.map((c) => c.value)).toContain('netSales');
     expect(choices.regroupements.map((c) => c.value)).toContain('SITE');
     const sorted = await m.queryClient.fetchQuery(
@@ -126,7 +128,9 @@ describe('client features against the real server', () => {
     );
     const net = sorted.rows.map((r) => r.netSales as number);
     expect(net).toEqual([...net].sort((a, b) => b - a));
-    const grouped = await m.queryClient.fetchQuery(m.reports.reportQueries.preview(salesParams({ groupBy: 'SITE' })));
+    const grouped = await m.queryClient.fetchQuery(
+      m.reports.reportQueries.preview(salesParams({ groupBy: 'SITE' })),
+    );
     expect(grouped.rows).toHaveLength(2);
     expect(grouped.totals.netSales).toBe(15000 + 30050 + 5000);
   });
@@ -164,7 +168,10 @@ describe('client features against the real server', () => {
     );
     const filtered = await m.queryClient.fetchQuery(
       m.reports.reportQueries.preview(
-        salesParams({ className: 'RapportVentesFamille', filter: { filtre: 'FAMILLE', values: [kept.value] } }),
+        salesParams({
+          className: 'RapportVentesFamille',
+          filter: { filtre: 'FAMILLE', values: [kept.value] },
+        }),
       ),
     );
     expect(all.rows.map((r) => r.family).sort()).toEqual(['Boissons', 'Plats']);

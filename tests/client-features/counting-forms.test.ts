@@ -244,6 +244,9 @@ describe("the safe screen's online actions", () => {
     expect(
       failureOutcome(new ApiFailure('noDataError', 400), 'x', { noDataError: 'counting.mail.noRecipient' }),
     ).toEqual({ messageId: 'counting.mail.noRecipient', settle: true });
-    expect(failureOutcome(new Error('bug'), 'x')).toEqual({ messageId: 'app.unexpectedError', settle: false });
+    expect(failureOutcome(new Error('bug'), 'x')).toEqual({
+      messageId: 'app.unexpectedError',
+      settle: false,
+    });
   });
 });

@@ -60,7 +60,9 @@ describe('sort and grouping', () => {
       buildReportParams({ ...base, sortKey: 'netSales', sortDescending: true, groupBy: 'SITE' }),
     );
     expect([params.get('tri'), params.get('regroupement')]).toEqual(['netSales:desc', 'SITE']);
-    const ascending = toSearchParams(buildReportParams({ ...base, sortKey: 'fiscalDate', sortDescending: false }));
+    const ascending = toSearchParams(
+      buildReportParams({ ...base, sortKey: 'fiscalDate', sortDescending: false }),
+    );
     expect([ascending.get('tri'), ascending.has('regroupement')]).toEqual(['fiscalDate', false]);
   });
 
@@ -74,7 +76,11 @@ describe('sort and grouping', () => {
       ['Boissons', 'Plats'],
     ]);
     const none = toSearchParams(buildReportParams({ ...base, filter: { filtre: 'FAMILLE', values: [] } }));
-    expect([none.has('isFilters'), none.has('filtre'), none.has('condition[]')]).toEqual([false, false, false]);
+    expect([none.has('isFilters'), none.has('filtre'), none.has('condition[]')]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('leaves both out when nothing is chosen', () => {

@@ -47,7 +47,11 @@ afterEach(() => {
   container?.remove();
 });
 
-async function show(answer: TicketSearchAnswer, language: 'en' | 'de' = 'en', onPage: (page: number) => void = () => {}) {
+async function show(
+  answer: TicketSearchAnswer,
+  language: 'en' | 'de' = 'en',
+  onPage: (page: number) => void = () => {},
+) {
   const rootRoute = createRootRoute({
     component: () => (
       <IntlProvider locale={language} messages={language === 'en' ? en : de}>
@@ -55,7 +59,10 @@ async function show(answer: TicketSearchAnswer, language: 'en' | 'de' = 'en', on
       </IntlProvider>
     ),
   });
-  const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: ['/tickets'] }) });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/tickets'] }),
+  });
   container = document.createElement('div');
   document.body.append(container);
   root = createRoot(container);
@@ -103,14 +110,18 @@ describe('ticket search results', () => {
       ['03/10/2026 21:05', 'Paris Opéra', 'Caisse bar', 'Alice', 'PAR-0001', 'Sale', '€21.50'],
       ['03/10/2026 18:59', 'London Soho', 'Caisse bar', 'Alice', 'LON-7', 'CancellationCorrected', '-£8.80'],
     ]);
-    const links = [...view.querySelectorAll<HTMLAnchorElement>('a.tk-open')].map((a) => a.getAttribute('href'));
+    const links = [...view.querySelectorAll<HTMLAnchorElement>('a.tk-open')].map((a) =>
+      a.getAttribute('href'),
+    );
     expect(links).toEqual(['/tickets/1/5000', '/tickets/3/7001']);
     expect(view.querySelector('.tk-pager')).toBeNull();
   });
 
   it('pages: shows where the user is and asks for the page before or after', async () => {
     const asked: number[] = [];
-    const view = await show({ page: 2, pageSize: 1, total: 3, tickets: [ticket({})] }, 'de', (p) => asked.push(p));
+    const view = await show({ page: 2, pageSize: 1, total: 3, tickets: [ticket({})] }, 'de', (p) =>
+      asked.push(p),
+    );
     expect(view.querySelector('.tk-count')?.textContent).toBe('3 Bons');
     expect(view.querySelector('.tk-pager__where')?.textContent).toBe('Seite 2 von 3');
     expect(view.querySelector('tbody td.tk-c-amount')?.textContent).toBe('21,50\u00a0€');

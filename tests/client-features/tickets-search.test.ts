@@ -51,7 +51,11 @@ describe('amounts typed on /tickets', () => {
   });
 
   it('says which field is wrong, and when the minimum is above the maximum', () => {
-    expect(readAmounts('abc', '10')).toEqual({ errors: { amountMin: 'badAmount' }, minCents: null, maxCents: 1000 });
+    expect(readAmounts('abc', '10')).toEqual({
+      errors: { amountMin: 'badAmount' },
+      minCents: null,
+      maxCents: 1000,
+    });
     expect(readAmounts('20', '10,5')).toEqual({
       errors: { amountRange: 'minAboveMax' },
       minCents: 2000,

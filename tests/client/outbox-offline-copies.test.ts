@@ -68,7 +68,9 @@ describe('offline copies', () => {
     expect(isCacheableRead('bo/getReportSite', q('format=JSON&restaurantId=1'))).toBe(true);
     expect(isCacheableRead('exports/status', q('dateFiscale=2026-11-22'))).toBe(true);
     expect(isCacheableRead('exports/list', q('id=1'))).toBe(true);
-    expect(isCacheableRead('bo/getResultsChoices', q('id=1&RapportGeneralClassName=RapportVentes'))).toBe(true);
+    expect(isCacheableRead('bo/getResultsChoices', q('id=1&RapportGeneralClassName=RapportVentes'))).toBe(
+      true,
+    );
     // Downloads and receipts are not kept.
     expect(isCacheableRead('bo/getReportSite', q('format=CSV&restaurantId=1'))).toBe(false);
     expect(isCacheableRead('exports/download', q('edition=4'))).toBe(false);

@@ -237,7 +237,9 @@ describe('outbox', () => {
     expect(new Set(arrivals.slice(0, 3).map((a) => a.caisse))).toEqual(new Set([1, 2, 3]));
     // A recount starts only once the count before it was answered.
     for (const caisse of [1, 2, 3]) {
-      const times = server.received.filter((r) => (r.body as { caisse: number }).caisse === caisse).map((r) => r.at);
+      const times = server.received
+        .filter((r) => (r.body as { caisse: number }).caisse === caisse)
+        .map((r) => r.at);
       expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(35);
       expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(35);
     }
@@ -261,7 +263,10 @@ describe('outbox', () => {
   });
 
   it('puts writes of the same drawer, safe or site’s receipts in one lane and unknown writes in a shared one', () => {
-    const cash = (terminal: number) => ({ kind: 'cashCount', summary: { site: 3, date: '2026-11-22', terminal } });
+    const cash = (terminal: number) => ({
+      kind: 'cashCount',
+      summary: { site: 3, date: '2026-11-22', terminal },
+    });
     expect(replayLane(cash(1))).toBe(replayLane(cash(1)));
     expect(replayLane(cash(1))).not.toBe(replayLane(cash(2)));
     expect(replayLane({ kind: 'receipt', summary: { site: 3, date: '2026-11-22', seller: 'A' } })).toBe(

@@ -43,7 +43,9 @@ describe('demo chain', () => {
     db = await createTestDatabase();
     result = await generateDemoChain(db.pool, { seed: SEED, now: NOW, days: DAYS, log: (m) => logs.push(m) });
   }, 120_000);
-  afterAll(async () => { await db.close(); });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('is deterministic: the same seed and hour give the same rows, another seed other rows', async () => {
     const first = await checksums(db);
@@ -65,7 +67,9 @@ describe('demo chain', () => {
 
   it('creates 2 companies, 6 sites in Europe/Paris, groups with a site in two of them, 2–4 terminals and 3–8 sellers per site', async () => {
     expect(result.sites).toBe(6);
-    const { rows: companies } = await db.pool.query('SELECT raison_sociale, enseigne, siret FROM companies ORDER BY id');
+    const { rows: companies } = await db.pool.query(
+      'SELECT raison_sociale, enseigne, siret FROM companies ORDER BY id',
+    );
     expect(companies).toHaveLength(2);
     for (const c of companies) expect(c.siret).toMatch(/^\d{14}$/);
     const { rows: sites } = await db.pool.query(`SELECT s.time_zone, s.currency,
@@ -86,7 +90,8 @@ describe('demo chain', () => {
   });
 
   it('has about 100–300 tickets a day per site by size, and a volume that reaches about a million lines over 13 months', async () => {
-    const { rows } = await db.pool.query(`SELECT site_id, count(*)::float / count(DISTINCT fiscal_date) AS per_day
+    const { rows } =
+      await db.pool.query(`SELECT site_id, count(*)::float / count(DISTINCT fiscal_date) AS per_day
         FROM tickets WHERE kind = 'SALE' AND fiscal_date < DATE '2026-03-18' GROUP BY site_id`);
     expect(rows).toHaveLength(6);
     for (const r of rows) {
@@ -100,18 +105,25 @@ describe('demo chain', () => {
   });
 
   it('stops before the current hour of now, and dates tickets in the site’s zone and business day', async () => {
-    const { rows } = await db.pool.query(`SELECT max(opened_at) < TIMESTAMPTZ '2026-03-18 14:00:00Z' AS before_hour,
+    const { rows } =
+      await db.pool.query(`SELECT max(opened_at) < TIMESTAMPTZ '2026-03-18 14:00:00Z' AS before_hour,
         max(opened_at) > TIMESTAMPTZ '2026-03-18 12:00:00Z' AS today_started,
         count(*) FILTER (WHERE t.fiscal_date <> ((t.opened_at AT TIME ZONE s.time_zone) - s.day_start::interval)::date)::int AS wrong_dates,
         count(*) FILTER (WHERE (t.opened_at AT TIME ZONE s.time_zone)::time < TIME '05:00' AND (t.opened_at AT TIME ZONE s.time_zone)::date > t.fiscal_date)::int AS after_midnight
       FROM tickets t JOIN sites s ON s.id = t.site_id`);
-    expect(rows[0]).toEqual({ before_hour: true, today_started: true, wrong_dates: 0, after_midnight: expect.any(Number) });
+    expect(rows[0]).toEqual({
+      before_hour: true,
+      today_started: true,
+      wrong_dates: 0,
+      after_midnight: expect.any(Number),
+    });
     // The late bar (day start 05:00) sells after midnight on the previous fiscal date.
     expect(rows[0].after_midnight).toBeGreaterThan(0);
   });
 
   it('has lunch and dinner peaks', async () => {
-    const { rows } = await db.pool.query(`SELECT extract(hour FROM t.opened_at AT TIME ZONE s.time_zone)::int AS hour, count(*)::int AS n
+    const { rows } =
+      await db.pool.query(`SELECT extract(hour FROM t.opened_at AT TIME ZONE s.time_zone)::int AS hour, count(*)::int AS n
         FROM tickets t JOIN sites s ON s.id = t.site_id JOIN companies c ON c.id = s.company_id
        WHERE c.raison_sociale LIKE '%Brasseries%' GROUP BY 1`);
     const at = (h: number) => rows.find((r) => r.hour === h)?.n ?? 0;
@@ -133,7 +145,12 @@ describe('demo chain', () => {
            (SELECT sum(amount_cents) FROM payments p WHERE p.site_id = t.site_id AND p.ticket_id = t.ticket_id), 0))::int AS bad_payments,
         (SELECT array_agg(DISTINCT vat_rate::text ORDER BY vat_rate::text) FROM ticket_lines) AS vat_rates`);
     expect(rows[0]).toEqual({
-      bad_amount: 0, bad_corrected: 0, bad_vat: 0, bad_totals: 0, bad_payments: 0, vat_rates: ['0.0550', '0.1000', '0.2000'],
+      bad_amount: 0,
+      bad_corrected: 0,
+      bad_vat: 0,
+      bad_totals: 0,
+      bad_payments: 0,
+      vat_rates: ['0.0550', '0.1000', '0.2000'],
     });
   });
 

@@ -88,7 +88,12 @@ export interface TestChain {
  * The instant a ticket opened at `localHour:localMinute` on the site's clock (`timeZone`) for
  * `fiscalDate`: hours before 05:00 belong to the late service, on the next calendar day.
  */
-export function openedAt(fiscalDate: string, localHour: number, localMinute: number, timeZone: string): string {
+export function openedAt(
+  fiscalDate: string,
+  localHour: number,
+  localMinute: number,
+  timeZone: string,
+): string {
   const [y, m, d] = fiscalDate.split('-').map(Number) as [number, number, number];
   return new TZDate(y, m - 1, d + (localHour < 5 ? 1 : 0), localHour, localMinute, timeZone).toISOString();
 }
@@ -208,8 +213,14 @@ export async function loadTestChain(database: Database, chain: TestChain): Promi
  * Europe/Paris time, trading in EUR), for the tests that need a single site and no terminals or
  * sellers; the id sequences are left as they are.
  */
-export async function insertOneSite(pool: Database['pool'], raisonSociale: string, libelle: string): Promise<void> {
-  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, $1, 'Le Comptoir')`, [raisonSociale]);
+export async function insertOneSite(
+  pool: Database['pool'],
+  raisonSociale: string,
+  libelle: string,
+): Promise<void> {
+  await pool.query(`INSERT INTO companies (id, raison_sociale, enseigne) VALUES (1, $1, 'Le Comptoir')`, [
+    raisonSociale,
+  ]);
   await pool.query(
     `INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES (1, $1, 1, 'Europe/Paris', 'EUR')`,
     [libelle],

@@ -36,7 +36,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const connection = testConnection(name);
   const pool = new pg.Pool({ ...connection, max: 8 });
-  const url = connection.connectionString ??
+  const url =
+    connection.connectionString ??
     `postgresql://${connection.user}:${encodeURIComponent(String(connection.password))}@${encodeURIComponent(String(connection.host))}:${connection.port}/${name}`;
   return {
     name,
@@ -51,7 +52,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       // pool.end() resolves before its connections have closed; dropping WITH (FORCE) at once
       // kills them mid-close and their client raises an uncaught FATAL. Wait (briefly) for them.
       for (let i = 0; i < 50; i++) {
-        const { rows } = await a.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        const { rows } = await a.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
         if (rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -40,7 +40,11 @@ export type TicketsReportRow = {
  * `rows`, from 2026-10-01 to `dateFin`, on `siteNames` (restaurant ids 1, 2, … in order); its
  * totals row holds the sum of the amounts (cents).
  */
-export function ticketsReport(rows: TicketsReportRow[], siteNames: readonly string[], dateFin: string): Dataset {
+export function ticketsReport(
+  rows: TicketsReportRow[],
+  siteNames: readonly string[],
+  dateFin: string,
+): Dataset {
   return {
     className: 'RapportTickets',
     variant: 'Daily',
@@ -83,7 +87,10 @@ export const SALES_COLUMN_KEYS = [
 ] as const;
 
 /** What a {@link salesReport} takes: the fields that differ from one sales dataset to the next. */
-export type SalesReportFields = Pick<Dataset, 'variant' | 'dateDebut' | 'dateFin' | 'sites' | 'rows' | 'totals'>;
+export type SalesReportFields = Pick<
+  Dataset,
+  'variant' | 'dateDebut' | 'dateFin' | 'sites' | 'rows' | 'totals'
+>;
 
 /**
  * A sales report (RapportVentes, EUR, French labels, generated 2026-11-21 10:00 UTC) with the

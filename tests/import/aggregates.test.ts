@@ -34,8 +34,16 @@ const MAPPING = {
   decimal: ',',
   dateFormat: 'dd/MM/yyyy HH:mm',
   columns: {
-    ticket: 'Ticket', datetime: 'Date', article: 'Item', quantity: 'Qty', unitPrice: 'Price', family: 'Family',
-    vatRate: 'VAT', terminal: 'Till', seller: 'Seller', payment: 'Paid',
+    ticket: 'Ticket',
+    datetime: 'Date',
+    article: 'Item',
+    quantity: 'Qty',
+    unitPrice: 'Price',
+    family: 'Family',
+    vatRate: 'VAT',
+    terminal: 'Till',
+    seller: 'Seller',
+    payment: 'Paid',
   },
   vatRate: 0.1,
   cancellation: { ticketPrefix: 'A' },
@@ -69,7 +77,9 @@ const TABLES = ['daily_sales', ...BREAKDOWN_TABLES];
 async function aggregates(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of TABLES) {
-    const { rows } = await db.pool.query<{ row: string }>(`SELECT (t.*)::text AS row FROM ${table} t ORDER BY 1`);
+    const { rows } = await db.pool.query<{ row: string }>(
+      `SELECT (t.*)::text AS row FROM ${table} t ORDER BY 1`,
+    );
     out[table] = rows.map((r) => r.row);
   }
   return out;
@@ -83,7 +93,9 @@ async function rebuilt(siteId: number, from: string, to: string): Promise<Record
     await refreshDailySales(client, siteId, from, to);
     const out: Record<string, string[]> = {};
     for (const table of TABLES) {
-      const { rows } = await client.query<{ row: string }>(`SELECT (t.*)::text AS row FROM ${table} t ORDER BY 1`);
+      const { rows } = await client.query<{ row: string }>(
+        `SELECT (t.*)::text AS row FROM ${table} t ORDER BY 1`,
+      );
       out[table] = rows.map((r) => r.row);
     }
     await client.query('ROLLBACK');
@@ -99,7 +111,14 @@ describe.each([0, 1, 2])('aggregates of an import with %i worker thread(s)', (wo
     const second = path.join(dir, `second-${workers}.csv`);
     await fs.writeFile(first, FIRST);
     await fs.writeFile(second, SECOND);
-    const a = await importSalesFile(db.pool, { workers, blockBytes: 64, file: first, mapping: MAPPING, site: 'Soho', dayStart: '05:00' });
+    const a = await importSalesFile(db.pool, {
+      workers,
+      blockBytes: 64,
+      file: first,
+      mapping: MAPPING,
+      site: 'Soho',
+      dayStart: '05:00',
+    });
     expect(a.ticketsInserted).toBe(6);
     const afterFirst = await aggregates();
     // Every table has rows: none of the figures went missing — but daily_corrections, since an
@@ -110,7 +129,13 @@ describe.each([0, 1, 2])('aggregates of an import with %i worker thread(s)', (wo
     }
     expect(afterFirst).toEqual(await rebuilt(a.siteId, '2024-02-01', '2024-04-30'));
 
-    const b = await importSalesFile(db.pool, { workers, blockBytes: 64, file: second, mapping: MAPPING, site: 'Soho' });
+    const b = await importSalesFile(db.pool, {
+      workers,
+      blockBytes: 64,
+      file: second,
+      mapping: MAPPING,
+      site: 'Soho',
+    });
     expect(b.ticketsInserted).toBe(3);
     const afterSecond = await aggregates();
     expect(afterSecond).not.toEqual(afterFirst);

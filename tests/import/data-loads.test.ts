@@ -42,7 +42,10 @@ async function loads() {
 describe('data loads', () => {
   it('an import records its file, fiscal dates and tickets; a re-import that adds nothing records zero', async () => {
     const file = path.join(dir, 'soho.csv');
-    await fs.writeFile(file, 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,2,9.95\n2,2024-03-02 19:45,Cola,1,2.5\n');
+    await fs.writeFile(
+      file,
+      'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,2,9.95\n2,2024-03-02 19:45,Cola,1,2.5\n',
+    );
     const first = await importSalesFile(db.pool, { workers: 0, file, mapping: MAPPING, site: 'Soho' });
     await importSalesFile(db.pool, { workers: 0, file, mapping: MAPPING, site: 'Soho' });
     expect(await loads()).toEqual([
@@ -55,16 +58,23 @@ describe('data loads', () => {
     const before = (await loads()).length;
     const file = path.join(dir, 'bad.csv');
     await fs.writeFile(file, 'Ticket,Date,Item,Qty,Price\n3,not a date,Burger,1,9.95\n');
-    await expect(importSalesFile(db.pool, { workers: 0, file, mapping: MAPPING, site: 'Soho' })).rejects.toThrow();
+    await expect(
+      importSalesFile(db.pool, { workers: 0, file, mapping: MAPPING, site: 'Soho' }),
+    ).rejects.toThrow();
     expect(await loads()).toHaveLength(before);
   });
 
   it('the demo chain records one load per site with its span and tickets', async () => {
     await db.pool.query('TRUNCATE data_loads');
-    const demo = await generateDemoChain(db.pool, { seed: 7, now: new Date('2026-11-20T15:00:00Z'), days: 2 });
+    const demo = await generateDemoChain(db.pool, {
+      seed: 7,
+      now: new Date('2026-11-20T15:00:00Z'),
+      days: 2,
+    });
     const rows = await loads();
     expect(rows).toHaveLength(demo.sites);
-    for (const r of rows) expect(r).toMatchObject({ source: 'demo', first: '2026-11-19', last: '2026-11-20' });
+    for (const r of rows)
+      expect(r).toMatchObject({ source: 'demo', first: '2026-11-19', last: '2026-11-20' });
     expect(rows.reduce((s, r) => s + r.tickets, 0)).toBe(demo.tickets);
   });
 });

@@ -35,14 +35,21 @@ it('imports into the PostgreSQL already running on DATA_DIR and leaves it runnin
   const file = path.join(dataDir, 'sales.csv');
   await fs.writeFile(file, 'Ticket,Date,Item,Qty,Price\n1,2024-03-01 12:10,Burger,2,9.95\n');
   const mapping = path.join(dataDir, 'mapping.json');
-  await fs.writeFile(mapping, JSON.stringify({
-    dateFormat: 'yyyy-MM-dd HH:mm', vatRate: 0.2,
-    columns: { ticket: 'Ticket', datetime: 'Date', article: 'Item', quantity: 'Qty', unitPrice: 'Price' },
-  }));
+  await fs.writeFile(
+    mapping,
+    JSON.stringify({
+      dateFormat: 'yyyy-MM-dd HH:mm',
+      vatRate: 0.2,
+      columns: { ticket: 'Ticket', datetime: 'Date', article: 'Item', quantity: 'Qty', unitPrice: 'Price' },
+    }),
+  );
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const cli = path.resolve(import.meta.dirname, '../../src/server/cli/import.ts');
-  const run = spawnSync(process.execPath, [cli, file, '--mapping', mapping, '--site', 'Soho'], { env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [cli, file, '--mapping', mapping, '--site', 'Soho'], {
+    env,
+    encoding: 'utf8',
+  });
   expect(run.stderr).toContain('Using the PostgreSQL server already running');
   expect(run.status).toBe(0);
   // Our connection still works: the import did not stop the server.

@@ -27,9 +27,16 @@ beforeAll(async () => {
   app = await reportingApp();
   raw = await bakeryLines();
   imported = await importSalesFile(app.t.database.pool, {
-    file: FILES.bakery, mapping: path.join(REPO, 'docs/mappings/korean-bakery.json'), site: 'Bakery Chuncheon',
+    file: FILES.bakery,
+    mapping: path.join(REPO, 'docs/mappings/korean-bakery.json'),
+    site: 'Bakery Chuncheon',
   });
-  bakery = { site: { id: imported.siteId, name: 'Bakery Chuncheon' }, currency: 'KRW', rate: 0.1, ...assemble(raw.lines, { vatPercent: 10n, step: 100n }) };
+  bakery = {
+    site: { id: imported.siteId, name: 'Bakery Chuncheon' },
+    currency: 'KRW',
+    rate: 0.1,
+    ...assemble(raw.lines, { vatPercent: 10n, step: 100n }),
+  };
 });
 afterAll(async () => {
   await app?.t.close();
@@ -39,7 +46,11 @@ describe('report families on the Korean bakery file (wide, KRW)', () => {
   it('imports one ticket per row holding a product, one line per product bought, in whole won', async () => {
     // PROVENANCE.txt: 2,654 rows; 233 rows hold only an order id and 2 only a time: no sale.
     expect(raw).toMatchObject({ rows: 2_654, emptyRows: 235 });
-    expect(imported).toMatchObject({ linesRead: 2_654, ticketsInserted: 2_419, linesInserted: raw.lines.length });
+    expect(imported).toMatchObject({
+      linesRead: 2_654,
+      ticketsInserted: 2_419,
+      linesInserted: raw.lines.length,
+    });
     expect(bakery.tickets).toHaveLength(2_419);
     const { rows } = await app.t.database.pool.query(
       `SELECT count(*)::int AS n FROM ticket_lines WHERE site_id = $1 AND (amount_cents % 100 <> 0 OR amount_excl_cents % 100 <> 0)`,
@@ -48,7 +59,20 @@ describe('report families on the Korean bakery file (wide, KRW)', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  proveFamilies('bakery', () => bakery, () => app.report, { dailyToo: true });
-  proveFiscalDates('bakery', () => bakery, () => app.report);
-  proveDistributions('bakery', () => bakery, () => app.distribution);
+  proveFamilies(
+    'bakery',
+    () => bakery,
+    () => app.report,
+    { dailyToo: true },
+  );
+  proveFiscalDates(
+    'bakery',
+    () => bakery,
+    () => app.report,
+  );
+  proveDistributions(
+    'bakery',
+    () => bakery,
+    () => app.distribution,
+  );
 });

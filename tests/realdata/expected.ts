@@ -46,7 +46,9 @@ export const FILES = {
 export function requireFiles(...files: string[]): void {
   const missing = files.filter((f) => !existsSync(f));
   if (missing.length > 0) {
-    throw new Error(`The real data sets are missing: ${missing.join(', ')} (read from ../shared/data beside the repository).`);
+    throw new Error(
+      `The real data sets are missing: ${missing.join(', ')} (read from ../shared/data beside the repository).`,
+    );
   }
 }
 
@@ -114,7 +116,11 @@ export function wholeQuantity(text: string): bigint {
  */
 export function assemble(
   raw: readonly RawLine[],
-  { cancelPrefix = null, vatPercent, step = 1n }: { cancelPrefix?: string | null; vatPercent: bigint; step?: bigint },
+  {
+    cancelPrefix = null,
+    vatPercent,
+    step = 1n,
+  }: { cancelPrefix?: string | null; vatPercent: bigint; step?: bigint },
 ): { tickets: ExpTicket[]; lines: ExpLine[] } {
   const byRef = new Map<string, ExpTicket & { allNegative: boolean }>();
   const lines: ExpLine[] = [];
@@ -126,7 +132,16 @@ export function assemble(
     const excl = roundDiv((amount / step) * 100n, 100n + vatPercent) * step;
     let t = byRef.get(l.ticket);
     if (!t) {
-      t = { ref: l.ticket, seq: byRef.size, first: l.when, kind: cancel ? 'CANCELLATION' : 'SALE', net: 0n, excl: 0n, lines: 0, allNegative: true };
+      t = {
+        ref: l.ticket,
+        seq: byRef.size,
+        first: l.when,
+        kind: cancel ? 'CANCELLATION' : 'SALE',
+        net: 0n,
+        excl: 0n,
+        lines: 0,
+        allNegative: true,
+      };
       byRef.set(l.ticket, t);
     } else if (l.when < t.first) t.first = l.when;
     if (quantity >= 0n) t.allNegative = false;
@@ -143,11 +158,16 @@ export function assemble(
 export const fiscalDate = (t: ExpTicket): string => t.first.slice(0, 10);
 export const localHour = (t: ExpTicket): number => Number(t.first.slice(11, 13));
 const n = (v: bigint): number => Number(v);
-export const average = (net: number, tickets: number): number => (tickets === 0 ? 0 : Math.round(net / tickets));
+export const average = (net: number, tickets: number): number =>
+  tickets === 0 ? 0 : Math.round(net / tickets);
 export const share = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
 const inPeriod = (from: string, to: string) => (t: ExpTicket) => fiscalDate(t) >= from && fiscalDate(t) <= to;
 
-interface Figures { tickets: number; net: number; excl: number }
+interface Figures {
+  tickets: number;
+  net: number;
+  excl: number;
+}
 function figuresOf(tickets: readonly ExpTicket[]): Figures {
   const f = { tickets: 0, net: 0, excl: 0 };
   for (const t of tickets) {
@@ -192,7 +212,10 @@ export function months(first: string, last: string): Array<[string, string]> {
     const end = wire(subDays(new Date(m === 12 ? y + 1 : y, m === 12 ? 0 : m, 1, 12), 1));
     out.push([start, end]);
     m++;
-    if (m === 13) { m = 1; y++; }
+    if (m === 13) {
+      m = 1;
+      y++;
+    }
   }
   return out;
 }
@@ -211,15 +234,31 @@ export function hourly(all: readonly ExpTicket[], from: string, to: string) {
   const tickets = all.filter(inPeriod(from, to));
   const total = figuresOf(tickets);
   const hours = Array.from({ length: 24 }, (_, h) => figuresOf(tickets.filter((t) => localHour(t) === h)));
-  const cells = (f: Figures) => ({ tickets: f.tickets, netSales: f.net, netSalesExclTax: f.excl, averageTicket: average(f.net, f.tickets), share: share(f.net, total.net) });
-  return { rows: hours.map((f, h) => ({ hour: hourLabel(h), ...cells(f) })), totals: { hour: null, ...cells(total) }, hours };
+  const cells = (f: Figures) => ({
+    tickets: f.tickets,
+    netSales: f.net,
+    netSalesExclTax: f.excl,
+    averageTicket: average(f.net, f.tickets),
+    share: share(f.net, total.net),
+  });
+  return {
+    rows: hours.map((f, h) => ({ hour: hourLabel(h), ...cells(f) })),
+    totals: { hour: null, ...cells(total) },
+    hours,
+  };
 }
 
 /** RapportVentesTranche rows (day part keys instead of labels) and totals. */
 export function dayParts(all: readonly ExpTicket[], from: string, to: string) {
   const tickets = all.filter(inPeriod(from, to));
   const total = figuresOf(tickets);
-  const cells = (f: Figures) => ({ tickets: f.tickets, netSales: f.net, netSalesExclTax: f.excl, averageTicket: average(f.net, f.tickets), share: share(f.net, total.net) });
+  const cells = (f: Figures) => ({
+    tickets: f.tickets,
+    netSales: f.net,
+    netSalesExclTax: f.excl,
+    averageTicket: average(f.net, f.tickets),
+    share: share(f.net, total.net),
+  });
   return {
     rows: DAY_PARTS.map((p) => ({
       key: p.key,
@@ -243,11 +282,17 @@ export function families(lines: readonly ExpLine[], from: string, to: string) {
     acc.set(l.family, f);
   }
   const list = [...acc.entries()].sort(([fa, a], [fb, b]) =>
-    a.net !== b.net ? (b.net > a.net ? 1 : -1) : fa === null ? 1 : fb === null ? -1 : fa < fb ? -1 : 1);
+    a.net !== b.net ? (b.net > a.net ? 1 : -1) : fa === null ? 1 : fb === null ? -1 : fa < fb ? -1 : 1,
+  );
   const totalNet = list.reduce((s, [, f]) => s + n(f.net), 0);
   return {
     rows: list.map(([family, f]) => ({
-      family, quantity: n(f.quantity), netSales: n(f.net), netSalesExclTax: n(f.excl), tax: n(f.net - f.excl), share: share(n(f.net), totalNet),
+      family,
+      quantity: n(f.quantity),
+      netSales: n(f.net),
+      netSalesExclTax: n(f.excl),
+      tax: n(f.net - f.excl),
+      share: share(n(f.net), totalNet),
     })),
     totals: {
       family: null,
@@ -263,7 +308,13 @@ export function families(lines: readonly ExpLine[], from: string, to: string) {
 /** RapportVentesTva (one rate: the mapping's) rows and totals. */
 export function vatRates(all: readonly ExpTicket[], from: string, to: string, rate: number) {
   const f = figuresOf(all.filter(inPeriod(from, to)));
-  const row = { vatRate: rate, netSalesExclTax: f.excl, tax: f.net - f.excl, netSales: f.net, share: share(f.net, f.net) };
+  const row = {
+    vatRate: rate,
+    netSalesExclTax: f.excl,
+    tax: f.net - f.excl,
+    netSales: f.net,
+    share: share(f.net, f.net),
+  };
   return { rows: [row], totals: { ...row, vatRate: null } };
 }
 
@@ -283,10 +334,27 @@ export function byDate(all: readonly ExpTicket[]): Map<string, Figures & { list:
 }
 
 /** RapportVentesCouverts rows (no covers in the data: covers and covered sales 0). */
-export function covers(days: ReturnType<typeof byDate>, from: string, to: string, site: { id: number; name: string }) {
+export function covers(
+  days: ReturnType<typeof byDate>,
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+) {
   const dates = [...days.keys()].filter((d) => d >= from && d <= to).sort();
-  const cells = (f: Figures) => ({ tickets: f.tickets, covers: 0, netSales: f.net, averageTicket: average(f.net, f.tickets), coveredSales: 0, averagePerCover: 0 });
-  const rows = dates.map((d) => ({ fiscalDate: d, siteId: site.id, site: site.name, ...cells(days.get(d) as Figures) }));
+  const cells = (f: Figures) => ({
+    tickets: f.tickets,
+    covers: 0,
+    netSales: f.net,
+    averageTicket: average(f.net, f.tickets),
+    coveredSales: 0,
+    averagePerCover: 0,
+  });
+  const rows = dates.map((d) => ({
+    fiscalDate: d,
+    siteId: site.id,
+    site: site.name,
+    ...cells(days.get(d) as Figures),
+  }));
   const total = { tickets: 0, net: 0, excl: 0 };
   for (const d of dates) {
     const f = days.get(d) as Figures;
@@ -304,7 +372,12 @@ export function yearEarlier(date: string): string {
 const variancePercent = (cur: number, prev: number) => (prev === 0 ? null : (cur - prev) / prev);
 
 /** RapportVentesComparaison Daily rows and totals for one site. */
-export function comparison(days: ReturnType<typeof byDate>, from: string, to: string, site: { id: number; name: string }) {
+export function comparison(
+  days: ReturnType<typeof byDate>,
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+) {
   const dates = new Set<string>();
   for (const d of days.keys()) {
     if (d >= from && d <= to) dates.add(d);
@@ -316,75 +389,167 @@ export function comparison(days: ReturnType<typeof byDate>, from: string, to: st
     const prev = days.get(yearEarlier(d));
     const c = { tickets: cur?.tickets ?? 0, net: cur?.net ?? 0, pt: prev?.tickets ?? 0, pn: prev?.net ?? 0 };
     return {
-      fiscalDate: d, previousFiscalDate: yearEarlier(d), siteId: site.id, site: site.name,
-      tickets: c.tickets, previousTickets: c.pt, netSales: c.net, previousNetSales: c.pn,
-      variance: c.net - c.pn, variancePercent: variancePercent(c.net, c.pn),
+      fiscalDate: d,
+      previousFiscalDate: yearEarlier(d),
+      siteId: site.id,
+      site: site.name,
+      tickets: c.tickets,
+      previousTickets: c.pt,
+      netSales: c.net,
+      previousNetSales: c.pn,
+      variance: c.net - c.pn,
+      variancePercent: variancePercent(c.net, c.pn),
     };
   });
-  const sum = (k: 'tickets' | 'previousTickets' | 'netSales' | 'previousNetSales') => rows.reduce((s, r) => s + r[k], 0);
+  const sum = (k: 'tickets' | 'previousTickets' | 'netSales' | 'previousNetSales') =>
+    rows.reduce((s, r) => s + r[k], 0);
   const totals = {
-    fiscalDate: null, previousFiscalDate: null, siteId: null, site: null,
-    tickets: sum('tickets'), previousTickets: sum('previousTickets'), netSales: sum('netSales'), previousNetSales: sum('previousNetSales'),
-    variance: sum('netSales') - sum('previousNetSales'), variancePercent: variancePercent(sum('netSales'), sum('previousNetSales')),
+    fiscalDate: null,
+    previousFiscalDate: null,
+    siteId: null,
+    site: null,
+    tickets: sum('tickets'),
+    previousTickets: sum('previousTickets'),
+    netSales: sum('netSales'),
+    previousNetSales: sum('previousNetSales'),
+    variance: sum('netSales') - sum('previousNetSales'),
+    variancePercent: variancePercent(sum('netSales'), sum('previousNetSales')),
   };
   return { rows, totals };
 }
 
 /** RapportVentesComparaison Cumulative rows and totals. */
-export function cumulative(daily: { rows: ReadonlyArray<{ fiscalDate: string; previousFiscalDate: string; netSales: number; previousNetSales: number }> }) {
+export function cumulative(daily: {
+  rows: ReadonlyArray<{
+    fiscalDate: string;
+    previousFiscalDate: string;
+    netSales: number;
+    previousNetSales: number;
+  }>;
+}) {
   let net = 0;
   let prev = 0;
   const rows = daily.rows.map((r) => {
     net += r.netSales;
     prev += r.previousNetSales;
     return {
-      fiscalDate: r.fiscalDate, previousFiscalDate: r.previousFiscalDate, netSales: r.netSales, previousNetSales: r.previousNetSales,
-      cumulativeNetSales: net, cumulativePreviousNetSales: prev, variance: net - prev, variancePercent: variancePercent(net, prev),
+      fiscalDate: r.fiscalDate,
+      previousFiscalDate: r.previousFiscalDate,
+      netSales: r.netSales,
+      previousNetSales: r.previousNetSales,
+      cumulativeNetSales: net,
+      cumulativePreviousNetSales: prev,
+      variance: net - prev,
+      variancePercent: variancePercent(net, prev),
     };
   });
   return {
     rows,
     totals: {
-      fiscalDate: null, previousFiscalDate: null, netSales: net, previousNetSales: prev, cumulativeNetSales: net,
-      cumulativePreviousNetSales: prev, variance: net - prev, variancePercent: variancePercent(net, prev),
+      fiscalDate: null,
+      previousFiscalDate: null,
+      netSales: net,
+      previousNetSales: prev,
+      cumulativeNetSales: net,
+      cumulativePreviousNetSales: prev,
+      variance: net - prev,
+      variancePercent: variancePercent(net, prev),
     },
   };
 }
 
 /** RapportTickets rows (kind as key, labels applied by the caller) in report order. */
-export function ticketList(all: readonly ExpTicket[], from: string, to: string, site: { id: number; name: string }) {
-  const list = all.filter(inPeriod(from, to)).sort((a, b) =>
-    fiscalDate(a) !== fiscalDate(b) ? (fiscalDate(a) < fiscalDate(b) ? -1 : 1) : a.first !== b.first ? (a.first < b.first ? -1 : 1) : a.seq - b.seq);
+export function ticketList(
+  all: readonly ExpTicket[],
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+) {
+  const list = all
+    .filter(inPeriod(from, to))
+    .sort((a, b) =>
+      fiscalDate(a) !== fiscalDate(b)
+        ? fiscalDate(a) < fiscalDate(b)
+          ? -1
+          : 1
+        : a.first !== b.first
+          ? a.first < b.first
+            ? -1
+            : 1
+          : a.seq - b.seq,
+    );
   return list.map((t) => ({
-    fiscalDate: fiscalDate(t), time: t.first.slice(11, 16), siteId: site.id, site: site.name, terminalId: null, sellerCode: null,
-    ticketNumber: t.ref, kind: t.kind as string, amount: n(t.net), payments: '',
+    fiscalDate: fiscalDate(t),
+    time: t.first.slice(11, 16),
+    siteId: site.id,
+    site: site.name,
+    terminalId: null,
+    sellerCode: null,
+    ticketNumber: t.ref,
+    kind: t.kind as string,
+    amount: n(t.net),
+    payments: '',
   }));
 }
 
 /** RapportAnnulations rows: days with a cancellation ticket (no voided lines in imported files). */
-export function cancellations(days: ReturnType<typeof byDate>, from: string, to: string, site: { id: number; name: string }) {
+export function cancellations(
+  days: ReturnType<typeof byDate>,
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+) {
   const rows = [];
   for (const d of [...days.keys()].filter((x) => x >= from && x <= to).sort()) {
     const cancelled = (days.get(d)?.list ?? []).filter((t) => t.kind === 'CANCELLATION');
     if (cancelled.length === 0) continue;
     rows.push({
-      fiscalDate: d, siteId: site.id, site: site.name, beforePaymentLines: 0, beforePaymentQuantity: 0, beforePaymentAmount: 0,
-      afterPaymentTickets: cancelled.length, afterPaymentAmount: 0 - cancelled.reduce((s, t) => s + n(t.net), 0),
+      fiscalDate: d,
+      siteId: site.id,
+      site: site.name,
+      beforePaymentLines: 0,
+      beforePaymentQuantity: 0,
+      beforePaymentAmount: 0,
+      afterPaymentTickets: cancelled.length,
+      afterPaymentAmount: 0 - cancelled.reduce((s, t) => s + n(t.net), 0),
     });
   }
   return rows;
 }
 
 /** RapportTva rows: one per fiscal date at the mapping's single rate. */
-export function vatBreakdown(days: ReturnType<typeof byDate>, from: string, to: string, site: { id: number; name: string }, rate: number) {
-  return [...days.keys()].filter((d) => d >= from && d <= to).sort().map((d) => {
-    const f = days.get(d) as Figures;
-    return { fiscalDate: d, siteId: site.id, site: site.name, vatRate: rate, vatBase: f.excl, tax: f.net - f.excl, netSales: f.net };
-  });
+export function vatBreakdown(
+  days: ReturnType<typeof byDate>,
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+  rate: number,
+) {
+  return [...days.keys()]
+    .filter((d) => d >= from && d <= to)
+    .sort()
+    .map((d) => {
+      const f = days.get(d) as Figures;
+      return {
+        fiscalDate: d,
+        siteId: site.id,
+        site: site.name,
+        vatRate: rate,
+        vatBase: f.excl,
+        tax: f.net - f.excl,
+        netSales: f.net,
+      };
+    });
 }
 
 /** RapportZ items (code, count, amount, detail) per fiscal date; no payments, meals, covers or voided lines in the data. */
-export function zItems(days: ReturnType<typeof byDate>, from: string, to: string, site: { id: number; name: string }, rate: number) {
+export function zItems(
+  days: ReturnType<typeof byDate>,
+  from: string,
+  to: string,
+  site: { id: number; name: string },
+  rate: number,
+) {
   const out = [];
   for (const d of [...days.keys()].filter((x) => x >= from && x <= to).sort()) {
     const f = days.get(d) as Figures & { list: ExpTicket[] };
@@ -396,13 +561,31 @@ export function zItems(days: ReturnType<typeof byDate>, from: string, to: string
       { ...base, code: 'NET_EXCL', count: null, amount: f.excl, detail: null },
       { ...base, code: `VAT_${rate}`, count: null, amount: f.net - f.excl, detail: null },
       { ...base, code: 'TAX', count: null, amount: f.net - f.excl, detail: null },
-      { ...base, code: 'CANCELLATIONS', count: cancelled.length, amount: 0 - cancelled.reduce((s, t) => s + n(t.net), 0), detail: null },
+      {
+        ...base,
+        code: 'CANCELLATIONS',
+        count: cancelled.length,
+        amount: 0 - cancelled.reduce((s, t) => s + n(t.net), 0),
+        detail: null,
+      },
       { ...base, code: 'CORRECTIONS', count: 0, amount: 0, detail: null },
       { ...base, code: 'EMPLOYEE_MEALS', count: 0, amount: 0, detail: null },
       { ...base, code: 'COVERS', count: 0, amount: null, detail: null },
       { ...base, code: 'AVERAGE_TICKET', count: null, amount: average(f.net, f.tickets), detail: null },
-      { ...base, code: 'FIRST_TICKET', count: null, amount: null, detail: (times[0] as string).slice(11, 16) },
-      { ...base, code: 'LAST_TICKET', count: null, amount: null, detail: (times.at(-1) as string).slice(11, 16) },
+      {
+        ...base,
+        code: 'FIRST_TICKET',
+        count: null,
+        amount: null,
+        detail: (times[0] as string).slice(11, 16),
+      },
+      {
+        ...base,
+        code: 'LAST_TICKET',
+        count: null,
+        amount: null,
+        detail: (times.at(-1) as string).slice(11, 16),
+      },
     );
   }
   return out;
@@ -411,7 +594,10 @@ export function zItems(days: ReturnType<typeof byDate>, from: string, to: string
 /** Rows of a CSV file as objects keyed by header (BOM ignored). */
 export async function readCsv(file: string): Promise<Record<string, string>[]> {
   const bytes = await fs.readFile(file);
-  return parse(file.endsWith('.gz') ? gunzipSync(bytes) : bytes, { bom: true, columns: true }) as Record<string, string>[];
+  return parse(file.endsWith('.gz') ? gunzipSync(bytes) : bytes, { bom: true, columns: true }) as Record<
+    string,
+    string
+  >[];
 }
 
 /** `D/M/YYYY H:MM` (takeaway) → `YYYY-MM-DD HH:mm:00`. */
@@ -424,51 +610,111 @@ export function dayFirst(text: string): string {
 /** The London takeaway's lines, priced from its price list. */
 export async function takeawayLines(): Promise<RawLine[]> {
   const prices = new Map<string, bigint>();
-  for (const r of await readCsv(FILES.takeawayPrices)) prices.set(r['Item Name'] as string, tenThousandths(r['Product Price'] as string));
+  for (const r of await readCsv(FILES.takeawayPrices))
+    prices.set(r['Item Name'] as string, tenThousandths(r['Product Price'] as string));
   return (await readCsv(FILES.takeaway)).map((r) => {
     const price = prices.get(r['Item Name'] as string);
     if (price === undefined) throw new Error(`no price for ${r['Item Name']}`);
-    return { ticket: r['Order Number'] as string, when: dayFirst(r['Order Date'] as string), quantity: wholeQuantity(r.Quantity as string), price, family: null };
+    return {
+      ticket: r['Order Number'] as string,
+      when: dayFirst(r['Order Date'] as string),
+      quantity: wholeQuantity(r.Quantity as string),
+      price,
+      family: null,
+    };
   });
 }
 
 /** UCI Online Retail's lines (times already ISO). */
 export async function uciLines(): Promise<RawLine[]> {
   return (await readCsv(FILES.uci)).map((r) => ({
-    ticket: r.InvoiceNo as string, when: r.InvoiceDate as string, quantity: wholeQuantity(r.Quantity as string), price: tenThousandths(r.UnitPrice as string), family: null,
+    ticket: r.InvoiceNo as string,
+    when: r.InvoiceDate as string,
+    quantity: wholeQuantity(r.Quantity as string),
+    price: tenThousandths(r.UnitPrice as string),
+    family: null,
   }));
 }
 
 /** Maven pizza's order lines, joined here to orders (time), pizzas (price) and pizza types (category). */
 export async function pizzaLines(): Promise<RawLine[]> {
-  const orders = new Map((await readCsv(FILES.pizzaOrders)).map((r) => [r.order_id as string, `${r.date} ${r.time}`]));
+  const orders = new Map(
+    (await readCsv(FILES.pizzaOrders)).map((r) => [r.order_id as string, `${r.date} ${r.time}`]),
+  );
   const pizzas = new Map((await readCsv(FILES.pizzas)).map((r) => [r.pizza_id as string, r]));
-  const categories = new Map((await readCsv(FILES.pizzaTypes)).map((r) => [r.pizza_type_id as string, r.category as string]));
+  const categories = new Map(
+    (await readCsv(FILES.pizzaTypes)).map((r) => [r.pizza_type_id as string, r.category as string]),
+  );
   return (await readCsv(FILES.pizzaDetails)).map((r) => {
     const when = orders.get(r.order_id as string);
     const pizza = pizzas.get(r.pizza_id as string);
     const family = categories.get(pizza?.pizza_type_id as string);
     if (!when || !pizza || !family) throw new Error(`order line ${r.order_details_id} does not join`);
     if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(when)) throw new Error(`unexpected time ${when}`);
-    return { ticket: r.order_id as string, when, quantity: wholeQuantity(r.quantity as string), price: tenThousandths(pizza.price as string), family };
+    return {
+      ticket: r.order_id as string,
+      when,
+      quantity: wholeQuantity(r.quantity as string),
+      price: tenThousandths(pizza.price as string),
+      family,
+    };
   });
 }
 
 /** RapportVentes rows: per fiscal date, sale tickets, net incl./excl. VAT, VAT, average ticket. */
 export function salesByDay(days: ReturnType<typeof byDate>, from: string, to: string) {
-  const rows = [...days.keys()].filter((d) => d >= from && d <= to).sort().map((d) => {
-    const f = days.get(d) as Figures;
-    return { fiscalDate: d, tickets: f.tickets, netSales: f.net, netSalesExclTax: f.excl, tax: f.net - f.excl, averageTicket: average(f.net, f.tickets) };
-  });
+  const rows = [...days.keys()]
+    .filter((d) => d >= from && d <= to)
+    .sort()
+    .map((d) => {
+      const f = days.get(d) as Figures;
+      return {
+        fiscalDate: d,
+        tickets: f.tickets,
+        netSales: f.net,
+        netSalesExclTax: f.excl,
+        tax: f.net - f.excl,
+        averageTicket: average(f.net, f.tickets),
+      };
+    });
   const sum = (k: 'tickets' | 'netSales' | 'netSalesExclTax' | 'tax') => rows.reduce((s, r) => s + r[k], 0);
-  return { rows, totals: { tickets: sum('tickets'), netSales: sum('netSales'), netSalesExclTax: sum('netSalesExclTax'), tax: sum('tax'), averageTicket: average(sum('netSales'), sum('tickets')) } };
+  return {
+    rows,
+    totals: {
+      tickets: sum('tickets'),
+      netSales: sum('netSales'),
+      netSalesExclTax: sum('netSalesExclTax'),
+      tax: sum('tax'),
+      averageTicket: average(sum('netSales'), sum('tickets')),
+    },
+  };
 }
 
 /** The product columns of the bakery's wide file, in file order. */
 export const BAKERY_PRODUCTS = [
-  'angbutter', 'plain bread', 'jam', 'americano', 'croissant', 'caffe latte', 'tiramisu croissant', 'cacao deep',
-  'pain au chocolat', 'almond croissant', 'croque monsieur', 'mad garlic', 'milk tea', 'gateau chocolat', 'pandoro',
-  'cheese cake', 'lemon ade', 'orange pound', 'wiener', 'vanila latte', 'berry ade', 'tiramisu', 'merinque cookies',
+  'angbutter',
+  'plain bread',
+  'jam',
+  'americano',
+  'croissant',
+  'caffe latte',
+  'tiramisu croissant',
+  'cacao deep',
+  'pain au chocolat',
+  'almond croissant',
+  'croque monsieur',
+  'mad garlic',
+  'milk tea',
+  'gateau chocolat',
+  'pandoro',
+  'cheese cake',
+  'lemon ade',
+  'orange pound',
+  'wiener',
+  'vanila latte',
+  'berry ade',
+  'tiramisu',
+  'merinque cookies',
 ] as const;
 
 /**
@@ -477,7 +723,12 @@ export const BAKERY_PRODUCTS = [
  * quantity hold no sale and are left out.
  */
 export async function bakeryLines(): Promise<{ lines: RawLine[]; rows: number; emptyRows: number }> {
-  const prices = new Map((await readCsv(FILES.bakeryPrices)).map((r) => [r.product_name as string, tenThousandths(r.price as string)]));
+  const prices = new Map(
+    (await readCsv(FILES.bakeryPrices)).map((r) => [
+      r.product_name as string,
+      tenThousandths(r.price as string),
+    ]),
+  );
   const rows = await readCsv(FILES.bakery);
   const lines: RawLine[] = [];
   let emptyRows = 0;
@@ -487,11 +738,18 @@ export async function bakeryLines(): Promise<{ lines: RawLine[]; rows: number; e
       emptyRows++;
       continue;
     }
-    if (!/^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(r.datetime as string)) throw new Error(`unexpected time ${r.datetime}`);
+    if (!/^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(r.datetime as string))
+      throw new Error(`unexpected time ${r.datetime}`);
     for (const p of bought) {
       const price = prices.get(p === 'vanila latte' ? 'valina latte' : p);
       if (price === undefined) throw new Error(`no price for ${p}`);
-      lines.push({ ticket: r.order_id as string, when: `${r.datetime}:00`, quantity: wholeQuantity(r[p] as string), price, family: null });
+      lines.push({
+        ticket: r.order_id as string,
+        when: `${r.datetime}:00`,
+        quantity: wholeQuantity(r[p] as string),
+        price,
+        family: null,
+      });
     }
   }
   return { lines, rows: rows.length, emptyRows };
@@ -503,8 +761,11 @@ export async function takeaway2Lines(): Promise<RawLine[]> {
     const m = /^(\d\d)\/(\d\d)\/(\d{4}) (\d\d):(\d\d)$/.exec(r['Order Date'] as string);
     if (!m) throw new Error(`unexpected date ${r['Order Date']}`);
     return {
-      ticket: r['Order ID'] as string, when: `${m[3]}-${m[2]}-${m[1]} ${m[4]}:${m[5]}:00`, quantity: wholeQuantity(r.Quantity as string),
-      price: tenThousandths(r['Product Price'] as string), family: null,
+      ticket: r['Order ID'] as string,
+      when: `${m[3]}-${m[2]}-${m[1]} ${m[4]}:${m[5]}:00`,
+      quantity: wholeQuantity(r.Quantity as string),
+      price: tenThousandths(r['Product Price'] as string),
+      family: null,
     };
   });
 }

@@ -18,8 +18,27 @@ import { expect, it } from 'vitest';
 import type { DistributionAnswer } from '../../src/contract/distributions.ts';
 import type { Dataset } from '../../src/contract/reports.ts';
 import {
-  byDate, cancellations, comparison, covers, cumulative, dayParts, type ExpLine, type ExpTicket, families, hourly,
-  average, fiscalDate, months, salesByDay, share, span, ticketList, vatBreakdown, vatRates, windows, zItems,
+  byDate,
+  cancellations,
+  comparison,
+  covers,
+  cumulative,
+  dayParts,
+  type ExpLine,
+  type ExpTicket,
+  families,
+  hourly,
+  average,
+  fiscalDate,
+  months,
+  salesByDay,
+  share,
+  span,
+  ticketList,
+  vatBreakdown,
+  vatRates,
+  windows,
+  zItems,
 } from './expected.ts';
 import { EN } from './report-api.ts';
 
@@ -33,7 +52,14 @@ export interface ProvenSet {
   rate: number;
 }
 
-export type ReportFn = (className: string, variant: string, from: string, to: string, siteId: number, extra?: string) => Promise<Dataset>;
+export type ReportFn = (
+  className: string,
+  variant: string,
+  from: string,
+  to: string,
+  siteId: number,
+  extra?: string,
+) => Promise<Dataset>;
 
 /**
  * The tickets of `set` opened from `from` (included) to `to` (excluded), `HH:mm` in the site's
@@ -49,7 +75,11 @@ export function withinHours(set: ProvenSet, from: string, to: string): ProvenSet
 }
 
 /** Rows equal one by one; on a difference the first differing row is shown with its index. */
-export function expectRows(got: readonly Record<string, unknown>[], want: readonly Record<string, unknown>[], what: string): void {
+export function expectRows(
+  got: readonly Record<string, unknown>[],
+  want: readonly Record<string, unknown>[],
+  what: string,
+): void {
   const firstDiff = want.findIndex((w, i) => !isDeepStrictEqual(got[i], w));
   if (firstDiff >= 0) expect(got[firstDiff], `${what}: row ${firstDiff}`).toEqual(want[firstDiff]);
   expect(got.length, `${what}: number of rows`).toBe(want.length);
@@ -62,7 +92,12 @@ export function proveFamilies(
   report: () => ReportFn,
   { cancellationsToo = false, dailyToo = false, extra = '' } = {},
 ): void {
-  const each = async (className: string, variant: string, maxDays: number, check: (d: Dataset, from: string, to: string, s: ProvenSet) => void) => {
+  const each = async (
+    className: string,
+    variant: string,
+    maxDays: number,
+    check: (d: Dataset, from: string, to: string, s: ProvenSet) => void,
+  ) => {
     const s = data();
     const { first, last } = span(s.tickets);
     const periods = maxDays === 31 ? months(first, last) : windows(first, last, maxDays);
@@ -78,7 +113,11 @@ export function proveFamilies(
       const days = byDate(data().tickets);
       await each('RapportVentes', 'Daily', 400, (d, from, to) => {
         const want = salesByDay(days, from, to);
-        expectRows(d.rows.map(({ siteId: _i, site: _s, ...r }) => r), want.rows, `sales ${from}..${to}`);
+        expectRows(
+          d.rows.map(({ siteId: _i, site: _s, ...r }) => r),
+          want.rows,
+          `sales ${from}..${to}`,
+        );
         expect(d.totals).toMatchObject(want.totals);
       });
     });
@@ -95,7 +134,11 @@ export function proveFamilies(
   it(`${label}: sales by day part (RapportVentesTranche) equal the file's hours added up per SPEC §9 part`, async () => {
     await each('RapportVentesTranche', 'Daily', 400, (d, from, to, s) => {
       const want = dayParts(s.tickets, from, to);
-      expectRows(d.rows, want.rows.map(({ key, ...r }) => ({ dayPart: EN[`report.dayPart.${key}`], ...r })), `day parts ${from}..${to}`);
+      expectRows(
+        d.rows,
+        want.rows.map(({ key, ...r }) => ({ dayPart: EN[`report.dayPart.${key}`], ...r })),
+        `day parts ${from}..${to}`,
+      );
       expect(d.totals).toEqual(want.totals);
     });
   });
@@ -103,7 +146,11 @@ export function proveFamilies(
   it(`${label}: sales by product family (RapportVentesFamille) equal the file's lines per family`, async () => {
     await each('RapportVentesFamille', 'Daily', 400, (d, from, to, s) => {
       const want = families(s.lines, from, to);
-      expectRows(d.rows, want.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })), `families ${from}..${to}`);
+      expectRows(
+        d.rows,
+        want.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })),
+        `families ${from}..${to}`,
+      );
       expect(d.totals).toEqual(want.totals);
     });
   });
@@ -140,7 +187,10 @@ export function proveFamilies(
 
   it(`${label}: the tickets report (RapportTickets) lists every ticket of each month with its time, number, kind and amount`, async () => {
     await each('RapportTickets', 'Daily', 31, (d, from, to, s) => {
-      const want = ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] }));
+      const want = ticketList(s.tickets, from, to, s.site).map((r) => ({
+        ...r,
+        kind: EN[`report.ticketKind.${r.kind}`],
+      }));
       expectRows(d.rows, want, `tickets ${from}..${to}`);
       expect(d.totals.amount).toBe(want.reduce((a, r) => a + r.amount, 0));
     });
@@ -151,7 +201,9 @@ export function proveFamilies(
       const want = vatBreakdown(byDate(s.tickets), from, to, s.site, s.rate);
       expectRows(d.rows, want, `VAT breakdown ${from}..${to}`);
       expect(d.totals).toMatchObject({
-        vatBase: want.reduce((a, r) => a + r.vatBase, 0), tax: want.reduce((a, r) => a + r.tax, 0), netSales: want.reduce((a, r) => a + r.netSales, 0),
+        vatBase: want.reduce((a, r) => a + r.vatBase, 0),
+        tax: want.reduce((a, r) => a + r.tax, 0),
+        netSales: want.reduce((a, r) => a + r.netSales, 0),
       });
     });
   });
@@ -159,18 +211,37 @@ export function proveFamilies(
   it(`${label}: the Z report (RapportZ) of every fiscal date equals the file`, async () => {
     const days = byDate(data().tickets);
     await each('RapportZ', 'Daily', 31, (d, from, to, s) => {
-      expectRows(d.rows.map(({ item: _label, ...r }) => r), zItems(days, from, to, s.site, s.rate), `Z ${from}..${to}`);
+      expectRows(
+        d.rows.map(({ item: _label, ...r }) => r),
+        zItems(days, from, to, s.site, s.rate),
+        `Z ${from}..${to}`,
+      );
     });
   });
 
   it(`${label}: sales by terminal and by seller (RapportVentesCaisse, RapportVentesVendeur) put every sale under "not set", the file having neither`, async () => {
-    for (const [className, refKey, labelKey] of [['RapportVentesCaisse', 'terminalId', 'terminal'], ['RapportVentesVendeur', 'sellerCode', 'seller']] as const) {
+    for (const [className, refKey, labelKey] of [
+      ['RapportVentesCaisse', 'terminalId', 'terminal'],
+      ['RapportVentesVendeur', 'sellerCode', 'seller'],
+    ] as const) {
       await each(className, 'Daily', 400, (d, from, to, s) => {
-        const f = vatRates(s.tickets, from, to, s.rate).rows[0] as { netSales: number; netSalesExclTax: number };
-        const tickets = s.tickets.filter((t) => t.kind === 'SALE' && fiscalDate(t) >= from && fiscalDate(t) <= to).length;
+        const f = vatRates(s.tickets, from, to, s.rate).rows[0] as {
+          netSales: number;
+          netSalesExclTax: number;
+        };
+        const tickets = s.tickets.filter(
+          (t) => t.kind === 'SALE' && fiscalDate(t) >= from && fiscalDate(t) <= to,
+        ).length;
         const row = {
-          siteId: s.site.id, site: s.site.name, [refKey]: null, [labelKey]: EN['report.notSet'], tickets, netSales: f.netSales,
-          netSalesExclTax: f.netSalesExclTax, averageTicket: average(f.netSales, tickets), share: share(f.netSales, f.netSales),
+          siteId: s.site.id,
+          site: s.site.name,
+          [refKey]: null,
+          [labelKey]: EN['report.notSet'],
+          tickets,
+          netSales: f.netSales,
+          netSalesExclTax: f.netSalesExclTax,
+          averageTicket: average(f.netSales, tickets),
+          share: share(f.netSales, f.netSales),
         };
         expectRows(d.rows, [row], `${className} ${from}..${to}`);
       });
@@ -211,35 +282,84 @@ export function proveFamilies(
 export function proveFiscalDates(label: string, data: () => ProvenSet, report: () => ReportFn): void {
   it(`${label}: families asked for explicit fiscal dates (datefiscales[]) equal the file on those dates only`, async () => {
     const all = data();
-    const dates = [...new Set(all.tickets.map(fiscalDate))].sort().filter((_, i) => i % 13 === 0).slice(0, 31);
+    const dates = [...new Set(all.tickets.map(fiscalDate))]
+      .sort()
+      .filter((_, i) => i % 13 === 0)
+      .slice(0, 31);
     const picked = new Set(dates);
-    const s: ProvenSet = { ...all, tickets: all.tickets.filter((t) => picked.has(fiscalDate(t))), lines: all.lines.filter((l) => picked.has(fiscalDate(l.ticket))) };
+    const s: ProvenSet = {
+      ...all,
+      tickets: all.tickets.filter((t) => picked.has(fiscalDate(t))),
+      lines: all.lines.filter((l) => picked.has(fiscalDate(l.ticket))),
+    };
     const from = dates[0] as string;
     const to = dates.at(-1) as string;
     const extra = dates.map((d) => `&datefiscales[]=${d}`).join('');
     const ask = (className: string) => report()(className, 'Daily', from, to, s.site.id, extra);
     const days = byDate(s.tickets);
     const sales = salesByDay(days, from, to);
-    expectRows((await ask('RapportVentes')).rows.map(({ siteId: _i, site: _s, ...r }) => r), sales.rows, 'sales on the picked dates');
+    expectRows(
+      (await ask('RapportVentes')).rows.map(({ siteId: _i, site: _s, ...r }) => r),
+      sales.rows,
+      'sales on the picked dates',
+    );
     expect(sales.rows).toHaveLength(dates.length);
     const hours = hourly(s.tickets, from, to);
     const gotHours = await ask('RapportVentesHoraire');
     expectRows(gotHours.rows, hours.rows, 'hours on the picked dates');
     expect(gotHours.totals).toEqual(hours.totals);
     const fam = families(s.lines, from, to);
-    expectRows((await ask('RapportVentesFamille')).rows, fam.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })), 'families on the picked dates');
-    expectRows((await ask('RapportVentesTva')).rows, vatRates(s.tickets, from, to, s.rate).rows, 'VAT rates on the picked dates');
-    expectRows((await ask('RapportVentesCouverts')).rows, covers(days, from, to, s.site).rows, 'covers on the picked dates');
-    expectRows((await ask('RapportTva')).rows, vatBreakdown(days, from, to, s.site, s.rate), 'VAT breakdown on the picked dates');
-    expectRows((await ask('RapportZ')).rows.map(({ item: _l, ...r }) => r), zItems(days, from, to, s.site, s.rate), 'Z on the picked dates');
-    expectRows((await ask('RapportTickets')).rows, ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] })), 'tickets on the picked dates');
-    expectRows((await ask('RapportAnnulations')).rows, cancellations(days, from, to, s.site), 'cancellations on the picked dates');
+    expectRows(
+      (await ask('RapportVentesFamille')).rows,
+      fam.rows.map((r) => ({ ...r, family: r.family ?? EN['report.notSet'] })),
+      'families on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportVentesTva')).rows,
+      vatRates(s.tickets, from, to, s.rate).rows,
+      'VAT rates on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportVentesCouverts')).rows,
+      covers(days, from, to, s.site).rows,
+      'covers on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportTva')).rows,
+      vatBreakdown(days, from, to, s.site, s.rate),
+      'VAT breakdown on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportZ')).rows.map(({ item: _l, ...r }) => r),
+      zItems(days, from, to, s.site, s.rate),
+      'Z on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportTickets')).rows,
+      ticketList(s.tickets, from, to, s.site).map((r) => ({ ...r, kind: EN[`report.ticketKind.${r.kind}`] })),
+      'tickets on the picked dates',
+    );
+    expectRows(
+      (await ask('RapportAnnulations')).rows,
+      cancellations(days, from, to, s.site),
+      'cancellations on the picked dates',
+    );
   });
 }
 
-export type DistributionFn = (type: string, statut: string, from: string, to: string, siteId: number) => Promise<DistributionAnswer>;
+export type DistributionFn = (
+  type: string,
+  statut: string,
+  from: string,
+  to: string,
+  siteId: number,
+) => Promise<DistributionAnswer>;
 
-const STATUT_KINDS: Record<string, readonly string[]> = { VENTE: ['SALE', 'RETURN'], ANNULATION: ['CANCELLATION'], TOUS: ['SALE', 'RETURN', 'CANCELLATION'] };
+const STATUT_KINDS: Record<string, readonly string[]> = {
+  VENTE: ['SALE', 'RETURN'],
+  ANNULATION: ['CANCELLATION'],
+  TOUS: ['SALE', 'RETURN', 'CANCELLATION'],
+};
 
 /** A VAT rate fraction as PostgreSQL's trim_scale prints it (`0.2`, `0.055`). */
 const rateKey = (rate: number) => String(rate);
@@ -250,7 +370,11 @@ const rateKey = (rate: number) => String(rate);
  * the file: tickets and amounts of the statut's kinds (contract/distributions.ts), lines' parts
  * counting each ticket once per part; parts by amount, largest first.
  */
-export function proveDistributions(label: string, data: () => ProvenSet, distribution: () => DistributionFn): void {
+export function proveDistributions(
+  label: string,
+  data: () => ProvenSet,
+  distribution: () => DistributionFn,
+): void {
   it(`${label}: distributions (bo/getRepartition) by family, VAT rate, hour, terminal and seller equal the file for each statut`, async () => {
     const s = data();
     const { first, last } = span(s.tickets);
@@ -277,11 +401,20 @@ export function proveDistributions(label: string, data: () => ProvenSet, distrib
           }
           const total = [...acc.values()].reduce((x, a) => x + Number(a.amount), 0);
           const want = [...acc.entries()]
-            .map(([key, a]) => ({ key, tickets: a.tickets.size, amountCents: Number(a.amount), share: total === 0 ? 0 : Number(a.amount) / total }))
+            .map(([key, a]) => ({
+              key,
+              tickets: a.tickets.size,
+              amountCents: Number(a.amount),
+              share: total === 0 ? 0 : Number(a.amount) / total,
+            }))
             .sort((a, b) => b.amountCents - a.amountCents || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
           const got = await distribution()(type, statut, from, to, s.site.id);
           expect(got.currency).toBe(s.currency);
-          expectRows(got.rows.map(({ label: _l, ...r }) => r), want, `${type} ${statut} ${from}..${to}`);
+          expectRows(
+            got.rows.map(({ label: _l, ...r }) => r),
+            want,
+            `${type} ${statut} ${from}..${to}`,
+          );
           expect(got.totalCents).toBe(total);
         }
       }

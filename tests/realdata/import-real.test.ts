@@ -25,7 +25,9 @@ const MAX_SECONDS = 45;
 function requireData(): void {
   const missing = [TAKEAWAY, TAKEAWAY_PRICES, UCI].filter((f) => !existsSync(f));
   if (missing.length > 0) {
-    throw new Error(`The real data sets are missing (${missing.join(', ')}). This suite reads ../shared/data beside the repository; it never copies them in.`);
+    throw new Error(
+      `The real data sets are missing (${missing.join(', ')}). This suite reads ../shared/data beside the repository; it never copies them in.`,
+    );
   }
 }
 
@@ -45,15 +47,29 @@ function nearest(numerator: bigint, denominator: bigint): bigint {
   return negative ? -rounded : rounded;
 }
 
-interface Day { tickets: number; net: bigint; excl: bigint; tax: bigint }
-interface TicketAcc { first: string; cancel: boolean; allNegative: boolean; net: bigint; excl: bigint }
+interface Day {
+  tickets: number;
+  net: bigint;
+  excl: bigint;
+  tax: bigint;
+}
+interface TicketAcc {
+  first: string;
+  cancel: boolean;
+  allNegative: boolean;
+  net: bigint;
+  excl: bigint;
+}
 
 /**
  * Expected figures per fiscal date (day start 00:00): a ticket is the set of lines with one
  * ticket value, dated by its earliest time; it counts in `tickets` when it is a sale (neither
  * a C-cancellation nor all-negative); amounts include every ticket; VAT 20 % per line.
  */
-function expectedByDate(lines: { ticket: string; when: string; quantity: bigint; price4: bigint }[], cancelPrefix: string | null) {
+function expectedByDate(
+  lines: { ticket: string; when: string; quantity: bigint; price4: bigint }[],
+  cancelPrefix: string | null,
+) {
   const tickets = new Map<string, TicketAcc>();
   for (const l of lines) {
     const cancel = cancelPrefix !== null && l.ticket.startsWith(cancelPrefix);
@@ -84,29 +100,41 @@ function expectedByDate(lines: { ticket: string; when: string; quantity: bigint;
 }
 
 function asRows(days: Map<string, Day>) {
-  return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, d]) => ({
-    fiscal_date: date, tickets: d.tickets, net_cents: Number(d.net), net_excl_cents: Number(d.excl), tax_cents: Number(d.tax),
-  }));
+  return [...days.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, d]) => ({
+      fiscal_date: date,
+      tickets: d.tickets,
+      net_cents: Number(d.net),
+      net_excl_cents: Number(d.excl),
+      tax_cents: Number(d.tax),
+    }));
 }
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 
 async function figures(db: Db, siteId: number) {
-  const daily = (await db.pool.query(
-    'SELECT fiscal_date, tickets, net_cents, net_excl_cents, tax_cents FROM daily_sales WHERE site_id = $1 ORDER BY fiscal_date',
-    [siteId],
-  )).rows;
-  const fromTickets = (await db.pool.query(
-    `SELECT fiscal_date, (count(*) FILTER (WHERE kind = 'SALE'))::int AS tickets, sum(total_cents)::bigint AS net_cents,
+  const daily = (
+    await db.pool.query(
+      'SELECT fiscal_date, tickets, net_cents, net_excl_cents, tax_cents FROM daily_sales WHERE site_id = $1 ORDER BY fiscal_date',
+      [siteId],
+    )
+  ).rows;
+  const fromTickets = (
+    await db.pool.query(
+      `SELECT fiscal_date, (count(*) FILTER (WHERE kind = 'SALE'))::int AS tickets, sum(total_cents)::bigint AS net_cents,
             sum(total_excl_cents)::bigint AS net_excl_cents, sum(tax_cents)::bigint AS tax_cents
        FROM tickets WHERE site_id = $1 AND NOT training_mode GROUP BY fiscal_date ORDER BY fiscal_date`,
-    [siteId],
-  )).rows;
-  const counts = (await db.pool.query(
-    `SELECT (SELECT count(*) FROM tickets WHERE site_id = $1)::int AS tickets,
+      [siteId],
+    )
+  ).rows;
+  const counts = (
+    await db.pool.query(
+      `SELECT (SELECT count(*) FROM tickets WHERE site_id = $1)::int AS tickets,
             (SELECT count(*) FROM ticket_lines WHERE site_id = $1)::int AS lines`,
-    [siteId],
-  )).rows[0];
+      [siteId],
+    )
+  ).rows[0];
   return { daily, fromTickets, counts };
 }
 
@@ -116,31 +144,43 @@ describe('import of the real exports of ../shared/data', () => {
     requireData();
     db = await createTestDatabase();
   });
-  afterAll(async () => { await db?.close(); });
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it('imports the London takeaway (with its price list) with every fiscal date equal to the raw file, to the penny', async () => {
     const prices = new Map<string, bigint>();
-    for (const row of parse(await fs.readFile(TAKEAWAY_PRICES), { bom: true, columns: true }) as Record<string, string>[]) {
+    for (const row of parse(await fs.readFile(TAKEAWAY_PRICES), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[]) {
       prices.set(row['Item Name'] as string, tenThousandths(row['Product Price'] as string));
     }
-    const lines = (parse(await fs.readFile(TAKEAWAY), { columns: true }) as Record<string, string>[]).map((row) => {
-      const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}) (\d{1,2}):(\d{2})$/.exec(row['Order Date'] as string);
-      if (!m) throw new Error(`unexpected date ${row['Order Date']}`);
-      const price4 = prices.get(row['Item Name'] as string);
-      if (price4 === undefined) throw new Error(`no price for ${row['Item Name']}`);
-      return {
-        ticket: row['Order Number'] as string,
-        when: `${m[3]}-${m[2]?.padStart(2, '0')}-${m[1]?.padStart(2, '0')} ${m[4]?.padStart(2, '0')}:${m[5]}`,
-        quantity: BigInt(row.Quantity as string),
-        price4,
-      };
-    });
+    const lines = (parse(await fs.readFile(TAKEAWAY), { columns: true }) as Record<string, string>[]).map(
+      (row) => {
+        const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}) (\d{1,2}):(\d{2})$/.exec(row['Order Date'] as string);
+        if (!m) throw new Error(`unexpected date ${row['Order Date']}`);
+        const price4 = prices.get(row['Item Name'] as string);
+        if (price4 === undefined) throw new Error(`no price for ${row['Item Name']}`);
+        return {
+          ticket: row['Order Number'] as string,
+          when: `${m[3]}-${m[2]?.padStart(2, '0')}-${m[1]?.padStart(2, '0')} ${m[4]?.padStart(2, '0')}:${m[5]}`,
+          quantity: BigInt(row.Quantity as string),
+          price4,
+        };
+      },
+    );
     const expected = expectedByDate(lines, null);
 
     const result = await importSalesFile(db.pool, {
-      file: TAKEAWAY, mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'), site: 'Takeaway London 1', company: 'London Takeaways',
+      file: TAKEAWAY,
+      mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'),
+      site: 'Takeaway London 1',
+      company: 'London Takeaways',
     });
-    console.log(`takeaway restaurant 1: ${result.linesRead} lines, ${result.ticketsInserted} tickets imported in ${result.seconds.toFixed(2)} s`);
+    console.log(
+      `takeaway restaurant 1: ${result.linesRead} lines, ${result.ticketsInserted} tickets imported in ${result.seconds.toFixed(2)} s`,
+    );
     expect(result.seconds).toBeLessThan(MAX_SECONDS);
     expect(result).toMatchObject({ linesRead: 74_818, ticketsInserted: 13_397, linesInserted: 74_818 });
     expect(expected.tickets).toBe(13_397);
@@ -153,7 +193,9 @@ describe('import of the real exports of ../shared/data', () => {
     expect(want.reduce((s, d) => s + d.net_cents, 0)).toBe(44_505_845);
 
     const again = await importSalesFile(db.pool, {
-      file: TAKEAWAY, mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'), site: 'Takeaway London 1',
+      file: TAKEAWAY,
+      mapping: path.join(REPO, 'docs/mappings/takeaway-restaurant-1.json'),
+      site: 'Takeaway London 1',
     });
     expect(again).toMatchObject({ ticketsInserted: 0, linesInserted: 0, ticketsSkipped: 13_397 });
     expect(await figures(db, result.siteId)).toEqual(got);
@@ -170,9 +212,13 @@ describe('import of the real exports of ../shared/data', () => {
     const expected = expectedByDate(lines, 'C');
 
     const result = await importSalesFile(db.pool, {
-      file: UCI, mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'), site: 'UCI Online Retail',
+      file: UCI,
+      mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'),
+      site: 'UCI Online Retail',
     });
-    console.log(`UCI online retail: ${result.linesRead} lines, ${result.ticketsInserted} tickets imported in ${result.seconds.toFixed(2)} s`);
+    console.log(
+      `UCI online retail: ${result.linesRead} lines, ${result.ticketsInserted} tickets imported in ${result.seconds.toFixed(2)} s`,
+    );
     expect(result.seconds).toBeLessThan(MAX_SECONDS);
     expect(result).toMatchObject({ linesRead: 541_909, ticketsInserted: 25_900, linesInserted: 541_909 });
     expect(expected.tickets).toBe(25_900);
@@ -182,13 +228,16 @@ describe('import of the real exports of ../shared/data', () => {
     expect(got.daily).toEqual(want);
     expect(got.fromTickets).toEqual(want);
     const { rows: kinds } = await db.pool.query(
-      'SELECT kind, count(*)::int AS n FROM tickets WHERE site_id = $1 GROUP BY kind ORDER BY kind', [result.siteId],
+      'SELECT kind, count(*)::int AS n FROM tickets WHERE site_id = $1 GROUP BY kind ORDER BY kind',
+      [result.siteId],
     );
     // PROVENANCE.txt: 3,836 cancellation invoices.
     expect(kinds.find((k) => k.kind === 'CANCELLATION')?.n).toBe(3_836);
 
     const again = await importSalesFile(db.pool, {
-      file: UCI, mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'), site: 'UCI Online Retail',
+      file: UCI,
+      mapping: path.join(REPO, 'docs/mappings/uci-online-retail.json'),
+      site: 'UCI Online Retail',
     });
     expect(again).toMatchObject({ ticketsInserted: 0, linesInserted: 0, ticketsSkipped: 25_900 });
     expect(await figures(db, result.siteId)).toEqual(got);

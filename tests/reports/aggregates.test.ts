@@ -53,7 +53,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // 2026-10-24..2026-11-02: two weekends, the 1st of the month (training tickets).
   await generateDemoChain(database.pool, { seed: 11, now: new Date('2026-11-02T22:30:00Z'), days: 10 });
-  sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map((r) => r.id);
+  sites = (await database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id')).rows.map(
+    (r) => r.id,
+  );
   const range = await database.pool.query<{ from: string; to: string }>(
     'SELECT min(fiscal_date)::text AS from, max(fiscal_date)::text AS to FROM tickets',
   );
@@ -82,7 +84,9 @@ async function bothPaths(
 async function snapshot(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of BREAKDOWNS) {
-    const { rows } = await database.pool.query<{ r: string }>(`SELECT t::text AS r FROM ${table} t ORDER BY 1`);
+    const { rows } = await database.pool.query<{ r: string }>(
+      `SELECT t::text AS r FROM ${table} t ORDER BY 1`,
+    );
     out[table] = rows.map((x) => x.r);
   }
   return out;
@@ -130,9 +134,21 @@ describe('report families read from the per-day aggregates', () => {
       ['22:00', '03:00'],
       ['07:00', '07:00'],
     ]) {
-      for (const className of ['RapportVentes', 'RapportVentesHoraire', 'RapportVentesTranche', 'RapportVentesComparaison']) {
+      for (const className of [
+        'RapportVentes',
+        'RapportVentesHoraire',
+        'RapportVentesTranche',
+        'RapportVentesComparaison',
+      ]) {
         const resolved = await resolveReport(
-          input(className, { sites, dateDebut: from, dateFin: to, trancheHoraire: true, heureDebut, heureFin }),
+          input(className, {
+            sites,
+            dateDebut: from,
+            dateFin: to,
+            trancheHoraire: true,
+            heureDebut,
+            heureFin,
+          }),
           sites,
           database,
         );
@@ -144,7 +160,14 @@ describe('report families read from the per-day aggregates', () => {
       }
     }
     const halfHour = await resolveReport(
-      input('RapportVentes', { sites, dateDebut: from, dateFin: to, trancheHoraire: true, heureDebut: '11:30', heureFin: '14:00' }),
+      input('RapportVentes', {
+        sites,
+        dateDebut: from,
+        dateFin: to,
+        trancheHoraire: true,
+        heureDebut: '11:30',
+        heureFin: '14:00',
+      }),
       sites,
       database,
     );
@@ -152,7 +175,12 @@ describe('report families read from the per-day aggregates', () => {
   });
 
   it('keeps the tickets path when a filter goes below the day', async () => {
-    for (const overrides of [{ tpv: [1] }, { vendeurs: ['V01'] }, { trainingMode: true }, { trancheHoraire: true }]) {
+    for (const overrides of [
+      { tpv: [1] },
+      { vendeurs: ['V01'] },
+      { trainingMode: true },
+      { trancheHoraire: true },
+    ]) {
       const resolved = await resolveReport(
         input('RapportVentesFamille', { sites, dateDebut: from, dateFin: to, ...overrides }),
         sites,
@@ -183,7 +211,9 @@ describe('refreshDailySales keeps the aggregates in step with the tickets', () =
       await client.query('BEGIN');
       await client.query('DELETE FROM daily_corrections');
       await client.query(backfill!);
-      const { rows } = await client.query<{ r: string }>('SELECT t::text AS r FROM daily_corrections t ORDER BY 1');
+      const { rows } = await client.query<{ r: string }>(
+        'SELECT t::text AS r FROM daily_corrections t ORDER BY 1',
+      );
       expect(rows.map((x) => x.r)).toEqual(before);
     } finally {
       await client.query('ROLLBACK');
@@ -222,10 +252,10 @@ describe('refreshDailySales keeps the aggregates in step with the tickets', () =
       client.release();
     }
     for (const table of BREAKDOWNS) {
-      const { rows } = await database.pool.query(`SELECT 1 FROM ${table} WHERE site_id = $1 AND fiscal_date = $2`, [
-        site,
-        from,
-      ]);
+      const { rows } = await database.pool.query(
+        `SELECT 1 FROM ${table} WHERE site_id = $1 AND fiscal_date = $2`,
+        [site, from],
+      );
       expect(rows, table).toEqual([]);
     }
     const nulls = await database.pool.query<{ t: number; s: number; f: number }>(

@@ -40,13 +40,25 @@ beforeAll(async () => {
     site: String(site),
     dateFiscale,
   });
-  const first = await writeReceipt(who('V7', 'Léa', paris, DAY), { montantCents: 12050, motif: 'Remise espèces' });
+  const first = await writeReceipt(who('V7', 'Léa', paris, DAY), {
+    montantCents: 12050,
+    motif: 'Remise espèces',
+  });
   // Corrected afterwards: the report shows version 2 only.
-  await writeReceipt(who('V7', 'Léa', paris, DAY), { montantCents: 12500, motif: 'Remise espèces', commentaire: 'recompté' }, first);
+  await writeReceipt(
+    who('V7', 'Léa', paris, DAY),
+    { montantCents: 12500, motif: 'Remise espèces', commentaire: 'recompté' },
+    first,
+  );
   await writeReceipt(who('V9', 'Hugo', paris, DAY), { montantCents: 3000, motif: 'Avance' });
   await writeReceipt(who('V9', 'Hugo', paris, '2026-03-05'), { montantCents: 999, motif: 'Hors période' });
   await writeReceipt(who('V1', 'Zoé', lyon, DAY), { montantCents: 4000, motif: 'Autre site' });
-  const id = await t.createUser({ login: 'reader', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [paris] });
+  const id = await t.createUser({
+    login: 'reader',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [paris],
+  });
   reader = { id, headers: await t.signIn('reader', PASSWORD) };
 });
 afterAll(async () => {
@@ -62,9 +74,14 @@ function report(format: string, extra = '') {
 
 describe('receipts report', () => {
   it('is offered by bo/rapport/metrics with its translated title', async () => {
-    const res = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${reader.id}&language=de`, headers: reader.headers });
+    const res = await t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${reader.id}&language=de`,
+      headers: reader.headers,
+    });
     const editions = res.json<{ editions: { className: string; localisedTitle: string }[] }>().editions;
-    expect(editions).toContainEqual(expect.objectContaining({ className: 'RapportRecus', localisedTitle: 'Manager-Belege' }));
+    expect(editions).toContainEqual(
+      expect.objectContaining({ className: 'RapportRecus', localisedTitle: 'Manager-Belege' }),
+    );
   });
 
   it('lists each receipt of the site and period in its latest version, with the total amount', async () => {
@@ -83,8 +100,25 @@ describe('receipts report', () => {
       'Version',
     ]);
     expect(data.rows).toEqual([
-      expect.objectContaining({ fiscalDate: DAY, site: 'Paris', seller: 'V7 – Léa', manager: 'Claire Martin', reason: 'Remise espèces', amount: 12500, comment: 'recompté', version: 2 }),
-      expect.objectContaining({ fiscalDate: DAY, site: 'Paris', seller: 'V9 – Hugo', reason: 'Avance', amount: 3000, comment: '', version: 1 }),
+      expect.objectContaining({
+        fiscalDate: DAY,
+        site: 'Paris',
+        seller: 'V7 – Léa',
+        manager: 'Claire Martin',
+        reason: 'Remise espèces',
+        amount: 12500,
+        comment: 'recompté',
+        version: 2,
+      }),
+      expect.objectContaining({
+        fiscalDate: DAY,
+        site: 'Paris',
+        seller: 'V9 – Hugo',
+        reason: 'Avance',
+        amount: 3000,
+        comment: '',
+        version: 1,
+      }),
     ]);
     expect(data.totals).toMatchObject({ amount: 15500 });
   });
@@ -99,7 +133,9 @@ describe('receipts report', () => {
     const csv = await report('CSV');
     expect(csv.statusCode).toBe(200);
     const text = csv.body.replace(/^\uFEFF/, '');
-    expect(text.split(/\r?\n/)[0]).toBe('Date fiscale;Site;N° reçu;Vendeur;Manager;Motif;Montant;Commentaire;Version');
+    expect(text.split(/\r?\n/)[0]).toBe(
+      'Date fiscale;Site;N° reçu;Vendeur;Manager;Motif;Montant;Commentaire;Version',
+    );
     expect(text).toContain('125,00');
     const pdf = await report('PDF');
     expect(pdf.statusCode).toBe(200);

@@ -84,13 +84,25 @@ describe('Graph variant', () => {
 
   it('is offered by the sales families and answered by bo/getReport as a PDF with its chart', async () => {
     await loadChain(t.database);
-    const id = await t.createUser({ login: 'graphe', password: 'Graph-Variant-2026!', droits: ['RAPPORTS'], allSites: true });
+    const id = await t.createUser({
+      login: 'graphe',
+      password: 'Graph-Variant-2026!',
+      droits: ['RAPPORTS'],
+      allSites: true,
+    });
     const headers = await t.signIn('graphe', 'Graph-Variant-2026!');
     const metrics = await t.app.inject({ url: `/api/bo/rapport/metrics?id=${id}`, headers });
     const variants = new Map(
-      metrics.json<{ editions: Array<{ className: string; variants: string[] }> }>().editions.map((e) => [e.className, e.variants]),
+      metrics
+        .json<{ editions: Array<{ className: string; variants: string[] }> }>()
+        .editions.map((e) => [e.className, e.variants]),
     );
-    for (const name of ['RapportVentes', 'RapportVentesTranche', 'RapportVentesFamille', 'RapportVentesVendeur']) {
+    for (const name of [
+      'RapportVentes',
+      'RapportVentesTranche',
+      'RapportVentesFamille',
+      'RapportVentesVendeur',
+    ]) {
       expect(variants.get(name), name).toContain('Graph');
     }
     const res = await t.app.inject({

@@ -55,8 +55,16 @@ describe('GET bo/rapport/metrics', () => {
 
 describe('GET bo/getReport', () => {
   it('answers the JSON dataset with the figures of the tickets, for sites[]= and sites= alike', async () => {
-    const bracket = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=2`);
-    const repeated = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1&sites=2`);
+    const bracket = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=JSON&sites[]=1&sites[]=2`,
+    );
+    const repeated = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=JSON&sites=1&sites=2`,
+    );
     const comma = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites=1,2`);
     expect(bracket.statusCode).toBe(200);
     const d = datasetAnswer(bracket);
@@ -76,7 +84,11 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads a PDF with its translated file name and length', async () => {
-    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=PDF&sites[]=1&sites[]=2`);
+    const res = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=PDF&sites[]=1&sites[]=2`,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(
@@ -87,7 +99,11 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads a CSV in English with the English file name and conventions', async () => {
-    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=CSV&language=en&sites[]=1`);
+    const res = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=CSV&language=en&sites[]=1`,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="sales_2026-11-01_2026-11-10.csv"');
@@ -98,7 +114,11 @@ describe('GET bo/getReport', () => {
   });
 
   it('downloads an XLSX in German', async () => {
-    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=XLSX&language=de&sites[]=1`);
+    const res = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=XLSX&language=de&sites[]=1`,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="umsatz_2026-11-01_2026-11-10.xlsx"',
@@ -211,7 +231,11 @@ describe('GET bo/getReport', () => {
   });
 
   it('answers 400 mixedCurrencies for sites trading in different currencies', async () => {
-    const res = await getReport(api.manager.headers, api.manager.id, `${PERIOD}&format=JSON&sites[]=1&sites[]=3`);
+    const res = await getReport(
+      api.manager.headers,
+      api.manager.id,
+      `${PERIOD}&format=JSON&sites[]=1&sites[]=3`,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'mixedCurrencies', details: { currencies: ['EUR', 'GBP'] } });
   });
@@ -282,14 +306,14 @@ describe('format rules', () => {
   it('answers notAPdf for a class without PDF, BadRequest for another missing format', async () => {
     const csvOnly = { ...salesReport, formats: ['CSV', 'JSON'] as const };
     const findClass = (name: string) => (name === 'RapportVentes' ? csvOnly : undefined);
-    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], api.t.database, { findClass }).catch(
-      (e: unknown) => e,
-    );
+    const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], api.t.database, {
+      findClass,
+    }).catch((e: unknown) => e);
     expect(pdf).toBeInstanceOf(ApiHttpError);
     expect(pdf).toMatchObject({ status: 400, code: 'notAPdf' });
-    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], api.t.database, { findClass }).catch(
-      (e: unknown) => e,
-    );
+    const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], api.t.database, {
+      findClass,
+    }).catch((e: unknown) => e);
     expect(xlsx).toMatchObject({ status: 400, code: 'BadRequest' });
   });
 });

@@ -35,7 +35,12 @@ describe('sales report dataset (RapportVentes, Daily)', () => {
     const expected = expectedSalesRows(fx.tickets.filter((t) => inPeriod(t, [1, 2]) && !t.trainingMode));
     expect(d.rows).toEqual(expected);
     expect(d.rows).toHaveLength(20);
-    expect(d.totals).toEqual({ fiscalDate: null, siteId: null, site: null, ...expectedSalesTotals(expected) });
+    expect(d.totals).toEqual({
+      fiscalDate: null,
+      siteId: null,
+      site: null,
+      ...expectedSalesTotals(expected),
+    });
   });
 
   it('names its columns in the request language, with money columns typed money', async () => {

@@ -50,7 +50,9 @@ afterAll(async () => {
 });
 
 async function resolved(format: 'CSV' | 'XLSX' | 'JSON', overrides: Partial<RawReportInput> = {}) {
-  return resolveReport({ ...fxInput('RapportTickets', overrides), format }, [1, 2, 3], database, { now: NOW });
+  return resolveReport({ ...fxInput('RapportTickets', overrides), format }, [1, 2, 3], database, {
+    now: NOW,
+  });
 }
 
 /** The whole dataset, read at once (the JSON path), for comparison. */
@@ -119,7 +121,12 @@ describe('Streamed CSV and XLSX', () => {
   });
 
   it('streams through bo/getReport: the CSV download equals the whole dataset rendered', async () => {
-    const id = await t.createUser({ login: 'flux', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
+    const id = await t.createUser({
+      login: 'flux',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      allSites: true,
+    });
     const headers = await t.signIn('flux', PASSWORD);
     const res = await t.app.inject({
       method: 'GET',

@@ -51,7 +51,10 @@ describe('the ticket selection', () => {
   it('keeps the tickets of the chosen sites and fiscal dates, training tickets left out', async () => {
     expect(await selectedIds({})).toEqual(ids(base));
     expect(await selectedIds({ sites: [3], dateDebut: '2026-11-02', dateFin: '2026-11-03' })).toEqual(
-      ids((t) => t.siteId === 3 && !t.trainingMode && t.fiscalDate >= '2026-11-02' && t.fiscalDate <= '2026-11-03'),
+      ids(
+        (t) =>
+          t.siteId === 3 && !t.trainingMode && t.fiscalDate >= '2026-11-02' && t.fiscalDate <= '2026-11-03',
+      ),
     );
     expect(await selectedIds({ datefiscales: ['2026-11-01', '2026-11-05'] })).toEqual(
       ids((t) => base(t) && ['2026-11-01', '2026-11-05'].includes(t.fiscalDate)),
@@ -84,7 +87,9 @@ describe('the ticket selection', () => {
     expect(await selectedIds({ trancheHoraire: true, heureDebut: '20:00', heureFin: '01:00' })).toEqual(
       ids((t) => base(t) && (localMinute(t) >= 20 * 60 || localMinute(t) < 60)),
     );
-    expect(await selectedIds({ trancheHoraire: true, heureDebut: '12:00', heureFin: '12:00' })).toEqual(ids(base));
+    expect(await selectedIds({ trancheHoraire: true, heureDebut: '12:00', heureFin: '12:00' })).toEqual(
+      ids(base),
+    );
   });
 
   it('narrows to cancellation tickets or tickets with a voided line for ANNULATION and CORRECTION, and keeps every ticket for VENTE and TOUTES', async () => {
@@ -103,7 +108,10 @@ describe('the ticket selection', () => {
 
   it('selects another period when a class asks for one (the comparison’s previous year)', async () => {
     expect(
-      await selectedIds({}, { period: { dateDebut: '2026-11-04', dateFin: '2026-11-05', fiscalDates: null } }),
+      await selectedIds(
+        {},
+        { period: { dateDebut: '2026-11-04', dateFin: '2026-11-05', fiscalDates: null } },
+      ),
     ).toEqual(ids((t) => base(t) && t.fiscalDate >= '2026-11-04'));
   });
 });
@@ -164,7 +172,12 @@ describe('every ticket-level report', () => {
 
       const sales = await dataset('RapportVentes', overrides);
       expect([total(sales, 'tickets'), total(sales, 'netSales')]).toEqual([saleTickets, net]);
-      for (const className of ['RapportVentesHoraire', 'RapportVentesCaisse', 'RapportVentesVendeur', 'RapportVentesTva']) {
+      for (const className of [
+        'RapportVentesHoraire',
+        'RapportVentesCaisse',
+        'RapportVentesVendeur',
+        'RapportVentesTva',
+      ]) {
         expect(total(await dataset(className, overrides), 'netSales'), className).toBe(net);
       }
       expect(total(await dataset('RapportTva', overrides), 'netSales')).toBe(net);
@@ -193,7 +206,9 @@ describe('every ticket-level report', () => {
 
   it('refuses ANNULATION and CORRECTION in the sales views, which only show every ticket', async () => {
     for (const operation of ['ANNULATION', 'CORRECTION']) {
-      await expect(dataset('RapportVentesTva', { operation }), operation).rejects.toMatchObject({ status: 400 });
+      await expect(dataset('RapportVentesTva', { operation }), operation).rejects.toMatchObject({
+        status: 400,
+      });
     }
   });
 });
@@ -202,7 +217,11 @@ describe('the Z report', () => {
   const CASES: Array<[string, Partial<RawReportInput>, boolean]> = [
     ['from the per-day aggregates', {}, false],
     ['from the tickets', {}, true],
-    ['with terminals and an hour range', { tpv: [1, 3], trancheHoraire: true, heureDebut: '11:00', heureFin: '22:00' }, false],
+    [
+      'with terminals and an hour range',
+      { tpv: [1, 3], trancheHoraire: true, heureDebut: '11:00', heureFin: '22:00' },
+      false,
+    ],
   ];
   for (const [label, overrides, raw] of CASES) {
     it(`shows the VAT of RapportTva and the payments of RapportFinance for each day and site, ${label}`, async () => {
@@ -210,7 +229,11 @@ describe('the Z report', () => {
         const run = () => fxDataset(fx.database, className, overrides);
         return raw ? withRawReads(run) : run();
       };
-      const [z, vat, finance] = [await read('RapportZ'), await read('RapportTva'), await read('RapportFinance')];
+      const [z, vat, finance] = [
+        await read('RapportZ'),
+        await read('RapportTva'),
+        await read('RapportFinance'),
+      ];
       const items = (prefix: string) =>
         new Map<string, unknown>(
           z.rows

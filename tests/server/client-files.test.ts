@@ -108,7 +108,11 @@ describe('the built client', () => {
   it("sends the build's own .br and .gz of an asset as they are, not compressed again", async () => {
     // What compressing per answer would send instead (app.ts: brotli quality 4, gzip level 3):
     // other bytes, so the checks below cannot pass by accident.
-    expect(zlib.brotliCompressSync(CHUNK, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }).equals(CHUNK_BR)).toBe(false);
+    expect(
+      zlib
+        .brotliCompressSync(CHUNK, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        .equals(CHUNK_BR),
+    ).toBe(false);
     expect(zlib.gzipSync(CHUNK, { level: 3 }).equals(CHUNK_GZ)).toBe(false);
     const br = await get('/assets/chunk-P7x2Qa.js', { 'accept-encoding': 'br, gzip' });
     expect(br.statusCode).toBe(200);

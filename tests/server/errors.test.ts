@@ -100,7 +100,11 @@ describe('error answers', () => {
     const expected = helmetHeaders(SECURITY_HEADER_OPTIONS);
     const answers = [
       await app.inject({ method: 'GET', url: '/api/version' }),
-      await app.inject({ method: 'GET', url: '/api/bo/getSites', headers: { 'x-requested-with': 'XMLHttpRequest' } }),
+      await app.inject({
+        method: 'GET',
+        url: '/api/bo/getSites',
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      }),
       await app.inject({ method: 'GET', url: '/api/bo/getSites' }),
       await app.inject({ method: 'GET', url: '/api/nowhere' }),
       await app.inject({ method: 'GET', url: '/test/boom' }),
@@ -108,7 +112,8 @@ describe('error answers', () => {
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 400, 404, 500, 400]);
     for (const res of answers) {
-      for (const [name, value] of Object.entries(expected)) expect(res.headers[name.toLowerCase()], name).toBe(value);
+      for (const [name, value] of Object.entries(expected))
+        expect(res.headers[name.toLowerCase()], name).toBe(value);
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
   });
@@ -123,16 +128,27 @@ describe('security headers', () => {
     expect(headers['Strict-Transport-Security']).toBeUndefined();
     expect(headers['X-Powered-By']).toBeUndefined();
     expect(Object.keys(headers).sort()).toEqual([
-      'Content-Security-Policy', 'Cross-Origin-Opener-Policy', 'Cross-Origin-Resource-Policy', 'Origin-Agent-Cluster',
-      'Referrer-Policy', 'X-Content-Type-Options', 'X-DNS-Prefetch-Control', 'X-Download-Options', 'X-Frame-Options',
-      'X-Permitted-Cross-Domain-Policies', 'X-XSS-Protection',
+      'Content-Security-Policy',
+      'Cross-Origin-Opener-Policy',
+      'Cross-Origin-Resource-Policy',
+      'Origin-Agent-Cluster',
+      'Referrer-Policy',
+      'X-Content-Type-Options',
+      'X-DNS-Prefetch-Control',
+      'X-Download-Options',
+      'X-Frame-Options',
+      'X-Permitted-Cross-Domain-Policies',
+      'X-XSS-Protection',
     ]);
   });
 
   it('refuses options that make a header depend on the request, and options helmet refuses', () => {
-    expect(() => helmetHeaders({ contentSecurityPolicy: { directives: { scriptSrc: ["'self'", () => "'nonce-x'"] } } }))
-      .toThrow(/depends on the request/);
-    expect(() => helmetHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", 'bad;value'] } } })).toThrow();
+    expect(() =>
+      helmetHeaders({ contentSecurityPolicy: { directives: { scriptSrc: ["'self'", () => "'nonce-x'"] } } }),
+    ).toThrow(/depends on the request/);
+    expect(() =>
+      helmetHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", 'bad;value'] } } }),
+    ).toThrow();
   });
 });
 

@@ -41,7 +41,10 @@ describe('a report too large to read whole', () => {
     const format = _name.split(' ')[0]!;
     const res = await api.get(api.gerant.headers, url(format, extra));
     expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'ReportTooLarge', details: { maxRows: MAX_ROWS_READ_WHOLE[format as 'PDF'] } });
+    expect(res.json()).toMatchObject({
+      code: 'ReportTooLarge',
+      details: { maxRows: MAX_ROWS_READ_WHOLE[format as 'PDF'] },
+    });
     // The cursor's connection went back to the pool.
     const { pool } = api.t.database;
     expect(pool.totalCount - pool.idleCount).toBe(0);

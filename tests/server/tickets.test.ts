@@ -104,18 +104,18 @@ async function loadFixture(t: TestApp, tickets: FixtureTicket[]): Promise<void> 
     `INSERT INTO companies (id, raison_sociale) VALUES (1, 'Brasserie du Nord SAS'), (2, 'Counter UK Ltd')`,
   );
   for (const s of SITES) {
-    await pool.query('INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)', [
-      s.id,
-      s.libelle,
-      s.id === 3 ? 2 : 1,
-      s.timeZone,
-      s.currency,
-    ]);
+    await pool.query(
+      'INSERT INTO sites (id, libelle, company_id, time_zone, currency) VALUES ($1, $2, $3, $4, $5)',
+      [s.id, s.libelle, s.id === 3 ? 2 : 1, s.timeZone, s.currency],
+    );
     await pool.query(
       `INSERT INTO terminals (site_id, terminal_id, libelle) VALUES ($1, 1, 'Caisse 1'), ($1, 2, 'Caisse bar')`,
       [s.id],
     );
-    await pool.query(`INSERT INTO sellers (site_id, code, nom) VALUES ($1, 'V01', 'Alice'), ($1, 'V02', 'Bob')`, [s.id]);
+    await pool.query(
+      `INSERT INTO sellers (site_id, code, nom) VALUES ($1, 'V01', 'Alice'), ($1, 'V02', 'Bob')`,
+      [s.id],
+    );
   }
   await pool.query(
     `INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal,
@@ -183,7 +183,12 @@ beforeAll(async () => {
   await loadFixture(t, tickets);
   bossId = await t.createUser({ login: 'boss', password: PASSWORD, droits: ['TICKETS'], allSites: true });
   lyonId = await t.createUser({ login: 'lyon', password: PASSWORD, droits: ['TICKETS'], restaurantIds: [2] });
-  reporterId = await t.createUser({ login: 'reporter', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
+  reporterId = await t.createUser({
+    login: 'reporter',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    allSites: true,
+  });
   boss = await t.signIn('boss', PASSWORD);
   lyon = await t.signIn('lyon', PASSWORD);
   reporter = await t.signIn('reporter', PASSWORD);
@@ -276,7 +281,9 @@ describe('GET bo/tickets/search', () => {
     expect(exact.tickets.every((k) => k.totalCents === edge)).toBe(true);
     // A negative bound reaches refunds and cancellations.
     const negative = await searchAll('montantMax=-1');
-    expect(negative.tickets.map((k) => k.ticketId)).toEqual(newestFirst(live().filter((k) => k.totalCents <= -1)));
+    expect(negative.tickets.map((k) => k.ticketId)).toEqual(
+      newestFirst(live().filter((k) => k.totalCents <= -1)),
+    );
   });
 
   it('refuses a minimum above the maximum', async () => {
@@ -373,11 +380,16 @@ describe('GET bo/tickets/search', () => {
 
 describe('GET bo/tickets/detail', () => {
   function detail(site: number, ticketId: number, headers = boss, id = bossId) {
-    return t.app.inject({ url: `/api/bo/tickets/detail?id=${id}&site=${site}&ticketId=${ticketId}`, headers });
+    return t.app.inject({
+      url: `/api/bo/tickets/detail?id=${id}&site=${site}&ticketId=${ticketId}`,
+      headers,
+    });
   }
 
   it('shows a ticket with a corrected line and a split payment: lines, payments and history', async () => {
-    const source = tickets.find((k) => k.siteId === 1 && k.lines.some((l) => l.corrected) && !k.trainingMode)!;
+    const source = tickets.find(
+      (k) => k.siteId === 1 && k.lines.some((l) => l.corrected) && !k.trainingMode,
+    )!;
     const res = await detail(1, source.ticketId);
     expect(res.statusCode).toBe(200);
     const body = TicketDetailSchema.parse(res.json());
@@ -443,19 +455,27 @@ describe('GET bo/tickets/detail', () => {
   it('links a cancellation and the sale it cancels both ways, and says nothing when the till did not record it', async () => {
     const cancellations = tickets.filter((k) => k.kind === 'CANCELLATION' && k.siteId === 1);
     const [linked, unlinked] = cancellations as [FixtureTicket, FixtureTicket];
-    const sale = tickets.find((k) => k.kind === 'SALE' && k.siteId === 1 && k.fiscalDate === linked.fiscalDate)!;
-    await t.database.pool.query('UPDATE tickets SET cancels_ticket_id = $3 WHERE site_id = $1 AND ticket_id = $2', [
-      1,
-      linked.ticketId,
-      sale.ticketId,
-    ]);
+    const sale = tickets.find(
+      (k) => k.kind === 'SALE' && k.siteId === 1 && k.fiscalDate === linked.fiscalDate,
+    )!;
+    await t.database.pool.query(
+      'UPDATE tickets SET cancels_ticket_id = $3 WHERE site_id = $1 AND ticket_id = $2',
+      [1, linked.ticketId, sale.ticketId],
+    );
     try {
       const cancellation = TicketDetailSchema.parse((await detail(1, linked.ticketId)).json());
-      expect(cancellation.cancels).toMatchObject({ restaurantId: 1, ticketId: sale.ticketId, kind: 'SALE', totalCents: sale.totalCents });
+      expect(cancellation.cancels).toMatchObject({
+        restaurantId: 1,
+        ticketId: sale.ticketId,
+        kind: 'SALE',
+        totalCents: sale.totalCents,
+      });
       expect(cancellation.cancelledBy).toEqual([]);
       const cancelled = TicketDetailSchema.parse((await detail(1, sale.ticketId)).json());
       expect(cancelled.cancels).toBeNull();
-      expect(cancelled.cancelledBy).toEqual([expect.objectContaining({ ticketId: linked.ticketId, kind: 'CANCELLATION' })]);
+      expect(cancelled.cancelledBy).toEqual([
+        expect.objectContaining({ ticketId: linked.ticketId, kind: 'CANCELLATION' }),
+      ]);
       const silent = TicketDetailSchema.parse((await detail(1, unlinked.ticketId)).json());
       expect(silent.cancels).toBeNull();
     } finally {

@@ -39,7 +39,14 @@ export default async function setup(project: TestProject) {
   await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
   await client.query(`CREATE DATABASE ${TEMPLATE_DB}`);
   await client.end();
-  const pool = new pg.Pool({ ...admin, database: TEMPLATE_DB, connectionString: undefined, ...(admin.connectionString ? { connectionString: withDatabase(admin.connectionString, TEMPLATE_DB) } : {}) });
+  const pool = new pg.Pool({
+    ...admin,
+    database: TEMPLATE_DB,
+    connectionString: undefined,
+    ...(admin.connectionString
+      ? { connectionString: withDatabase(admin.connectionString, TEMPLATE_DB) }
+      : {}),
+  });
   await migrateDatabase(pool);
   await pool.end();
   project.provide('pgAdmin', admin);

@@ -17,8 +17,8 @@ import type pg from 'pg';
 import { processAlive } from '../db/embedded.ts';
 import type { ImportProgress } from '../import/sales.ts';
 
-const USAGE = 'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
-
+const USAGE =
+  'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
 
 /**
  * Connection settings of the embedded PostgreSQL already running on `dataDir`, read from its
@@ -44,7 +44,9 @@ export function runningEmbedded(dataDir: string): pg.PoolConfig | null {
   };
 }
 
-async function openForImport(log: (m: string) => void): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
+async function openForImport(
+  log: (m: string) => void,
+): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
   // Loaded here rather than at the top so a usage error answers at once.
   const { loadConfig } = await import('../config.ts');
   const { migrateDatabase, openDatabase } = await import('../db/connect.ts');
@@ -68,15 +70,22 @@ async function openForImport(log: (m: string) => void): Promise<{ pool: pg.Pool;
 
 function progressReporter(): { update: (p: ImportProgress) => void; stop: () => void } {
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar({
-      format: 'Importing [{bar}] {percentage}% | {lines} lines | {mb}/{totalMb} MB read',
-      stream: process.stderr,
-      hideCursor: true,
-    }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      {
+        format: 'Importing [{bar}] {percentage}% | {lines} lines | {mb}/{totalMb} MB read',
+        stream: process.stderr,
+        hideCursor: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
     let started = false;
     return {
       update(p) {
-        const values = { lines: p.lines, mb: (p.bytesRead / 1e6).toFixed(1), totalMb: (p.totalBytes / 1e6).toFixed(1) };
+        const values = {
+          lines: p.lines,
+          mb: (p.bytesRead / 1e6).toFixed(1),
+          totalMb: (p.totalBytes / 1e6).toFixed(1),
+        };
         if (!started) {
           bar.start(p.totalBytes, p.bytesRead, values);
           started = true;
@@ -84,7 +93,9 @@ function progressReporter(): { update: (p: ImportProgress) => void; stop: () => 
           bar.update(p.bytesRead, values);
         }
       },
-      stop: () => { if (started) bar.stop(); },
+      stop: () => {
+        if (started) bar.stop();
+      },
     };
   }
   let nextTenth = 1;
@@ -101,7 +112,18 @@ function progressReporter(): { update: (p: ImportProgress) => void; stop: () => 
 }
 
 async function main(): Promise<number> {
-  let args: ReturnType<typeof parseArgs<{ options: { mapping: { type: 'string' }; site: { type: 'string' }; company: { type: 'string' }; 'day-start': { type: 'string' }; help: { type: 'boolean' } }; allowPositionals: true }>>;
+  let args: ReturnType<
+    typeof parseArgs<{
+      options: {
+        mapping: { type: 'string' };
+        site: { type: 'string' };
+        company: { type: 'string' };
+        'day-start': { type: 'string' };
+        help: { type: 'boolean' };
+      };
+      allowPositionals: true;
+    }>
+  >;
   try {
     args = parseArgs({
       options: {
@@ -137,15 +159,18 @@ async function main(): Promise<number> {
       site: args.values.site,
       ...(args.values.company !== undefined ? { company: args.values.company } : {}),
       ...(args.values['day-start'] !== undefined ? { dayStart: args.values['day-start'] } : {}),
-      log: (m) => { progress.stop(); log(m); },
+      log: (m) => {
+        progress.stop();
+        log(m);
+      },
       progress: progress.update,
     });
     progress.stop();
     process.stdout.write(
       `Imported ${file} into site "${args.values.site}": ${result.linesRead} lines read, ` +
-      `${result.ticketsInserted} tickets and ${result.linesInserted} lines written, ` +
-      `${result.ticketsSkipped} tickets already present, fiscal dates ${result.fromDate ?? '-'} to ${result.toDate ?? '-'}, ` +
-      `${result.seconds.toFixed(1)} s.\n`,
+        `${result.ticketsInserted} tickets and ${result.linesInserted} lines written, ` +
+        `${result.ticketsSkipped} tickets already present, fiscal dates ${result.fromDate ?? '-'} to ${result.toDate ?? '-'}, ` +
+        `${result.seconds.toFixed(1)} s.\n`,
     );
     return 0;
   } catch (e) {
@@ -153,7 +178,9 @@ async function main(): Promise<number> {
     if (e instanceof ImportError || e instanceof MappingError) {
       process.stderr.write(`${e.message}\nNothing was imported.\n`);
     } else {
-      process.stderr.write(`Import failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\nNothing was imported.\n`);
+      process.stderr.write(
+        `Import failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\nNothing was imported.\n`,
+      );
     }
     return 1;
   } finally {

@@ -167,7 +167,9 @@ export async function startEmbeddedPostgres(
     await pg.start();
   } catch (e) {
     const why = e instanceof Error ? e.message : 'the server exited during start-up';
-    throw new Error(`Embedded PostgreSQL did not start (${why}). Last lines of its log:\n  ${recent.join('\n  ')}`);
+    throw new Error(
+      `Embedded PostgreSQL did not start (${why}). Last lines of its log:\n  ${recent.join('\n  ')}`,
+    );
   }
   const host = useSocket ? runDir : '127.0.0.1';
   const connection: PoolConfig = { host, port, user: PG_USER, password, database: 'postgres' };

@@ -14,58 +14,83 @@
  * on a `NULLS NOT DISTINCT` unique constraint (site_id first) instead of a primary key.
  */
 import {
-  bigint, date, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, unique,
+  bigint,
+  date,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
 } from 'drizzle-orm/pg-core';
 
 /**
  * Per site, fiscal date and local hour (0–23, the hour of the site's own clock at which the
  * ticket was opened, read with the site's time zone at load time).
  */
-export const dailyHourSales = pgTable('daily_hour_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  hour: smallint('hour').notNull(),
-  tickets: integer('tickets').notNull(),
-  /** Sum of `tickets.covers` (a cancelled table's negative covers net out). */
-  covers: integer('covers').notNull(),
-  netCents: bigint('net_cents', { mode: 'number' }).notNull(),
-  netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
-  taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.hour] })]);
+export const dailyHourSales = pgTable(
+  'daily_hour_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    hour: smallint('hour').notNull(),
+    tickets: integer('tickets').notNull(),
+    /** Sum of `tickets.covers` (a cancelled table's negative covers net out). */
+    covers: integer('covers').notNull(),
+    netCents: bigint('net_cents', { mode: 'number' }).notNull(),
+    netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.hour] })],
+);
 
 /** Per site, fiscal date and terminal number (null: tickets without a terminal). */
-export const dailyTerminalSales = pgTable('daily_terminal_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  terminalId: integer('terminal_id'),
-  tickets: integer('tickets').notNull(),
-  netCents: bigint('net_cents', { mode: 'number' }).notNull(),
-  netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
-}, (t) => [unique('daily_terminal_sales_key').on(t.siteId, t.fiscalDate, t.terminalId).nullsNotDistinct()]);
+export const dailyTerminalSales = pgTable(
+  'daily_terminal_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    terminalId: integer('terminal_id'),
+    tickets: integer('tickets').notNull(),
+    netCents: bigint('net_cents', { mode: 'number' }).notNull(),
+    netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [unique('daily_terminal_sales_key').on(t.siteId, t.fiscalDate, t.terminalId).nullsNotDistinct()],
+);
 
 /** Per site, fiscal date and seller code (null: tickets without a seller). */
-export const dailySellerSales = pgTable('daily_seller_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  sellerCode: text('seller_code'),
-  tickets: integer('tickets').notNull(),
-  netCents: bigint('net_cents', { mode: 'number' }).notNull(),
-  netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
-}, (t) => [unique('daily_seller_sales_key').on(t.siteId, t.fiscalDate, t.sellerCode).nullsNotDistinct()]);
+export const dailySellerSales = pgTable(
+  'daily_seller_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    sellerCode: text('seller_code'),
+    tickets: integer('tickets').notNull(),
+    netCents: bigint('net_cents', { mode: 'number' }).notNull(),
+    netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [unique('daily_seller_sales_key').on(t.siteId, t.fiscalDate, t.sellerCode).nullsNotDistinct()],
+);
 
 /**
  * Per site, fiscal date and product family of the ticket lines (null: lines without a family).
  * `quantity` sums the lines that were not voided (a corrected line was not sold).
  */
-export const dailyFamilySales = pgTable('daily_family_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  family: text('family'),
-  quantity: numeric('quantity', { precision: 16, scale: 3 }).notNull(),
-  netCents: bigint('net_cents', { mode: 'number' }).notNull(),
-  netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
-  taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
-}, (t) => [unique('daily_family_sales_key').on(t.siteId, t.fiscalDate, t.family).nullsNotDistinct()]);
+export const dailyFamilySales = pgTable(
+  'daily_family_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    family: text('family'),
+    quantity: numeric('quantity', { precision: 16, scale: 3 }).notNull(),
+    netCents: bigint('net_cents', { mode: 'number' }).notNull(),
+    netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [unique('daily_family_sales_key').on(t.siteId, t.fiscalDate, t.family).nullsNotDistinct()],
+);
 
 /**
  * Per site, fiscal date and VAT rate (a fraction, 0.2 = 20 %) of the ticket lines. A rate whose
@@ -73,47 +98,59 @@ export const dailyFamilySales = pgTable('daily_family_sales', {
  * voided; `correctedLines` the voided ones and `correctedCents` what they would have cost
  * (Σ round(quantity × unit price)), as the Z report reads them.
  */
-export const dailyVatSales = pgTable('daily_vat_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  vatRate: numeric('vat_rate', { precision: 6, scale: 4 }).notNull(),
-  netCents: bigint('net_cents', { mode: 'number' }).notNull(),
-  netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
-  taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
-  keptLines: integer('kept_lines').notNull(),
-  correctedLines: integer('corrected_lines').notNull(),
-  correctedCents: bigint('corrected_cents', { mode: 'number' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.vatRate] })]);
+export const dailyVatSales = pgTable(
+  'daily_vat_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    vatRate: numeric('vat_rate', { precision: 6, scale: 4 }).notNull(),
+    netCents: bigint('net_cents', { mode: 'number' }).notNull(),
+    netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+    keptLines: integer('kept_lines').notNull(),
+    correctedLines: integer('corrected_lines').notNull(),
+    correctedCents: bigint('corrected_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.vatRate] })],
+);
 
 /**
  * Per site, fiscal date and payment method as stored (CASH, CARD, …): number of payments and
  * their amount (refunds of returns and cancellations negative).
  */
-export const dailyPaymentSales = pgTable('daily_payment_sales', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  method: text('method').notNull(),
-  payments: integer('payments').notNull(),
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.method] })]);
+export const dailyPaymentSales = pgTable(
+  'daily_payment_sales',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    method: text('method').notNull(),
+    payments: integer('payments').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.method] })],
+);
 
 /**
  * Per site and fiscal date, what the covers and Z reports need beyond `daily_sales`: covers and
  * the sales of the tickets carrying covers, cancellations (count, and amount taken back shown
  * positive), employee meals (count, amount), and the instants of the first and last ticket.
  */
-export const dailyTicketStats = pgTable('daily_ticket_stats', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  covers: integer('covers').notNull(),
-  coveredCents: bigint('covered_cents', { mode: 'number' }).notNull(),
-  cancellations: integer('cancellations').notNull(),
-  cancelledCents: bigint('cancelled_cents', { mode: 'number' }).notNull(),
-  employeeMeals: integer('employee_meals').notNull(),
-  employeeMealCents: bigint('employee_meal_cents', { mode: 'number' }).notNull(),
-  firstOpenedAt: timestamp('first_opened_at', { withTimezone: true }).notNull(),
-  lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }).notNull(),
-}, (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate] })]);
+export const dailyTicketStats = pgTable(
+  'daily_ticket_stats',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    covers: integer('covers').notNull(),
+    coveredCents: bigint('covered_cents', { mode: 'number' }).notNull(),
+    cancellations: integer('cancellations').notNull(),
+    cancelledCents: bigint('cancelled_cents', { mode: 'number' }).notNull(),
+    employeeMeals: integer('employee_meals').notNull(),
+    employeeMealCents: bigint('employee_meal_cents', { mode: 'number' }).notNull(),
+    firstOpenedAt: timestamp('first_opened_at', { withTimezone: true }).notNull(),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate] })],
+);
 
 /**
  * Per site, fiscal date, terminal and seller (null: none on the ticket), the lines voided
@@ -122,13 +159,19 @@ export const dailyTicketStats = pgTable('daily_ticket_stats', {
  * alphabetical order. Only groups that voided something have a row. The corrections and
  * cancellations reports of whole days read it instead of every line of the period.
  */
-export const dailyCorrections = pgTable('daily_corrections', {
-  siteId: integer('site_id').notNull(),
-  fiscalDate: date('fiscal_date').notNull(),
-  terminalId: integer('terminal_id'),
-  sellerCode: text('seller_code'),
-  lines: integer('lines').notNull(),
-  quantity: numeric('quantity', { precision: 16, scale: 3 }).notNull(),
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-  articles: text('articles').array().notNull(),
-}, (t) => [unique('daily_corrections_key').on(t.siteId, t.fiscalDate, t.terminalId, t.sellerCode).nullsNotDistinct()]);
+export const dailyCorrections = pgTable(
+  'daily_corrections',
+  {
+    siteId: integer('site_id').notNull(),
+    fiscalDate: date('fiscal_date').notNull(),
+    terminalId: integer('terminal_id'),
+    sellerCode: text('seller_code'),
+    lines: integer('lines').notNull(),
+    quantity: numeric('quantity', { precision: 16, scale: 3 }).notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    articles: text('articles').array().notNull(),
+  },
+  (t) => [
+    unique('daily_corrections_key').on(t.siteId, t.fiscalDate, t.terminalId, t.sellerCode).nullsNotDistinct(),
+  ],
+);

@@ -31,7 +31,15 @@ import { type DataLoad, recordDataLoad } from '../db/data-loads.ts';
 import { CopyWriter, copyText, RowBuffer } from '../import/copy.ts';
 import { roundDivInt } from '../import/decimal.ts';
 import {
-  type Article, BAKERY, BRASSERIE, COMPANIES, type DemoSite, type Family, GROUPS, SITES, type SiteKind,
+  type Article,
+  BAKERY,
+  BRASSERIE,
+  COMPANIES,
+  type DemoSite,
+  type Family,
+  GROUPS,
+  SITES,
+  type SiteKind,
 } from './catalogue.ts';
 
 export interface DemoOptions {
@@ -116,7 +124,15 @@ interface DayPart {
   to: number;
   peak: number;
   weight: number;
-  kind: 'coffee' | 'lunch' | 'afternoon' | 'dinner' | 'drinks' | 'morning' | 'bakeryLunch' | 'bakeryAfternoon';
+  kind:
+    | 'coffee'
+    | 'lunch'
+    | 'afternoon'
+    | 'dinner'
+    | 'drinks'
+    | 'morning'
+    | 'bakeryLunch'
+    | 'bakeryAfternoon';
 }
 
 function dayParts(kind: SiteKind, site: DemoSite, weekday: number): DayPart[] {
@@ -138,7 +154,13 @@ function dayParts(kind: SiteKind, site: DemoSite, weekday: number): DayPart[] {
     { from: 480, to: 690, peak: 540, weight: weekend ? 0.09 : 0.15, kind: 'coffee' },
     { from: 705, to: 870, peak: 765, weight: weekday === 0 ? 0.55 : 0.45, kind: 'lunch' },
     { from: 870, to: 1110, peak: 1000, weight: 0.08, kind: 'afternoon' },
-    { from: 1140, to: 1350, peak: 1245, weight: weekday === 0 ? 0.16 : weekday === 6 ? 0.42 : weekday === 1 ? 0.26 : 0.33, kind: 'dinner' },
+    {
+      from: 1140,
+      to: 1350,
+      peak: 1245,
+      weight: weekday === 0 ? 0.16 : weekday === 6 ? 0.42 : weekday === 1 ? 0.26 : 0.33,
+      kind: 'dinner',
+    },
     { from: 1350, to: 1410, peak: 1360, weight: 0.02, kind: 'drinks' },
   ];
   if (site.lateBar) {
@@ -191,7 +213,11 @@ function addFrom(rng: Rng, lines: Line[], family: Family, quantity = 1): void {
   add(lines, family, rng.pick(family.articles), quantity);
 }
 
-function brasserieTicket(rng: Rng, part: DayPart['kind'], weekday: number): { lines: Line[]; covers: number | null } {
+function brasserieTicket(
+  rng: Rng,
+  part: DayPart['kind'],
+  weekday: number,
+): { lines: Line[]; covers: number | null } {
   const b = BRASSERIE;
   const lines: Line[] = [];
   if (part === 'coffee' || part === 'afternoon' || part === 'drinks') {
@@ -219,10 +245,12 @@ function brasserieTicket(rng: Rng, part: DayPart['kind'], weekday: number): { li
       addFrom(rng, lines, b.mains);
       if (rng.chance(lunch ? 0.2 : 0.3)) addFrom(rng, lines, b.desserts);
     }
-    if (rng.chance(lunch ? 0.42 : 0.5)) addFrom(rng, lines, rng.chance(lunch ? 0.6 : 0.3) ? b.softs : b.alcohol);
+    if (rng.chance(lunch ? 0.42 : 0.5))
+      addFrom(rng, lines, rng.chance(lunch ? 0.6 : 0.3) ? b.softs : b.alcohol);
     if (rng.chance(lunch ? 0.35 : 0.2)) addFrom(rng, lines, b.hot);
   }
-  if (!lunch && covers >= 2 && rng.chance(0.25)) add(lines, b.alcohol, rng.pick([b.alcohol.articles[1], b.alcohol.articles[2]]) as Article);
+  if (!lunch && covers >= 2 && rng.chance(0.25))
+    add(lines, b.alcohol, rng.pick([b.alcohol.articles[1], b.alcohol.articles[2]]) as Article);
   return { lines, covers };
 }
 
@@ -231,7 +259,8 @@ function bakeryTicket(rng: Rng, part: DayPart['kind']): Line[] {
   const lines: Line[] = [];
   if (part === 'morning') {
     if (rng.chance(0.72)) addFrom(rng, lines, k.breads, rng.weighted([70, 22, 8]) + 1);
-    if (rng.chance(0.5) || lines.length === 0) addFrom(rng, lines, k.viennoiseries, rng.weighted([40, 30, 10, 15, 5]) + 1);
+    if (rng.chance(0.5) || lines.length === 0)
+      addFrom(rng, lines, k.viennoiseries, rng.weighted([40, 30, 10, 15, 5]) + 1);
     if (rng.chance(0.1)) addFrom(rng, lines, k.hot);
   } else if (part === 'bakeryLunch') {
     if (rng.chance(0.85)) addFrom(rng, lines, k.snacks, rng.weighted([80, 20]) + 1);
@@ -240,7 +269,8 @@ function bakeryTicket(rng: Rng, part: DayPart['kind']): Line[] {
     if (rng.chance(0.22) || lines.length === 0) addFrom(rng, lines, k.breads);
   } else {
     if (rng.chance(0.7)) addFrom(rng, lines, k.breads, rng.weighted([75, 20, 5]) + 1);
-    if (rng.chance(0.38) || lines.length === 0) addFrom(rng, lines, k.pastries, rng.weighted([50, 20, 10, 20]) + 1);
+    if (rng.chance(0.38) || lines.length === 0)
+      addFrom(rng, lines, k.pastries, rng.weighted([50, 20, 10, 20]) + 1);
     if (rng.chance(0.12)) addFrom(rng, lines, k.viennoiseries, rng.int(1, 4));
   }
   return lines;
@@ -258,20 +288,31 @@ function ticketTotal(t: Ticket): number {
 
 const VOUCHERS = [900, 1000, 1100, 1200, 1300, 1500, 1800];
 
-function payments(rng: Rng, kind: SiteKind, part: DayPart['kind'], weekday: number, total: number, covers: number | null): [string, number][] {
+function payments(
+  rng: Rng,
+  kind: SiteKind,
+  part: DayPart['kind'],
+  weekday: number,
+  total: number,
+  covers: number | null,
+): [string, number][] {
   if (total === 0) return [];
   if (kind === 'brasserie' && covers !== null && covers >= 2 && rng.chance(0.08)) {
     const parts = Math.min(covers, rng.int(2, 4));
     const share = Math.floor(total / parts);
     const result: [string, number][] = [];
-    for (let i = 0; i < parts; i++) result.push([rng.chance(0.85) ? 'CARD' : 'CASH', i === 0 ? total - share * (parts - 1) : share]);
+    for (let i = 0; i < parts; i++)
+      result.push([rng.chance(0.85) ? 'CARD' : 'CASH', i === 0 ? total - share * (parts - 1) : share]);
     return result;
   }
   const lunch = part === 'lunch' || part === 'bakeryLunch';
   if (lunch && weekday >= 1 && weekday <= 5 && rng.chance(kind === 'brasserie' ? 0.22 : 0.15)) {
     const voucher = Math.min(total, rng.pick(VOUCHERS) * (total > 2500 && rng.chance(0.4) ? 2 : 1));
     if (voucher === total) return [['MEAL_VOUCHER', total]];
-    return [['MEAL_VOUCHER', voucher], [rng.chance(0.8) ? 'CARD' : 'CASH', total - voucher]];
+    return [
+      ['MEAL_VOUCHER', voucher],
+      [rng.chance(0.8) ? 'CARD' : 'CASH', total - voucher],
+    ];
   }
   const cashShare = kind === 'bakery' ? (total < 500 ? 0.5 : 0.28) : part === 'coffee' ? 0.4 : 0.18;
   if (kind === 'brasserie' && rng.chance(0.01)) return [['CHEQUE', total]];
@@ -302,22 +343,38 @@ function wallToInstant(cache: Map<number, number>, wallMs: number): number {
 interface SiteDay {
   date: string;
   tickets: { ticket: Ticket; instant: number }[];
-  losses: { type: 'CUSTOM' | 'LOSS' | 'REMADE' | 'DEGRADED'; family: Family; article: Article; quantity: number }[];
+  losses: {
+    type: 'CUSTOM' | 'LOSS' | 'REMADE' | 'DEGRADED';
+    family: Family;
+    article: Article;
+    quantity: number;
+  }[];
 }
 
 /** Everything a site sells on one fiscal date, from its own generator. */
-function generateDay(seed: number, siteIndex: number, day: number, cutMs: number, offsets: Map<number, number>, scale = 1): SiteDay | null {
+function generateDay(
+  seed: number,
+  siteIndex: number,
+  day: number,
+  cutMs: number,
+  offsets: Map<number, number>,
+  scale = 1,
+): SiteDay | null {
   const site = SITES[siteIndex] as DemoSite;
   const kind = (COMPANIES[site.company] ?? COMPANIES[0])?.kind ?? 'brasserie';
   const date = new Date(day * DAY_MS);
   const weekday = date.getUTCDay();
   const month = date.getUTCMonth();
   const dom = date.getUTCDate();
-  if ((month === 11 && dom === 25) || (month === 0 && dom === 1) || site.closedWeekdays.includes(weekday)) return null;
+  if ((month === 11 && dom === 25) || (month === 0 && dom === 1) || site.closedWeekdays.includes(weekday))
+    return null;
   const rng = new Rng(mix(seed, siteIndex, day));
   const season = (site.tourist ? TOURIST_SEASON : CITY_SEASON)[month] ?? 1;
   const noise = 1 + (rng.float() + rng.float() + rng.float() - 1.5) * 0.16;
-  const count = Math.max(20, Math.round(site.baseTickets * scale * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise));
+  const count = Math.max(
+    20,
+    Math.round(site.baseTickets * scale * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise),
+  );
   const parts = dayParts(kind, site, weekday);
   const weights = parts.map((p) => p.weight);
   const slots: { minute: number; part: DayPart['kind'] }[] = [];
@@ -343,8 +400,15 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
     const lines: Line[] = [];
     addFrom(rng, lines, kind === 'brasserie' ? BRASSERIE.hot : BAKERY.breads);
     const t: Ticket = {
-      minute: Math.max(0, firstMinute - 20), terminal: 1, seller: pickSeller(firstMinute), kind: 'SALE', employeeMeal: false,
-      training: true, covers: null, lines, payments: [],
+      minute: Math.max(0, firstMinute - 20),
+      terminal: 1,
+      seller: pickSeller(firstMinute),
+      kind: 'SALE',
+      employeeMeal: false,
+      training: true,
+      covers: null,
+      lines,
+      payments: [],
     };
     t.payments = [['CASH', ticketTotal(t)]];
     tickets.push(t);
@@ -359,8 +423,15 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
     }
     for (const l of lines) l.unitPrice = 0; // staff meals are offered: rung up at no charge
     tickets.push({
-      minute: 675 + e * 5, terminal: 1, seller: pickSeller(675), kind: 'SALE', employeeMeal: true, training: false,
-      covers: kind === 'brasserie' ? 1 : null, lines, payments: [],
+      minute: 675 + e * 5,
+      terminal: 1,
+      seller: pickSeller(675),
+      kind: 'SALE',
+      employeeMeal: true,
+      training: false,
+      covers: kind === 'brasserie' ? 1 : null,
+      lines,
+      payments: [],
     });
   }
   for (const slot of slots) {
@@ -375,8 +446,15 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
       lines.push({ family, article, quantity: 1, unitPrice: article.price, corrected: true });
     }
     const t: Ticket = {
-      minute: slot.minute, terminal: pickTerminal(), seller: pickSeller(slot.minute), kind: 'SALE', employeeMeal: false,
-      training: false, covers, lines, payments: [],
+      minute: slot.minute,
+      terminal: pickTerminal(),
+      seller: pickSeller(slot.minute),
+      kind: 'SALE',
+      employeeMeal: false,
+      training: false,
+      covers,
+      lines,
+      payments: [],
     };
     t.payments = payments(rng, kind, slot.part, weekday, ticketTotal(t), covers);
     tickets.push(t);
@@ -395,8 +473,16 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
     } else if (kind === 'bakery' && rng.chance(0.001)) {
       const article = rng.pick(BAKERY.pastries.articles);
       tickets.push({
-        minute: slot.minute + 1, terminal: t.terminal, seller: t.seller, kind: 'RETURN', employeeMeal: false, training: false,
-        covers: null, lines: [{ family: BAKERY.pastries, article, quantity: -1, unitPrice: article.price, corrected: false }],
+        minute: slot.minute + 1,
+        terminal: t.terminal,
+        seller: t.seller,
+        kind: 'RETURN',
+        employeeMeal: false,
+        training: false,
+        covers: null,
+        lines: [
+          { family: BAKERY.pastries, article, quantity: -1, unitPrice: article.price, corrected: false },
+        ],
         payments: [['CASH', -article.price]],
       });
     }
@@ -418,21 +504,60 @@ function generateDay(seed: number, siteIndex: number, day: number, cutMs: number
         const family = rng.chance(0.6) ? BAKERY.breads : BAKERY.viennoiseries;
         losses.push({ type: 'LOSS', family, article: rng.pick(family.articles), quantity: rng.int(1, 8) });
       }
-      if (rng.chance(0.12)) losses.push({ type: 'DEGRADED', family: BAKERY.pastries, article: rng.pick(BAKERY.pastries.articles), quantity: 1 });
-      if (rng.chance(0.05)) losses.push({ type: 'CUSTOM', family: BAKERY.viennoiseries, article: rng.pick(BAKERY.viennoiseries.articles), quantity: rng.int(1, 3) });
+      if (rng.chance(0.12))
+        losses.push({
+          type: 'DEGRADED',
+          family: BAKERY.pastries,
+          article: rng.pick(BAKERY.pastries.articles),
+          quantity: 1,
+        });
+      if (rng.chance(0.05))
+        losses.push({
+          type: 'CUSTOM',
+          family: BAKERY.viennoiseries,
+          article: rng.pick(BAKERY.viennoiseries.articles),
+          quantity: rng.int(1, 3),
+        });
     } else {
       const remade = rng.weighted([50, 35, 15]);
-      for (let i = 0; i < remade; i++) losses.push({ type: 'REMADE', family: BRASSERIE.mains, article: rng.pick(BRASSERIE.mains.articles), quantity: 1 });
-      if (rng.chance(0.15)) losses.push({ type: 'DEGRADED', family: BRASSERIE.desserts, article: rng.pick(BRASSERIE.desserts.articles), quantity: 1 });
-      if (rng.chance(0.2)) losses.push({ type: 'CUSTOM', family: BRASSERIE.alcohol, article: rng.pick(BRASSERIE.alcohol.articles), quantity: rng.int(1, 2) });
-      if (rng.chance(0.1)) losses.push({ type: 'LOSS', family: BRASSERIE.desserts, article: rng.pick(BRASSERIE.desserts.articles), quantity: rng.int(1, 4) });
+      for (let i = 0; i < remade; i++)
+        losses.push({
+          type: 'REMADE',
+          family: BRASSERIE.mains,
+          article: rng.pick(BRASSERIE.mains.articles),
+          quantity: 1,
+        });
+      if (rng.chance(0.15))
+        losses.push({
+          type: 'DEGRADED',
+          family: BRASSERIE.desserts,
+          article: rng.pick(BRASSERIE.desserts.articles),
+          quantity: 1,
+        });
+      if (rng.chance(0.2))
+        losses.push({
+          type: 'CUSTOM',
+          family: BRASSERIE.alcohol,
+          article: rng.pick(BRASSERIE.alcohol.articles),
+          quantity: rng.int(1, 2),
+        });
+      if (rng.chance(0.1))
+        losses.push({
+          type: 'LOSS',
+          family: BRASSERIE.desserts,
+          article: rng.pick(BRASSERIE.desserts.articles),
+          quantity: rng.int(1, 4),
+        });
     }
   }
   return { date: dayText(day), tickets: placed, losses };
 }
 
 const ARTICLE_CODES = new Map<Article, string>();
-for (const [brand, menu] of [['B', BRASSERIE], ['F', BAKERY]] as const) {
+for (const [brand, menu] of [
+  ['B', BRASSERIE],
+  ['F', BAKERY],
+] as const) {
   for (const [key, fam] of Object.entries(menu)) {
     fam.articles.forEach((a, i) => {
       ARTICLE_CODES.set(a, `${brand}${key.slice(0, 3).toUpperCase()}${String(i + 1).padStart(2, '0')}`);
@@ -451,7 +576,11 @@ function span(nowMs: number, dayStart: string, days?: number): { firstDay: numbe
   const lastDay = fiscalDay(nowMs, dayStart);
   if (days !== undefined) return { firstDay: lastDay - Math.max(1, Math.floor(days)) + 1, lastDay };
   const last = new Date(lastDay * DAY_MS);
-  return { firstDay: Math.floor(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 13, last.getUTCDate()) / DAY_MS) + 1, lastDay };
+  return {
+    firstDay:
+      Math.floor(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 13, last.getUTCDate()) / DAY_MS) + 1,
+    lastDay,
+  };
 }
 
 /**
@@ -478,14 +607,24 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
        FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS s(a, b, c, d, e, f, n)
       ORDER BY n RETURNING id`,
     [
-      SITES.map((s) => s.libelle), SITES.map((s) => companyIds[s.company]), SITES.map((s) => s.codeImplant),
-      SITES.map(() => TIME_ZONE), SITES.map((s) => s.dayStart), SITES.map(() => 'EUR'),
+      SITES.map((s) => s.libelle),
+      SITES.map((s) => companyIds[s.company]),
+      SITES.map((s) => s.codeImplant),
+      SITES.map(() => TIME_ZONE),
+      SITES.map((s) => s.dayStart),
+      SITES.map(() => 'EUR'),
     ],
   );
   const siteIds = siteRows.map((r) => r.id);
   for (const g of GROUPS) {
-    const { rows } = await client.query<{ id: number }>('INSERT INTO groups (raison_sociale) VALUES ($1) RETURNING id', [g.name]);
-    await client.query('INSERT INTO group_sites (group_id, site_id) SELECT $1, unnest($2::int[])', [rows[0]?.id, g.sites.map((i) => siteIds[i])]);
+    const { rows } = await client.query<{ id: number }>(
+      'INSERT INTO groups (raison_sociale) VALUES ($1) RETURNING id',
+      [g.name],
+    );
+    await client.query('INSERT INTO group_sites (group_id, site_id) SELECT $1, unnest($2::int[])', [
+      rows[0]?.id,
+      g.sites.map((i) => siteIds[i]),
+    ]);
   }
   const terminals: [number, number, string][] = [];
   const sellers: [number, string, string][] = [];
@@ -496,10 +635,14 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
       sellers.push([id, `V${String(k + 1).padStart(2, '0')}`, name]);
     });
   });
-  await client.query('INSERT INTO terminals (site_id, terminal_id, libelle) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])',
-    [terminals.map((t) => t[0]), terminals.map((t) => t[1]), terminals.map((t) => t[2])]);
-  await client.query('INSERT INTO sellers (site_id, code, nom) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])',
-    [sellers.map((t) => t[0]), sellers.map((t) => t[1]), sellers.map((t) => t[2])]);
+  await client.query(
+    'INSERT INTO terminals (site_id, terminal_id, libelle) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])',
+    [terminals.map((t) => t[0]), terminals.map((t) => t[1]), terminals.map((t) => t[2])],
+  );
+  await client.query(
+    'INSERT INTO sellers (site_id, code, nom) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])',
+    [sellers.map((t) => t[0]), sellers.map((t) => t[1]), sellers.map((t) => t[2])],
+  );
   return siteIds;
 }
 
@@ -510,7 +653,9 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
  * row by row during the COPY. A table that holds rows keeps its indexes (returns []).
  */
 async function dropIndexesWhileEmpty(client: pg.ClientBase, table: string): Promise<string[]> {
-  const { rows: [probe] } = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS empty`);
+  const {
+    rows: [probe],
+  } = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS empty`);
   if (!probe?.empty) return [];
   const { rows: constraints } = await client.query<{ name: string; def: string }>(
     `SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
@@ -539,7 +684,11 @@ async function dropIndexesWhileEmpty(client: pg.ClientBase, table: string): Prom
   return recreate;
 }
 
-async function reserveIds(client: pg.ClientBase, sequence: 'ticket_id_seq' | 'loss_id_seq', n: number): Promise<number[]> {
+async function reserveIds(
+  client: pg.ClientBase,
+  sequence: 'ticket_id_seq' | 'loss_id_seq',
+  n: number,
+): Promise<number[]> {
   if (n === 0) return [];
   const { rows } = await client.query<{ ids: string[] }>(
     `SELECT array_agg(nextval('${sequence}')::text ORDER BY g) AS ids FROM generate_series(1, $1) AS g`,
@@ -600,7 +749,11 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       const ticketIds = await reserveIds(client, 'ticket_id_seq', siteTickets);
       const lossIds = await reserveIds(client, 'loss_id_seq', siteLosses);
 
-      const ticketCopy = new CopyWriter(client, 'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref, cancels_ticket_id)', { freeze: emptied.has('tickets') });
+      const ticketCopy = new CopyWriter(
+        client,
+        'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref, cancels_ticket_id)',
+        { freeze: emptied.has('tickets') },
+      );
       const lineRows = new RowBuffer();
       const paymentRows = new RowBuffer();
       let k = 0;
@@ -621,7 +774,9 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
             total += amount;
             excl += lineExcl;
             lineNo++;
-            lineRows.push(`${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`);
+            lineRows.push(
+              `${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`,
+            );
           }
           t.payments.forEach(([method, amount], i) => {
             paymentRows.push(`${siteId}\t${id}\t${i + 1}\t${method}\t${amount}`);
@@ -636,24 +791,43 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       let li = 0;
       for (const day of days) {
         for (const loss of day.losses) {
-          lossRows.push(`${siteId}\t${lossIds[li]}\t${day.date}\t${loss.type}\t${copyText(loss.article.name)}\t${copyText(loss.family.name)}\t${loss.quantity}\t${loss.quantity * loss.article.price}`);
+          lossRows.push(
+            `${siteId}\t${lossIds[li]}\t${day.date}\t${loss.type}\t${copyText(loss.article.name)}\t${copyText(loss.family.name)}\t${loss.quantity}\t${loss.quantity * loss.article.price}`,
+          );
           li++;
         }
       }
       // PostgreSQL ingests this site's rows, one COPY after the other on the connection, while
       // the loop goes on generating the next site; the chain is awaited before the next query.
       const copies: [string, RowBuffer, boolean][] = [
-        ['ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, corrected)', lineRows, emptied.has('ticket_lines')],
-        ['payments (site_id, ticket_id, payment_no, method, amount_cents)', paymentRows, emptied.has('payments')],
-        ['losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)', lossRows, false],
+        [
+          'ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, corrected)',
+          lineRows,
+          emptied.has('ticket_lines'),
+        ],
+        [
+          'payments (site_id, ticket_id, payment_no, method, amount_cents)',
+          paymentRows,
+          emptied.has('payments'),
+        ],
+        [
+          'losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)',
+          lossRows,
+          false,
+        ],
       ];
-      loading = copies.reduce<Promise<unknown>>((previous, [target, rows, freeze]) => previous.then(() => {
-        const copy = new CopyWriter(client, target, { freeze });
-        copy.enqueue(rows.chunks());
-        return copy.end();
-      }), ticketCopy.end());
+      loading = copies.reduce<Promise<unknown>>(
+        (previous, [target, rows, freeze]) =>
+          previous.then(() => {
+            const copy = new CopyWriter(client, target, { freeze });
+            copy.enqueue(rows.chunks());
+            return copy.end();
+          }),
+        ticketCopy.end(),
+      );
       loading.catch(() => {}); // awaited, and so rethrown, before the next query
-      if (days.length > 0) refreshes.push([siteId, (days[0] as SiteDay).date, (days[days.length - 1] as SiteDay).date]);
+      if (days.length > 0)
+        refreshes.push([siteId, (days[0] as SiteDay).date, (days[days.length - 1] as SiteDay).date]);
       loads.push({
         siteId,
         source: 'demo',
@@ -663,7 +837,9 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       });
       ticketCount += siteTickets;
       lineCount += lineRows.rows;
-      log(`Demo chain: ${site.libelle}: ${siteTickets} tickets, ${lineRows.rows} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      log(
+        `Demo chain: ${site.libelle}: ${siteTickets} tickets, ${lineRows.rows} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     await loading;
     if (recreate.length > 0) log(`Demo chain: building ${recreate.length} indexes…`);
@@ -673,7 +849,9 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     // Statistics now rather than at autovacuum's leisure: reports run right after the first
     // start, and without them the planner takes the small reference tables for ~350 rows and
     // sorts on disk (seen on the year-long VAT and finance reports).
-    await client.query(`ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`);
+    await client.query(
+      `ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`,
+    );
     await client.query('COMMIT');
   } catch (e) {
     failed = true;
@@ -681,6 +859,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
   } finally {
     client.release(failed ? true : undefined);
   }
-  log(`Demo chain created: ${SITES.length} sites, ${ticketCount} tickets, ${lineCount} lines in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  log(
+    `Demo chain created: ${SITES.length} sites, ${ticketCount} tickets, ${lineCount} lines in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
   return { sites: SITES.length, tickets: ticketCount, lines: lineCount };
 }

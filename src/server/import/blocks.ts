@@ -100,7 +100,10 @@ export async function* recordBlocks(chunks: AsyncIterable<Buffer>, size: number)
  */
 export class ReaderWorkers {
   private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (r: ReadLines) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: ReadLines) => void; reject: (e: Error) => void }
+  >();
   private seq = 0;
 
   /** Starts `count` threads (they load their modules meanwhile); {@link start} gives them their work. */
@@ -108,7 +111,9 @@ export class ReaderWorkers {
     this.workers = Array.from({ length: Math.max(1, count) }, () => {
       // A larger young generation: reading allocates a few short-lived strings per field, and
       // with the default one the thread spent about a sixth of its time in scavenges.
-      const worker = new Worker(new URL('./worker.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      const worker = new Worker(new URL('./worker.ts', import.meta.url), {
+        resourceLimits: { maxYoungGenerationSizeMb: 64 },
+      });
       worker.on('message', (m: { type: string; seq?: number; lines?: ReadLines; message?: string }) => {
         if (m.type === 'block' && m.lines) {
           const w = this.waiting.get(m.seq ?? -1);
@@ -142,7 +147,12 @@ export class ReaderWorkers {
   read(block: Block): Promise<ReadLines> {
     const seq = this.seq++;
     const promise = new Promise<ReadLines>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
-    (this.workers[seq % this.workers.length] as Worker).postMessage({ type: 'block', seq, bytes: block.bytes, firstLine: block.firstLine });
+    (this.workers[seq % this.workers.length] as Worker).postMessage({
+      type: 'block',
+      seq,
+      bytes: block.bytes,
+      firstLine: block.firstLine,
+    });
     return promise;
   }
 

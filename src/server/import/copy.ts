@@ -36,7 +36,9 @@ export class CopyWriter {
   constructor(client: pg.ClientBase, target: string, { freeze = false, chunkBytes = 512 * 1024 } = {}) {
     this.chunkBytes = chunkBytes;
     this.stream = client.query(copyFrom(`COPY ${target} FROM STDIN${freeze ? ' WITH (FREEZE)' : ''}`));
-    this.stream.on('error', (e: Error) => { this.failure = e; });
+    this.stream.on('error', (e: Error) => {
+      this.failure = e;
+    });
   }
 
   /**

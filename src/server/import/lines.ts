@@ -13,14 +13,24 @@ import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
 import Papa from 'papaparse';
 import { copyText } from './copy.ts';
 import {
-  type Decimal, decimalFromNumber, decimalText, exclVatCents, lineAmountCents, parseDecimal, roundDiv, roundDivInt, toCents,
+  type Decimal,
+  decimalFromNumber,
+  decimalText,
+  exclVatCents,
+  lineAmountCents,
+  parseDecimal,
+  roundDiv,
+  roundDivInt,
+  toCents,
 } from './decimal.ts';
 import { joiner, LookupMiss, type LookupTable } from './lookups.ts';
 import type { Mapping } from './mapping.ts';
 
 // date-fns through its CommonJS build: the ES module build loads as ~250 separate modules, which
 // costs each import worker thread ~0.35 s of CPU before it reads its first block (~0.04 s here).
-const { parse: parseDate } = createRequire(import.meta.url)('date-fns/parse') as typeof import('date-fns/parse');
+const { parse: parseDate } = createRequire(import.meta.url)(
+  'date-fns/parse',
+) as typeof import('date-fns/parse');
 
 /** Where an import stopped: file, physical line (header = 1), 1-based column and its header name. */
 export interface ImportLocation {
@@ -87,11 +97,21 @@ export function wallClockParser(format: string): (text: string) => string | null
 
 /** Payment methods of the schema, from the words tills write. */
 export function paymentMethod(raw: string): string | null {
-  const w = raw.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const w = raw
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
   if (w === '') return null;
   if (/^(cash|especes?|liquide|bar)$/.test(w)) return 'CASH';
-  if (/^(card|cards|carte|cb|carte bancaire|credit card|debit card|visa|mastercard|amex|kreditkarte|ec)$/.test(w)) return 'CARD';
-  if (/(meal voucher|ticket restaurant|titre restaurant|ticket resto|swile|^tr$|essensgutschein)/.test(w)) return 'MEAL_VOUCHER';
+  if (
+    /^(card|cards|carte|cb|carte bancaire|credit card|debit card|visa|mastercard|amex|kreditkarte|ec)$/.test(
+      w,
+    )
+  )
+    return 'CARD';
+  if (/(meal voucher|ticket restaurant|titre restaurant|ticket resto|swile|^tr$|essensgutschein)/.test(w))
+    return 'MEAL_VOUCHER';
   if (/^(cheque|check|scheck)$/.test(w)) return 'CHEQUE';
   return 'OTHER';
 }
@@ -197,13 +217,15 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
     if (iDatetime !== undefined) {
       const raw = record[iDatetime] ?? '';
       wall = parseWall(raw.trim());
-      if (wall === null) throw new FieldProblem('datetime', `"${raw}" is not a date matching "${mapping.dateFormat}"`);
+      if (wall === null)
+        throw new FieldProblem('datetime', `"${raw}" is not a date matching "${mapping.dateFormat}"`);
     } else {
       const dateText = field(record, 'date');
       const timeText = field(record, 'time');
       wall = parseDateTime(`${dateText} ${timeText}`);
       if (wall === null) {
-        if (parseWall(dateText) === null) throw new FieldProblem('date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
+        if (parseWall(dateText) === null)
+          throw new FieldProblem('date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
         throw new FieldProblem('time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
       }
     }
@@ -211,7 +233,8 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
     const quantityText = record[iQuantity] ?? '';
     const quantity = parseDecimal(quantityText, decimalMark);
     if (!quantity) throw new FieldProblem('quantity', `"${quantityText}" is not a number`);
-    if (cancelPrefix !== null && quantity.units > 0n && ref.startsWith(cancelPrefix)) quantity.units = -quantity.units;
+    if (cancelPrefix !== null && quantity.units > 0n && ref.startsWith(cancelPrefix))
+      quantity.units = -quantity.units;
 
     const article = (record[iArticle] ?? '').trim();
     let price: Decimal | null | undefined = null;
@@ -221,7 +244,11 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
       if (!price) throw new FieldProblem('unitPrice', `"${priceText}" is not a number`);
     } else {
       price = prices?.get(article);
-      if (!price) throw new FieldProblem('article', `no price for article "${article}"${prices ? ' in the price list' : ''}`);
+      if (!price)
+        throw new FieldProblem(
+          'article',
+          `no price for article "${article}"${prices ? ' in the price list' : ''}`,
+        );
     }
 
     let vat = defaultVat;
@@ -340,7 +367,8 @@ export function readRecords(bytes: Buffer, delimiter: string): string[][] {
   const cr = text.includes('\r');
   if (cr) {
     const crlf = occurrences(text, '\r\n');
-    if (occurrences(text, '\r') !== crlf || occurrences(text, '\n') !== crlf) return parseCsv(bytes, text, delimiter, null);
+    if (occurrences(text, '\r') !== crlf || occurrences(text, '\n') !== crlf)
+      return parseCsv(bytes, text, delimiter, null);
   }
   const fast = Papa.parse<string[]>(text, { delimiter, newline: cr ? '\r\n' : '\n', skipEmptyLines: true });
   const records = fast.data;
@@ -433,22 +461,24 @@ export class BlockReader {
   constructor(setup: BlockSetup) {
     this.setup = setup;
     this.readLine = lineReader(setup);
-    this.join = setup.lookups?.length ? joiner(setup.lookups, setup.fileColumns ?? setup.header.length) : null;
+    this.join = setup.lookups?.length
+      ? joiner(setup.lookups, setup.fileColumns ?? setup.header.length)
+      : null;
     const wide = setup.wide;
     const width = setup.header.length;
     this.melt = wide
       ? (record) => {
-        const out: { record: string[]; column: number }[] = [];
-        for (const j of wide.columns) {
-          const quantity = (record[j] ?? '').trim();
-          if (quantity === '') continue;
-          const melted = record.slice(0, width);
-          while (melted.length < width) melted.push('');
-          melted.push(setup.header[j] as string, quantity);
-          out.push({ record: melted, column: j });
+          const out: { record: string[]; column: number }[] = [];
+          for (const j of wide.columns) {
+            const quantity = (record[j] ?? '').trim();
+            if (quantity === '') continue;
+            const melted = record.slice(0, width);
+            while (melted.length < width) melted.push('');
+            melted.push(setup.header[j] as string, quantity);
+            out.push({ record: melted, column: j });
+          }
+          return out;
         }
-        return out;
-      }
       : null;
   }
 
@@ -456,10 +486,31 @@ export class BlockReader {
   read(bytes: Buffer, firstLine: number): ReadLines {
     const { file, header, index, mapping } = this.setup;
     const lines: ReadLines = {
-      refs: [], walls: [], negative: [], amounts: [], excls: [], terminals: [], sellers: [], methods: [], suffixes: [], groups: [], milli: [], read: 0,
+      refs: [],
+      walls: [],
+      negative: [],
+      amounts: [],
+      excls: [],
+      terminals: [],
+      sellers: [],
+      methods: [],
+      suffixes: [],
+      groups: [],
+      milli: [],
+      read: 0,
     };
     const v: LineValues = {
-      ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '', group: '', milli: 0n,
+      ref: '',
+      wall: '',
+      negative: false,
+      amount: 0,
+      excl: 0,
+      terminal: -1,
+      seller: null,
+      method: null,
+      suffix: '',
+      group: '',
+      milli: 0n,
     };
     const keep = () => {
       lines.refs.push(v.ref);
@@ -480,7 +531,10 @@ export class BlockReader {
     } catch (e) {
       if (e instanceof CsvError) {
         const at = (e as CsvError & { lines?: number }).lines ?? 1;
-        lines.error = { reason: `unreadable CSV: ${e.message}`, location: { file, line: firstLine + at - 1 } };
+        lines.error = {
+          reason: `unreadable CSV: ${e.message}`,
+          location: { file, line: firstLine + at - 1 },
+        };
         return lines;
       }
       throw e;
@@ -513,7 +567,15 @@ export class BlockReader {
           return lines;
         }
         const line = recordLines(bytes, mapping.delimiter, firstLine)[k] ?? firstLine;
-        lines.error = { reason: e.reason, location: { file, line, column: i + 1, columnName: header[i] ?? (e instanceof FieldProblem ? e.key : '') } };
+        lines.error = {
+          reason: e.reason,
+          location: {
+            file,
+            line,
+            column: i + 1,
+            columnName: header[i] ?? (e instanceof FieldProblem ? e.key : ''),
+          },
+        };
         return lines;
       }
     }
@@ -564,8 +626,17 @@ export class Assembler {
     if (!t) {
       const id = this.present.has(v.ref) ? 0 : (this.ids[this.nextId++] as number);
       t = {
-        id, firstWall: v.wall, lines: 0, allNegative: true, total: 0, excl: 0, terminal: null, seller: null, payments: null,
-        group: { key: v.group, milli: 0n, net: 0, excl: 0, lines: 0 }, groups: null,
+        id,
+        firstWall: v.wall,
+        lines: 0,
+        allNegative: true,
+        total: 0,
+        excl: 0,
+        terminal: null,
+        seller: null,
+        payments: null,
+        group: { key: v.group, milli: 0n, net: 0, excl: 0, lines: 0 },
+        groups: null,
       };
       this.tickets.set(v.ref, t);
     } else if (v.wall < t.firstWall) {
@@ -606,7 +677,17 @@ export class Assembler {
   async add(lines: ReadLines): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
     const out: string[] = [];
     const v: LineValues = {
-      ref: '', wall: '', negative: false, amount: 0, excl: 0, terminal: -1, seller: null, method: null, suffix: '', group: '', milli: 0n,
+      ref: '',
+      wall: '',
+      negative: false,
+      amount: 0,
+      excl: 0,
+      terminal: -1,
+      seller: null,
+      method: null,
+      suffix: '',
+      group: '',
+      milli: 0n,
     };
     const n = lines.refs.length;
     for (let i = 0; i < n; i++) {
@@ -626,11 +707,16 @@ export class Assembler {
     }
     this.linesRead += lines.read;
     const rows = out.length > 0 ? `${out.join('\n')}\n` : '';
-    return lines.error ? { rows, count: out.length, read: lines.read, error: lines.error } : { rows, count: out.length, read: lines.read };
+    return lines.error
+      ? { rows, count: out.length, read: lines.read, error: lines.error }
+      : { rows, count: out.length, read: lines.read };
   }
 
   /** Reads and adds one block on this thread (small files, no worker). */
-  block(bytes: Buffer, firstLine: number): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
+  block(
+    bytes: Buffer,
+    firstLine: number,
+  ): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
     this.reader ??= new BlockReader(this.setup);
     return this.add(this.reader.read(bytes, firstLine));
   }
@@ -646,12 +732,21 @@ export class Assembler {
     const sellers = new Set<string>();
     let inserted = 0;
     for (const [ref, t] of this.tickets) {
-      const kind = cancelPrefix !== null && ref.startsWith(cancelPrefix) ? 'CANCELLATION' : t.allNegative ? 'RETURN' : 'SALE';
-      tickets.push(`${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`);
+      const kind =
+        cancelPrefix !== null && ref.startsWith(cancelPrefix)
+          ? 'CANCELLATION'
+          : t.allNegative
+            ? 'RETURN'
+            : 'SALE';
+      tickets.push(
+        `${t.id}\t${copyText(ref)}\t${t.firstWall}\t${kind}\t${t.terminal ?? '\\N'}\t${copyText(t.seller)}\t${t.total}\t${t.excl}`,
+      );
       if (t.id === 0) continue;
       inserted++;
       for (const g of t.groups ? [t.group, ...t.groups.values()] : [t.group]) {
-        lineGroups.push(`${t.id}\t${g.key}\t${decimalText({ units: g.milli, scale: 3 })}\t${g.net}\t${g.excl}\t${g.lines}`);
+        lineGroups.push(
+          `${t.id}\t${g.key}\t${decimalText({ units: g.milli, scale: 3 })}\t${g.net}\t${g.excl}\t${g.lines}`,
+        );
       }
       if (t.terminal !== null) terminals.add(t.terminal);
       if (t.seller !== null) sellers.add(t.seller);

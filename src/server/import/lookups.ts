@@ -58,17 +58,30 @@ export async function readLookups(
     try {
       text = iconv.decode(await fs.readFile(file), spec.encoding ?? mapping.encoding);
     } catch (e) {
-      throw new ImportError(`cannot read the lookup file "${spec.name}": ${e instanceof Error ? e.message : String(e)}`, { file, line: 0 });
+      throw new ImportError(
+        `cannot read the lookup file "${spec.name}": ${e instanceof Error ? e.message : String(e)}`,
+        { file, line: 0 },
+      );
     }
     const parsed = parseCsvSync(text, {
-      delimiter: spec.delimiter ?? mapping.delimiter, bom: true, skip_empty_lines: true, relax_column_count: true, info: true,
+      delimiter: spec.delimiter ?? mapping.delimiter,
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
     }) as unknown as { record: string[]; info: { lines: number } }[];
     const own = (parsed[0]?.record ?? []).map((h) => h.trim());
     const keyIndex = own.indexOf(spec.key);
-    if (keyIndex < 0) throw new ImportError(`key column "${spec.key}" is not in the header (${own.join(', ')})`, { file, line: 1 });
+    if (keyIndex < 0)
+      throw new ImportError(`key column "${spec.key}" is not in the header (${own.join(', ')})`, {
+        file,
+        line: 1,
+      });
     const onIndex = header.indexOf(spec.on);
     if (onIndex < 0) {
-      throw new ImportError(`lookup "${spec.name}" joins on "${spec.on}", which is neither a column of the file nor of an earlier lookup (${header.join(', ')})`);
+      throw new ImportError(
+        `lookup "${spec.name}" joins on "${spec.on}", which is neither a column of the file nor of an earlier lookup (${header.join(', ')})`,
+      );
     }
     const rows = new Map<string, LookupRow>();
     for (const { record, info } of parsed.slice(1)) {
@@ -113,7 +126,12 @@ export function joiner(tables: readonly LookupTable[], fileColumns: number) {
       if (i < t.offset || i >= t.offset + t.header.length) continue;
       const row = matched[k];
       if (!row) return null;
-      return { file: t.file, line: row.line, column: i - t.offset + 1, columnName: t.header[i - t.offset] as string };
+      return {
+        file: t.file,
+        line: row.line,
+        column: i - t.offset + 1,
+        columnName: t.header[i - t.offset] as string,
+      };
     }
     return null;
   };
@@ -125,7 +143,11 @@ export function joiner(tables: readonly LookupTable[], fileColumns: number) {
       const row = t.rows.get(key);
       matched[k] = row;
       if (!row) {
-        throw new LookupMiss(t.onIndex, locate(t.onIndex), `no row with ${t.key} "${key}" in ${path.basename(t.file)}`);
+        throw new LookupMiss(
+          t.onIndex,
+          locate(t.onIndex),
+          `no row with ${t.key} "${key}" in ${path.basename(t.file)}`,
+        );
       }
       for (const v of row.record) out.push(v);
     }

@@ -44,7 +44,14 @@ import { recordDataLoad } from '../db/data-loads.ts';
 import { type Block, ReaderWorkers, recordBlocks } from './blocks.ts';
 import { CopyWriter } from './copy.ts';
 import { type Decimal, parseDecimal } from './decimal.ts';
-import { Assembler, type AssemblySummary, type BlockError, ImportError, type ImportLocation, type ReadLines } from './lines.ts';
+import {
+  Assembler,
+  type AssemblySummary,
+  type BlockError,
+  ImportError,
+  type ImportLocation,
+  type ReadLines,
+} from './lines.ts';
 import { readLookups } from './lookups.ts';
 import { checkDayStart, type Mapping, MappingError, parseMapping, readMappingFile } from './mapping.ts';
 
@@ -105,7 +112,11 @@ export interface ImportResult {
  * The file's bytes as UTF-8, streamed: gunzipped when it starts with the gzip magic bytes,
  * transcoded from the mapping's encoding, without a leading BOM.
  */
-async function openUtf8(file: string, encoding: string, onBytes: (n: number) => void): Promise<AsyncIterable<Buffer>> {
+async function openUtf8(
+  file: string,
+  encoding: string,
+  onBytes: (n: number) => void,
+): Promise<AsyncIterable<Buffer>> {
   const handle = await fs.open(file, 'r');
   const head = Buffer.alloc(2);
   await handle.read(head, 0, 2, 0);
@@ -149,7 +160,8 @@ async function openUtf8(file: string, encoding: string, onBytes: (n: number) => 
  * have no minor unit), from the currency data Intl carries.
  */
 export function centsStep(currency: string): number {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return digits >= 2 ? 1 : 10 ** (2 - digits);
 }
 
@@ -163,31 +175,63 @@ async function readPrices(mapping: Mapping, baseDir: string): Promise<Map<string
   try {
     text = iconv.decode(await fs.readFile(file), spec.encoding ?? mapping.encoding);
   } catch (e) {
-    throw new ImportError(`cannot read the price list: ${e instanceof Error ? e.message : String(e)}`, { file, line: 0 });
+    throw new ImportError(`cannot read the price list: ${e instanceof Error ? e.message : String(e)}`, {
+      file,
+      line: 0,
+    });
   }
-  const rows = parseCsvSync(text, { delimiter: spec.delimiter ?? mapping.delimiter, bom: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  const rows = parseCsvSync(text, {
+    delimiter: spec.delimiter ?? mapping.delimiter,
+    bom: true,
+    skip_empty_lines: true,
+    info: true,
+  }) as unknown as { record: string[]; info: { lines: number } }[];
   const header = rows[0]?.record ?? [];
   const articleIndex = header.indexOf(spec.article);
   const priceIndex = header.indexOf(spec.unitPrice);
-  for (const [name, index] of [[spec.article, articleIndex], [spec.unitPrice, priceIndex]] as const) {
-    if (index < 0) throw new ImportError(`column "${name}" is not in the price list's header (${header.join(', ')})`, { file, line: 1 });
+  for (const [name, index] of [
+    [spec.article, articleIndex],
+    [spec.unitPrice, priceIndex],
+  ] as const) {
+    if (index < 0)
+      throw new ImportError(`column "${name}" is not in the price list's header (${header.join(', ')})`, {
+        file,
+        line: 1,
+      });
   }
   const prices = new Map<string, Decimal>();
   for (const { record, info } of rows.slice(1)) {
     const article = (record[articleIndex] ?? '').trim();
     const price = parseDecimal(record[priceIndex] ?? '', decimal);
     if (!price) {
-      throw new ImportError(`"${record[priceIndex] ?? ''}" is not a number`, { file, line: info.lines, column: priceIndex + 1, columnName: spec.unitPrice });
+      throw new ImportError(`"${record[priceIndex] ?? ''}" is not a number`, {
+        file,
+        line: info.lines,
+        column: priceIndex + 1,
+        columnName: spec.unitPrice,
+      });
     }
     const earlier = prices.get(article);
-    if (earlier && (earlier.units * 10n ** BigInt(price.scale)) !== (price.units * 10n ** BigInt(earlier.scale))) {
-      throw new ImportError(`article "${article}" is listed twice with different prices`, { file, line: info.lines, column: articleIndex + 1, columnName: spec.article });
+    if (
+      earlier &&
+      earlier.units * 10n ** BigInt(price.scale) !== price.units * 10n ** BigInt(earlier.scale)
+    ) {
+      throw new ImportError(`article "${article}" is listed twice with different prices`, {
+        file,
+        line: info.lines,
+        column: articleIndex + 1,
+        columnName: spec.article,
+      });
     }
     prices.set(article, price);
   }
   for (const [inFile, inList] of Object.entries(spec.aliases ?? {})) {
     const price = prices.get(inList);
-    if (!price) throw new ImportError(`alias "${inFile}" → "${inList}": "${inList}" is not in the price list`, { file, line: 0 });
+    if (!price)
+      throw new ImportError(`alias "${inFile}" → "${inList}": "${inList}" is not in the price list`, {
+        file,
+        line: 0,
+      });
     prices.set(inFile, price);
   }
   return prices;
@@ -213,8 +257,14 @@ async function resolveSite(
   );
   const companyName = options.company ?? options.site;
   const ensureCompany = async (): Promise<number> => {
-    await client.query('INSERT INTO companies (raison_sociale, enseigne) VALUES ($1, $1) ON CONFLICT (raison_sociale) DO NOTHING', [companyName]);
-    const { rows } = await client.query<{ id: number }>('SELECT id FROM companies WHERE raison_sociale = $1', [companyName]);
+    await client.query(
+      'INSERT INTO companies (raison_sociale, enseigne) VALUES ($1, $1) ON CONFLICT (raison_sociale) DO NOTHING',
+      [companyName],
+    );
+    const { rows } = await client.query<{ id: number }>(
+      'SELECT id FROM companies WHERE raison_sociale = $1',
+      [companyName],
+    );
     const id = rows[0]?.id;
     if (id === undefined) throw new Error(`company "${companyName}" vanished during the import`);
     return id;
@@ -225,26 +275,41 @@ async function resolveSite(
     const { rows } = await client.query<SiteRow>(
       `INSERT INTO sites (libelle, company_id, time_zone, day_start, currency) VALUES ($1, $2, $3, $4, $5)
        RETURNING id, company_id, day_start, time_zone, currency`,
-      [options.site, companyId, mapping.timeZone ?? 'Europe/Paris', options.dayStart ?? '00:00', mapping.currency ?? 'EUR'],
+      [
+        options.site,
+        companyId,
+        mapping.timeZone ?? 'Europe/Paris',
+        options.dayStart ?? '00:00',
+        mapping.currency ?? 'EUR',
+      ],
     );
     const site = rows[0];
     if (!site) throw new Error('site insert returned no row');
     return { site, created: true };
   }
   const mismatch = (what: string, siteValue: string, asked: string) =>
-    new ImportError(`site "${options.site}" already exists with ${what} ${siteValue}, not ${asked}; nothing was imported`);
-  if (options.dayStart !== undefined && options.dayStart !== found.day_start) throw mismatch('day start', found.day_start, options.dayStart);
-  if (mapping.timeZone !== undefined && mapping.timeZone !== found.time_zone) throw mismatch('time zone', found.time_zone, mapping.timeZone);
-  if (mapping.currency !== undefined && mapping.currency !== found.currency) throw mismatch('currency', found.currency, mapping.currency);
+    new ImportError(
+      `site "${options.site}" already exists with ${what} ${siteValue}, not ${asked}; nothing was imported`,
+    );
+  if (options.dayStart !== undefined && options.dayStart !== found.day_start)
+    throw mismatch('day start', found.day_start, options.dayStart);
+  if (mapping.timeZone !== undefined && mapping.timeZone !== found.time_zone)
+    throw mismatch('time zone', found.time_zone, mapping.timeZone);
+  if (mapping.currency !== undefined && mapping.currency !== found.currency)
+    throw mismatch('currency', found.currency, mapping.currency);
   if (options.company !== undefined) {
-    const { rows } = await client.query<{ raison_sociale: string }>('SELECT raison_sociale FROM companies WHERE id = $1', [found.company_id]);
+    const { rows } = await client.query<{ raison_sociale: string }>(
+      'SELECT raison_sociale FROM companies WHERE id = $1',
+      [found.company_id],
+    );
     const current = rows[0]?.raison_sociale ?? '';
     if (current !== options.company) throw mismatch('company', current, options.company);
   }
   return { site: found, created: false };
 }
 
-const LINE_COLUMNS = 'site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents';
+const LINE_COLUMNS =
+  'site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents';
 
 /** Ticket ids reserved from `ticket_id_seq` in growing blocks (an import that fails leaves a gap, as sequences do). */
 async function reserveTicketIds(client: pg.ClientBase, n: number): Promise<number[]> {
@@ -277,7 +342,10 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   try {
     totalBytes = (await fs.stat(file)).size;
   } catch (e) {
-    throw new ImportError(`cannot read the file: ${e instanceof Error ? e.message : String(e)}`, { file, line: 0 });
+    throw new ImportError(`cannot read the file: ${e instanceof Error ? e.message : String(e)}`, {
+      file,
+      line: 0,
+    });
   }
   const prices = await readPrices(mapping, baseDir);
   const source = `file:${path.basename(file).replace(/\.gz$/i, '')}`;
@@ -302,13 +370,19 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
   try {
     await client.query('BEGIN');
     const { site, created } = await resolveSite(client, { ...options, dayStart }, mapping);
-    if (created) log(`Site "${options.site}" created (${site.currency}, ${site.time_zone}, day start ${site.day_start}).`);
+    if (created)
+      log(
+        `Site "${options.site}" created (${site.currency}, ${site.time_zone}, day start ${site.day_start}).`,
+      );
     // One import of a given source into a site at a time, so the set of tickets already
     // present, read below, stays true until COMMIT.
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [site.id, source]);
-    const present = (await client.query<{ ref: string }>(
-      'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2', [site.id, source],
-    )).rows.map((r) => r.ref);
+    const present = (
+      await client.query<{ ref: string }>(
+        'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2',
+        [site.id, source],
+      )
+    ).rows.map((r) => r.ref);
     // The staging tables of the end of the load, created now while the workers start rather than
     // after the last line, when every statement adds to the import's time.
     await client.query(
@@ -333,11 +407,16 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
         options.progress?.({ bytesRead, totalBytes, lines: linesSoFar });
       }
     };
-    const blocks = recordBlocks(await openUtf8(file, mapping.encoding, onBytes), options.blockBytes ?? 512 << 10);
+    const blocks = recordBlocks(
+      await openUtf8(file, mapping.encoding, onBytes),
+      options.blockBytes ?? 512 << 10,
+    );
 
     const headerBlock = (await blocks.next()).value as Block | undefined;
     if (!headerBlock) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
-    const headerRecord = (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ?? [];
+    const headerRecord =
+      (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ??
+      [];
     const fileHeader = headerRecord.map((h) => h.trim());
     // Joined files widen every record: their columns come after the file's, as `<name>.<column>`.
     const { tables: lookups, header } = await readLookups(mapping, baseDir, fileHeader);
@@ -345,14 +424,22 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     for (const [key, name] of Object.entries(mapping.columns)) {
       if (name === null || name === undefined) continue;
       const i = header.indexOf(name);
-      if (i < 0) throw new ImportError(`column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`, { file, line: 1 });
+      if (i < 0)
+        throw new ImportError(
+          `column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`,
+          { file, line: 1 },
+        );
       index[key] = i;
     }
     let wide: { columns: number[] } | undefined;
     if (mapping.wide) {
       const columns = mapping.wide.articles.map((name) => {
         const i = header.indexOf(name);
-        if (i < 0) throw new ImportError(`product column "${name}" (mapping "wide") is not in the header: ${header.join(', ')}`, { file, line: 1 });
+        if (i < 0)
+          throw new ImportError(
+            `product column "${name}" (mapping "wide") is not in the header: ${header.join(', ')}`,
+            { file, line: 1 },
+          );
         return i;
       });
       wide = { columns };
@@ -361,8 +448,17 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       index.quantity = header.length + 1;
     }
     const setup = {
-      file, mapping, header, index, prices, siteId: site.id, present, fileColumns: fileHeader.length, lookups,
-      centsStep: centsStep(site.currency), ...(wide ? { wide } : {}),
+      file,
+      mapping,
+      header,
+      index,
+      prices,
+      siteId: site.id,
+      present,
+      fileColumns: fileHeader.length,
+      lookups,
+      centsStep: centsStep(site.currency),
+      ...(wide ? { wide } : {}),
     };
 
     // The connection does one thing at a time: COPY segments of lines, and between them the
@@ -375,13 +471,14 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     };
     let linesWritten = 0;
     let idBatch = 4096;
-    const takeIds = () => exclusive(async () => {
-      linesWritten += await (copy as CopyWriter).end();
-      const ids = await reserveTicketIds(client, idBatch);
-      idBatch = Math.min(idBatch * 2, 65_536);
-      copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-      return ids;
-    });
+    const takeIds = () =>
+      exclusive(async () => {
+        linesWritten += await (copy as CopyWriter).end();
+        const ids = await reserveTicketIds(client, idBatch);
+        idBatch = Math.min(idBatch * 2, 65_536);
+        copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
+        return ids;
+      });
     copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
     type Output = { rows: string; count: number; read: number; error?: BlockError };
     const write = async (output: Output) => {
@@ -417,7 +514,9 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     copy = undefined;
     const linesRead = summary.linesRead;
     options.progress?.({ bytesRead: totalBytes, totalBytes, lines: linesRead });
-    log(`${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`);
+    log(
+      `${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`,
+    );
 
     // Tickets are few next to lines: staged (import_tickets, created above), then dated in the
     // site's zone and day by SQL.
@@ -427,7 +526,11 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     // `prior`: whether the site had tickets on the load's dates before it (every part of one
     // statement sees the tickets as they were before its INSERT).
     const { rows } = await client.query<{
-      from_date: string | null; to_date: string | null; new_from: string | null; new_to: string | null; prior: boolean;
+      from_date: string | null;
+      to_date: string | null;
+      new_from: string | null;
+      new_to: string | null;
+      prior: boolean;
     }>(
       `WITH ins AS (
          INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind,
@@ -450,7 +553,10 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     const r = rows[0];
     if (!r) throw new Error('ticket insert returned no row');
     if (summary.paymentCount > 0) {
-      const paymentCopy = new CopyWriter(client, 'payments (site_id, ticket_id, payment_no, method, amount_cents)');
+      const paymentCopy = new CopyWriter(
+        client,
+        'payments (site_id, ticket_id, payment_no, method, amount_cents)',
+      );
       await paymentCopy.chunks([summary.payments]);
       await paymentCopy.end();
     }
@@ -514,9 +620,11 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
       toDate: r.to_date,
       seconds: (performance.now() - started) / 1000,
     };
-    log(`${result.ticketsInserted} tickets and ${result.linesInserted} lines imported into "${options.site}"` +
-      (result.ticketsSkipped ? `, ${result.ticketsSkipped} tickets already present` : '') +
-      ` in ${result.seconds.toFixed(1)} s.`);
+    log(
+      `${result.ticketsInserted} tickets and ${result.linesInserted} lines imported into "${options.site}"` +
+        (result.ticketsSkipped ? `, ${result.ticketsSkipped} tickets already present` : '') +
+        ` in ${result.seconds.toFixed(1)} s.`,
+    );
     return result;
   } catch (e) {
     broken = true;
@@ -529,4 +637,3 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     client.release(broken ? true : undefined);
   }
 }
-

@@ -22,9 +22,12 @@ port?.on('message', (m: Message) => {
       return;
     }
     if (!reader) throw new Error('block before setup');
-    const lines = reader.read(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), m.firstLine);
+    const lines = reader.read(
+      Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
+      m.firstLine,
+    );
     port?.postMessage({ type: 'block', seq: m.seq, lines });
   } catch (e) {
-    port?.postMessage({ type: 'failure', message: e instanceof Error ? e.stack ?? e.message : String(e) });
+    port?.postMessage({ type: 'failure', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });

@@ -31,7 +31,13 @@
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
 import type pg from 'pg';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -127,7 +133,11 @@ async function lockKey(
   pool: pg.Pool,
   userId: number,
   key: string,
-): Promise<{ client: pg.PoolClient; stored: null } | { client: null; stored: StoredAnswer | null; busy: true } | { client: null; stored: StoredAnswer; busy: false }> {
+): Promise<
+  | { client: pg.PoolClient; stored: null }
+  | { client: null; stored: StoredAnswer | null; busy: true }
+  | { client: null; stored: StoredAnswer; busy: false }
+> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -165,7 +175,9 @@ async function purgeExpired(pool: pg.Pool): Promise<void> {
   if (now - lastPurge < PURGE_EVERY_MS) return;
   lastPurge = now;
   await pool.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
-  await pool.query('DELETE FROM mail_sends WHERE claimed_at < now() - make_interval(days => $1)', [IDEMPOTENCY_KEY_TTL_DAYS]);
+  await pool.query('DELETE FROM mail_sends WHERE claimed_at < now() - make_interval(days => $1)', [
+    IDEMPOTENCY_KEY_TTL_DAYS,
+  ]);
 }
 
 async function rollback(client: pg.PoolClient): Promise<void> {
@@ -181,7 +193,11 @@ async function rollback(client: pg.PoolClient): Promise<void> {
  * Wraps a write route's handler with the key lookup, the transaction and the storing of the
  * first answer (see the module comment).
  */
-function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransaction: boolean): RouteHandlerMethod {
+function wrapHandler(
+  original: RouteHandlerMethod,
+  pool: pg.Pool,
+  alwaysTransaction: boolean,
+): RouteHandlerMethod {
   return async function idempotentHandler(this: FastifyInstance, request, reply) {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
     const rawKey = Array.isArray(header) ? header[0] : header;
@@ -206,13 +222,21 @@ function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransact
         if (got.stored) {
           const s = got.stored;
           if (s.method !== request.method || s.path !== identity.path || s.request_hash !== identity.hash) {
-            throw new ApiHttpError(422, 'IdempotencyKeyReused', `${IDEMPOTENCY_KEY_HEADER} was used for another request`);
+            throw new ApiHttpError(
+              422,
+              'IdempotencyKeyReused',
+              `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
+            );
           }
           return replay(reply, s);
         }
         if (Date.now() > deadline) {
           reply.header('retry-after', '5');
-          throw new ApiHttpError(503, 'IdempotencyKeyInProgress', 'the first request with this key is still running');
+          throw new ApiHttpError(
+            503,
+            'IdempotencyKeyInProgress',
+            'the first request with this key is still running',
+          );
         }
         await sleep(RETRY_PAUSE_MS);
       }
@@ -248,8 +272,12 @@ function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransact
     try {
       if (keyed && !sentDirectly) {
         const serialized = typeof result === 'string' ? result : reply.serialize(result);
-        body = typeof serialized === 'string' ? serialized : Buffer.from(serialized as ArrayBuffer).toString('utf8');
-        const contentType = (reply.getHeader('content-type') as string | undefined) ??
+        body =
+          typeof serialized === 'string'
+            ? serialized
+            : Buffer.from(serialized as ArrayBuffer).toString('utf8');
+        const contentType =
+          (reply.getHeader('content-type') as string | undefined) ??
           (typeof result === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
         reply.type(contentType);
         await client.query(
@@ -258,7 +286,17 @@ function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransact
            ON CONFLICT (user_id, key) DO UPDATE SET method = EXCLUDED.method, path = EXCLUDED.path,
              request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, content_type = EXCLUDED.content_type,
              body = EXCLUDED.body, created_at = now(), expires_at = EXCLUDED.expires_at`,
-          [session!.userId, key, request.method, identity.path, identity.hash, status, contentType, body, IDEMPOTENCY_KEY_TTL_DAYS],
+          [
+            session!.userId,
+            key,
+            request.method,
+            identity.path,
+            identity.hash,
+            status,
+            contentType,
+            body,
+            IDEMPOTENCY_KEY_TTL_DAYS,
+          ],
         );
       }
       await client.query('COMMIT');
@@ -267,7 +305,10 @@ function wrapHandler(original: RouteHandlerMethod, pool: pg.Pool, alwaysTransact
       await rollback(client);
       throw e;
     }
-    if (keyed) await purgeExpired(pool).catch((e: unknown) => request.log.warn({ err: e }, 'idempotency purge failed'));
+    if (keyed)
+      await purgeExpired(pool).catch((e: unknown) =>
+        request.log.warn({ err: e }, 'idempotency purge failed'),
+      );
     if (body !== undefined) return reply.send(body);
     return result;
   };

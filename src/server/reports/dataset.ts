@@ -96,9 +96,10 @@ export async function* cursorRows<R extends object>(
     throw error;
   } finally {
     // Stopped early: the batch read ahead must land before the cursor can close.
-    if (ahead) await ahead.catch((error: unknown) => {
-      failed ??= error instanceof Error ? error : new Error(String(error));
-    });
+    if (ahead)
+      await ahead.catch((error: unknown) => {
+        failed ??= error instanceof Error ? error : new Error(String(error));
+      });
     if (!failed) await cursor.close().catch(() => {});
     client.release(failed);
   }

@@ -61,11 +61,17 @@ export async function editionsWritten(): Promise<void> {
  * report already sent.
  * @returns the write's result (the edition id for {@link recordEdition}), or null when it failed.
  */
-export function inBackground<T>(write: () => Promise<T>, onError: (error: unknown) => void): Promise<T | null> {
-  const promise = lastWrite.then(() => nextTurn()).then(write).catch((error: unknown) => {
-    onError(error);
-    return null;
-  });
+export function inBackground<T>(
+  write: () => Promise<T>,
+  onError: (error: unknown) => void,
+): Promise<T | null> {
+  const promise = lastWrite
+    .then(() => nextTurn())
+    .then(write)
+    .catch((error: unknown) => {
+      onError(error);
+      return null;
+    });
   lastWrite = promise;
   return promise;
 }

@@ -12,7 +12,13 @@ import { SALES_ANALYSES } from './sales-analyses/index.ts';
 import type { ReportClass } from './types.ts';
 
 /** Every report class, in the order bo/rapport/metrics lists them. */
-export const REPORT_CLASSES: readonly ReportClass[] = [salesReport, ...SALES_ANALYSES, ...OPERATIONS_REPORTS, ...FINANCE_REPORTS, ...COUNTING_REPORTS];
+export const REPORT_CLASSES: readonly ReportClass[] = [
+  salesReport,
+  ...SALES_ANALYSES,
+  ...OPERATIONS_REPORTS,
+  ...FINANCE_REPORTS,
+  ...COUNTING_REPORTS,
+];
 
 const BY_NAME = new Map(REPORT_CLASSES.map((c) => [c.className, c]));
 

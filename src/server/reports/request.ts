@@ -59,7 +59,10 @@ export interface RawReportInput {
  * no training mode, no filter, sort or grouping).
  */
 export function reportInput(
-  fields: Pick<RawReportInput, 'rapportClassName' | 'format' | 'language' | 'dateDebut' | 'dateFin' | 'sites'> &
+  fields: Pick<
+    RawReportInput,
+    'rapportClassName' | 'format' | 'language' | 'dateDebut' | 'dateFin' | 'sites'
+  > &
     Partial<RawReportInput>,
 ): RawReportInput {
   return {

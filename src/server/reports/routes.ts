@@ -76,7 +76,6 @@ import {
 import { renderOptionsFor, runReport } from './run.ts';
 import { shapeDataset } from './shaping.ts';
 
-
 /** `true`/`false`/`1`/`0` as a boolean (query strings carry text). */
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -623,7 +622,9 @@ export const reportRoutes: FastifyPluginAsync<{
           sites: [q.site],
         });
         try {
-          const report = await resolveReport(input, session.siteIds, database, { sites: options.reportSites });
+          const report = await resolveReport(input, session.siteIds, database, {
+            sites: options.reportSites,
+          });
           const dataset = await datasetOf(report);
           if (dataset.rows.length === 0) {
             leave('empty');

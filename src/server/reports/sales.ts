@@ -22,7 +22,12 @@
 import { z } from 'zod';
 import type { Dataset } from '../../contract/reports.ts';
 import { SALES_REPORT } from '../../contract/reports.ts';
-import { aggregateConditions, hourRangeCondition, readsAggregates, readsHourAggregates } from '../db/aggregates.ts';
+import {
+  aggregateConditions,
+  hourRangeCondition,
+  readsAggregates,
+  readsHourAggregates,
+} from '../db/aggregates.ts';
 import { datasetHeader, translatedColumns } from './dataset.ts';
 import { minutesToHhmm, type ReportClass, type ReportContext, type ReportRequest } from './types.ts';
 

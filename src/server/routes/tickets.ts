@@ -37,7 +37,14 @@ import {
 } from '../../contract/tickets.ts';
 import type { Database } from '../db/connect.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
-import { errorResponses, ownSession, QueryCommaList, QueryIntList, QueryList, UserIdParam } from './common.ts';
+import {
+  errorResponses,
+  ownSession,
+  QueryCommaList,
+  QueryIntList,
+  QueryList,
+  UserIdParam,
+} from './common.ts';
 
 const criteriaList = QueryCommaList.pipe(z.array(TicketCriterionSchema));
 const cents = z
@@ -154,7 +161,8 @@ export function searchWhere(search: TicketSearch): { where: string; values: unkn
 const CORRECTED =
   'EXISTS (SELECT 1 FROM ticket_lines l WHERE l.site_id = t.site_id AND l.ticket_id = t.ticket_id AND l.corrected)';
 /** Ticket `t` has a payment (reads the payments primary key). */
-const CASHED = 'EXISTS (SELECT 1 FROM payments pm WHERE pm.site_id = t.site_id AND pm.ticket_id = t.ticket_id)';
+const CASHED =
+  'EXISTS (SELECT 1 FROM payments pm WHERE pm.site_id = t.site_id AND pm.ticket_id = t.ticket_id)';
 
 /**
  * `test` (an EXISTS) checked ticket by ticket. A bare EXISTS in WHERE is turned by PostgreSQL
@@ -276,12 +284,18 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
       const q = request.query;
       const session = ownSession(request, q.id);
       const days = daysInclusive(q.dateDebut, q.dateFin);
-      if (days < 1) throw new ApiHttpError(400, 'BadRequest', `dateFin ${q.dateFin} is before dateDebut ${q.dateDebut}`);
+      if (days < 1)
+        throw new ApiHttpError(400, 'BadRequest', `dateFin ${q.dateFin} is before dateDebut ${q.dateDebut}`);
       if (days > TICKET_SEARCH_MAX_DAYS) {
-        throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${TICKET_SEARCH_MAX_DAYS}`, {
-          maxDays: TICKET_SEARCH_MAX_DAYS,
-          days,
-        });
+        throw new ApiHttpError(
+          400,
+          'MaxReportDays',
+          `${days} days requested, at most ${TICKET_SEARCH_MAX_DAYS}`,
+          {
+            maxDays: TICKET_SEARCH_MAX_DAYS,
+            days,
+          },
+        );
       }
       if ((q.heureDebut === undefined) !== (q.heureFin === undefined)) {
         throw new ApiHttpError(400, 'BadRequest', 'heureDebut and heureFin go together');
@@ -321,12 +335,16 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
       const q = request.query;
       const session = ownSession(request, q.id);
       if (!session.siteIds.includes(q.site)) {
-        throw new ApiHttpError(403, 'Forbidden', `site ${q.site} is outside the user's scope`, { sites: [q.site] });
+        throw new ApiHttpError(403, 'Forbidden', `site ${q.site} is outside the user's scope`, {
+          sites: [q.site],
+        });
       }
       const { pool } = database;
       const key = [q.site, q.ticketId];
       const [head, lines, payments, cancels, cancelledBy] = await Promise.all([
-        pool.query<SummaryRow & { timeZone: string; covers: number | null; totalExclCents: number; taxCents: number }>(
+        pool.query<
+          SummaryRow & { timeZone: string; covers: number | null; totalExclCents: number; taxCents: number }
+        >(
           `SELECT ${SUMMARY_COLUMNS}, s.time_zone AS "timeZone", t.covers,
                   t.total_excl_cents AS "totalExclCents", t.tax_cents AS "taxCents"
              FROM tickets t ${SUMMARY_JOINS}

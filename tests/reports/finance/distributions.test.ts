@@ -84,7 +84,11 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('splits by VAT rate, terminal, seller and hour of the day', async () => {
-    const tva = await getRepartition(api.manager.headers, api.manager.id, `typeRepartition=TVA&site=1,2&${PERIOD}`);
+    const tva = await getRepartition(
+      api.manager.headers,
+      api.manager.id,
+      `typeRepartition=TVA&site=1,2&${PERIOD}`,
+    );
     check(
       tva.json(),
       expectedParts(both, (k) => k.lines.map((l) => [String(l.vatRate), l.amount])),
@@ -140,7 +144,11 @@ describe('GET bo/getRepartition', () => {
   });
 
   it('answers the errors of SPEC.md §8', async () => {
-    const outside = await getRepartition(api.lyon.headers, api.lyon.id, `typeRepartition=CAISSE&site=1&${PERIOD}`);
+    const outside = await getRepartition(
+      api.lyon.headers,
+      api.lyon.id,
+      `typeRepartition=CAISSE&site=1&${PERIOD}`,
+    );
     expect(outside.statusCode).toBe(403);
     expect(outside.json()).toMatchObject({ code: 'Forbidden' });
     const mixed = await getRepartition(
@@ -168,7 +176,11 @@ describe('GET bo/getRepartition', () => {
       'typeRepartition=CAISSE&dateDebut=2026-02-30&dateFin=2026-03-01',
     );
     expect(badDate.json()).toMatchObject({ code: 'BadRequest' });
-    const badType = await getRepartition(api.manager.headers, api.manager.id, `typeRepartition=ARTICLE&${PERIOD}`);
+    const badType = await getRepartition(
+      api.manager.headers,
+      api.manager.id,
+      `typeRepartition=ARTICLE&${PERIOD}`,
+    );
     expect(badType.statusCode).toBe(400);
     const other = await getRepartition(api.manager.headers, api.lyon.id, `typeRepartition=CAISSE&${PERIOD}`);
     expect(other.statusCode).toBe(403);

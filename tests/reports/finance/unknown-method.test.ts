@@ -17,12 +17,13 @@ const fx = setUpFixtureDatabase(async (database) => {
   const { tickets } = await loadFixture(database);
   // A paid sale of Paris on terminal 1, its single payment recorded as a gift card.
   const ticket = tickets.find(
-    (t) => t.siteId === 1 && t.terminalId === 1 && !t.trainingMode && t.kind === 'SALE' && t.payments.length === 1,
+    (t) =>
+      t.siteId === 1 && t.terminalId === 1 && !t.trainingMode && t.kind === 'SALE' && t.payments.length === 1,
   )!;
-  await database.pool.query(`UPDATE payments SET method = 'GIFT_CARD' WHERE site_id = $1 AND ticket_id = $2`, [
-    ticket.siteId,
-    ticket.ticketId,
-  ]);
+  await database.pool.query(
+    `UPDATE payments SET method = 'GIFT_CARD' WHERE site_id = $1 AND ticket_id = $2`,
+    [ticket.siteId, ticket.ticketId],
+  );
   await refreshDailySales(database.pool, ticket.siteId, ticket.fiscalDate, ticket.fiscalDate);
   return { gift: { ticket, amount: ticket.payments[0]!.amount } };
 });

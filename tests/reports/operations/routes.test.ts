@@ -101,11 +101,7 @@ describe('operations and finance classes through bo/getReport', () => {
     expect(res.statusCode).toBe(200);
     const dataset = datasetAnswer(res);
     expect(dataset.sites).toEqual([{ restaurantId: 2, libelle: 'Lyon Part-Dieu' }]);
-    const pdf = await renderPdf(
-      dataset,
-      FR_RENDER_OPTIONS,
-      false,
-    );
+    const pdf = await renderPdf(dataset, FR_RENDER_OPTIONS, false);
     const text = pdfPagesText(pdf).join(' ');
     for (const item of [
       'Tickets (CA TTC)',

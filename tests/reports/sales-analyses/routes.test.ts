@@ -82,13 +82,7 @@ describe('GET bo/getReport for the sales analyses', () => {
       `${PERIOD}&format=JSON&language=en&sites[]=1&sites[]=2`,
     );
     const dataset = datasetAnswer(json);
-    const page = pdfPagesText(
-      await renderPdf(
-        dataset,
-        { ...FR_RENDER_OPTIONS, language: 'en' },
-        false,
-      ),
-    )[0]!;
+    const page = pdfPagesText(await renderPdf(dataset, { ...FR_RENDER_OPTIONS, language: 'en' }, false))[0]!;
     // Long cells wrap ("Late- night peak"), so only unbroken words are looked for.
     for (const text of ['Sales by time of day', 'Late-', 'Afternoon', 'Share', '100.0%']) {
       expect(page).toContain(text);
@@ -96,7 +90,12 @@ describe('GET bo/getReport for the sales analyses', () => {
   });
 
   it("keeps a site-scoped user to the site's own terminals", async () => {
-    const res = await getReport(api.lyon.headers, api.lyon.id, 'RapportVentesCaisse', `${PERIOD}&format=JSON`);
+    const res = await getReport(
+      api.lyon.headers,
+      api.lyon.id,
+      'RapportVentesCaisse',
+      `${PERIOD}&format=JSON`,
+    );
     expect(res.statusCode).toBe(200);
     const d = datasetAnswer(res);
     expect(d.rows).toEqual(

@@ -4,9 +4,13 @@ import { DAY, setUpCounting } from './seed.ts';
 
 const ctx = setUpCounting();
 
-
 function save(body: CashCountBody, headers = ctx.manager.headers) {
-  return ctx.t.app.inject({ method: 'POST', url: `/api/bo/comptage/save?id=${ctx.manager.id}`, headers, payload: body });
+  return ctx.t.app.inject({
+    method: 'POST',
+    url: `/api/bo/comptage/save?id=${ctx.manager.id}`,
+    headers,
+    payload: body,
+  });
 }
 
 const fullCount = (): CashCountBody => ({
@@ -26,7 +30,10 @@ const fullCount = (): CashCountBody => ({
 
 describe('counting rules', () => {
   it('every site of the scope has the four rules with their defaults', async () => {
-    const res = await ctx.t.app.inject({ url: `/api/bo/getListRules?id=${ctx.manager.id}`, headers: ctx.manager.headers });
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/getListRules?id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
+    });
     expect(res.statusCode).toBe(200);
     const rules = res.json<Rule[]>();
     expect(rules.filter((r) => r.restaurantId === ctx.paris)).toEqual([
@@ -44,8 +51,13 @@ describe('counting rules', () => {
       headers: ctx.admin.headers,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([{ restaurantId: ctx.chain.sites.lyon, libelle: 'comptageCartes', active: true }]);
-    const list = await ctx.t.app.inject({ url: `/api/bo/getListRules?id=${ctx.admin.id}`, headers: ctx.admin.headers });
+    expect(res.json()).toEqual([
+      { restaurantId: ctx.chain.sites.lyon, libelle: 'comptageCartes', active: true },
+    ]);
+    const list = await ctx.t.app.inject({
+      url: `/api/bo/getListRules?id=${ctx.admin.id}`,
+      headers: ctx.admin.headers,
+    });
     const cards = list.json<Rule[]>().filter((r) => r.libelle === 'comptageCartes');
     expect(cards.filter((r) => r.active).map((r) => r.restaurantId)).toEqual([ctx.chain.sites.lyon]);
   });
@@ -75,7 +87,12 @@ describe('expected amounts', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json<ExpectedAnswer>();
-    expect(body.expected).toEqual({ cashCents: 1350, chequesCents: 3000, mealVouchersCents: 900, cardSlipsCents: 800 });
+    expect(body.expected).toEqual({
+      cashCents: 1350,
+      chequesCents: 3000,
+      mealVouchersCents: 900,
+      cardSlipsCents: 800,
+    });
     expect(body.currency).toBe('EUR');
     expect(body.required).toEqual({ cash: true, cheques: true, mealVouchers: true, cardSlips: false });
   });
@@ -143,17 +160,33 @@ describe('cash counts', () => {
 
   it('refuses a count for a site outside the scope, an unknown denomination or a negative total', async () => {
     expect((await save({ ...fullCount(), site: ctx.chain.sites.nantes })).statusCode).toBe(403);
-    expect((await save({ ...fullCount(), cash: [{ denominationCents: 300, quantity: 1 }] })).statusCode).toBe(400);
+    expect((await save({ ...fullCount(), cash: [{ denominationCents: 300, quantity: 1 }] })).statusCode).toBe(
+      400,
+    );
     expect((await save({ ...fullCount(), chequesCents: -5 })).statusCode).toBe(400);
     expect(
-      (await save({ ...fullCount(), cash: [{ denominationCents: 100, quantity: 1 }, { denominationCents: 100, quantity: 2 }] }))
-        .statusCode,
+      (
+        await save({
+          ...fullCount(),
+          cash: [
+            { denominationCents: 100, quantity: 1 },
+            { denominationCents: 100, quantity: 2 },
+          ],
+        })
+      ).statusCode,
     ).toBe(400);
   });
 
-  it("refuses a terminal the site does not have (bo/getCaisses) with a translated 400 UnknownTerminal, storing nothing", async () => {
-    const terminals = await ctx.t.app.inject({ url: `/api/bo/getCaisses?id=${ctx.manager.id}`, headers: ctx.manager.headers });
-    expect(terminals.json<Record<string, { caisses: { id: number }[] }>>()[String(ctx.paris)]!.caisses.map((c) => c.id)).toEqual([1, 2]);
+  it('refuses a terminal the site does not have (bo/getCaisses) with a translated 400 UnknownTerminal, storing nothing', async () => {
+    const terminals = await ctx.t.app.inject({
+      url: `/api/bo/getCaisses?id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
+    });
+    expect(
+      terminals
+        .json<Record<string, { caisses: { id: number }[] }>>()
+        [String(ctx.paris)]!.caisses.map((c) => c.id),
+    ).toEqual([1, 2]);
     const before = await ctx.t.database.pool.query('SELECT count(*)::int AS n FROM cash_counts');
     const third = await save({ ...fullCount(), caisse: 3 });
     expect(third.statusCode).toBe(400);

@@ -30,7 +30,12 @@ const count = (caisse: number, chequesCents = 3000): CashCountBody => ({
   cardSlipsCents: null,
 });
 
-function save(body: CashCountBody, key: string | undefined, headers = ctx.manager.headers, userId = ctx.manager.id) {
+function save(
+  body: CashCountBody,
+  key: string | undefined,
+  headers = ctx.manager.headers,
+  userId = ctx.manager.id,
+) {
   return ctx.t.app.inject({
     method: 'POST',
     url: `/api/bo/comptage/save?id=${userId}`,
@@ -59,7 +64,9 @@ describe('Idempotency-Key on writes', () => {
     expect(again.headers['content-type']).toMatch(/^application\/json/);
     expect(again.body).toBe(first.body);
     expect(await rowsOf(10)).toBe(1);
-    const stale = await ctx.t.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [STALE_KEY]);
+    const stale = await ctx.t.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [
+      STALE_KEY,
+    ]);
     expect(stale.rows).toHaveLength(0);
   });
 
@@ -102,14 +109,18 @@ describe('Idempotency-Key on writes', () => {
   it('ten concurrent counts with different keys get versions 1 to 10, never the same twice', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => save(count(14), randomUUID())));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
-    expect(answers.map((a) => a.json<CashCount>().version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(answers.map((a) => a.json<CashCount>().version).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
   });
 
   it('a refused write keeps no answer: the same key may be sent again once corrected', async () => {
     const key = randomUUID();
     const refused = await save({ ...count(15), chequesCents: null }, key);
     expect(refused.statusCode).toBe(400);
-    expect((await save({ ...count(15), chequesCents: null }, key)).headers['idempotent-replayed']).toBeUndefined();
+    expect(
+      (await save({ ...count(15), chequesCents: null }, key)).headers['idempotent-replayed'],
+    ).toBeUndefined();
     const fixed = await save(count(15), key);
     expect(fixed.statusCode).toBe(200);
     expect(await rowsOf(15)).toBe(1);
@@ -117,7 +128,12 @@ describe('Idempotency-Key on writes', () => {
 
   it('keys belong to a user: another user sending the same key makes their own write', async () => {
     const key = randomUUID();
-    const other = await ctx.t.createUser({ login: 'other', password: PASSWORD, droits: ['COMPTAGE'], restaurantIds: [ctx.paris] });
+    const other = await ctx.t.createUser({
+      login: 'other',
+      password: PASSWORD,
+      droits: ['COMPTAGE'],
+      restaurantIds: [ctx.paris],
+    });
     const otherHeaders = await ctx.t.signIn('other', PASSWORD);
     expect((await save(count(16), key)).statusCode).toBe(200);
     const theirs = await save(count(16), key, otherHeaders, other);
@@ -135,7 +151,10 @@ describe('Idempotency-Key on writes', () => {
       [key],
     );
     expect(rows[0]!.days).toBe(7);
-    await ctx.t.database.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    await ctx.t.database.pool.query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
     const later = await save(count(17), key);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.json<CashCount>().version).toBe(2);
@@ -176,11 +195,22 @@ describe('Idempotency-Key on writes', () => {
   });
 
   it('a write route of another module (POST bo/favoris/save) honours the key too, even sent ten times at once', async () => {
-    const id = await ctx.t.createUser({ login: 'fav', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [ctx.paris] });
+    const id = await ctx.t.createUser({
+      login: 'fav',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      restaurantIds: [ctx.paris],
+    });
     const headers = { ...(await ctx.t.signIn('fav', PASSWORD)), 'idempotency-key': randomUUID() };
-    const payload = { libelle: 'Ventes du jour', typeRapport: { className: 'RapportVentes' }, lSites: [ctx.paris] };
+    const payload = {
+      libelle: 'Ventes du jour',
+      typeRapport: { className: 'RapportVentes' },
+      lSites: [ctx.paris],
+    };
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => ctx.t.app.inject({ method: 'POST', url: `/api/bo/favoris/save?id=${id}`, headers, payload })),
+      Array.from({ length: 10 }, () =>
+        ctx.t.app.inject({ method: 'POST', url: `/api/bo/favoris/save?id=${id}`, headers, payload }),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
@@ -193,7 +223,9 @@ describe('Idempotency-Key on writes', () => {
     const key = randomUUID();
     const holder = await ctx.t.database.pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7))', [`idempotency:${ctx.manager.id}:${key}`]);
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7))', [
+        `idempotency:${ctx.manager.id}:${key}`,
+      ]);
       let settled = false;
       const pending = save(count(20), key).then((r) => {
         settled = true;

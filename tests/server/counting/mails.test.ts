@@ -17,7 +17,6 @@ let refuse = false;
 /** Addresses the server refuses (550), the others being accepted. */
 let refuseTo = new Set<string>();
 
-
 let t: TestApp;
 let s: Awaited<ReturnType<typeof seedCounting>>;
 let paris: number;
@@ -31,7 +30,8 @@ beforeAll(async () => {
       simpleParser(stream)
         .then((mail) => {
           const refused = session.envelope.rcptTo.some((r) => refuseTo.has(r.address));
-          if (refuse || refused) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+          if (refuse || refused)
+            return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
           received.push(mail);
           callback();
         })
@@ -41,12 +41,20 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   port = (smtp.server.address() as AddressInfo).port;
 
-  t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Comptoir <coffre@example.com>' } });
+  t = await createTestApp({
+    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Comptoir <coffre@example.com>' },
+  });
   s = await seedCounting(t);
   paris = s.chain.sites.paris;
   // Recipients: two directors (one German-speaking) on Paris, one on Lyon only, one without e-mail.
   const director = async (login: string, sites: number[], email: string | null, language: string | null) => {
-    const id = await t.createUser({ login, password: PASSWORD, droits: ['COFFRE'], restaurantIds: sites, language });
+    const id = await t.createUser({
+      login,
+      password: PASSWORD,
+      droits: ['COFFRE'],
+      restaurantIds: sites,
+      language,
+    });
     await t.database.pool.query(`UPDATE users SET role = 'DIRECTEUR', email = $2 WHERE id = $1`, [id, email]);
   };
   await director('dir-fr', [paris], 'dir-fr@example.com', 'fr');
@@ -78,7 +86,8 @@ beforeEach(() => {
   refuseTo = new Set();
 });
 
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
+const to = (m: ParsedMail) =>
+  (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
 
 describe('e-mails of the safe count', () => {
   it('envoieMail sends the PDF receipt to each director of the site, in their language', async () => {
@@ -87,7 +96,10 @@ describe('e-mails of the safe count', () => {
       headers: s.manager.headers,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 'MailEnvoye', recipients: ['dir-fr@example.com', 'dir-de@example.com'] });
+    expect(res.json()).toEqual({
+      code: 'MailEnvoye',
+      recipients: ['dir-fr@example.com', 'dir-de@example.com'],
+    });
     expect(received.flatMap(to).sort()).toEqual(['dir-de@example.com', 'dir-fr@example.com']);
     const german = received.find((m) => to(m).includes('dir-de@example.com'))!;
     expect(german.from?.value[0]).toMatchObject({ name: 'Comptoir', address: 'coffre@example.com' });
@@ -156,11 +168,16 @@ describe('e-mails of the safe count', () => {
       expect(first.statusCode).toBe(500);
       expect(received).toHaveLength(2);
     } finally {
-      await t.database.pool.query('DROP TRIGGER refuse_mail_keys ON idempotency_keys; DROP FUNCTION refuse_mail_keys()');
+      await t.database.pool.query(
+        'DROP TRIGGER refuse_mail_keys ON idempotency_keys; DROP FUNCTION refuse_mail_keys()',
+      );
     }
     const again = await t.app.inject({ url, headers });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ code: 'MailEnvoye', recipients: ['dir-fr@example.com', 'dir-de@example.com'] });
+    expect(again.json()).toEqual({
+      code: 'MailEnvoye',
+      recipients: ['dir-fr@example.com', 'dir-de@example.com'],
+    });
     expect(received).toHaveLength(2);
     // Its answer is kept this time: the third try is a plain replay.
     const third = await t.app.inject({ url, headers });
@@ -197,10 +214,10 @@ describe('e-mails of the safe count', () => {
     const blocker = await t.database.pool.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query(`INSERT INTO mail_sends (user_id, key, recipient) VALUES ($1, $2, 'dir-fr@example.com')`, [
-        s.manager.id,
-        key,
-      ]);
+      await blocker.query(
+        `INSERT INTO mail_sends (user_id, key, recipient) VALUES ($1, $2, 'dir-fr@example.com')`,
+        [s.manager.id, key],
+      );
       const first = t.app.inject({ url, headers });
       await new Promise((r) => setTimeout(r, 300));
       const repeat = await t.app.inject({ url, headers });
@@ -255,8 +272,16 @@ describe('without an SMTP server configured', () => {
 
   it('mail answers ErreurEnvoiMail', async () => {
     const chain = await seedCounting(bare);
-    const id = await bare.createUser({ login: 'dir', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [chain.chain.sites.paris] });
-    await bare.database.pool.query(`UPDATE users SET role = 'DIRECTEUR', email = 'dir@example.com' WHERE id = $1`, [id]);
+    const id = await bare.createUser({
+      login: 'dir',
+      password: PASSWORD,
+      droits: ['COFFRE'],
+      restaurantIds: [chain.chain.sites.paris],
+    });
+    await bare.database.pool.query(
+      `UPDATE users SET role = 'DIRECTEUR', email = 'dir@example.com' WHERE id = $1`,
+      [id],
+    );
     const res = await bare.app.inject({
       url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${chain.manager.id}&site=${chain.chain.sites.paris}&datefiscale=${DAY}`,
       headers: chain.manager.headers,
@@ -271,7 +296,9 @@ describe('mail settings', () => {
     const { loadConfig, ConfigError } = await import('../../../src/server/config.ts');
     expect(loadConfig({}).smtpUrl).toBeUndefined();
     expect(loadConfig({}).mailFrom).toBe('Comptoir <comptoir@localhost>');
-    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', COMPTOIR_MAIL_FROM: 'caisse@example.com' })).toMatchObject({
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', COMPTOIR_MAIL_FROM: 'caisse@example.com' }),
+    ).toMatchObject({
       smtpUrl: 'smtps://u:p@mail.example.com:465',
       mailFrom: 'caisse@example.com',
     });

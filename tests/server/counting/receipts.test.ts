@@ -6,7 +6,6 @@ import { DAY, setUpCounting } from './seed.ts';
 
 const ctx = setUpCounting();
 
-
 const who = 'codeVendeur=01&codeManager=M7&nomVendeur=Alice&nomManager=Marc';
 
 function create(complements: ReceiptComplementsBody, query: string, key?: string) {
@@ -22,7 +21,10 @@ describe('manager receipts', () => {
   let first: Receipt;
 
   it('a manager writes a receipt with seller and manager codes and complements', async () => {
-    const res = await create({ montantCents: 12050, motif: 'Remise espèces', commentaire: 'service du midi' }, `${who}&site=${ctx.paris}&dateFiscale=${DAY}`);
+    const res = await create(
+      { montantCents: 12050, motif: 'Remise espèces', commentaire: 'service du midi' },
+      `${who}&site=${ctx.paris}&dateFiscale=${DAY}`,
+    );
     expect(res.statusCode).toBe(200);
     first = res.json<Receipt>();
     expect(first).toMatchObject({
@@ -60,7 +62,12 @@ describe('manager receipts', () => {
       payload: { montantCents: 13000, motif: 'Remise espèces' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json<Receipt>()).toMatchObject({ id: first.id, version: 2, dateFiscale: DAY, complements: { montantCents: 13000, commentaire: '' } });
+    expect(res.json<Receipt>()).toMatchObject({
+      id: first.id,
+      version: 2,
+      dateFiscale: DAY,
+      complements: { montantCents: 13000, commentaire: '' },
+    });
     const read = await ctx.t.app.inject({
       url: `/api/bo/documentsManager/readDocument?documentId=${first.id}`,
       headers: ctx.manager.headers,
@@ -71,7 +78,11 @@ describe('manager receipts', () => {
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.user_id).toBe(ctx.manager.id);
-    expect(rows[0]!.detail.previous).toMatchObject({ id: first.id, version: 1, complements: { montantCents: 12050 } });
+    expect(rows[0]!.detail.previous).toMatchObject({
+      id: first.id,
+      version: 1,
+      complements: { montantCents: 12050 },
+    });
   });
 
   it('the receipt prints as a PDF with the seller, the manager and the amount', async () => {
@@ -112,7 +123,7 @@ describe('manager receipts', () => {
     expect(list.json<{ response: Receipt[] }>().response).toHaveLength(1);
   });
 
-  it('without dateFiscale the receipt takes the site\'s fiscal date of today', async () => {
+  it("without dateFiscale the receipt takes the site's fiscal date of today", async () => {
     const res = await create({ montantCents: 100, motif: 'Test' }, `${who}&site=${ctx.paris}`);
     expect(res.json<Receipt>().dateFiscale).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -127,7 +138,10 @@ describe('manager receipts', () => {
       [nantes, DAY],
     );
     const id = rows[0]!.id;
-    const read = await ctx.t.app.inject({ url: `/api/bo/documentsManager/readDocument?documentId=${id}`, headers: ctx.manager.headers });
+    const read = await ctx.t.app.inject({
+      url: `/api/bo/documentsManager/readDocument?documentId=${id}`,
+      headers: ctx.manager.headers,
+    });
     expect(read.statusCode).toBe(404);
     const update = await ctx.t.app.inject({
       method: 'POST',

@@ -23,20 +23,44 @@ const safe = (over: Partial<SafeCountBody> = {}): SafeCountBody => ({
   openingCents: 10000,
   depositsCents: 5000,
   withdrawalsCents: 2000,
-  contents: [{ denominationCents: 5000, quantity: 2 }, { denominationCents: 1000, quantity: 3 }],
+  contents: [
+    { denominationCents: 5000, quantity: 2 },
+    { denominationCents: 1000, quantity: 3 },
+  ],
   ...over,
 });
 
 beforeAll(async () => {
   const post = (url: string, payload: object) =>
-    ctx.t.app.inject({ method: 'POST', url: `/api/${url}?id=${ctx.manager.id}`, headers: ctx.manager.headers, payload });
+    ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/${url}?id=${ctx.manager.id}`,
+      headers: ctx.manager.headers,
+      payload,
+    });
   await post('bo/comptage/save', cash(1));
-  await post('bo/comptage/save', cash(1, { cash: [{ denominationCents: 1000, quantity: 1 }, { denominationCents: 200, quantity: 2 }] }));
-  await post('bo/comptage/save', cash(2, { cash: [{ denominationCents: 500, quantity: 1 }], chequesCents: 0, mealVouchersCents: 0 }));
+  await post(
+    'bo/comptage/save',
+    cash(1, {
+      cash: [
+        { denominationCents: 1000, quantity: 1 },
+        { denominationCents: 200, quantity: 2 },
+      ],
+    }),
+  );
+  await post(
+    'bo/comptage/save',
+    cash(2, { cash: [{ denominationCents: 500, quantity: 1 }], chequesCents: 0, mealVouchersCents: 0 }),
+  );
   await post('bo/comptage/save', cash(1, { dateFiscale: '2026-03-20' }));
   await post('coffre/save', safe());
   await post('coffre/save', safe({ comment: 'v2', withdrawalsCents: 0 }));
-  const id = await ctx.t.createUser({ login: 'reader', password: PASSWORD, droits: ['RAPPORTS'], restaurantIds: [ctx.paris] });
+  const id = await ctx.t.createUser({
+    login: 'reader',
+    password: PASSWORD,
+    droits: ['RAPPORTS'],
+    restaurantIds: [ctx.paris],
+  });
   reader = { id, headers: await ctx.t.signIn('reader', PASSWORD) };
 });
 
@@ -49,7 +73,10 @@ function report(className: string, format: string, extra = '') {
 
 describe('counting report classes', () => {
   it('both classes are offered by bo/rapport/metrics', async () => {
-    const res = await ctx.t.app.inject({ url: `/api/bo/rapport/metrics?id=${reader.id}&language=en`, headers: reader.headers });
+    const res = await ctx.t.app.inject({
+      url: `/api/bo/rapport/metrics?id=${reader.id}&language=en`,
+      headers: reader.headers,
+    });
     const titles = res.json<{ editions: { className: string; localisedTitle: string }[] }>().editions;
     expect(titles).toEqual(
       expect.arrayContaining([
@@ -91,8 +118,17 @@ describe('counting report classes', () => {
         cardSlipsVariance: null,
       },
     ]);
-    expect(data.totals).toMatchObject({ expectedCash: 2050, countedCash: 1900, cashVariance: -150, cardSlipsVariance: 0 });
-    expect(data.columns.find((c) => c.key === 'cashVariance')).toEqual({ key: 'cashVariance', label: 'Écart espèces', type: 'money' });
+    expect(data.totals).toMatchObject({
+      expectedCash: 2050,
+      countedCash: 1900,
+      cashVariance: -150,
+      cardSlipsVariance: 0,
+    });
+    expect(data.columns.find((c) => c.key === 'cashVariance')).toEqual({
+      key: 'cashVariance',
+      label: 'Écart espèces',
+      type: 'money',
+    });
   });
 
   it('RapportComptageCaisses keeps to the chosen terminals', async () => {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SafeCount, SafeCountBody, SafeDayAnswer, SignaturesAnswer } from '../../../src/contract/counting.ts';
+import type {
+  SafeCount,
+  SafeCountBody,
+  SafeDayAnswer,
+  SignaturesAnswer,
+} from '../../../src/contract/counting.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';
 import { DAY, PASSWORD, setUpCounting } from './seed.ts';
@@ -10,7 +15,12 @@ const ctx = setUpCounting();
 let boss: { id: number; headers: Record<string, string> };
 
 beforeAll(async () => {
-  const id = await ctx.t.createUser({ login: 'boss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [ctx.paris] });
+  const id = await ctx.t.createUser({
+    login: 'boss',
+    password: PASSWORD,
+    droits: ['COFFRE'],
+    restaurantIds: [ctx.paris],
+  });
   boss = { id, headers: await ctx.t.signIn('boss', PASSWORD) };
   const set = await ctx.t.app.inject({
     method: 'POST',
@@ -80,8 +90,13 @@ describe('safe counts', () => {
   });
 
   it('GET coffre?dateFiscale lists the day per site with a suggested opening float from the last earlier count', async () => {
-    await saveSafe(safeBody({ dateFiscale: '2026-03-01', contents: [{ denominationCents: 10000, quantity: 4 }] }));
-    const res = await ctx.t.app.inject({ url: `/api/coffre?dateFiscale=${DAY}`, headers: ctx.manager.headers });
+    await saveSafe(
+      safeBody({ dateFiscale: '2026-03-01', contents: [{ denominationCents: 10000, quantity: 4 }] }),
+    );
+    const res = await ctx.t.app.inject({
+      url: `/api/coffre?dateFiscale=${DAY}`,
+      headers: ctx.manager.headers,
+    });
     expect(res.statusCode).toBe(200);
     const day = res.json<SafeDayAnswer>();
     const p = day.sites.find((x) => x.restaurantId === ctx.paris)!;
@@ -122,7 +137,10 @@ describe('safe counts', () => {
   });
 
   it('GET coffre?ACTION=getRecu&pdf=false&id answers the count as JSON', async () => {
-    const res = await ctx.t.app.inject({ url: `/api/coffre?ACTION=getRecu&pdf=false&id=${first.id}`, headers: ctx.manager.headers });
+    const res = await ctx.t.app.inject({
+      url: `/api/coffre?ACTION=getRecu&pdf=false&id=${first.id}`,
+      headers: ctx.manager.headers,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json<SafeCount>()).toEqual(first);
   });
@@ -131,8 +149,17 @@ describe('safe counts', () => {
     const get = (q: string) => ctx.t.app.inject({ url: `/api/coffre?${q}`, headers: ctx.manager.headers });
     expect((await get('')).statusCode).toBe(400);
     expect((await get(`ACTION=getComptages&restaurantId=${ctx.paris}`)).statusCode).toBe(400);
-    expect((await get(`ACTION=getComptages&restaurantId=${ctx.paris}&dateDebut=${DAY}&dateFin=2026-03-01`)).statusCode).toBe(400);
-    expect((await get(`ACTION=getComptages&restaurantId=${ctx.chain.sites.nantes}&dateDebut=${DAY}&dateFin=${DAY}`)).statusCode).toBe(403);
+    expect(
+      (await get(`ACTION=getComptages&restaurantId=${ctx.paris}&dateDebut=${DAY}&dateFin=2026-03-01`))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await get(
+          `ACTION=getComptages&restaurantId=${ctx.chain.sites.nantes}&dateDebut=${DAY}&dateFin=${DAY}`,
+        )
+      ).statusCode,
+    ).toBe(403);
     expect((await get('ACTION=getRecu&pdf=true&id=999999')).statusCode).toBe(404);
     expect((await get('dateFiscale=2026-02-30')).statusCode).toBe(400);
     expect((await saveSafe(safeBody({ site: ctx.chain.sites.nantes }))).statusCode).toBe(403);
@@ -145,7 +172,9 @@ describe('safe counts', () => {
     const b = await saveSafe(body, key);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body).toBe(a.body);
-    const { rows } = await ctx.t.database.pool.query("SELECT 1 FROM safe_counts WHERE fiscal_date = '2026-03-10'");
+    const { rows } = await ctx.t.database.pool.query(
+      "SELECT 1 FROM safe_counts WHERE fiscal_date = '2026-03-10'",
+    );
     expect(rows).toHaveLength(1);
   });
 });
@@ -163,7 +192,10 @@ describe('countersignature', () => {
 
   it('checkContreCode tells a right code from a wrong one without signing', async () => {
     const check = (code: string, contreCode: string) =>
-      ctx.t.app.inject({ url: `/api/bo/checkContreCode?id=${ctx.manager.id}&code=${code}&contreCode=${contreCode}`, headers: ctx.manager.headers });
+      ctx.t.app.inject({
+        url: `/api/bo/checkContreCode?id=${ctx.manager.id}&code=${code}&contreCode=${contreCode}`,
+        headers: ctx.manager.headers,
+      });
     expect((await check('boss', '4821')).json()).toEqual({ valide: true, managerName: 'boss' });
     expect((await check('boss', '0000')).json()).toEqual({ valide: false, managerName: null });
     expect((await check('manager', '4821')).json()).toEqual({ valide: false, managerName: null });
@@ -171,7 +203,9 @@ describe('countersignature', () => {
   });
 
   it('a wrong code, the counter themself or a manager without the site cannot countersign', async () => {
-    expect((await countersign(signQuery({ managerCode: '1111' }))).json()).toMatchObject({ code: 'BadManagerCode' });
+    expect((await countersign(signQuery({ managerCode: '1111' }))).json()).toMatchObject({
+      code: 'BadManagerCode',
+    });
     await ctx.t.app.inject({
       method: 'POST',
       url: `/api/bo/setContreCode?id=${ctx.manager.id}`,
@@ -181,10 +215,22 @@ describe('countersignature', () => {
     const self = await countersign(signQuery({ managerName: 'manager', managerCode: '123456' }));
     expect(self.statusCode).toBe(400);
     expect(self.json()).toMatchObject({ code: 'BadManagerCode' });
-    const lyonBossId = await ctx.t.createUser({ login: 'lyonboss', password: PASSWORD, droits: ['COFFRE'], restaurantIds: [ctx.chain.sites.lyon] });
+    const lyonBossId = await ctx.t.createUser({
+      login: 'lyonboss',
+      password: PASSWORD,
+      droits: ['COFFRE'],
+      restaurantIds: [ctx.chain.sites.lyon],
+    });
     const lyonHeaders = await ctx.t.signIn('lyonboss', PASSWORD);
-    await ctx.t.app.inject({ method: 'POST', url: `/api/bo/setContreCode?id=${lyonBossId}`, headers: lyonHeaders, payload: { contreCode: '2468' } });
-    expect((await countersign(signQuery({ managerName: 'lyonboss', managerCode: '2468' }))).statusCode).toBe(400);
+    await ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/bo/setContreCode?id=${lyonBossId}`,
+      headers: lyonHeaders,
+      payload: { contreCode: '2468' },
+    });
+    expect((await countersign(signQuery({ managerName: 'lyonboss', managerCode: '2468' }))).statusCode).toBe(
+      400,
+    );
   });
 
   it('a manager code must be 4 to 6 digits and is stored hashed', async () => {
@@ -195,7 +241,10 @@ describe('countersignature', () => {
       payload: { contreCode: '12a4' },
     });
     expect(bad.statusCode).toBe(400);
-    const { rows } = await ctx.t.database.pool.query<{ code_hash: string }>('SELECT code_hash FROM manager_codes WHERE user_id = $1', [boss.id]);
+    const { rows } = await ctx.t.database.pool.query<{ code_hash: string }>(
+      'SELECT code_hash FROM manager_codes WHERE user_id = $1',
+      [boss.id],
+    );
     expect(rows[0]!.code_hash).toMatch(/^\$argon2id\$/);
     expect(rows[0]!.code_hash).not.toContain('4821');
   });
@@ -252,14 +301,20 @@ describe('guessing manager codes', () => {
     const headers = await g.signIn('m', PASSWORD);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await g.app.inject({ url: `/api/bo/checkContreCode?id=${id}&code=boss&contreCode=${1000 + i}`, headers });
+      const res = await g.app.inject({
+        url: `/api/bo/checkContreCode?id=${id}&code=boss&contreCode=${1000 + i}`,
+        headers,
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it('a GET that acts has no HEAD twin', async () => {
-    const res = await g.app.inject({ method: 'HEAD', url: '/api/bo/updateRule?id=1&libelle=comptageCartes&active=true' });
+    const res = await g.app.inject({
+      method: 'HEAD',
+      url: '/api/bo/updateRule?id=1&libelle=comptageCartes&active=true',
+    });
     expect(res.statusCode).toBe(404);
   });
 });

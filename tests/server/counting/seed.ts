@@ -17,9 +17,25 @@ export const PASSWORD = 'Correct-Horse1';
  */
 export async function seedPayments(pool: pg.Pool, paris: number): Promise<void> {
   const tickets: [number, number, boolean, [string, number][]][] = [
-    [1, 1, false, [['CASH', 1250], ['CARD', 800]]],
+    [
+      1,
+      1,
+      false,
+      [
+        ['CASH', 1250],
+        ['CARD', 800],
+      ],
+    ],
     [2, 1, false, [['CHEQUE', 3000]]],
-    [3, 1, false, [['MEAL_VOUCHER', 900], ['CASH', 100]]],
+    [
+      3,
+      1,
+      false,
+      [
+        ['MEAL_VOUCHER', 900],
+        ['CASH', 100],
+      ],
+    ],
     [4, 1, true, [['CASH', 5000]]],
     [5, 2, false, [['CASH', 700]]],
   ];
@@ -54,7 +70,12 @@ export async function seedCounting(t: TestApp): Promise<{
     droits: ['COMPTAGE', 'COFFRE', 'RECUS'],
     restaurantIds: [chain.sites.paris, chain.sites.lyon],
   });
-  const adminId = await t.createUser({ login: 'admin', password: PASSWORD, droits: ['CONFIGURATION'], allSites: true });
+  const adminId = await t.createUser({
+    login: 'admin',
+    password: PASSWORD,
+    droits: ['CONFIGURATION'],
+    allSites: true,
+  });
   return {
     chain,
     manager: { id: managerId, headers: await t.signIn('manager', PASSWORD) },

@@ -87,7 +87,10 @@ export interface TicketFormErrors {
 }
 
 /** Reads both amounts; errors say which field is wrong. */
-export function readAmounts(amountMin: string, amountMax: string): {
+export function readAmounts(
+  amountMin: string,
+  amountMax: string,
+): {
   errors: TicketFormErrors;
   minCents: number | null;
   maxCents: number | null;
@@ -151,7 +154,9 @@ function itemOfKey(key: string): string {
  * every optional filter left out when unset, which the server reads as "no filter".
  */
 export function buildTicketSearchParams(input: TicketSearchInput): SearchParams {
-  const terminals = [...new Set(input.terminalKeys.map((k) => Number(itemOfKey(k))))].filter(Number.isInteger);
+  const terminals = [...new Set(input.terminalKeys.map((k) => Number(itemOfKey(k))))].filter(
+    Number.isInteger,
+  );
   const sellers = [...new Set(input.sellerKeys.map(itemOfKey))];
   const criteria = [...new Set(input.criteria)];
   return {

@@ -228,7 +228,8 @@ export function persistedDelayMs(attempts: number, backoff: BackoffOptions): num
 export function replayLane(item: Pick<OutboxItem, 'kind' | 'summary'>): string {
   const { site, date, terminal } = item.summary ?? {};
   if (site === undefined || date === undefined) return 'serial';
-  if (item.kind === 'cashCount') return terminal === undefined ? 'serial' : `cash|${site}|${date}|${terminal}`;
+  if (item.kind === 'cashCount')
+    return terminal === undefined ? 'serial' : `cash|${site}|${date}|${terminal}`;
   if (item.kind === 'safeCount') return `safe|${site}|${date}`;
   if (item.kind === 'receipt' || item.kind === 'receiptUpdate') return `receipt|${site}|${date}`;
   return 'serial';

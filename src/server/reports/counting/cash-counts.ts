@@ -58,7 +58,13 @@ async function query(ctx: ReportContext<Params>): Promise<Dataset> {
         AND ($4::date[] IS NULL OR c.fiscal_date = ANY($4::date[]))
         AND (cardinality($5::int[]) = 0 OR c.terminal_id = ANY($5::int[]))
       ORDER BY c.fiscal_date, c.site_id, c.terminal_id, c.version DESC`,
-    [request.sites.map((s) => s.id), request.dateDebut, request.dateFin, request.fiscalDates, request.terminals],
+    [
+      request.sites.map((s) => s.id),
+      request.dateDebut,
+      request.dateFin,
+      request.fiscalDates,
+      request.terminals,
+    ],
   );
   const totals: Record<(typeof MONEY_KEYS)[number], number> = {
     expectedCash: 0,

@@ -29,7 +29,8 @@ export interface DocumentOptions {
 }
 
 function frame(options: DocumentOptions, title: string, content: Content[]): TDocumentDefinitions {
-  const t = (id: string, values?: Record<string, string | number>) => pdfText(message(options.language, id, values));
+  const t = (id: string, values?: Record<string, string | number>) =>
+    pdfText(message(options.language, id, values));
   return {
     compress: options.compress ?? true,
     pageSize: 'A4',
@@ -37,7 +38,11 @@ function frame(options: DocumentOptions, title: string, content: Content[]): TDo
     info: { title, creator: 'Comptoir' },
     content: [
       { text: pdfText(title), style: 'title' },
-      { text: `${pdfText(options.chain)} · ${pdfText(options.siteName)}`, style: 'muted', margin: [0, 0, 0, 12] },
+      {
+        text: `${pdfText(options.chain)} · ${pdfText(options.siteName)}`,
+        style: 'muted',
+        margin: [0, 0, 0, 12],
+      },
       ...content,
       {
         margin: [0, 36, 0, 0],
@@ -62,7 +67,10 @@ function facts(rows: [string, string][]): Content {
   return {
     table: {
       widths: ['auto', '*'],
-      body: rows.map(([label, value]): TableCell[] => [{ text: pdfText(label), bold: true }, { text: pdfText(value) }]),
+      body: rows.map(([label, value]): TableCell[] => [
+        { text: pdfText(label), bold: true },
+        { text: pdfText(value) },
+      ]),
     },
     layout: 'noBorders',
     margin: [0, 0, 0, 12],
@@ -88,7 +96,10 @@ export function receiptDefinition(receipt: Receipt, options: DocumentOptions): T
     [t('counting.pdf.reason'), c.motif],
   ];
   if (c.commentaire) rows.push([t('counting.pdf.comment'), c.commentaire]);
-  rows.push([t('counting.pdf.createdBy'), `${receipt.createdBy.login} · ${when(receipt.createdAt, options.timeZone)}`]);
+  rows.push([
+    t('counting.pdf.createdBy'),
+    `${receipt.createdBy.login} · ${when(receipt.createdAt, options.timeZone)}`,
+  ]);
   return frame(options, t('counting.pdf.receiptTitle'), [facts(rows)]);
 }
 
@@ -113,7 +124,9 @@ export function safeReceiptDefinition(count: SafeCount, options: DocumentOptions
   const sig = count.countersignature;
   rows.push([
     t('counting.pdf.countersignature'),
-    sig ? `${sig.managerName} · ${when(sig.signedAt, options.timeZone)}${sig.commentaire ? ` · ${sig.commentaire}` : ''}` : t('counting.pdf.waiting'),
+    sig
+      ? `${sig.managerName} · ${when(sig.signedAt, options.timeZone)}${sig.commentaire ? ` · ${sig.commentaire}` : ''}`
+      : t('counting.pdf.waiting'),
   ]);
   const table: TableCell[][] = [
     [
@@ -122,7 +135,11 @@ export function safeReceiptDefinition(count: SafeCount, options: DocumentOptions
       { text: pdfText(t('counting.pdf.total')), style: 'th', alignment: 'right' },
     ],
     ...count.contents.map((l): TableCell[] => [
-      { text: pdfText(`${money(l.denominationCents)} ${notes.has(l.denominationCents) ? t('counting.pdf.note') : t('counting.pdf.coin')}`) },
+      {
+        text: pdfText(
+          `${money(l.denominationCents)} ${notes.has(l.denominationCents) ? t('counting.pdf.note') : t('counting.pdf.coin')}`,
+        ),
+      },
       { text: String(l.quantity), alignment: 'right' },
       { text: pdfText(money(l.denominationCents * l.quantity)), alignment: 'right' },
     ]),

@@ -42,7 +42,13 @@ async function query(ctx: ReportContext<Params>): Promise<Dataset> {
         AND ($4::date[] IS NULL OR r.fiscal_date = ANY($4::date[]))
         AND (cardinality($5::text[]) = 0 OR r.seller_code = ANY($5::text[]))
       ORDER BY r.fiscal_date, s.libelle, r.id`,
-    [request.sites.map((s) => s.id), request.dateDebut, request.dateFin, request.fiscalDates, request.sellers],
+    [
+      request.sites.map((s) => s.id),
+      request.dateDebut,
+      request.dateFin,
+      request.fiscalDates,
+      request.sellers,
+    ],
   );
   let total = 0;
   const out = rows.map((r) => {

@@ -28,7 +28,14 @@ interface Row {
   countersigned_name: string | null;
 }
 
-const MONEY_KEYS = ['openingFloat', 'deposits', 'withdrawals', 'expectedContent', 'countedContent', 'variance'] as const;
+const MONEY_KEYS = [
+  'openingFloat',
+  'deposits',
+  'withdrawals',
+  'expectedContent',
+  'countedContent',
+  'variance',
+] as const;
 
 async function query(ctx: ReportContext<Params>): Promise<Dataset> {
   const { request, database } = ctx;
@@ -81,7 +88,14 @@ async function query(ctx: ReportContext<Params>): Promise<Dataset> {
       ['countersignedBy', 'text'],
     ]),
     rows: out,
-    totals: { fiscalDate: null, site: null, countVersion: null, countedBy: null, ...totals, countersignedBy: null },
+    totals: {
+      fiscalDate: null,
+      site: null,
+      countVersion: null,
+      countedBy: null,
+      ...totals,
+      countersignedBy: null,
+    },
   };
 }
 

@@ -37,7 +37,12 @@ import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
 import { formatPercent, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
-import { PAYMENT_METHODS, paymentFiguresSql, paymentMethodKey, vatFiguresSql } from '../sales-analyses/figures.ts';
+import {
+  PAYMENT_METHODS,
+  paymentFiguresSql,
+  paymentMethodKey,
+  vatFiguresSql,
+} from '../sales-analyses/figures.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 
@@ -82,7 +87,12 @@ function daysSql(request: ReportRequest, values: unknown[]): string {
                    x.first_opened_at AS first_at, x.last_opened_at AS last_at
               FROM daily_sales d
               JOIN daily_ticket_stats x ON x.site_id = d.site_id AND x.fiscal_date = d.fiscal_date
-             WHERE ${aggregateConditions('d', request.sites.map((s) => s.id), periodOf(request), values)}`;
+             WHERE ${aggregateConditions(
+               'd',
+               request.sites.map((s) => s.id),
+               periodOf(request),
+               values,
+             )}`;
   }
   return `SELECT t.site_id, t.fiscal_date::text AS fiscal_date,
                  (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS sale_tickets,
@@ -185,7 +195,9 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
     if (!found) {
       found = {
         code: `PAYMENT_${method}`,
-        label: message(language, 'report.z.PAYMENT', { method: message(language, `report.paymentMethod.${method}`) }),
+        label: message(language, 'report.z.PAYMENT', {
+          method: message(language, `report.paymentMethod.${method}`),
+        }),
       };
       paymentItems.set(method, found);
     }

@@ -57,7 +57,12 @@ export function correctionsQuery(request: ReportRequest): { text: string; values
                     c.quantity::text AS quantity, c.amount_cents AS amount,
                     array_to_string(c.articles, ', ') AS articles, s.libelle
                FROM daily_corrections c JOIN sites s ON s.id = c.site_id
-              WHERE ${aggregateConditions('c', request.sites.map((site) => site.id), periodOf(request), values)}
+              WHERE ${aggregateConditions(
+                'c',
+                request.sites.map((site) => site.id),
+                periodOf(request),
+                values,
+              )}
               ORDER BY c.fiscal_date, c.site_id, c.terminal_id NULLS LAST, c.seller_code NULLS LAST`,
       values,
     };

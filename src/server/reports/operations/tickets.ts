@@ -142,7 +142,8 @@ async function streamTickets(ctx: ReportContext<TicketsParams>): Promise<Dataset
   const { request, database } = ctx;
   const mapper = ticketRowMapper(request.language);
   async function* rows() {
-    for await (const batch of cursorRows<TicketRow>(database.pool, ticketsQuery(request))) yield batch.map(mapper.map);
+    for await (const batch of cursorRows<TicketRow>(database.pool, ticketsQuery(request)))
+      yield batch.map(mapper.map);
   }
   return { head: ticketsHead(request), rows: rows(), totals: mapper.totals };
 }

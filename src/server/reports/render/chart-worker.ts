@@ -15,7 +15,16 @@ import type { Language } from '../../../contract/reports.ts';
 import type { ReportChart } from '../../../contract/report-chart.ts';
 
 const win = new Window({ width: 1200, height: 900 });
-for (const name of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'SVGElement', 'getComputedStyle']) {
+for (const name of [
+  'window',
+  'document',
+  'navigator',
+  'HTMLElement',
+  'Element',
+  'Node',
+  'SVGElement',
+  'getComputedStyle',
+]) {
   // defineProperty: Node's own `navigator` is a getter-only global.
   Object.defineProperty(globalThis, name, {
     value: (win as unknown as Record<string, unknown>)[name],
@@ -56,7 +65,8 @@ export default async function drawChart(task: ChartTask): Promise<string> {
     chart.yType === 'money'
       ? new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0 })
       : new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const yTick = (v: number) => amount.format(chart.yType === 'money' ? v / 100 : v).replaceAll('\u202f', '\u00a0');
+  const yTick = (v: number) =>
+    amount.format(chart.yType === 'money' ? v / 100 : v).replaceAll('\u202f', '\u00a0');
   const xTick = (v: string) =>
     chart.xType === 'date' ? dayMonth(v) : v.length > LABEL_CHARS ? `${v.slice(0, LABEL_CHARS - 1)}…` : v;
   const common = { width, height, data: chart.points, margin: { top: 8, right: 16, bottom: 24, left: 16 } };
@@ -76,20 +86,46 @@ export default async function drawChart(task: ChartTask): Promise<string> {
       tickFormatter: yTick,
       tick: { fontSize: 9, fill: '#333333' },
       width: 72,
-      label: { value: chart.yLabel, angle: -90, position: 'insideLeft', offset: 0, fontSize: 9, fill: '#555555', dy: 40 },
+      label: {
+        value: chart.yLabel,
+        angle: -90,
+        position: 'insideLeft',
+        offset: 0,
+        fontSize: 9,
+        fill: '#555555',
+        dy: 40,
+      },
     }),
   ];
   const element =
     chart.kind === 'line'
-      ? h(LineChart, common, ...axes, h(Line, { key: 's', dataKey: 'y', stroke: '#1f5fa8', strokeWidth: 1.5, dot: chart.points.length <= 31, isAnimationActive: false }))
-      : h(BarChart, common, ...axes, h(Bar, { key: 's', dataKey: 'y', fill: '#1f5fa8', isAnimationActive: false }));
+      ? h(
+          LineChart,
+          common,
+          ...axes,
+          h(Line, {
+            key: 's',
+            dataKey: 'y',
+            stroke: '#1f5fa8',
+            strokeWidth: 1.5,
+            dot: chart.points.length <= 31,
+            isAnimationActive: false,
+          }),
+        )
+      : h(
+          BarChart,
+          common,
+          ...axes,
+          h(Bar, { key: 's', dataKey: 'y', fill: '#1f5fa8', isAnimationActive: false }),
+        );
 
   const container = win.document.createElement('div');
   win.document.body.appendChild(container);
   const root = createRoot(container as unknown as globalThis.Element);
   try {
     root.render(element);
-    const drawn = () => container.querySelector('.recharts-line-curve, .recharts-bar-rectangle, .recharts-bar-rectangles');
+    const drawn = () =>
+      container.querySelector('.recharts-line-curve, .recharts-bar-rectangle, .recharts-bar-rectangles');
     for (let i = 0; i < 200 && !drawn(); i++) await new Promise((r) => setTimeout(r, 5));
     if (!drawn()) throw new Error('the chart was not drawn');
     // One more turn, for the axes' last layout pass.

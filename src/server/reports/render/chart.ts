@@ -32,7 +32,11 @@ function chartPool(): Piscina {
  * @param landscape whether the page is landscape (the chart spans the page's width).
  * @throws Error of chart-worker.ts when recharts cannot draw it.
  */
-export async function chartSvgFor(dataset: Dataset, language: Language, landscape: boolean): Promise<string | null> {
+export async function chartSvgFor(
+  dataset: Dataset,
+  language: Language,
+  landscape: boolean,
+): Promise<string | null> {
   if (dataset.variant !== 'Graph') return null;
   const chart = reportChart(dataset);
   if (!chart) return null;

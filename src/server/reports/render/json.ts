@@ -28,7 +28,10 @@ function rowCells(keys: readonly string[]): RowCells {
   const id = keys.join('\u0000');
   let extract = extractors.get(id);
   if (!extract) {
-    extract = new Function('r', `return [${keys.map((k) => `r[${JSON.stringify(k)}]`).join(',')}];`) as RowCells;
+    extract = new Function(
+      'r',
+      `return [${keys.map((k) => `r[${JSON.stringify(k)}]`).join(',')}];`,
+    ) as RowCells;
     if (extractors.size >= MAX_EXTRACTORS) extractors.clear();
     extractors.set(id, extract);
   }

@@ -75,7 +75,8 @@ export async function materialise(dataset: Dataset): Promise<Dataset> {
   const rest = claimRest(dataset);
   if (!rest) return dataset;
   const rows = [...dataset.rows];
-  for (let next = await rest.batches.next(); !next.done; next = await rest.batches.next()) rows.push(...next.value);
+  for (let next = await rest.batches.next(); !next.done; next = await rest.batches.next())
+    rows.push(...next.value);
   const { [REST]: _slot, ...plain } = dataset as Dataset & { [REST]?: RestSlot };
   return { ...plain, rows, totals: rest.totals() };
 }

@@ -97,7 +97,11 @@ const XLSX_HIGH_WATER = 1 << 20;
 export function renderXlsxStream(dataset: Dataset, language: Language): Readable {
   const out = new PassThrough({ highWaterMark: XLSX_HIGH_WATER });
   const rest = claimRest(dataset);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Comptoir';
   workbook.created = new Date(dataset.generatedAt);
   const sheet = workbook.addWorksheet(sheetName(dataset), { views: [{ state: 'frozen', ySplit: 1 }] });

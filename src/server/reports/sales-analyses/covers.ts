@@ -37,7 +37,12 @@ interface CoversRow {
 export function coversQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   if (readsAggregates(request)) {
-    const where = aggregateConditions('d', request.sites.map((s) => s.id), periodOf(request), values);
+    const where = aggregateConditions(
+      'd',
+      request.sites.map((s) => s.id),
+      periodOf(request),
+      values,
+    );
     return {
       text: `SELECT d.fiscal_date::text AS fiscal_date, d.site_id, s.libelle, d.tickets,
                     x.covers::bigint AS covers, d.net_cents, x.covered_cents

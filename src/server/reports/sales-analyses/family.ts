@@ -31,7 +31,12 @@ interface FamilyRow {
 export function familyQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   if (readsAggregates(request)) {
-    const where = aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values);
+    const where = aggregateConditions(
+      'a',
+      request.sites.map((s) => s.id),
+      periodOf(request),
+      values,
+    );
     return {
       text: `SELECT a.family, sum(a.quantity) AS quantity, sum(a.net_cents)::bigint AS net_cents,
                     sum(a.net_excl_cents)::bigint AS net_excl_cents, sum(a.tax_cents)::bigint AS tax_cents

@@ -128,12 +128,18 @@ function figuresSql(request: ReportRequest, grain: Grain, source: FigureSource, 
   const day = aggregates ? 'a' : 't';
   const key = `${aggregates ? 'a' : 'x'}.${source.key}`;
   const group = grain === 'daySite' ? `${day}.fiscal_date, ${day}.site_id, ${key}` : key;
-  const select = grain === 'daySite' ? `${day}.fiscal_date::text AS fiscal_date, ${day}.site_id, ${key}` : key;
+  const select =
+    grain === 'daySite' ? `${day}.fiscal_date::text AS fiscal_date, ${day}.site_id, ${key}` : key;
   const [from, sums, where] = aggregates
     ? [
         `${source.table} a`,
         source.aggregated,
-        aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values),
+        aggregateConditions(
+          'a',
+          request.sites.map((s) => s.id),
+          periodOf(request),
+          values,
+        ),
       ]
     : [`${TICKETS_FROM} JOIN ${source.join}`, source.summed, ticketConditions(request, values)];
   return `SELECT ${select}, ${sums}
@@ -189,7 +195,11 @@ interface VatRow extends KeyRow {
 }
 
 /** The VAT figures of `request` at `grain`, in the order of {@link vatFiguresQuery}. */
-export async function vatFigures(database: Database, request: ReportRequest, grain: Grain): Promise<VatFigure[]> {
+export async function vatFigures(
+  database: Database,
+  request: ReportRequest,
+  grain: Grain,
+): Promise<VatFigure[]> {
   const { rows } = await database.pool.query<VatRow>(vatFiguresQuery(request, grain));
   return rows.map((r) => ({
     ...keyOf(r),

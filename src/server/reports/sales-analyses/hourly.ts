@@ -17,13 +17,7 @@ import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import {
-  type AnalysisParams,
-  AnalysisParamsSchema,
-  hourSpan,
-  share,
-  sumOf,
-} from './common.ts';
+import { type AnalysisParams, AnalysisParamsSchema, hourSpan, share, sumOf } from './common.ts';
 
 interface HourRow {
   hour: number;
@@ -48,8 +42,12 @@ export function hourlyQuery(request: ReportRequest): { text: string; values: unk
   const values: unknown[] = [];
   if (readsHourAggregates(request)) {
     const where =
-      aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values) +
-      hourRangeCondition('a', request, values);
+      aggregateConditions(
+        'a',
+        request.sites.map((s) => s.id),
+        periodOf(request),
+        values,
+      ) + hourRangeCondition('a', request, values);
     return {
       text: `SELECT a.hour::int AS hour, sum(a.tickets)::int AS tickets,
                     sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents

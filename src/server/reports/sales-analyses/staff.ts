@@ -66,7 +66,12 @@ function staffQuery(dim: Dimension, request: ReportRequest): { text: string; val
     ? `SELECT a.site_id, ${dim.aggregateColumn} AS ref, sum(a.tickets)::int AS tickets,
               sum(a.net_cents)::bigint AS net_cents, sum(a.net_excl_cents)::bigint AS net_excl_cents
          FROM ${dim.aggregateTable} a
-        WHERE ${aggregateConditions('a', request.sites.map((s) => s.id), periodOf(request), values)}
+        WHERE ${aggregateConditions(
+          'a',
+          request.sites.map((s) => s.id),
+          periodOf(request),
+          values,
+        )}
         GROUP BY a.site_id, ${dim.aggregateColumn}`
     : `SELECT t.site_id, ${dim.ticketColumn} AS ref,
               (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,

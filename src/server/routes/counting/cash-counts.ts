@@ -37,7 +37,12 @@ const METHOD_FIELDS = {
  * What terminal `terminal` of `site` should hold for `fiscalDate`: the sum of the payments of
  * its tickets by method, in cents (training-mode tickets left out; OTHER payments ignored).
  */
-export async function expectedAmounts(db: Queryable, site: number, fiscalDate: string, terminal: number): Promise<MethodAmounts> {
+export async function expectedAmounts(
+  db: Queryable,
+  site: number,
+  fiscalDate: string,
+  terminal: number,
+): Promise<MethodAmounts> {
   const { rows } = await db.query<{ method: string; cents: number }>(
     `SELECT p.method, sum(p.amount_cents)::bigint AS cents
        FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
@@ -135,9 +140,14 @@ export async function cashCountsBetween(
  * @throws ApiHttpError 400 `UnknownTerminal` with `details.caisse` otherwise (src/contract/counting.ts).
  */
 export async function requireTerminal(db: Queryable, site: number, terminal: number): Promise<void> {
-  const { rows } = await db.query('SELECT 1 FROM terminals WHERE site_id = $1 AND terminal_id = $2', [site, terminal]);
+  const { rows } = await db.query('SELECT 1 FROM terminals WHERE site_id = $1 AND terminal_id = $2', [
+    site,
+    terminal,
+  ]);
   if (rows.length === 0) {
-    throw new ApiHttpError(400, 'UnknownTerminal', `terminal ${terminal} is not a terminal of site ${site}`, { caisse: terminal });
+    throw new ApiHttpError(400, 'UnknownTerminal', `terminal ${terminal} is not a terminal of site ${site}`, {
+      caisse: terminal,
+    });
   }
 }
 
@@ -150,7 +160,8 @@ export async function cashCountRoutes(app: FastifyInstance, options: CountingOpt
     {
       config: { rights: 'GET bo/comptage/expected' },
       schema: {
-        summary: "What a terminal should hold from the day's payments (cents), and which counts the rules require",
+        summary:
+          "What a terminal should hold from the day's payments (cents), and which counts the rules require",
         tags: ['counting'],
         querystring: ExpectedQuerySchema,
         response: { 200: ExpectedAnswerSchema, ...errorResponses },
@@ -221,13 +232,16 @@ export async function cashCountRoutes(app: FastifyInstance, options: CountingOpt
         required.cardSlips && body.cardSlipsCents === null ? 'cardSlips' : null,
       ].filter((m) => m !== null);
       if (missing.length > 0) {
-        throw new ApiHttpError(400, 'MissingCount', `the site's rules require: ${missing.join(', ')}`, { missing });
+        throw new ApiHttpError(400, 'MissingCount', `the site's rules require: ${missing.join(', ')}`, {
+          missing,
+        });
       }
       const expected = await expectedAmounts(tx, body.site, body.dateFiscale, body.caisse);
       await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
         `cash_count:${body.site}:${body.dateFiscale}:${body.caisse}`,
       ]);
-      const cash = body.cash === null ? null : [...body.cash].sort((a, b) => b.denominationCents - a.denominationCents);
+      const cash =
+        body.cash === null ? null : [...body.cash].sort((a, b) => b.denominationCents - a.denominationCents);
       const { rows } = await tx.query<CashCountRow>(
         `INSERT INTO cash_counts (site_id, fiscal_date, terminal_id, version, cash, cash_cents, cheques_cents,
            meal_vouchers_cents, card_slips_cents, expected_cash_cents, expected_cheques_cents,

@@ -30,7 +30,13 @@ import { hashPassword, verifyPassword } from '../../auth/users.ts';
 import { ApiHttpError } from '../../plugins/errors.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
-import { SAFE_COLUMNS, SAFE_LIST_MAX_DAYS, type SafeCountRow, safeCountsBetween, toSafeCount } from './safe-counts.ts';
+import {
+  SAFE_COLUMNS,
+  SAFE_LIST_MAX_DAYS,
+  type SafeCountRow,
+  safeCountsBetween,
+  toSafeCount,
+} from './safe-counts.ts';
 import { type CountingOptions, requireSite } from './shared.ts';
 
 /** A manager whose code matched, or null. */
@@ -70,7 +76,8 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
     {
       config: { rights: 'GET fluxfin/declare_et_en_attente_de_signatures' },
       schema: {
-        summary: 'Latest safe count of each site and day of the period, declared, with its countersignature status',
+        summary:
+          'Latest safe count of each site and day of the period, declared, with its countersignature status',
         tags: ['counting'],
         querystring: z.object({ dateDebut: FiscalDateSchema, dateFin: FiscalDateSchema, id: UserIdParam }),
         response: { 200: SignaturesAnswerSchema, ...errorResponses },
@@ -81,10 +88,14 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
       const { dateDebut, dateFin } = request.query;
       const days = daysInclusive(dateDebut, dateFin);
       if (!(days >= 1)) throw new ApiHttpError(400, 'BadRequest', 'dateFin is before dateDebut');
-      if (days > SAFE_LIST_MAX_DAYS) throw new ApiHttpError(400, 'MaxReportDays', 'period too long', { maxDays: SAFE_LIST_MAX_DAYS });
+      if (days > SAFE_LIST_MAX_DAYS)
+        throw new ApiHttpError(400, 'MaxReportDays', 'period too long', { maxDays: SAFE_LIST_MAX_DAYS });
       const counts = await safeCountsBetween(pool, session.siteIds, dateDebut, dateFin, true);
       return {
-        data: counts.map((c) => ({ ...c, status: c.countersignature ? ('CONTRE_SIGNE' as const) : ('EN_ATTENTE' as const) })),
+        data: counts.map((c) => ({
+          ...c,
+          status: c.countersignature ? ('CONTRE_SIGNE' as const) : ('EN_ATTENTE' as const),
+        })),
       };
     },
   );
@@ -94,7 +105,8 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
     {
       config: { rights: 'POST fluxfin/contre_signe', write: true, rateLimit },
       schema: {
-        summary: 'A manager countersigns the latest safe count of a site and fiscal date with their manager code',
+        summary:
+          'A manager countersigns the latest safe count of a site and fiscal date with their manager code',
         tags: ['counting'],
         querystring: CountersignQuerySchema,
         response: { 200: SafeCountSchema, ...errorResponses },
@@ -116,7 +128,11 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
         throw new ApiHttpError(409, 'AlreadyCountersigned', 'the latest safe count is already countersigned');
       const manager = await checkManagerCode(tx, q.managerName, q.managerCode, q.restaurantId);
       if (!manager || manager.userId === count.counted_by)
-        throw new ApiHttpError(400, 'BadManagerCode', 'manager, code or rights do not allow this countersignature');
+        throw new ApiHttpError(
+          400,
+          'BadManagerCode',
+          'manager, code or rights do not allow this countersignature',
+        );
       const { rows: signed } = await tx.query<SafeCountRow>(
         `UPDATE safe_counts c SET countersigned_by = $3, countersigned_name = $4, countersign_comment = $5,
            countersigned_at = now()

@@ -38,7 +38,12 @@ interface Recipient {
  * Recipients: the user of login `login` when given, else every user of role `role`; in both
  * cases only those with an e-mail address and `siteId` in their scope.
  */
-async function recipients(db: pg.PoolClient, siteId: number, login: string | undefined, role: string | undefined): Promise<Recipient[]> {
+async function recipients(
+  db: pg.PoolClient,
+  siteId: number,
+  login: string | undefined,
+  role: string | undefined,
+): Promise<Recipient[]> {
   const { rows } = await db.query<{ id: number; email: string; language: string | null }>(
     `SELECT id, email, language FROM users
       WHERE email IS NOT NULL AND email <> '' AND (CASE WHEN $1::text IS NOT NULL THEN login = $1 ELSE role = $2 END)
@@ -62,7 +67,10 @@ function stableMessageId(key: string, recipient: string): string {
 
 export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const mailer = createMailer(options.config.smtpUrl, options.config.mailFrom ?? 'Comptoir <comptoir@localhost>');
+  const mailer = createMailer(
+    options.config.smtpUrl,
+    options.config.mailFrom ?? 'Comptoir <comptoir@localhost>',
+  );
   app.addHook('onClose', async () => mailer.close());
 
   const { pool } = options.database;
@@ -74,7 +82,8 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
    * @throws ApiHttpError 400 noDataError without recipients, 502 ErreurEnvoiMail (SPEC.md §8).
    */
   async function sendAll(request: FastifyRequest, messages: MailMessage[]) {
-    if (messages.length === 0) throw new ApiHttpError(400, 'noDataError', 'no recipient with an e-mail address for this site');
+    if (messages.length === 0)
+      throw new ApiHttpError(400, 'noDataError', 'no recipient with an e-mail address for this site');
     const key = request.idempotencyKey;
     const userId = request.session?.userId;
     const once = key !== null && userId !== undefined ? { key, userId } : null;
@@ -110,11 +119,10 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
         throw e;
       }
       if (once) {
-        await pool.query('UPDATE mail_sends SET sent_at = now() WHERE user_id = $1 AND key = $2 AND recipient = $3', [
-          once.userId,
-          once.key,
-          recipient,
-        ]);
+        await pool.query(
+          'UPDATE mail_sends SET sent_at = now() WHERE user_id = $1 AND key = $2 AND recipient = $3',
+          [once.userId, once.key, recipient],
+        );
       }
     }
     return { code: 'MailEnvoye' as const, recipients: messages.flatMap((m) => m.to) };
@@ -127,7 +135,8 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
       // A GET that acts: no automatic HEAD twin, which would act too.
       exposeHeadRoute: false,
       schema: {
-        summary: "Mails a safe count's PDF receipt to user `utilisateur`, or to the users of `role` on the site",
+        summary:
+          "Mails a safe count's PDF receipt to user `utilisateur`, or to the users of `role` on the site",
         tags: ['counting'],
         querystring: z.object({
           idRecu: z.coerce.number().int().positive().describe('the safe count id'),
@@ -190,7 +199,12 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
       requireSite(session, q.site);
       const tx = writeTx(request);
       const facts = (await siteFacts(tx, [q.site])).get(q.site)!;
-      const values = { site: facts.libelle, date: formatDate(q.datefiscale), chain: options.config.distribution, login: session.login };
+      const values = {
+        site: facts.libelle,
+        date: formatDate(q.datefiscale),
+        chain: options.config.distribution,
+        login: session.login,
+      };
       const messages = (await recipients(tx, q.site, undefined, q.role)).map((r) => ({
         to: [r.email],
         subject: message(r.language, 'counting.mail.missing.subject', values),

@@ -61,7 +61,12 @@ function toReceipt(r: ReceiptRow): Receipt {
 }
 
 /** Receipts of `siteIds` between two fiscal dates (included), by date, site, id. */
-export async function receiptsBetween(db: Queryable, siteIds: readonly number[], dateDebut: string, dateFin: string): Promise<Receipt[]> {
+export async function receiptsBetween(
+  db: Queryable,
+  siteIds: readonly number[],
+  dateDebut: string,
+  dateFin: string,
+): Promise<Receipt[]> {
   const { rows } = await db.query<ReceiptRow>(
     `SELECT * FROM manager_receipts WHERE site_id = ANY($1) AND fiscal_date BETWEEN $2 AND $3
       ORDER BY fiscal_date, site_id, id`,
@@ -87,7 +92,10 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
       schema: {
         summary: "The day's manager receipts of the scope's sites (or of `site`), answer field `response`",
         tags: ['counting'],
-        querystring: z.object({ dateFiscale: FiscalDateSchema, site: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({
+          dateFiscale: FiscalDateSchema,
+          site: z.coerce.number().int().positive().optional(),
+        }),
         response: { 200: ReceiptListAnswerSchema, ...errorResponses },
       },
     },
@@ -160,7 +168,17 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         `INSERT INTO manager_receipts (site_id, fiscal_date, seller_code, seller_name, manager_code, manager_name,
            complements, created_by, created_by_login, updated_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8) RETURNING *`,
-        [q.site, fiscalDate, q.codeVendeur, q.nomVendeur, q.codeManager, q.nomManager, request.body, session.userId, session.login],
+        [
+          q.site,
+          fiscalDate,
+          q.codeVendeur,
+          q.nomVendeur,
+          q.codeManager,
+          q.nomManager,
+          request.body,
+          session.userId,
+          session.login,
+        ],
       );
       return toReceipt(rows[0]!);
     },
@@ -191,10 +209,10 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
       if (!current) throw new ApiHttpError(404, 'NotFound', 'no such receipt in your scope');
       // The receipt is replaced, so its previous content goes to the audit log (DESIGN.md §5:
       // nothing fiscal is silently lost), in the same transaction.
-      await tx.query(`INSERT INTO audit_log (user_id, action, detail) VALUES ($1, 'manager_receipt.update', $2)`, [
-        session.userId,
-        { previous: toReceipt(current) },
-      ]);
+      await tx.query(
+        `INSERT INTO audit_log (user_id, action, detail) VALUES ($1, 'manager_receipt.update', $2)`,
+        [session.userId, { previous: toReceipt(current) }],
+      );
       const { rows } = await tx.query<ReceiptRow>(
         `UPDATE manager_receipts SET site_id = $3, fiscal_date = $4, seller_code = $5, seller_name = $6,
            manager_code = $7, manager_name = $8, complements = $9, version = version + 1,

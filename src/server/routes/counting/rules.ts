@@ -79,7 +79,8 @@ export async function ruleRoutes(app: FastifyInstance, options: CountingOptions)
       // A GET that acts: no automatic HEAD twin, which would act too.
       exposeHeadRoute: false,
       schema: {
-        summary: 'Turns a counting rule on or off on `site`, or on every site of the scope (a GET that writes)',
+        summary:
+          'Turns a counting rule on or off on `site`, or on every site of the scope (a GET that writes)',
         tags: ['counting'],
         querystring: UpdateRuleQuerySchema,
         response: { 200: RulesAnswerSchema, ...errorResponses },

@@ -113,7 +113,11 @@ export async function safeCountsBetween(
  * Safe count `id` when its site is in `siteIds`.
  * @throws ApiHttpError 404 NotFound otherwise (same answer for one that does not exist).
  */
-export async function safeCountById(db: Queryable, id: number, siteIds: readonly number[]): Promise<SafeCount> {
+export async function safeCountById(
+  db: Queryable,
+  id: number,
+  siteIds: readonly number[],
+): Promise<SafeCount> {
   const { rows } = await db.query<SafeCountRow>(
     `SELECT ${SAFE_COLUMNS} FROM safe_counts c JOIN sites s ON s.id = c.site_id WHERE c.id = $1 AND c.site_id = ANY($2)`,
     [id, siteIds],
@@ -123,10 +127,21 @@ export async function safeCountById(db: Queryable, id: number, siteIds: readonly
 }
 
 /** The PDF receipt of a safe count, in `language`. */
-export async function safeReceiptPdf(db: Queryable, count: SafeCount, language: Language, chain: string): Promise<Buffer> {
+export async function safeReceiptPdf(
+  db: Queryable,
+  count: SafeCount,
+  language: Language,
+  chain: string,
+): Promise<Buffer> {
   const facts = (await siteFacts(db, [count.site])).get(count.site)!;
   return renderDocument(
-    safeReceiptDefinition(count, { language, chain, siteName: facts.libelle, currency: facts.currency, timeZone: facts.timeZone }),
+    safeReceiptDefinition(count, {
+      language,
+      chain,
+      siteName: facts.libelle,
+      currency: facts.currency,
+      timeZone: facts.timeZone,
+    }),
   );
 }
 
@@ -142,7 +157,11 @@ const CoffreQuerySchema = z.object({
   restaurantId: z.coerce.number().int().positive().optional().describe('form 2: the site'),
   dateDebut: FiscalDateSchema.optional().describe('form 2: first fiscal date'),
   dateFin: FiscalDateSchema.optional().describe('form 2: last fiscal date (included)'),
-  pdf: z.enum(['true', 'false']).default('false').transform((v) => v === 'true').describe('form 3: PDF (true) or JSON'),
+  pdf: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('form 3: PDF (true) or JSON'),
   id: z.coerce.number().int().positive().optional().describe('form 3: the safe count id'),
   language: LanguageSchema.optional().describe('form 3: language of the PDF'),
 });
@@ -156,11 +175,17 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
     {
       config: { rights: 'GET coffre' },
       schema: {
-        summary: 'Safe counts: ?dateFiscale | ?ACTION=getComptages&restaurantId&dateDebut&dateFin | ?ACTION=getRecu&pdf=true&id',
+        summary:
+          'Safe counts: ?dateFiscale | ?ACTION=getComptages&restaurantId&dateDebut&dateFin | ?ACTION=getRecu&pdf=true&id',
         tags: ['counting'],
         querystring: CoffreQuerySchema,
         response: {
-          200: z.union([SafeDayAnswerSchema, SafeListAnswerSchema, SafeCountSchema, z.any().describe('application/pdf')]),
+          200: z.union([
+            SafeDayAnswerSchema,
+            SafeListAnswerSchema,
+            SafeCountSchema,
+            z.any().describe('application/pdf'),
+          ]),
           ...errorResponses,
         },
       },
@@ -172,7 +197,12 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
         if (q.id === undefined) throw new ApiHttpError(400, 'BadRequest', 'getRecu needs id');
         const count = await safeCountById(pool, q.id, session.siteIds);
         if (!q.pdf) return count;
-        const pdf = await safeReceiptPdf(pool, count, documentLanguage(q.language, session), options.config.distribution);
+        const pdf = await safeReceiptPdf(
+          pool,
+          count,
+          documentLanguage(q.language, session),
+          options.config.distribution,
+        );
         return reply
           .type('application/pdf')
           .header('content-disposition', contentDisposition(`coffre-${count.id}.pdf`))
@@ -188,7 +218,8 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
           throw new ApiHttpError(400, 'MaxReportDays', 'period too long', { maxDays: SAFE_LIST_MAX_DAYS });
         return { data: await safeCountsBetween(pool, [q.restaurantId], q.dateDebut, q.dateFin) };
       }
-      if (!q.dateFiscale) throw new ApiHttpError(400, 'BadRequest', 'give dateFiscale, or ACTION with its parameters');
+      if (!q.dateFiscale)
+        throw new ApiHttpError(400, 'BadRequest', 'give dateFiscale, or ACTION with its parameters');
       const facts = await siteFacts(pool, session.siteIds);
       const counts = await safeCountsBetween(pool, session.siteIds, q.dateFiscale, q.dateFiscale);
       const { rows: openings } = await pool.query<{ site_id: number; counted_cents: number }>(
@@ -227,7 +258,9 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
       const body = request.body;
       requireSite(session, body.site);
       const tx = writeTx(request);
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [`safe_count:${body.site}:${body.dateFiscale}`]);
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
+        `safe_count:${body.site}:${body.dateFiscale}`,
+      ]);
       const contents = [...body.contents].sort((a, b) => b.denominationCents - a.denominationCents);
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO safe_counts (site_id, fiscal_date, version, opening_cents, deposits_cents, withdrawals_cents,

@@ -38,12 +38,20 @@ export interface SiteFacts {
 
 /** The facts of `siteIds`, by id. */
 export async function siteFacts(db: Queryable, siteIds: readonly number[]): Promise<Map<number, SiteFacts>> {
-  const { rows } = await db.query<{ id: number; libelle: string; currency: string; time_zone: string; day_start: string }>(
-    'SELECT id, libelle, currency, time_zone, day_start FROM sites WHERE id = ANY($1) ORDER BY id',
-    [siteIds],
-  );
+  const { rows } = await db.query<{
+    id: number;
+    libelle: string;
+    currency: string;
+    time_zone: string;
+    day_start: string;
+  }>('SELECT id, libelle, currency, time_zone, day_start FROM sites WHERE id = ANY($1) ORDER BY id', [
+    siteIds,
+  ]);
   return new Map(
-    rows.map((r) => [r.id, { id: r.id, libelle: r.libelle, currency: r.currency, timeZone: r.time_zone, dayStart: r.day_start }]),
+    rows.map((r) => [
+      r.id,
+      { id: r.id, libelle: r.libelle, currency: r.currency, timeZone: r.time_zone, dayStart: r.day_start },
+    ]),
   );
 }
 

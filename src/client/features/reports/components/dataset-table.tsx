@@ -125,7 +125,10 @@ export function DatasetTable({ dataset }: { dataset: Dataset }) {
           <span className="ui-pager__where" role="status">
             {where}
           </span>
-          <Button isDisabled={first + PREVIEW_PAGE_ROWS >= count} onPress={() => setPage(Math.min(page, pages - 1) + 1)}>
+          <Button
+            isDisabled={first + PREVIEW_PAGE_ROWS >= count}
+            onPress={() => setPage(Math.min(page, pages - 1) + 1)}
+          >
             {intl.formatMessage({ id: 'reports.preview.next' })}
           </Button>
         </nav>

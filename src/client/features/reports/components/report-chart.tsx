@@ -32,7 +32,11 @@ export function ReportChart({ dataset }: { dataset: Dataset }) {
     chart.yType === 'money' ? formatMoney(v, dataset.currency, locale) : formatNumber(v, locale);
   const tick = (v: number) =>
     chart.yType === 'money'
-      ? formatNumber(v / 100, locale, { style: 'currency', currency: dataset.currency, maximumFractionDigits: 0 })
+      ? formatNumber(v / 100, locale, {
+          style: 'currency',
+          currency: dataset.currency,
+          maximumFractionDigits: 0,
+        })
       : formatNumber(v, locale, { notation: 'compact' });
   const xText = (v: string) => (chart.xType === 'date' ? formatDate(v) : v);
   const xTick = (v: string) =>

@@ -68,7 +68,10 @@ function OptionalChoice(props: {
   return (
     <Select
       label={props.label}
-      options={[{ id: NONE, label: props.none }, ...props.choices.map((c) => ({ id: c.value, label: c.label }))]}
+      options={[
+        { id: NONE, label: props.none },
+        ...props.choices.map((c) => ({ id: c.value, label: c.label })),
+      ]}
       value={props.value ?? NONE}
       onChange={(key) => props.onChange(key === NONE ? null : String(key))}
     />

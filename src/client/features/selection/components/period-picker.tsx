@@ -233,7 +233,9 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
                   placeholder={placeholder}
                   isInvalid={hourErrors[field] !== undefined}
                   errorMessage={
-                    hourErrors[field] ? intl.formatMessage({ id: 'selection.hours.error.badTime' }) : undefined
+                    hourErrors[field]
+                      ? intl.formatMessage({ id: 'selection.hours.error.badTime' })
+                      : undefined
                   }
                 />
               ))}

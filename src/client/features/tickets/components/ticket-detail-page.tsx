@@ -25,7 +25,10 @@ const KNOWN_METHODS = ['CASH', 'CARD', 'MEAL_VOUCHER', 'CHEQUE', 'OTHER'];
 export function TicketDetailPage({ siteId, ticketId }: { siteId: number; ticketId: number }) {
   const intl = useIntl();
   const { user } = useSnapshot(session);
-  const query = useQuery({ ...ticketQueries.detail(user?.id ?? 0, siteId, ticketId), enabled: user !== null });
+  const query = useQuery({
+    ...ticketQueries.detail(user?.id ?? 0, siteId, ticketId),
+    enabled: user !== null,
+  });
   useEffect(() => {
     if (query.errorUpdatedAt > 0 && query.error) notifyFailure(query.error);
   }, [query.errorUpdatedAt, query.error]);
@@ -126,14 +129,19 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
 
   return (
     <>
-      <h1 className="tk-title">{intl.formatMessage({ id: 'tickets.detail.title' }, { number: ticket.number })}</h1>
+      <h1 className="tk-title">
+        {intl.formatMessage({ id: 'tickets.detail.title' }, { number: ticket.number })}
+      </h1>
       <Card labelledBy="tk-history-heading">
         <CardTitle id="tk-history-heading">{label('tickets.detail.history')}</CardTitle>
         <dl className="tk-facts">
           <Fact name={label('tickets.col.site')}>{ticket.site}</Fact>
           <Fact name={label('tickets.detail.fiscalDate')}>{formatDate(ticket.fiscalDate)}</Fact>
           <Fact name={label('tickets.detail.opened')}>
-            {intl.formatMessage({ id: 'tickets.detail.openedAt' }, { date: formatDate(local.date), time: local.time })}
+            {intl.formatMessage(
+              { id: 'tickets.detail.openedAt' },
+              { date: formatDate(local.date), time: local.time },
+            )}
           </Fact>
           <Fact name={label('tickets.col.terminal')}>{ticket.terminal ?? ticket.terminalId ?? '—'}</Fact>
           <Fact name={label('tickets.col.seller')}>
@@ -195,7 +203,9 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
                       ) : null}
                     </span>
                   </td>
-                  <td data-label={label('tickets.line.family')} className="tk-l-family">{l.family ?? '—'}</td>
+                  <td data-label={label('tickets.line.family')} className="tk-l-family">
+                    {l.family ?? '—'}
+                  </td>
                   <td data-label={label('tickets.line.quantity')} className="tk-num tk-l-qty">
                     {formatNumber(l.quantity, locale, { maximumFractionDigits: 3 })}
                   </td>

@@ -5,7 +5,11 @@
 import { useIntl } from 'react-intl';
 import type { TicketSummary } from '../../../../contract/tickets.ts';
 
-export function TicketKind({ ticket }: { ticket: Pick<TicketSummary, 'kind' | 'corrected' | 'employeeMeal' | 'trainingMode'> }) {
+export function TicketKind({
+  ticket,
+}: {
+  ticket: Pick<TicketSummary, 'kind' | 'corrected' | 'employeeMeal' | 'trainingMode'>;
+}) {
   const intl = useIntl();
   const marks: { id: string; tone: string }[] = [];
   if (ticket.corrected) marks.push({ id: 'tickets.mark.corrected', tone: 'warn' });

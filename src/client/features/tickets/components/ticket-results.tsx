@@ -11,7 +11,13 @@ import { Button } from '../../../ui/button.tsx';
 import { pageCount, splitLocal } from '../ticket-search.ts';
 import { TicketKind } from './ticket-kind.tsx';
 
-export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; onPage: (page: number) => void }) {
+export function TicketResults({
+  answer,
+  onPage,
+}: {
+  answer: TicketSearchAnswer;
+  onPage: (page: number) => void;
+}) {
   const intl = useIntl();
   const pages = pageCount(answer.total, answer.pageSize);
   if (answer.total === 0) {
@@ -70,16 +76,25 @@ export function TicketResults({ answer, onPage }: { answer: TicketSearchAnswer; 
             {answer.tickets.map((t) => {
               const local = splitLocal(t.openedLocal);
               return (
-                <tr key={`${t.restaurantId}:${t.ticketId}`} className={t.kind === 'SALE' ? undefined : 'tk-row--alert'}>
+                <tr
+                  key={`${t.restaurantId}:${t.ticketId}`}
+                  className={t.kind === 'SALE' ? undefined : 'tk-row--alert'}
+                >
                   <td data-label={label('tickets.col.time')} className="tk-c-time">
                     <span className="tk-cell">
                       <span className="tk-nowrap">{formatDate(local.date)}</span>{' '}
                       <span className="tk-nowrap">{local.time}</span>
                     </span>
                   </td>
-                  <td data-label={label('tickets.col.site')} className="tk-c-site">{t.site}</td>
-                  <td data-label={label('tickets.col.terminal')} className="tk-c-terminal">{t.terminal ?? t.terminalId ?? '—'}</td>
-                  <td data-label={label('tickets.col.seller')} className="tk-c-seller">{t.seller ?? t.sellerCode ?? '—'}</td>
+                  <td data-label={label('tickets.col.site')} className="tk-c-site">
+                    {t.site}
+                  </td>
+                  <td data-label={label('tickets.col.terminal')} className="tk-c-terminal">
+                    {t.terminal ?? t.terminalId ?? '—'}
+                  </td>
+                  <td data-label={label('tickets.col.seller')} className="tk-c-seller">
+                    {t.seller ?? t.sellerCode ?? '—'}
+                  </td>
                   <td data-label={label('tickets.col.number')} className="tk-c-number">
                     <Link
                       to="/tickets/$siteId/$ticketId"
