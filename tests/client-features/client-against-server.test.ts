@@ -17,10 +17,10 @@ let userId: number;
 
 // Loaded after the server listens: lib/http reads the API base when it is first imported.
 type Modules = ClientCore & {
-  load: typeof import('../../src/client/features/selection/load-reference-data.ts');
-  ref: typeof import('../../src/client/features/selection/reference-queries.ts');
-  scope: typeof import('../../src/client/features/selection/site-scope.ts');
-  period: typeof import('../../src/client/features/selection/period.ts');
+  load: typeof import('../../src/client/selection/load-reference-data.ts');
+  ref: typeof import('../../src/client/selection/reference-queries.ts');
+  scope: typeof import('../../src/client/selection/site-scope.ts');
+  period: typeof import('../../src/client/selection/period.ts');
   request: typeof import('../../src/client/features/reports/report-request.ts');
   reports: typeof import('../../src/client/features/reports/report-queries.ts');
   home: typeof import('../../src/client/features/home/home-queries.ts');
@@ -39,10 +39,10 @@ beforeAll(async () => {
   });
   m = {
     ...(await connectClient(t)),
-    load: await import('../../src/client/features/selection/load-reference-data.ts'),
-    ref: await import('../../src/client/features/selection/reference-queries.ts'),
-    scope: await import('../../src/client/features/selection/site-scope.ts'),
-    period: await import('../../src/client/features/selection/period.ts'),
+    load: await import('../../src/client/selection/load-reference-data.ts'),
+    ref: await import('../../src/client/selection/reference-queries.ts'),
+    scope: await import('../../src/client/selection/site-scope.ts'),
+    period: await import('../../src/client/selection/period.ts'),
     request: await import('../../src/client/features/reports/report-request.ts'),
     reports: await import('../../src/client/features/reports/report-queries.ts'),
     home: await import('../../src/client/features/home/home-queries.ts'),

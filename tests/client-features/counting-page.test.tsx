@@ -18,7 +18,7 @@ import en from '../../i18n/en.json';
 import { toWireDate } from '../../src/contract/dates.ts';
 import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
 import { countingQueries } from '../../src/client/features/counting/counting-queries.ts';
-import { resetSelection } from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection } from '../../src/client/selection/selection-state.ts';
 import { db } from '../../src/client/lib/db.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import {

@@ -14,7 +14,7 @@ import en from '../../i18n/en.json';
 import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
 import { SafeCountPage } from '../../src/client/features/counting/components/safe-count-page.tsx';
 import { saveCashCount } from '../../src/client/features/counting/save-counts.ts';
-import { loadReferenceData } from '../../src/client/features/selection/load-reference-data.ts';
+import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
 import { db } from '../../src/client/lib/db.ts';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { readStoredCredentials } from '../../src/client/lib/outbox/credentials.ts';

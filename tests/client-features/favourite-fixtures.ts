@@ -5,7 +5,7 @@
  */
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
 import type { ReportRequestInput } from '../../src/client/features/reports/report-request.ts';
-import type { ReportShaping } from '../../src/client/features/selection/selection-state.ts';
+import type { ReportShaping } from '../../src/client/selection/selection-state.ts';
 
 /**
  * bo/getResultsChoices of RapportVentesFamille, cut down to what the favourite screens read:

@@ -16,7 +16,7 @@ import { FavouritesPage } from '../../src/client/features/favourites/components/
 import { favouriteQueries } from '../../src/client/features/favourites/favourite-queries.ts';
 import { ReportsPage } from '../../src/client/features/reports/components/reports-page.tsx';
 import { reportQueries } from '../../src/client/features/reports/report-queries.ts';
-import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection, selection } from '../../src/client/selection/selection-state.ts';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications } from '../../src/client/lib/notifications.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupementsAnswerSchema, ResultsChoicesAnswerSchema } from '../../src/contract/exports.ts';
 import { type Dataset, DatasetAnswerSchema } from '../../src/contract/reports.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
-import type { ReportShaping } from '../../src/client/features/selection/selection-state.ts';
+import type { ReportShaping } from '../../src/client/selection/selection-state.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { type ClientCore, connectClient, disconnectClient } from './against-server.ts';
 import { shapedReportInput } from './favourite-fixtures.ts';

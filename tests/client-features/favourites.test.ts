@@ -15,8 +15,8 @@ import {
   NO_FAVOURITE,
   nextFavouriteMode,
 } from '../../src/client/features/favourites/favourite-mode.ts';
-import { resolvePeriodChoice } from '../../src/client/features/selection/period.ts';
-import { NO_SHAPING } from '../../src/client/features/selection/selection-state.ts';
+import { resolvePeriodChoice } from '../../src/client/selection/period.ts';
+import { NO_SHAPING } from '../../src/client/selection/selection-state.ts';
 import {
   describeFilter,
   describeFilterValue,

@@ -11,7 +11,7 @@ import en from '../../i18n/en.json';
 import { toWireDate } from '../../src/contract/dates.ts';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
 import { homeQueries } from '../../src/client/features/home/home-queries.ts';
-import { resetSelection } from '../../src/client/features/selection/selection-state.ts';
+import { resetSelection } from '../../src/client/selection/selection-state.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 

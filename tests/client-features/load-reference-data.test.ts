@@ -69,14 +69,14 @@ const server = http.createServer((req, res) => {
 
 // Loaded after the server listens: lib/http reads the API base when it is first imported.
 let mod: {
-  loadReferenceData: typeof import('../../src/client/features/selection/load-reference-data.ts').loadReferenceData;
+  loadReferenceData: typeof import('../../src/client/selection/load-reference-data.ts').loadReferenceData;
   session: typeof import('../../src/client/lib/session.ts').session;
   signIn: typeof import('../../src/client/lib/session.ts').signIn;
   appState: typeof import('../../src/client/lib/app-state.ts').appState;
   queryClient: typeof import('../../src/client/lib/query-client.ts').queryClient;
-  referenceQueries: typeof import('../../src/client/features/selection/reference-queries.ts').referenceQueries;
-  selection: typeof import('../../src/client/features/selection/selection-state.ts').selection;
-  referenceLoad: typeof import('../../src/client/features/selection/selection-state.ts').referenceLoad;
+  referenceQueries: typeof import('../../src/client/selection/reference-queries.ts').referenceQueries;
+  selection: typeof import('../../src/client/selection/selection-state.ts').selection;
+  referenceLoad: typeof import('../../src/client/selection/selection-state.ts').referenceLoad;
   notifications: typeof import('../../src/client/lib/notifications.ts').notifications;
 };
 
@@ -84,16 +84,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   vi.stubEnv('VITE_API_BASE', `http://127.0.0.1:${port}/api/`);
-  const load = await import('../../src/client/features/selection/load-reference-data.ts');
+  const load = await import('../../src/client/selection/load-reference-data.ts');
   const sessionModule = await import('../../src/client/lib/session.ts');
-  const state = await import('../../src/client/features/selection/selection-state.ts');
+  const state = await import('../../src/client/selection/selection-state.ts');
   mod = {
     loadReferenceData: load.loadReferenceData,
     session: sessionModule.session,
     signIn: sessionModule.signIn,
     appState: (await import('../../src/client/lib/app-state.ts')).appState,
     queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
-    referenceQueries: (await import('../../src/client/features/selection/reference-queries.ts'))
+    referenceQueries: (await import('../../src/client/selection/reference-queries.ts'))
       .referenceQueries,
     selection: state.selection,
     referenceLoad: state.referenceLoad,

@@ -6,7 +6,7 @@ import {
   tidyTypedTime,
   toCustomChoice,
   validateHours,
-} from '../../src/client/features/selection/period.ts';
+} from '../../src/client/selection/period.ts';
 
 // Wednesday 15 May 2024, a day with a previous month of 30 days and a leap year behind it.
 const today = new Date(2024, 4, 15);

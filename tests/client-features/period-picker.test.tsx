@@ -9,8 +9,8 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import de from '../../i18n/de.json';
-import { PeriodPicker } from '../../src/client/features/selection/components/period-picker.tsx';
-import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
+import { PeriodPicker } from '../../src/client/selection/components/period-picker.tsx';
+import { resetSelection, selection } from '../../src/client/selection/selection-state.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

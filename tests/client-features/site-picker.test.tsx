@@ -10,8 +10,8 @@ import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import type { Site } from '../../src/contract/api.ts';
-import { SitePicker } from '../../src/client/features/selection/components/site-pickers.tsx';
-import { resetSelection, selection } from '../../src/client/features/selection/selection-state.ts';
+import { SitePicker } from '../../src/client/selection/components/site-pickers.tsx';
+import { resetSelection, selection } from '../../src/client/selection/selection-state.ts';
 import { renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
 
 const site = (restaurantId: number, libelle: string, code: string | null): Site =>

@@ -7,7 +7,7 @@ import {
   pruneTerminalsAndSellers,
   searchSites,
   visibleSites,
-} from '../../src/client/features/selection/site-scope.ts';
+} from '../../src/client/selection/site-scope.ts';
 
 function site(
   restaurantId: number,

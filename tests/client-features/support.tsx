@@ -21,9 +21,9 @@ import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
 import type { ConnexionAnswer, Site } from '../../src/contract/api.ts';
-import { referenceQueries } from '../../src/client/features/selection/reference-queries.ts';
-import { referenceLoad } from '../../src/client/features/selection/selection-state.ts';
-import type { SiteTerminals } from '../../src/client/features/selection/site-scope.ts';
+import { referenceQueries } from '../../src/client/selection/reference-queries.ts';
+import { referenceLoad } from '../../src/client/selection/selection-state.ts';
+import type { SiteTerminals } from '../../src/client/selection/site-scope.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { session } from '../../src/client/lib/session.ts';
 

@@ -15,8 +15,8 @@ import { formatMoney } from '../../lib/format.ts';
 import { notify, notifyFailure } from '../../lib/notifications.ts';
 import { useLiveQuery } from '../../lib/outbox/use-live-query.ts';
 import { session } from '../../lib/session.ts';
-import { visibleSites } from '../selection/site-scope.ts';
-import { useReferenceData } from '../selection/use-reference-data.ts';
+import { visibleSites } from '../../selection/site-scope.ts';
+import { useReferenceData } from '../../selection/use-reference-data.ts';
 import type { Author } from './save-counts.ts';
 import { useQueuedWrite } from './use-queued-write.ts';
 

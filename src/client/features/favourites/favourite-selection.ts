@@ -17,7 +17,7 @@
 import { wireToDisplay } from '../../../contract/dates.ts';
 import type { Favourite, FavouriteSaveBody } from '../../../contract/favourites.ts';
 import type { ReportVariant } from '../../../contract/reports.ts';
-import { resolvePeriodChoice, validateHours } from '../selection/period.ts';
+import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import {
   DOWNLOAD_FORMATS,
   type DownloadFormat,
@@ -25,7 +25,7 @@ import {
   type SelectionState,
   sellerKey,
   terminalKey,
-} from '../selection/selection-state.ts';
+} from '../../selection/selection-state.ts';
 
 /** The part of the selection a favourite sets (all of it). */
 export type FavouriteSelection = Pick<

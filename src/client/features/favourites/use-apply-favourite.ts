@@ -4,9 +4,9 @@
  */
 import type { Favourite } from '../../../contract/favourites.ts';
 import { notify } from '../../lib/notifications.ts';
-import { selection } from '../selection/selection-state.ts';
-import { visibleSites } from '../selection/site-scope.ts';
-import { useReferenceData } from '../selection/use-reference-data.ts';
+import { selection } from '../../selection/selection-state.ts';
+import { visibleSites } from '../../selection/site-scope.ts';
+import { useReferenceData } from '../../selection/use-reference-data.ts';
 import { dispatchFavouriteMode } from './favourite-mode.ts';
 import { selectionFromFavourite } from './favourite-selection.ts';
 

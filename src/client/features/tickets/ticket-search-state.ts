@@ -2,7 +2,7 @@
  * What /tickets remembers while the user opens a ticket and comes back (DESIGN.md §8: UI state in
  * valtio): the amounts as typed (kept as typed, so an error never erases them), the criteria,
  * the last search sent and its page. Sites, terminals, sellers and the period are the shared
- * selection (features/selection). Cleared on sign-out (SPEC.md §4).
+ * selection (src/client/selection). Cleared on sign-out (SPEC.md §4).
  */
 import { proxy } from 'valtio';
 import type { TicketCriterion } from '../../../contract/tickets.ts';

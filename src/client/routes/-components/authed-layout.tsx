@@ -15,7 +15,7 @@ import { type Requirement, satisfies, screenRequirement } from '../../../contrac
 import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { NavBar, type NavEntry, NavMenu } from '../../app/nav-menu.tsx';
-import { loadReferenceData } from '../../features/selection/load-reference-data.ts';
+import { loadReferenceData } from '../../selection/load-reference-data.ts';
 import { OfflineCopyBanner } from '../../features/sync/components/offline-copy-banner.tsx';
 import { SyncBadge } from '../../features/sync/components/sync-badge.tsx';
 import { appState, ensureServerInfo } from '../../lib/app-state.ts';

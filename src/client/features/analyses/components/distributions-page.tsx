@@ -24,7 +24,7 @@ import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { HorizontalBarChart } from '../../graphs/components/bar-chart.tsx';
 import { ShowCard, useSelectionResult } from '../../graphs/components/selection-result.tsx';
-import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
+import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import { buildDistributionParams, distributionBars } from '../distribution.ts';
 import '../../graphs/components/graphs.css';
 

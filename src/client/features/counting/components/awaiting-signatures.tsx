@@ -8,7 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
-import { useReferenceData } from '../../selection/use-reference-data.ts';
+import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { safeQueries } from '../counting-queries.ts';
 import { AWAITING_DAYS, awaitingPeriod } from '../safe-signatures.ts';
 import type { CountersignTarget } from './countersign-dialog.tsx';

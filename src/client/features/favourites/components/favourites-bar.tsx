@@ -14,7 +14,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { Select } from '../../../ui/select.tsx';
-import { selection } from '../../selection/selection-state.ts';
+import { selection } from '../../../selection/selection-state.ts';
 import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
 import { favouriteFailureCode, favouriteQueries, useSaveFavouriteMutation } from '../favourite-queries.ts';
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';

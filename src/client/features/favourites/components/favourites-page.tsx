@@ -17,8 +17,8 @@ import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
-import { selection } from '../../selection/selection-state.ts';
-import { useReferenceData } from '../../selection/use-reference-data.ts';
+import { selection } from '../../../selection/selection-state.ts';
+import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { reportQueries } from '../../reports/report-queries.ts';
 import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
 import {

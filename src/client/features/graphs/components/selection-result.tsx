@@ -13,9 +13,9 @@ import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { resolvePeriodChoice } from '../../selection/period.ts';
-import { selection } from '../../selection/selection-state.ts';
-import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { resolvePeriodChoice } from '../../../selection/period.ts';
+import { selection } from '../../../selection/selection-state.ts';
+import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import './graphs.css';
 
 /** The checked selection a screen loads its result for. */

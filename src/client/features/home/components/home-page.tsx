@@ -11,8 +11,8 @@ import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { ApiFailure } from '../../../lib/http.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
-import { GroupPicker, SitePicker } from '../../selection/components/site-pickers.tsx';
-import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { GroupPicker, SitePicker } from '../../../selection/components/site-pickers.tsx';
+import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { homeQueries } from '../home-queries.ts';
 import './home.css';
 

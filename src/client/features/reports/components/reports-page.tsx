@@ -25,16 +25,16 @@ import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { FavouritesBar } from '../../favourites/components/favourites-bar.tsx';
 import { describeFilterValue } from '../../favourites/favourite-summary.ts';
-import { SelectionPanel } from '../../selection/components/selection-panel.tsx';
-import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
+import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
+import { resolvePeriodChoice, validateHours } from '../../../selection/period.ts';
 import {
   DOWNLOAD_FORMATS,
   type DownloadFormat,
   NO_SHAPING,
   type ReportShaping,
   selection,
-} from '../../selection/selection-state.ts';
-import { useSiteScope } from '../../selection/use-reference-data.ts';
+} from '../../../selection/selection-state.ts';
+import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { reportQueries } from '../report-queries.ts';
 import { buildReportParams, precheckReport } from '../report-request.ts';
 import { saveFile } from '../save-file.ts';

@@ -5,9 +5,9 @@
  */
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import type { Regroupement, Site } from '../../../../contract/api.ts';
-import { appState } from '../../../lib/app-state.ts';
-import { Select } from '../../../ui/select.tsx';
+import type { Regroupement, Site } from '../../../contract/api.ts';
+import { appState } from '../../lib/app-state.ts';
+import { Select } from '../../ui/select.tsx';
 import { selection, sellerKey, terminalKey } from '../selection-state.ts';
 import { effectiveSiteIds, offeredSites, pruneTerminalsAndSellers, searchSites } from '../site-scope.ts';
 import { useSiteScope } from '../use-reference-data.ts';

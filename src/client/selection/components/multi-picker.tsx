@@ -12,8 +12,8 @@ import { Disclosure, DisclosurePanel, Heading } from 'react-aria-components/Disc
 import { Header, ListBox, ListBoxItem, ListBoxSection } from 'react-aria-components/ListBox';
 import { Input, Label, SearchField } from 'react-aria-components/SearchField';
 import type { Selection } from 'react-aria-components';
-import { Checkbox } from '../../../ui/checkbox.tsx';
-import { Button } from '../../../ui/button.tsx';
+import { Checkbox } from '../../ui/checkbox.tsx';
+import { Button } from '../../ui/button.tsx';
 
 export interface PickerItem {
   id: string;

@@ -3,7 +3,7 @@
  * and which terminals and sellers belong to them. Kept apart from the components so /rapports,
  * /home and the tests share one reading of SPEC.md §3–§5.
  */
-import type { Regroupement, Seller, Site, Terminal } from '../../../contract/api.ts';
+import type { Regroupement, Seller, Site, Terminal } from '../../contract/api.ts';
 import { sellerKey, terminalKey } from './selection-state.ts';
 
 /** Label of placeholder sites that are never shown (SPEC.md §3). */

@@ -5,11 +5,11 @@
  * call); a missing user (NoConnectedUser, SPEC.md §8) signs out too. `referenceLoad.loading` is
  * true around the load (SPEC.md §4 "a loading flag").
  */
-import { appState, ensureServerInfo } from '../../lib/app-state.ts';
-import { ApiFailure } from '../../lib/http.ts';
-import { notifyFailure } from '../../lib/notifications.ts';
-import { queryClient } from '../../lib/query-client.ts';
-import { onSignOut, session, signOut } from '../../lib/session.ts';
+import { appState, ensureServerInfo } from '../lib/app-state.ts';
+import { ApiFailure } from '../lib/http.ts';
+import { notifyFailure } from '../lib/notifications.ts';
+import { queryClient } from '../lib/query-client.ts';
+import { onSignOut, session, signOut } from '../lib/session.ts';
 import { referenceQueries } from './reference-queries.ts';
 import { referenceLoad, resetReferenceLoad, resetSelection } from './selection-state.ts';
 

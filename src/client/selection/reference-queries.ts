@@ -10,10 +10,10 @@ import {
   RegroupementSchema,
   SitesAnswerSchema,
   VendeursAnswerSchema,
-} from '../../../contract/api.ts';
+} from '../../contract/api.ts';
 import { z } from 'zod';
-import { ApiFailure, getJson } from '../../lib/http.ts';
-import { session } from '../../lib/session.ts';
+import { ApiFailure, getJson } from '../lib/http.ts';
+import { session } from '../lib/session.ts';
 import type { SiteSellers, SiteTerminals } from './site-scope.ts';
 
 const RegroupementsAnswerSchema = z.array(RegroupementSchema);

@@ -18,12 +18,12 @@ import {
 import { Dialog, DialogTrigger, Popover } from 'react-aria-components/Popover';
 import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { useSnapshot } from 'valtio';
-import { DISPLAY_DATE, parseDisplayDate, wireToDisplay } from '../../../../contract/dates.ts';
-import { PERIOD_CODES } from '../../../../contract/periods.ts';
-import { cardClass } from '../../../ui/card.tsx';
-import { Checkbox } from '../../../ui/checkbox.tsx';
-import { Select } from '../../../ui/select.tsx';
-import { TextField } from '../../../ui/text-field.tsx';
+import { DISPLAY_DATE, parseDisplayDate, wireToDisplay } from '../../../contract/dates.ts';
+import { PERIOD_CODES } from '../../../contract/periods.ts';
+import { cardClass } from '../../ui/card.tsx';
+import { Checkbox } from '../../ui/checkbox.tsx';
+import { Select } from '../../ui/select.tsx';
+import { TextField } from '../../ui/text-field.tsx';
 import {
   isPeriodCode,
   resolvePeriodChoice,

@@ -7,8 +7,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { appState } from '../../lib/app-state.ts';
-import { session } from '../../lib/session.ts';
+import { appState } from '../lib/app-state.ts';
+import { session } from '../lib/session.ts';
 import { loadReferenceData } from './load-reference-data.ts';
 import { referenceQueries } from './reference-queries.ts';
 import { referenceLoad, selection } from './selection-state.ts';

@@ -7,8 +7,8 @@
  * and `restaurantIds` empty means "all the user's sites" (SPEC.md §5), never "no site".
  */
 import { proxy } from 'valtio';
-import { DEFAULT_REPORT_HOURS } from '../../../contract/periods.ts';
-import type { ReportVariant } from '../../../contract/reports.ts';
+import { DEFAULT_REPORT_HOURS } from '../../contract/periods.ts';
+import type { ReportVariant } from '../../contract/reports.ts';
 import type { PeriodChoice } from './period.ts';
 
 /** Formats offered for download on /rapports (JSON is the on-screen preview, not a file). */

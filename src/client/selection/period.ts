@@ -5,8 +5,8 @@
  * Custom dates are kept exactly as the user typed them (DD/MM/YYYY), so a validation error never
  * throws away what was typed; they become wire dates only when the whole range is valid.
  */
-import { type DateRange, type PeriodCode, PERIOD_CODES, resolvePeriod } from '../../../contract/periods.ts';
-import { hhmmToMinutes, parseDisplayDate, toWireDate, wireToDisplay } from '../../../contract/dates.ts';
+import { type DateRange, type PeriodCode, PERIOD_CODES, resolvePeriod } from '../../contract/periods.ts';
+import { hhmmToMinutes, parseDisplayDate, toWireDate, wireToDisplay } from '../../contract/dates.ts';
 
 /** The period a user chose: one of the codes of SPEC.md §9, or two typed dates (DD/MM/YYYY text). */
 export type PeriodChoice =
