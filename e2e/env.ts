@@ -2,8 +2,8 @@
 import path from 'node:path';
 
 export const E2E = {
-  port: 8090,
-  baseURL: 'http://127.0.0.1:8090',
+  port: Number(process.env.E2E_PORT ?? 8090),
+  baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8090)}`,
   dataDir: path.resolve('.tmp', 'e2e-data'),
   login: 'admin',
   password: 'E2e-Admin-2026!',

@@ -3,7 +3,9 @@
  * (plus `details` when useful) with a code of src/contract/errors.ts, so the client can
  * translate it and never shows raw server text.
  *
- * Guarantees: a route throws {@link ApiHttpError} to choose the status and code; request
+ * Guarantees: a domain module throws {@link DomainError} (src/server/errors.ts), whose kind
+ * maps to a status here and nowhere else; a route throws {@link ApiHttpError} to choose the
+ * status and code itself; request
  * validation failures answer 400 `BadRequest` with the zod issues in `details`; anything else
  * answers 500 `InternalError`, is logged with the request's method, URL and user, and its
  * message is never sent to the client.
@@ -12,6 +14,19 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '../../contract/errors.ts';
 import type {} from '../auth/session.ts'; // request.session
+import { DomainError, type DomainErrorKind } from '../errors.ts';
+
+/** The HTTP status of each kind of {@link DomainError}: the one place a domain failure meets HTTP. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  tooManyAttempts: 429,
+  internal: 500,
+  upstream: 502,
+};
 
 /**
  * An error a route throws to answer `status` with `{ code, message, details }`.
@@ -34,6 +49,12 @@ export class ApiHttpError extends Error {
 
 /** The error body of `error`'s answer and its HTTP status; 5xx bodies never carry the real message. */
 export function errorAnswer(error: unknown): { status: number; body: ApiError } {
+  if (error instanceof DomainError) {
+    const status = STATUS_OF_KIND[error.kind];
+    const body: ApiError = { code: error.code, message: error.message };
+    if (error.details) body.details = error.details;
+    return { status, body };
+  }
   if (error instanceof ApiHttpError) {
     const body: ApiError = { code: error.code, message: error.message };
     if (error.details) body.details = error.details;
