@@ -58,9 +58,13 @@ module.exports = {
     {
       name: 'server-db-knows-no-domain',
       severity: 'error',
-      comment: 'db/ is the connection, schema, migrations and generic SQL helpers: it imports no domain, route or plugin.',
+      comment:
+        'db/ is the connection, schema, migrations and generic SQL helpers: it imports no domain, route or plugin.',
       from: { path: '^src/server/db/' },
-      to: { path: ['^src/server/', '^src/contract/'], pathNot: '^src/server/(db/|config\\.ts$|memory\\.ts$)' },
+      to: {
+        path: ['^src/server/', '^src/contract/'],
+        pathNot: '^src/server/(db/|config\\.ts$|memory\\.ts$)',
+      },
     },
     {
       name: 'server-domain-knows-no-http',
@@ -68,7 +72,11 @@ module.exports = {
       comment: 'Domain modules know no HTTP: no routes, no plugins, no Fastify. They throw domain errors.',
       from: { path: SERVER_DOMAIN },
       to: {
-        path: ['^src/server/(routes|plugins)/', '^src/server/app\\.ts$', '(^|/)node_modules/(fastify|@fastify)/'],
+        path: [
+          '^src/server/(routes|plugins)/',
+          '^src/server/app\\.ts$',
+          '(^|/)node_modules/(fastify|@fastify)/',
+        ],
       },
     },
     {
@@ -89,7 +97,8 @@ module.exports = {
     {
       name: 'client-feature-imports-no-other-feature',
       severity: 'error',
-      comment: 'Features do not import each other: what two share moves to ui/, lib/ or selection/, or the route composes them.',
+      comment:
+        'Features do not import each other: what two share moves to ui/, lib/ or selection/, or the route composes them.',
       from: { path: '^src/client/features/([^/]+)/' },
       to: { path: '^src/client/features/', pathNot: '^src/client/features/$1/' },
     },
@@ -98,28 +107,37 @@ module.exports = {
       severity: 'error',
       comment: 'Features are composed by routes; they never import a route or the app shell.',
       from: { path: '^src/client/features/' },
-      to: { path: ['^src/client/(routes|app)/', '^src/client/routeTree\\.gen\\.ts$', '^src/client/main\\.tsx$'] },
+      to: {
+        path: ['^src/client/(routes|app)/', '^src/client/routeTree\\.gen\\.ts$', '^src/client/main\\.tsx$'],
+      },
     },
     {
       name: 'client-shared-imports-no-feature',
       severity: 'error',
-      comment: 'ui/, lib/ and selection/ are shared by every feature; they import no feature, route or app module.',
+      comment:
+        'ui/, lib/ and selection/ are shared by every feature; they import no feature, route or app module.',
       from: { path: CLIENT_SHARED },
       to: {
-        path: ['^src/client/(features|routes|app)/', '^src/client/routeTree\\.gen\\.ts$', '^src/client/main\\.tsx$'],
+        path: [
+          '^src/client/(features|routes|app)/',
+          '^src/client/routeTree\\.gen\\.ts$',
+          '^src/client/main\\.tsx$',
+        ],
       },
     },
     {
       name: 'client-ui-imports-no-lib-state',
       severity: 'error',
-      comment: 'ui/ holds presentational components: it may format (lib/format, lib/i18n) but holds no app state.',
+      comment:
+        'ui/ holds presentational components: it may format (lib/format, lib/i18n) but holds no app state.',
       from: { path: '^src/client/ui/' },
       to: { path: '^src/client/(selection)/' },
     },
     {
       name: 'client-selection-below-lib-only',
       severity: 'error',
-      comment: 'selection/ is shared state and pickers: it may use ui/ and lib/, never the reverse (lib/ stays below).',
+      comment:
+        'selection/ is shared state and pickers: it may use ui/ and lib/, never the reverse (lib/ stays below).',
       from: { path: '^src/client/lib/' },
       to: { path: '^src/client/(selection|ui)/' },
     },

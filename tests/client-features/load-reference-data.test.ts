@@ -93,8 +93,7 @@ beforeAll(async () => {
     signIn: sessionModule.signIn,
     appState: (await import('../../src/client/lib/app-state.ts')).appState,
     queryClient: (await import('../../src/client/lib/query-client.ts')).queryClient,
-    referenceQueries: (await import('../../src/client/selection/reference-queries.ts'))
-      .referenceQueries,
+    referenceQueries: (await import('../../src/client/selection/reference-queries.ts')).referenceQueries,
     selection: state.selection,
     referenceLoad: state.referenceLoad,
     notifications: (await import('../../src/client/lib/notifications.ts')).notifications,
