@@ -13,11 +13,8 @@
  * test can compare them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type pg from 'pg';
 import type { ReportRequest } from '../reports/types.ts';
-
-/** Anything that runs a query: a pool client inside a transaction, a client, or a pool. */
-export type Queryable = Pick<pg.ClientBase, 'query'>;
+import type { Queryable } from './queryable.ts';
 
 /**
  * Options of a refresh. `lineGroups` names a table (usually the load's temporary table) of

@@ -7,10 +7,9 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connect.ts';
 import { ApiHttpError } from '../../plugins/errors.ts';
 
-/** Something that runs SQL: the pool or a transaction's client. */
-export interface Queryable {
-  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-}
+import type { Queryable } from '../../db/queryable.ts';
+
+export type { Queryable };
 
 /**
  * Checks that `siteId` is in the user's scope (SPEC.md §6).
