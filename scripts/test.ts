@@ -1,6 +1,6 @@
 /**
  * `npm test`: everything a fresh machine can run, in order, stopping at the first failure —
- * message catalogues, type check, lint, vitest (unit + server integration on the embedded
+ * message catalogues, type check, lint and format (biome check), import rules (dependency-cruiser), vitest (unit + server integration on the embedded
  * PostgreSQL), then the Playwright e2e suite in Debian's Chromium against the production build.
  * Ends with one line `tests: N passed, N failed` over vitest and Playwright.
  *
@@ -87,6 +87,9 @@ if (only !== 'e2e') {
   )
     finish(false);
   if (!step('lint and format (biome check)', bin('biome'), ['check', '.'])) finish(false);
+  if (!step('import rules (dependency-cruiser)', bin('depcruise'), ['src', 'sw', '--output-type', 'err'])) {
+    finish(false);
+  }
   const vitestJson = path.join(reports, 'vitest.json');
   const ok = step('unit and server tests (vitest, embedded PostgreSQL)', bin('vitest'), [
     'run',
