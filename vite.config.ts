@@ -85,8 +85,11 @@ export default defineConfig({
       registerType: 'prompt',
       // Registered by src/client/app/service-worker.ts (workbox-window), after the first render.
       injectRegister: false,
+      // The plugin adds the web manifest and the manifest's icons to the precache itself: the
+      // glob leaves them out (no webmanifest, no icons/) so each file is listed once.
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,png,ico,svg,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,png,ico,svg}'],
+        globIgnores: ['icons/**'],
       },
       manifest: {
         id: '/',
