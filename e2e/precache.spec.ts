@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 
 test('the service worker precaches each file once, and each is served', async ({ request }) => {
   const sw = await (await request.get('/sw.js')).text();
-  const urls = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]);
+  const urls = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1] ?? '');
   expect(urls.length).toBeGreaterThan(20);
   const counts = new Map<string, number>();
   for (const u of urls) counts.set(u, (counts.get(u) ?? 0) + 1);

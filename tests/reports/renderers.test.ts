@@ -210,32 +210,70 @@ describe('CSV renderer', () => {
 });
 
 describe('XLSX renderer', () => {
-  it('writes figures as numbers with a currency format, dates as dates, and a totals row', async () => {
-    const { dataset } = await report('fr');
+  /** The workbook of `dataset` as a spreadsheet program reads it. */
+  async function read(data: Buffer) {
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(new Uint8Array(await renderXlsx(dataset, 'fr')).buffer);
-    const sheet = workbook.worksheets[0]!;
+    await workbook.xlsx.load(new Uint8Array(data).buffer);
+    return workbook;
+  }
+
+  it('opens with a heading block saying what the report is, in each language', async () => {
+    for (const language of LANGS) {
+      const { dataset, options } = await report(language);
+      const workbook = await read(await renderXlsx(dataset, options));
+      const sheet = workbook.worksheets[0]!;
+      const heading = [1, 2, 3, 4, 5, 6].map((r) => sheet.getRow(r).getCell(1).value);
+      expect(heading[0]).toBe(EXPECTED[language].title);
+      expect(sheet.getRow(1).font?.bold).toBe(true);
+      expect(heading).toContain(EXPECTED[language].chain.replace(' : ', '\u00a0: '));
+      expect(heading).toContain(EXPECTED[language].period);
+      expect(heading).toContain(EXPECTED[language].generated);
+      expect(heading.some((t) => typeof t === 'string' && t.includes(dataset.sites[0]!.libelle))).toBe(true);
+      expect(workbook.title).toBe(EXPECTED[language].title);
+      expect(workbook.creator).toBe(options.chain);
+      expect(workbook.subject).toContain(EXPECTED[language].period);
+    }
+  });
+
+  it('writes figures as numbers with a currency format, dates as dates, and a totals row of SUM formulas', async () => {
+    const { dataset, options } = await report('fr');
+    const sheet = (await read(await renderXlsx(dataset, options))).worksheets[0]!;
     expect(sheet.name).toBe('Ventes');
-    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(dataset.columns.map((c) => c.label));
-    expect(sheet.rowCount).toBe(dataset.rows.length + 2);
-    const first = sheet.getRow(2);
+    const headerRow = 8; // title, chain, sites, period, currency, generated-at, blank
+    const header = sheet.getRow(headerRow);
+    expect((header.values as unknown[]).slice(1)).toEqual(dataset.columns.map((c) => c.label));
+    expect(header.font?.bold).toBe(true);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: headerRow });
+    const lastColumn = String.fromCharCode(64 + dataset.columns.length);
+    expect(sheet.autoFilter).toBe(`A${headerRow}:${lastColumn}${headerRow + dataset.rows.length}`);
+    expect(sheet.rowCount).toBe(headerRow + dataset.rows.length + 1);
+    const first = sheet.getRow(headerRow + 1);
     const row = dataset.rows[0]!;
     expect(first.getCell(1).value).toEqual(new Date(`${row.fiscalDate}T00:00:00Z`));
     expect(first.getCell(1).numFmt).toBe('dd/mm/yyyy');
     expect(first.getCell(4).value).toBe(row.tickets);
     expect(first.getCell(5).value).toBe((row.netSales as number) / 100);
     expect(first.getCell(5).numFmt).toContain('"€"');
-    const totals = sheet.getRow(dataset.rows.length + 2);
+    const totals = sheet.getRow(headerRow + dataset.rows.length + 1);
+    const last = headerRow + dataset.rows.length;
     expect(totals.getCell(1).value).toBe('Total');
-    expect(totals.getCell(5).value).toBe((dataset.totals.netSales as number) / 100);
+    // Sums are formulas over the data rows, with the total as the result shown before recalculation.
+    expect(totals.getCell(4).value).toEqual({
+      formula: `SUM(D${headerRow + 1}:D${last})`,
+      result: dataset.totals.tickets,
+    });
+    expect(totals.getCell(5).value).toEqual({
+      formula: `SUM(E${headerRow + 1}:E${last})`,
+      result: (dataset.totals.netSales as number) / 100,
+    });
+    // An average is no sum of its column: it stays a value.
     expect(totals.getCell(8).value).toBe((dataset.totals.averageTicket as number) / 100);
   });
 
   it('puts the currency symbol where English puts it', async () => {
-    const { dataset } = await report('en', { sites: [3] });
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(new Uint8Array(await renderXlsx(dataset, 'en')).buffer);
-    expect(workbook.worksheets[0]!.getRow(2).getCell(5).numFmt).toMatch(/^"£"#,##0\.00/);
+    const { dataset, options } = await report('en', { sites: [3] });
+    const sheet = (await read(await renderXlsx(dataset, options))).worksheets[0]!;
+    expect(sheet.getRow(9).getCell(5).numFmt).toMatch(/^"£"#,##0\.00/);
   });
 });
 

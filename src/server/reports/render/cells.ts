@@ -3,7 +3,7 @@
  * and how one cell reads in a document of a given language.
  */
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
-import { formatDate, formatMoney, formatNumber, formatPercent, message } from '../../i18n.ts';
+import { formatDate, formatInstant, formatMoney, formatNumber, formatPercent, message } from '../../i18n.ts';
 
 /** Context of a rendered document that the dataset itself does not carry. */
 export interface RenderOptions {
@@ -58,4 +58,35 @@ export function totalsRow(dataset: Dataset, language: Language): Array<string | 
 /** Whether `dataset`'s PDF is laid out in landscape (more than six columns). */
 export function isLandscape(dataset: Pick<Dataset, 'columns'>): boolean {
   return dataset.columns.length > 6;
+}
+
+/**
+ * What a document says about its report above the table, one line each, in `options.language`:
+ * the title with its variant, the chain, the sites, the period (or the explicit fiscal dates,
+ * DD/MM/YYYY), the hour range and training mode when they apply, the currency, and when it was
+ * generated (in `options.timeZone`, 24-hour). The PDF and the XLSX heading show the same lines.
+ */
+export function documentHeading(
+  dataset: Dataset,
+  options: RenderOptions,
+): { title: string; lines: string[] } {
+  const { language } = options;
+  const t = (id: string, values?: Record<string, string | number>) => message(language, id, values);
+  // French typography puts a (no-break) space before the colon.
+  const colon = language === 'fr' ? '\u00a0: ' : ': ';
+  const lines = [
+    `${t('report.pdf.chain')}${colon}${options.chain}`,
+    `${t('report.pdf.sites')}${colon}${dataset.sites.map((s) => s.libelle).join(', ')}`,
+    options.fiscalDates
+      ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
+      : t('report.pdf.period', {
+          dateDebut: formatDate(dataset.dateDebut),
+          dateFin: formatDate(dataset.dateFin),
+        }),
+  ];
+  if (options.hours) lines.push(t('report.pdf.hours', options.hours));
+  if (options.trainingMode) lines.push(t('report.pdf.trainingMode'));
+  lines.push(t('report.pdf.currency', { currency: dataset.currency }));
+  lines.push(t('report.pdf.generatedAt', formatInstant(new Date(dataset.generatedAt), options.timeZone)));
+  return { title: `${dataset.title} — ${t(`report.variant.${dataset.variant}`)}`, lines };
 }

@@ -45,8 +45,8 @@ export async function renderReport(
       // exceljs is loaded on the first workbook: tens of MB a server that never makes one need not hold.
       const { renderXlsx, renderXlsxStream } = await import('./xlsx.ts');
       return isStreamed(dataset)
-        ? { kind: 'stream', data: renderXlsxStream(dataset, options.language) }
-        : { kind: 'buffer', data: await renderXlsx(dataset, options.language) };
+        ? { kind: 'stream', data: renderXlsxStream(dataset, options) }
+        : { kind: 'buffer', data: await renderXlsx(dataset, options) };
     }
     case 'CSV':
       return { kind: 'stream', data: renderCsv(dataset, options.language) };

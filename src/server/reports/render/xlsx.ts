@@ -1,9 +1,11 @@
 /**
  * XLSX renderer, generic over any dataset (DESIGN.md §6), with exceljs: one sheet named after
- * the report, a bold header row of translated labels, figures as numbers (money in currency
- * units with a currency number format, so the spreadsheet sums them), dates as real dates shown
- * DD/MM/YYYY, and a bold totals row. A streamed dataset (render/streamed.ts) is written as a
- * stream while its rows are read.
+ * the report, opening with a heading block (title, chain, sites, period, time of generation: the
+ * PDF's heading lines), then a bold, frozen header row of translated labels with filter buttons,
+ * figures as numbers (money in currency units with a currency number format, so the spreadsheet
+ * sums them), dates as real dates shown DD/MM/YYYY, and a bold totals row whose sums are `SUM`
+ * formulas. The workbook's title, subject and author say the same. A streamed dataset
+ * (render/streamed.ts) is written as a stream while its rows are read.
  */
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -11,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
 import { parseWireDate } from '../../../contract/dates.ts';
 import { LOCALES } from '../../i18n.ts';
-import { totalsRow } from './cells.ts';
+import { documentHeading, type RenderOptions, totalsRow } from './cells.ts';
 import { claimRest } from './streamed.ts';
 
 /**
@@ -66,20 +68,146 @@ function sheetColumns(dataset: Dataset, language: Language): Array<Partial<Excel
   }));
 }
 
-/** `dataset` as an XLSX workbook, in memory. */
-export async function renderXlsx(dataset: Dataset, language: Language): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'Comptoir';
+/** A cell as a sheet row takes it: a value, or a formula with the result a reader shows before recalculating. */
+type SheetCell = string | number | Date | null | { formula: string; result: number };
+/** How a row reads: the title, a heading line, the column header, a data row or the totals. */
+type RowStyle = 'title' | 'heading' | 'header' | 'data' | 'totals';
+/** Adds one row to the sheet (and commits it when the sheet is streamed). */
+type AddRow = (cells: SheetCell[], style: RowStyle) => void;
+
+const FONTS: Partial<Record<RowStyle, Partial<ExcelJS.Font>>> = {
+  title: { bold: true, size: 14 },
+  heading: { color: { argb: 'FF555555' } },
+  header: { bold: true },
+  totals: { bold: true },
+};
+
+/** Row number (1-based) of the column header: under the title, the heading lines and a blank row. */
+function headerRowOf(dataset: Dataset, options: RenderOptions): number {
+  return documentHeading(dataset, options).lines.length + 3;
+}
+
+/**
+ * Writes the heading block (title, chain, sites, period…, the lines the PDF shows) and the
+ * column header; returns the header's row number.
+ */
+function writeTop(add: AddRow, dataset: Dataset, options: RenderOptions): number {
+  const { title, lines } = documentHeading(dataset, options);
+  add([title], 'title');
+  for (const line of lines) add([line], 'heading');
+  add([], 'heading');
+  add(
+    dataset.columns.map((c) => c.label),
+    'header',
+  );
+  return lines.length + 3;
+}
+
+/**
+ * Sums each column's figures as they are written (money in cents, quantities as they are), so
+ * the totals row can tell which of its totals are plain sums of the column.
+ */
+class ColumnSums {
+  readonly sums: number[];
+  rows = 0;
+  private readonly columns: DatasetColumn[];
+  constructor(columns: DatasetColumn[]) {
+    this.columns = columns;
+    this.sums = columns.map(() => 0);
+  }
+  add(row: Dataset['rows'][number]): void {
+    this.rows++;
+    this.columns.forEach((c, i) => {
+      const v = row[c.key];
+      if (typeof v === 'number') this.sums[i]! += v;
+    });
+  }
+}
+
+/**
+ * The totals row: a money or quantity total that equals the sum of its column's data rows is
+ * written as a `SUM` formula over them (with the total as its cached result), so a cell edited
+ * in the spreadsheet recomputes it; any other total (an average, a rate, a label) as its value.
+ */
+function totalsCells(
+  dataset: Dataset,
+  sheet: { getColumn(n: number): { letter: string } },
+  sums: ColumnSums,
+  firstDataRow: number,
+  language: Language,
+): SheetCell[] {
+  const totals = totalsRow(dataset, language);
+  const lastDataRow = firstDataRow + sums.rows - 1;
+  return dataset.columns.map((c, i) => {
+    const total = totals[i];
+    const summable = (c.type === 'money' || c.type === 'qty') && typeof total === 'number' && sums.rows > 0;
+    if (!summable || Math.abs(sums.sums[i]! - total) > 1e-9 * Math.max(1, Math.abs(total))) {
+      return xlsxCell(total, c);
+    }
+    const letter = sheet.getColumn(i + 1).letter;
+    return {
+      formula: `SUM(${letter}${firstDataRow}:${letter}${lastDataRow})`,
+      result: xlsxCell(total, c) as number,
+    };
+  });
+}
+
+/** Title, subject (period and sites) and author (the chain) of the workbook's document properties. */
+function describeWorkbook(
+  workbook: { creator: string; title: string; subject: string; created: Date },
+  dataset: Dataset,
+  options: RenderOptions,
+): void {
+  const { title, lines } = documentHeading(dataset, options);
+  workbook.creator = options.chain;
+  workbook.title = title;
+  workbook.subject = [lines[2], lines[1]].join(' — ');
   workbook.created = new Date(dataset.generatedAt);
+}
+
+/** The filter buttons on the header row, over the data rows (not the totals). */
+function autoFilterOf(headerRow: number, sums: ColumnSums, columns: number): ExcelJS.AutoFilter {
+  return {
+    from: { row: headerRow, column: 1 },
+    to: { row: headerRow + Math.max(sums.rows, 1), column: columns },
+  };
+}
+
+/** Adds rows to `sheet` in `style`, committing each when `commit` (the streaming writer). */
+function rowAdder(sheet: { addRow(cells: SheetCell[]): ExcelJS.Row }, commit: boolean): AddRow {
+  return (cells, style) => {
+    const row = sheet.addRow(cells);
+    const font = FONTS[style];
+    if (font) row.font = font;
+    if (commit) row.commit();
+  };
+}
+
+/**
+ * `dataset` as an XLSX workbook, in memory: a heading block saying what the report is (the
+ * lines of the PDF's heading), the column header frozen and with filter buttons, the rows, and
+ * a bold totals row whose sums are formulas.
+ */
+export async function renderXlsx(dataset: Dataset, options: RenderOptions): Promise<Buffer> {
+  const { language } = options;
+  const workbook = new ExcelJS.Workbook();
+  describeWorkbook(workbook, dataset, options);
+  workbook.company = options.chain;
   const sheet = workbook.addWorksheet(sheetName(dataset));
   sheet.columns = sheetColumns(dataset, language);
-  const head = sheet.addRow(dataset.columns.map((c) => c.label));
-  head.font = { bold: true };
-  for (const row of dataset.rows) sheet.addRow(dataset.columns.map((c) => xlsxCell(row[c.key], c)));
-  const totals = totalsRow(dataset, language);
-  const last = sheet.addRow(dataset.columns.map((c, i) => xlsxCell(totals[i], c)));
-  last.font = { bold: true };
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  const add = rowAdder(sheet, false);
+  const headerRow = writeTop(add, dataset, options);
+  const sums = new ColumnSums(dataset.columns);
+  for (const row of dataset.rows) {
+    add(
+      dataset.columns.map((c) => xlsxCell(row[c.key], c)),
+      'data',
+    );
+    sums.add(row);
+  }
+  add(totalsCells(dataset, sheet, sums, headerRow + 1, language), 'totals');
+  sheet.autoFilter = autoFilterOf(headerRow, sums, dataset.columns.length);
+  sheet.views = [{ state: 'frozen', ySplit: headerRow }];
   const data = await workbook.xlsx.writeBuffer();
   return Buffer.from(data);
 }
@@ -94,7 +222,8 @@ const XLSX_HIGH_WATER = 1 << 20;
  * taken what was written, so memory stays flat whatever the number of rows. Destroying the
  * stream stops the reading and releases the database connection.
  */
-export function renderXlsxStream(dataset: Dataset, language: Language): Readable {
+export function renderXlsxStream(dataset: Dataset, options: RenderOptions): Readable {
+  const { language } = options;
   const out = new PassThrough({ highWaterMark: XLSX_HIGH_WATER });
   const rest = claimRest(dataset);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -102,29 +231,32 @@ export function renderXlsxStream(dataset: Dataset, language: Language): Readable
     useStyles: true,
     useSharedStrings: false,
   });
-  workbook.creator = 'Comptoir';
-  workbook.created = new Date(dataset.generatedAt);
-  const sheet = workbook.addWorksheet(sheetName(dataset), { views: [{ state: 'frozen', ySplit: 1 }] });
+  describeWorkbook(workbook, dataset, options);
+  const headerRow = headerRowOf(dataset, options);
+  const sheet = workbook.addWorksheet(sheetName(dataset), {
+    views: [{ state: 'frozen', ySplit: headerRow }],
+  });
   sheet.columns = sheetColumns(dataset, language);
-  const add = (cells: Array<string | number | Date | null>, bold = false) => {
-    const row = sheet.addRow(cells);
-    if (bold) row.font = { bold: true };
-    row.commit();
+  const add = rowAdder(sheet, true);
+  const sums = new ColumnSums(dataset.columns);
+  const addData = (row: Dataset['rows'][number]) => {
+    add(
+      dataset.columns.map((c) => xlsxCell(row[c.key], c)),
+      'data',
+    );
+    sums.add(row);
   };
   let abandoned = false;
   out.on('close', () => {
     abandoned = !out.readableEnded;
   });
   const write = async () => {
-    add(
-      dataset.columns.map((c) => c.label),
-      true,
-    );
+    writeTop(add, dataset, options);
     try {
-      for (const row of dataset.rows) add(dataset.columns.map((c) => xlsxCell(row[c.key], c)));
+      for (const row of dataset.rows) addData(row);
       if (rest)
         for (let next = await rest.batches.next(); !next.done; next = await rest.batches.next()) {
-          for (const row of next.value) add(dataset.columns.map((c) => xlsxCell(row[c.key], c)));
+          for (const row of next.value) addData(row);
           while (!abandoned && out.writableLength > XLSX_HIGH_WATER)
             await Promise.race([once(out, 'drain'), once(out, 'close')]);
           if (abandoned) return;
@@ -132,11 +264,9 @@ export function renderXlsxStream(dataset: Dataset, language: Language): Readable
     } finally {
       await rest?.batches.return?.();
     }
-    const totals = totalsRow({ ...dataset, totals: rest ? rest.totals() : dataset.totals }, language);
-    add(
-      dataset.columns.map((c, i) => xlsxCell(totals[i], c)),
-      true,
-    );
+    const all = { ...dataset, totals: rest ? rest.totals() : dataset.totals };
+    add(totalsCells(all, sheet, sums, headerRow + 1, language), 'totals');
+    sheet.autoFilter = autoFilterOf(headerRow, sums, dataset.columns.length);
     sheet.commit();
     await workbook.commit();
   };
