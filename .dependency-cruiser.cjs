@@ -145,7 +145,10 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsConfig: { fileName: 'tsconfig.json' },
-    tsPreCompilationDeps: true,
+    // TypeScript 7 has no compiler API for dependency-cruiser to use: @swc/core parses the sources.
+    // Its reader sees type-only imports too (`import type`), so those count as dependencies
+    // without tsPreCompilationDeps, an option that would ask for the compiler API.
+    tsPreCompilationDeps: false,
     parser: 'swc',
     enhancedResolveOptions: {
       exportsFields: ['exports'],

@@ -73,6 +73,7 @@ describe('import rules (dependency-cruiser)', () => {
       'src/server/counting/c.ts': ['../plugins/p.ts'],
       'src/server/plugins/p.ts': [],
       'src/server/db/d.ts': ['../reports/r.ts'],
+      'src/server/db/typed.ts': ['type:../reports/r.ts'],
       'src/server/db/schema.ts': [],
       'src/server/routes/q.ts': ['../db/schema.ts'],
       'src/server/import/i.ts': ['../cli/start.ts'],
@@ -82,7 +83,14 @@ describe('import rules (dependency-cruiser)', () => {
     };
     for (const [file, imports] of Object.entries(planted)) {
       fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
-      const body = imports.map((m, i) => `import * as m${i} from '${m}';\nconsole.log(m${i});`).join('\n');
+      // `type:` marks a type-only import, which must count as much as any other.
+      const body = imports
+        .map((m, i) =>
+          m.startsWith('type:')
+            ? `import type { here as t${i} } from '${m.slice(5)}';\nexport type T${i} = typeof t${i};`
+            : `import * as m${i} from '${m}';\nconsole.log(m${i});`,
+        )
+        .join('\n');
       fs.writeFileSync(path.join(dir, file), `${body}\nexport const here = 1;\n`);
     }
     fs.writeFileSync(
@@ -116,7 +124,10 @@ describe('import rules (dependency-cruiser)', () => {
       ['client-shared-imports-no-feature', ['src/client/lib/c.ts → src/client/features/two/b.ts']],
       ['client-ui-imports-no-lib-state', ['src/client/ui/u.ts → src/client/selection/s.ts']],
       ['sw-imports-contract-and-outbox-only', ['sw/sw.ts → src/client/lib/c.ts']],
-      ['server-db-knows-no-domain', ['src/server/db/d.ts → src/server/reports/r.ts']],
+      [
+        'server-db-knows-no-domain',
+        ['src/server/db/d.ts → src/server/reports/r.ts', 'src/server/db/typed.ts → src/server/reports/r.ts'],
+      ],
       [
         'server-domain-knows-no-http',
         [
