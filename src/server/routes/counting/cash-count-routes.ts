@@ -22,8 +22,8 @@ import {
 import { ApiHttpError } from '../../plugins/errors.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
-import { requiredCounts, rulesOf } from './rules.ts';
-import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './shared.ts';
+import { requiredCounts, rulesOf } from './rule-routes.ts';
+import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './counting-options.ts';
 
 /** Payment methods of `payments.method` counted at a terminal, and the answer field of each. */
 const METHOD_FIELDS = {

@@ -36,8 +36,8 @@ import {
   type SafeCountRow,
   safeCountsBetween,
   toSafeCount,
-} from './safe-counts.ts';
-import { type CountingOptions, requireSite } from './shared.ts';
+} from './safe-count-routes.ts';
+import { type CountingOptions, requireSite } from './counting-options.ts';
 
 /** A manager whose code matched, or null. */
 export async function checkManagerCode(

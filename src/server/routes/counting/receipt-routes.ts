@@ -25,7 +25,7 @@ import { receiptDefinition, renderDocument } from '../../reports/counting/docume
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, sessionOf } from '../common.ts';
 import { currentFiscalDate } from '../home.ts';
-import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './shared.ts';
+import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './counting-options.ts';
 
 interface ReceiptRow {
   site_id: number;

@@ -26,8 +26,8 @@ import { createMailer, MailError, type MailMessage } from '../../mail/transport.
 import { ApiHttpError } from '../../plugins/errors.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
-import { documentLanguage, safeCountById, safeReceiptPdf } from './safe-counts.ts';
-import { type CountingOptions, requireSite, siteFacts } from './shared.ts';
+import { documentLanguage, safeCountById, safeReceiptPdf } from './safe-count-routes.ts';
+import { type CountingOptions, requireSite, siteFacts } from './counting-options.ts';
 
 interface Recipient {
   email: string;

@@ -18,7 +18,7 @@ import {
 } from '../../../contract/counting.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession } from '../common.ts';
-import { type CountingOptions, type Queryable, requireSite } from './shared.ts';
+import { type CountingOptions, type Queryable, requireSite } from './counting-options.ts';
 
 /** The rules of `siteIds` (ascending site, then RULE_LIBELLES order), defaults filled in. */
 export async function rulesOf(db: Queryable, siteIds: readonly number[]): Promise<Rule[]> {

@@ -26,7 +26,7 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { renderDocument, safeReceiptDefinition } from '../../reports/counting/documents.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
-import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './shared.ts';
+import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './counting-options.ts';
 
 /** Longest period of the `getComptages` form, in days (a year and a bit). */
 export const SAFE_LIST_MAX_DAYS = 400;
