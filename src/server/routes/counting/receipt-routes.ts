@@ -1,9 +1,7 @@
 /**
- * Manager receipts (/analyses/recuManagers, /recus; SPEC.md §7 bo/documentsManager/*): a
- * manager acknowledges money received from a seller. A receipt belongs to one site and fiscal
- * date; an update replaces its content and raises its `version`, the previous content going
- * to the audit log. readDocument answers JSON or,
- * with `pdf=true`, the receipt as a PDF.
+ * HTTP of manager receipts (SPEC.md §7 bo/documentsManager/*; /analyses/recuManagers, /recus):
+ * wire names (codeVendeur, nomManager, documentId…) mapped to counting/receipts.ts's calls;
+ * readDocument answers JSON or, with `pdf=true`, the receipt as a PDF.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,73 +10,34 @@ import {
   CreateReceiptQuerySchema,
   FiscalDateSchema,
   ReadReceiptQuerySchema,
-  type Receipt,
   ReceiptComplementsSchema,
   ReceiptListAnswerSchema,
   ReceiptSchema,
   UpdateReceiptQuerySchema,
 } from '../../../contract/counting.ts';
 import type { Language } from '../../../contract/reports.ts';
-import { ApiHttpError } from '../../plugins/errors.ts';
+import { receiptPdf } from '../../counting/receipt-pdfs.ts';
+import { createReceipt, receiptById, receipts, updateReceipt } from '../../counting/receipts.ts';
+import { requireSite, siteFactsOf } from '../../counting/sites.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
-import { receiptDefinition, renderDocument } from '../../reports/counting/documents.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, sessionOf } from '../common.ts';
 import { currentFiscalDate } from '../home.ts';
-import { type CountingOptions, iso, type Queryable, requireSite, siteFacts } from './counting-options.ts';
+import type { CountingOptions } from './counting-options.ts';
 
-interface ReceiptRow {
-  site_id: number;
-  id: number;
-  fiscal_date: string;
-  seller_code: string;
-  seller_name: string;
-  manager_code: string;
-  manager_name: string;
-  complements: { montantCents: number; motif: string; commentaire: string };
-  version: number;
-  created_by: number;
-  created_by_login: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function toReceipt(r: ReceiptRow): Receipt {
+/** The receipt content a createDocument / updateDocument query and body give. */
+function receiptContent(
+  q: z.output<typeof CreateReceiptQuerySchema>,
+  complements: z.output<typeof ReceiptComplementsSchema>,
+) {
   return {
-    id: r.id,
-    restaurantId: r.site_id,
-    dateFiscale: r.fiscal_date,
-    numVendeur: r.seller_code,
-    libVendeur: r.seller_name,
-    codeManager: r.manager_code,
-    nomManager: r.manager_name,
-    complements: r.complements,
-    version: r.version,
-    createdBy: { userId: r.created_by, login: r.created_by_login },
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
+    site: q.site,
+    sellerCode: q.codeVendeur,
+    sellerName: q.nomVendeur,
+    managerCode: q.codeManager,
+    managerName: q.nomManager,
+    complements,
   };
-}
-
-/** Receipts of `siteIds` between two fiscal dates (included), by date, site, id. */
-export async function receiptsBetween(
-  db: Queryable,
-  siteIds: readonly number[],
-  dateDebut: string,
-  dateFin: string,
-): Promise<Receipt[]> {
-  const { rows } = await db.query<ReceiptRow>(
-    `SELECT * FROM manager_receipts WHERE site_id = ANY($1) AND fiscal_date BETWEEN $2 AND $3
-      ORDER BY fiscal_date, site_id, id`,
-    [siteIds, dateDebut, dateFin],
-  );
-  return rows.map(toReceipt);
-}
-
-/** Today's fiscal date of `site` (its time zone and day start). */
-async function todayOf(db: Queryable, site: number): Promise<string> {
-  const facts = (await siteFacts(db, [site])).get(site)!;
-  return currentFiscalDate(new Date(), facts.timeZone, facts.dayStart);
 }
 
 export async function receiptRoutes(app: FastifyInstance, options: CountingOptions) {
@@ -99,12 +58,12 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptListAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function readRecusManager(request) {
       const session = sessionOf(request);
       const { dateFiscale, site } = request.query;
       if (site !== undefined) requireSite(session, site);
       const siteIds = site !== undefined ? [site] : session.siteIds;
-      return { response: await receiptsBetween(pool, siteIds, dateFiscale, dateFiscale) };
+      return { response: await receipts(pool, { siteIds, dateDebut: dateFiscale, dateFin: dateFiscale }) };
     },
   );
 
@@ -119,26 +78,12 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptSchema.or(z.any().describe('application/pdf')), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async function readDocument(request, reply) {
       const session = sessionOf(request);
-      const { rows } = await pool.query<ReceiptRow>(
-        'SELECT * FROM manager_receipts WHERE id = $1 AND site_id = ANY($2)',
-        [request.query.documentId, session.siteIds],
-      );
-      if (!rows[0]) throw new ApiHttpError(404, 'NotFound', 'no such receipt in your scope');
-      const receipt = toReceipt(rows[0]);
+      const receipt = await receiptById(pool, request.query.documentId, session.siteIds);
       if (!request.query.pdf) return receipt;
-      const facts = (await siteFacts(pool, [receipt.restaurantId])).get(receipt.restaurantId)!;
       const language: Language = request.query.language ?? (session.language as Language | null) ?? 'fr';
-      const pdf = await renderDocument(
-        receiptDefinition(receipt, {
-          language,
-          chain: options.config.distribution,
-          siteName: facts.libelle,
-          currency: facts.currency,
-          timeZone: facts.timeZone,
-        }),
-      );
+      const pdf = await receiptPdf(pool, receipt, language, options.config.distribution);
       return reply
         .type('application/pdf')
         .header('content-disposition', contentDisposition(`recu-${receipt.id}.pdf`))
@@ -158,29 +103,15 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function createDocument(request) {
       const session = sessionOf(request);
       const q = request.query;
       requireSite(session, q.site);
       const tx = writeTx(request);
-      const fiscalDate = q.dateFiscale ?? (await todayOf(tx, q.site));
-      const { rows } = await tx.query<ReceiptRow>(
-        `INSERT INTO manager_receipts (site_id, fiscal_date, seller_code, seller_name, manager_code, manager_name,
-           complements, created_by, created_by_login, updated_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8) RETURNING *`,
-        [
-          q.site,
-          fiscalDate,
-          q.codeVendeur,
-          q.nomVendeur,
-          q.codeManager,
-          q.nomManager,
-          request.body,
-          session.userId,
-          session.login,
-        ],
-      );
-      return toReceipt(rows[0]!);
+      // Today's fiscal date of the site by default (its time zone and day start).
+      const site = await siteFactsOf(tx, q.site);
+      const fiscalDate: string = q.dateFiscale ?? currentFiscalDate(new Date(), site.timeZone, site.dayStart);
+      return createReceipt(tx, { ...receiptContent(q, request.body), fiscalDate }, session);
     },
   );
 
@@ -196,42 +127,12 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function updateDocument(request) {
       const session = sessionOf(request);
       const q = request.query;
       requireSite(session, q.site);
-      const tx = writeTx(request);
-      const { rows: found } = await tx.query<ReceiptRow>(
-        'SELECT * FROM manager_receipts WHERE id = $1 AND site_id = ANY($2) FOR UPDATE',
-        [q.documentId, session.siteIds],
-      );
-      const current = found[0];
-      if (!current) throw new ApiHttpError(404, 'NotFound', 'no such receipt in your scope');
-      // The receipt is replaced, so its previous content goes to the audit log (DESIGN.md §5:
-      // nothing fiscal is silently lost), in the same transaction.
-      await tx.query(
-        `INSERT INTO audit_log (user_id, action, detail) VALUES ($1, 'manager_receipt.update', $2)`,
-        [session.userId, { previous: toReceipt(current) }],
-      );
-      const { rows } = await tx.query<ReceiptRow>(
-        `UPDATE manager_receipts SET site_id = $3, fiscal_date = $4, seller_code = $5, seller_name = $6,
-           manager_code = $7, manager_name = $8, complements = $9, version = version + 1,
-           updated_by = $10, updated_at = now()
-         WHERE site_id = $1 AND id = $2 RETURNING *`,
-        [
-          current.site_id,
-          current.id,
-          q.site,
-          q.dateFiscale ?? current.fiscal_date,
-          q.codeVendeur,
-          q.nomVendeur,
-          q.codeManager,
-          q.nomManager,
-          request.body,
-          session.userId,
-        ],
-      );
-      return toReceipt(rows[0]!);
+      const content = { ...receiptContent(q, request.body), fiscalDate: q.dateFiscale ?? null };
+      return updateReceipt(writeTx(request), q.documentId, session.siteIds, content, session);
     },
   );
 }

@@ -1,57 +1,46 @@
 /**
- * Counting rules (SPEC.md §3 "Rule: libelle, active"; §7 GET bo/getListRules, GET bo/updateRule):
- * every site has the rules of RULE_LIBELLES; a rule never changed has its default
- * (RULE_DEFAULTS), only changes are stored (`counting_rules`), so a new site needs no seeding.
- * An active rule makes the matching part of a cash count required.
+ * HTTP of the counting rules (SPEC.md §7 GET bo/getListRules, GET bo/updateRule); the rules
+ * themselves are counting/rules.ts's.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   GetListRulesQuerySchema,
-  RULE_DEFAULTS,
-  RULE_LIBELLES,
-  type RequiredCounts,
   type Rule,
-  type RuleLibelle,
   RulesAnswerSchema,
   UpdateRuleQuerySchema,
 } from '../../../contract/counting.ts';
+import { rulesOf, setRule } from '../../counting/rules.ts';
+import { requireSite } from '../../counting/sites.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession } from '../common.ts';
-import { type CountingOptions, type Queryable, requireSite } from './counting-options.ts';
-
-/** The rules of `siteIds` (ascending site, then RULE_LIBELLES order), defaults filled in. */
-export async function rulesOf(db: Queryable, siteIds: readonly number[]): Promise<Rule[]> {
-  const { rows } = await db.query<{ site_id: number; libelle: string; active: boolean }>(
-    'SELECT site_id, libelle, active FROM counting_rules WHERE site_id = ANY($1)',
-    [siteIds],
-  );
-  const stored = new Map(rows.map((r) => [`${r.site_id}:${r.libelle}`, r.active]));
-  return [...siteIds]
-    .sort((a, b) => a - b)
-    .flatMap((restaurantId) =>
-      RULE_LIBELLES.map((libelle) => ({
-        restaurantId,
-        libelle,
-        active: stored.get(`${restaurantId}:${libelle}`) ?? RULE_DEFAULTS[libelle],
-      })),
-    );
-}
-
-/** Which parts of a cash count the (one site's) `rules` require. */
-export function requiredCounts(rules: readonly Rule[]): RequiredCounts {
-  const on = (l: RuleLibelle) => rules.some((r) => r.libelle === l && r.active);
-  return {
-    cash: on('comptageEspeces'),
-    cheques: on('comptageCheques'),
-    mealVouchers: on('comptageTicketsRestaurant'),
-    cardSlips: on('comptageCartes'),
-  };
-}
+import type { CountingOptions } from './counting-options.ts';
 
 export async function ruleRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
+
+  /** The rules of `site`, or of every site of the scope. */
+  async function getListRules(
+    request: FastifyRequest<{ Querystring: z.output<typeof GetListRulesQuerySchema> }>,
+  ): Promise<Rule[]> {
+    const session = ownSession(request, request.query.id);
+    const { site } = request.query;
+    if (site !== undefined) requireSite(session, site);
+    return rulesOf(pool, site !== undefined ? [site] : session.siteIds);
+  }
+
+  /** Turns a rule on or off on `site`, or on every site of the scope. */
+  async function updateRule(
+    request: FastifyRequest<{ Querystring: z.output<typeof UpdateRuleQuerySchema> }>,
+  ): Promise<Rule[]> {
+    const session = ownSession(request, request.query.id);
+    const { site, libelle, active } = request.query;
+    if (site !== undefined) requireSite(session, site);
+    const siteIds = site !== undefined ? [site] : session.siteIds;
+    return setRule(writeTx(request), siteIds, libelle, active, session.userId);
+  }
 
   api.get(
     '/bo/getListRules',
@@ -64,12 +53,7 @@ export async function ruleRoutes(app: FastifyInstance, options: CountingOptions)
         response: { 200: RulesAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const session = ownSession(request, request.query.id);
-      const { site } = request.query;
-      if (site !== undefined) requireSite(session, site);
-      return rulesOf(pool, site !== undefined ? [site] : session.siteIds);
-    },
+    getListRules,
   );
 
   api.get(
@@ -86,20 +70,6 @@ export async function ruleRoutes(app: FastifyInstance, options: CountingOptions)
         response: { 200: RulesAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const session = ownSession(request, request.query.id);
-      const { site, libelle, active } = request.query;
-      if (site !== undefined) requireSite(session, site);
-      const siteIds = site !== undefined ? [site] : session.siteIds;
-      const tx = writeTx(request);
-      await tx.query(
-        `INSERT INTO counting_rules (site_id, libelle, active, updated_by, updated_at)
-         SELECT s, $2, $3, $4, now() FROM unnest($1::int[]) AS s
-         ON CONFLICT (site_id, libelle) DO UPDATE
-           SET active = EXCLUDED.active, updated_by = EXCLUDED.updated_by, updated_at = now()`,
-        [siteIds, libelle, active, session.userId],
-      );
-      return (await rulesOf(tx, siteIds)).filter((r) => r.libelle === libelle);
-    },
+    updateRule,
   );
 }
