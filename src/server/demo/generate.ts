@@ -15,8 +15,7 @@
  * - Bulk: every table is filled with COPY in one transaction that also refreshes `daily_sales`.
  *   On empty tables (first start) the transaction truncates them, drops their indexes, loads
  *   with COPY … FREEZE and rebuilds the indexes once at the end; PostgreSQL ingests a site's
- *   rows while the next site is generated. Measured: ~1.1 M lines in 12–22 s on this 2-core
- *   machine while other jobs ran on it.
+ *   rows while the next site is generated.
  *
  * Shapes of the days: lunch and dinner peaks for brasseries (a late bar until 01:30 on the site
  * whose day starts at 05:00), morning, lunch and after-school peaks for bakeries, busier
@@ -649,8 +648,8 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
 /**
  * On an empty table, drops its primary key, unique constraints and indexes and returns the
  * statements that recreate them exactly as the migrations made them (read back from the
- * catalogue): building an index once after a bulk load costs about half of maintaining it
- * row by row during the COPY. A table that holds rows keeps its indexes (returns []).
+ * catalogue): building an index once after a bulk load costs less than maintaining it row by
+ * row during the COPY. A table that holds rows keeps its indexes (returns []).
  */
 async function dropIndexesWhileEmpty(client: pg.ClientBase, table: string): Promise<string[]> {
   const {
@@ -847,7 +846,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     for (const [siteId, from, to] of refreshes) await refreshDailySales(client, siteId, from, to);
     for (const load of loads) await recordDataLoad(client, load);
     // Statistics now rather than at autovacuum's leisure: reports run right after the first
-    // start, and without them the planner takes the small reference tables for ~350 rows and
+    // start, and without them the planner misjudges the small reference tables' sizes and
     // sorts on disk (seen on the year-long VAT and finance reports).
     await client.query(
       `ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`,
