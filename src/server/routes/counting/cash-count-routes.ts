@@ -21,6 +21,7 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 
+/** Registers bo/comptage/expected, bo/comptage/list and bo/comptage/save. */
 export async function cashCountRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

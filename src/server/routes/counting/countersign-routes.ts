@@ -28,6 +28,7 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 
+/** Registers the signatures list, fluxfin/contre_signe, bo/checkContreCode and bo/setContreCode. */
 export async function countersignRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

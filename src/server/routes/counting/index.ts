@@ -12,6 +12,7 @@ import { ruleRoutes } from './rule-routes.ts';
 import { safeCountRoutes } from './safe-count-routes.ts';
 import type { CountingOptions } from './counting-options.ts';
 
+/** Registers every counting route module with the same options (app.ts registers this one). */
 export async function countingRoutes(app: FastifyInstance, options: CountingOptions) {
   await app.register(ruleRoutes, options);
   await app.register(cashCountRoutes, options);

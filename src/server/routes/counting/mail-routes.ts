@@ -27,6 +27,7 @@ function sendKeyOf(request: FastifyRequest): SendKey | null {
   return key !== null && userId !== undefined ? { key, userId } : null;
 }
 
+/** Registers bo/home/envoieMail and bo/home/envoieMailManquant, with the app's mailer (closed with the app). */
 export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer(

@@ -40,6 +40,7 @@ function receiptContent(
   };
 }
 
+/** Registers bo/documentsManager/readRecusManager, readDocument, createDocument and updateDocument. */
 export async function receiptRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

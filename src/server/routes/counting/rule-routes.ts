@@ -17,6 +17,7 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 
+/** Registers bo/getListRules and bo/updateRule. */
 export async function ruleRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

@@ -46,6 +46,7 @@ const CoffreQuerySchema = z.object({
 });
 type CoffreQuery = z.output<typeof CoffreQuerySchema>;
 
+/** Registers GET coffre (its three forms) and POST coffre/save. */
 export async function safeCountRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
