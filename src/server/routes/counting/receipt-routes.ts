@@ -25,6 +25,12 @@ import { errorResponses, sessionOf } from '../common.ts';
 import { currentFiscalDate } from '../home.ts';
 import type { CountingOptions } from './counting-options.ts';
 
+/** Today's fiscal date of `site` (its time zone and day start): a new receipt's date by default. */
+async function todayOf(db: Parameters<typeof siteFactsOf>[0], site: number): Promise<string> {
+  const facts = await siteFactsOf(db, site);
+  return currentFiscalDate(new Date(), facts.timeZone, facts.dayStart);
+}
+
 /** The receipt content a createDocument / updateDocument query and body give. */
 function receiptContent(
   q: z.output<typeof CreateReceiptQuerySchema>,
@@ -109,9 +115,7 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
       const q = request.query;
       requireSite(session, q.site);
       const tx = writeTx(request);
-      // Today's fiscal date of the site by default (its time zone and day start).
-      const site = await siteFactsOf(tx, q.site);
-      const fiscalDate: string = q.dateFiscale ?? currentFiscalDate(new Date(), site.timeZone, site.dayStart);
+      const fiscalDate = q.dateFiscale ?? (await todayOf(tx, q.site));
       return createReceipt(tx, { ...receiptContent(q, request.body), fiscalDate }, session);
     },
   );
