@@ -15,8 +15,7 @@
  * - Bulk: every table is filled with COPY in one transaction that also refreshes `daily_sales`.
  *   On empty tables (first start) the transaction truncates them, drops their indexes, loads
  *   with COPY … FREEZE and rebuilds the indexes once at the end; PostgreSQL ingests a site's
- *   rows while the next site is generated. Measured: ~1.1 M lines in 12–22 s on this 2-core
- *   machine while other jobs ran on it.
+ *   rows while the next site is generated.
  *
  * Shapes of the days: lunch and dinner peaks for brasseries (a late bar until 01:30 on the site
  * whose day starts at 05:00), morning, lunch and after-school peaks for bakeries, busier
@@ -351,69 +350,82 @@ interface SiteDay {
   }[];
 }
 
-/** Everything a site sells on one fiscal date, from its own generator. */
-function generateDay(
-  seed: number,
-  siteIndex: number,
-  day: number,
-  cutMs: number,
-  offsets: Map<number, number>,
-  scale = 1,
-): SiteDay | null {
-  const site = SITES[siteIndex] as DemoSite;
-  const kind = (COMPANIES[site.company] ?? COMPANIES[0])?.kind ?? 'brasserie';
-  const date = new Date(day * DAY_MS);
-  const weekday = date.getUTCDay();
-  const month = date.getUTCMonth();
-  const dom = date.getUTCDate();
-  if ((month === 11 && dom === 25) || (month === 0 && dom === 1) || site.closedWeekdays.includes(weekday))
-    return null;
-  const rng = new Rng(mix(seed, siteIndex, day));
+/** A ticket's place in the day: its minute and the part of the day (lunch, dinner…) it falls in. */
+interface Slot {
+  minute: number;
+  part: DayPart['kind'];
+}
+
+/** Draws a seller code (`V01`…) for a ticket at a minute of the day. */
+type SellerPicker = (minute: number) => string;
+
+/**
+ * How many tickets the site has on a day: its base count × the weekday's and the month's factors
+ * × a little noise (at least 20).
+ */
+function ticketCountOf(
+  rng: Rng,
+  site: DemoSite,
+  kind: SiteKind,
+  weekday: number,
+  month: number,
+  scale: number,
+): number {
   const season = (site.tourist ? TOURIST_SEASON : CITY_SEASON)[month] ?? 1;
   const noise = 1 + (rng.float() + rng.float() + rng.float() - 1.5) * 0.16;
-  const count = Math.max(
+  return Math.max(
     20,
     Math.round(site.baseTickets * scale * (WEEKDAY_FACTOR[kind][weekday] ?? 1) * season * noise),
   );
-  const parts = dayParts(kind, site, weekday);
+}
+
+/**
+ * The day's ticket slots: `count` minutes drawn from the day's parts (each part by its weight,
+ * then a minute peaking at the part's peak), in the order drawn.
+ */
+function daySlots(rng: Rng, parts: readonly DayPart[], count: number): Slot[] {
   const weights = parts.map((p) => p.weight);
-  const slots: { minute: number; part: DayPart['kind'] }[] = [];
+  const slots: Slot[] = [];
   for (let i = 0; i < count; i++) {
     const p = parts[rng.weighted(weights)] as DayPart;
     slots.push({ minute: Math.floor(rng.triangular(p.from, p.to, p.peak)), part: p.kind });
   }
-  // Employee meals before the lunch rush, training tickets at the first opening of a month.
-  const employeeMeals = kind === 'brasserie' ? rng.int(1, 3) : rng.int(0, 1);
-  const dayWall = day * DAY_MS;
+  return slots;
+}
+
+/** The seller of a ticket at `minute`: one of the morning team before 16:00, of the evening team after. */
+function sellerPicker(rng: Rng, site: DemoSite): SellerPicker {
   const halfSellers = Math.max(1, Math.floor(site.sellers.length / 2));
-  const pickSeller = (minute: number) => {
+  return (minute) => {
     const team = minute < 960 ? site.sellers.slice(0, halfSellers) : site.sellers.slice(halfSellers);
     const i = site.sellers.indexOf(rng.pick(team.length > 0 ? team : site.sellers));
     return `V${String(i + 1).padStart(2, '0')}`;
   };
-  const pickTerminal = () => (rng.chance(0.5) ? 1 : rng.int(1, site.terminals));
+}
 
+/** The training ticket rung up before the first opening of a month, paid in cash. */
+function trainingTicket(rng: Rng, kind: SiteKind, firstMinute: number, pickSeller: SellerPicker): Ticket {
+  const lines: Line[] = [];
+  addFrom(rng, lines, kind === 'brasserie' ? BRASSERIE.hot : BAKERY.breads);
+  const t: Ticket = {
+    minute: Math.max(0, firstMinute - 20),
+    terminal: 1,
+    seller: pickSeller(firstMinute),
+    kind: 'SALE',
+    employeeMeal: false,
+    training: true,
+    covers: null,
+    lines,
+    payments: [],
+  };
+  t.payments = [['CASH', ticketTotal(t)]];
+  return t;
+}
+
+/** `n` employee meals before the lunch rush, five minutes apart from 11:15. */
+function employeeMealTickets(rng: Rng, n: number, kind: SiteKind, pickSeller: SellerPicker): Ticket[] {
   const tickets: Ticket[] = [];
-  slots.sort((a, b) => a.minute - b.minute);
-  const firstMinute = slots[0]?.minute ?? 480;
-  if (dom === 1) {
-    const lines: Line[] = [];
-    addFrom(rng, lines, kind === 'brasserie' ? BRASSERIE.hot : BAKERY.breads);
-    const t: Ticket = {
-      minute: Math.max(0, firstMinute - 20),
-      terminal: 1,
-      seller: pickSeller(firstMinute),
-      kind: 'SALE',
-      employeeMeal: false,
-      training: true,
-      covers: null,
-      lines,
-      payments: [],
-    };
-    t.payments = [['CASH', ticketTotal(t)]];
-    tickets.push(t);
-  }
-  for (let e = 0; e < employeeMeals; e++) {
+  for (let e = 0; e < n; e++) {
     const lines: Line[] = [];
     if (kind === 'brasserie') {
       add(lines, BRASSERIE.mains, BRASSERIE.mains.articles[0] as Article);
@@ -434,122 +446,178 @@ function generateDay(
       payments: [],
     });
   }
-  for (const slot of slots) {
-    let lines: Line[];
-    let covers: number | null = null;
-    if (kind === 'brasserie') ({ lines, covers } = brasserieTicket(rng, slot.part, weekday));
-    else lines = bakeryTicket(rng, slot.part);
-    if (rng.chance(kind === 'brasserie' ? 0.03 : 0.015)) {
-      // A correction: an article rung up by mistake, then voided on the same ticket.
-      const family = (lines[rng.int(0, lines.length - 1)] as Line).family;
-      const article = rng.pick(family.articles);
-      lines.push({ family, article, quantity: 1, unitPrice: article.price, corrected: true });
-    }
-    const t: Ticket = {
-      minute: slot.minute,
-      terminal: pickTerminal(),
-      seller: pickSeller(slot.minute),
-      kind: 'SALE',
+  return tickets;
+}
+
+/** What a slot's ticket depends on besides the generator: the site, its kind, the weekday, the seller draw. */
+interface SlotContext {
+  site: DemoSite;
+  kind: SiteKind;
+  weekday: number;
+  pickSeller: SellerPicker;
+}
+
+/**
+ * The ticket of a slot, sometimes with a voided line; followed, rarely, by its cancellation a few
+ * minutes later on the same terminal, or (bakeries) by a pastry returned the next minute.
+ */
+function slotTickets(rng: Rng, slot: Slot, ctx: SlotContext): Ticket[] {
+  const { site, kind, weekday } = ctx;
+  let lines: Line[];
+  let covers: number | null = null;
+  if (kind === 'brasserie') ({ lines, covers } = brasserieTicket(rng, slot.part, weekday));
+  else lines = bakeryTicket(rng, slot.part);
+  if (rng.chance(kind === 'brasserie' ? 0.03 : 0.015)) {
+    // A correction: an article rung up by mistake, then voided on the same ticket.
+    const family = (lines[rng.int(0, lines.length - 1)] as Line).family;
+    const article = rng.pick(family.articles);
+    lines.push({ family, article, quantity: 1, unitPrice: article.price, corrected: true });
+  }
+  const t: Ticket = {
+    minute: slot.minute,
+    terminal: rng.chance(0.5) ? 1 : rng.int(1, site.terminals),
+    seller: ctx.pickSeller(slot.minute),
+    kind: 'SALE',
+    employeeMeal: false,
+    training: false,
+    covers,
+    lines,
+    payments: [],
+  };
+  t.payments = payments(rng, kind, slot.part, weekday, ticketTotal(t), covers);
+  if (rng.chance(0.005)) {
+    // A cancellation: the whole ticket cancelled a few minutes later on the same terminal.
+    const cancellation: Ticket = {
+      ...t,
+      minute: Math.min(slot.minute + rng.int(1, 8), 24 * 60 + minutesOf(site.dayStart) - 1),
+      kind: 'CANCELLATION',
+      cancels: t,
+      // Mirrored like the amounts, so covers of a day net out a cancelled table.
+      covers: t.covers === null ? null : -t.covers,
+      lines: t.lines.filter((l) => !l.corrected).map((l) => ({ ...l, quantity: -l.quantity })),
+      payments: t.payments.map(([m, a]) => [m, -a]),
+    };
+    return [t, cancellation];
+  }
+  if (kind === 'bakery' && rng.chance(0.001)) {
+    const article = rng.pick(BAKERY.pastries.articles);
+    const returned: Ticket = {
+      minute: slot.minute + 1,
+      terminal: t.terminal,
+      seller: t.seller,
+      kind: 'RETURN',
       employeeMeal: false,
       training: false,
-      covers,
-      lines,
-      payments: [],
+      covers: null,
+      lines: [{ family: BAKERY.pastries, article, quantity: -1, unitPrice: article.price, corrected: false }],
+      payments: [['CASH', -article.price]],
     };
-    t.payments = payments(rng, kind, slot.part, weekday, ticketTotal(t), covers);
-    tickets.push(t);
-    if (rng.chance(0.005)) {
-      // A cancellation: the whole ticket cancelled a few minutes later on the same terminal.
-      tickets.push({
-        ...t,
-        minute: Math.min(slot.minute + rng.int(1, 8), 24 * 60 + minutesOf(site.dayStart) - 1),
-        kind: 'CANCELLATION',
-        cancels: t,
-        // Mirrored like the amounts, so covers of a day net out a cancelled table.
-        covers: t.covers === null ? null : -t.covers,
-        lines: t.lines.filter((l) => !l.corrected).map((l) => ({ ...l, quantity: -l.quantity })),
-        payments: t.payments.map(([m, a]) => [m, -a]),
-      });
-    } else if (kind === 'bakery' && rng.chance(0.001)) {
-      const article = rng.pick(BAKERY.pastries.articles);
-      tickets.push({
-        minute: slot.minute + 1,
-        terminal: t.terminal,
-        seller: t.seller,
-        kind: 'RETURN',
-        employeeMeal: false,
-        training: false,
-        covers: null,
-        lines: [
-          { family: BAKERY.pastries, article, quantity: -1, unitPrice: article.price, corrected: false },
-        ],
-        payments: [['CASH', -article.price]],
-      });
-    }
+    return [t, returned];
   }
+  return [t];
+}
+
+/** A bakery's losses declared at closing: unsold bread and viennoiseries, sometimes a damaged or custom item. */
+function bakeryLosses(rng: Rng): SiteDay['losses'] {
+  const losses: SiteDay['losses'] = [];
+  const n = rng.int(2, 5);
+  for (let i = 0; i < n; i++) {
+    const family = rng.chance(0.6) ? BAKERY.breads : BAKERY.viennoiseries;
+    losses.push({ type: 'LOSS', family, article: rng.pick(family.articles), quantity: rng.int(1, 8) });
+  }
+  if (rng.chance(0.12))
+    losses.push({
+      type: 'DEGRADED',
+      family: BAKERY.pastries,
+      article: rng.pick(BAKERY.pastries.articles),
+      quantity: 1,
+    });
+  if (rng.chance(0.05))
+    losses.push({
+      type: 'CUSTOM',
+      family: BAKERY.viennoiseries,
+      article: rng.pick(BAKERY.viennoiseries.articles),
+      quantity: rng.int(1, 3),
+    });
+  return losses;
+}
+
+/** A brasserie's losses declared at closing: remade mains, sometimes a damaged dessert, offered drinks or lost desserts. */
+function brasserieLosses(rng: Rng): SiteDay['losses'] {
+  const losses: SiteDay['losses'] = [];
+  const remade = rng.weighted([50, 35, 15]);
+  for (let i = 0; i < remade; i++)
+    losses.push({
+      type: 'REMADE',
+      family: BRASSERIE.mains,
+      article: rng.pick(BRASSERIE.mains.articles),
+      quantity: 1,
+    });
+  if (rng.chance(0.15))
+    losses.push({
+      type: 'DEGRADED',
+      family: BRASSERIE.desserts,
+      article: rng.pick(BRASSERIE.desserts.articles),
+      quantity: 1,
+    });
+  if (rng.chance(0.2))
+    losses.push({
+      type: 'CUSTOM',
+      family: BRASSERIE.alcohol,
+      article: rng.pick(BRASSERIE.alcohol.articles),
+      quantity: rng.int(1, 2),
+    });
+  if (rng.chance(0.1))
+    losses.push({
+      type: 'LOSS',
+      family: BRASSERIE.desserts,
+      article: rng.pick(BRASSERIE.desserts.articles),
+      quantity: rng.int(1, 4),
+    });
+  return losses;
+}
+
+/** Everything a site sells on one fiscal date, from its own generator (null on a closed day). */
+function generateDay(
+  seed: number,
+  siteIndex: number,
+  day: number,
+  cutMs: number,
+  offsets: Map<number, number>,
+  scale = 1,
+): SiteDay | null {
+  const site = SITES[siteIndex] as DemoSite;
+  const kind = (COMPANIES[site.company] ?? COMPANIES[0])?.kind ?? 'brasserie';
+  const date = new Date(day * DAY_MS);
+  const weekday = date.getUTCDay();
+  const month = date.getUTCMonth();
+  const dom = date.getUTCDate();
+  if ((month === 11 && dom === 25) || (month === 0 && dom === 1) || site.closedWeekdays.includes(weekday))
+    return null;
+  // Every draw of the day comes from this generator, in a fixed order: the same seed, site and
+  // day give the same tickets and losses.
+  const rng = new Rng(mix(seed, siteIndex, day));
+  const count = ticketCountOf(rng, site, kind, weekday, month, scale);
+  const slots = daySlots(rng, dayParts(kind, site, weekday), count);
+  // Employee meals before the lunch rush, training tickets at the first opening of a month.
+  const employeeMeals = kind === 'brasserie' ? rng.int(1, 3) : rng.int(0, 1);
+  const pickSeller = sellerPicker(rng, site);
+  const tickets: Ticket[] = [];
+  slots.sort((a, b) => a.minute - b.minute);
+  if (dom === 1) tickets.push(trainingTicket(rng, kind, slots[0]?.minute ?? 480, pickSeller));
+  tickets.push(...employeeMealTickets(rng, employeeMeals, kind, pickSeller));
+  const ctx: SlotContext = { site, kind, weekday, pickSeller };
+  for (const slot of slots) tickets.push(...slotTickets(rng, slot, ctx));
   tickets.sort((a, b) => a.minute - b.minute);
+  const dayWall = day * DAY_MS;
   const placed: SiteDay['tickets'] = [];
   for (const ticket of tickets) {
     const instant = wallToInstant(offsets, dayWall + ticket.minute * 60_000);
     if (instant < cutMs) placed.push({ ticket, instant });
   }
-
-  const losses: SiteDay['losses'] = [];
   // Losses are declared at closing: none yet for a day still in progress.
   const closing = wallToInstant(offsets, dayWall + (24 * 60 + minutesOf(site.dayStart)) * 60_000);
-  if (closing <= cutMs) {
-    if (kind === 'bakery') {
-      const n = rng.int(2, 5);
-      for (let i = 0; i < n; i++) {
-        const family = rng.chance(0.6) ? BAKERY.breads : BAKERY.viennoiseries;
-        losses.push({ type: 'LOSS', family, article: rng.pick(family.articles), quantity: rng.int(1, 8) });
-      }
-      if (rng.chance(0.12))
-        losses.push({
-          type: 'DEGRADED',
-          family: BAKERY.pastries,
-          article: rng.pick(BAKERY.pastries.articles),
-          quantity: 1,
-        });
-      if (rng.chance(0.05))
-        losses.push({
-          type: 'CUSTOM',
-          family: BAKERY.viennoiseries,
-          article: rng.pick(BAKERY.viennoiseries.articles),
-          quantity: rng.int(1, 3),
-        });
-    } else {
-      const remade = rng.weighted([50, 35, 15]);
-      for (let i = 0; i < remade; i++)
-        losses.push({
-          type: 'REMADE',
-          family: BRASSERIE.mains,
-          article: rng.pick(BRASSERIE.mains.articles),
-          quantity: 1,
-        });
-      if (rng.chance(0.15))
-        losses.push({
-          type: 'DEGRADED',
-          family: BRASSERIE.desserts,
-          article: rng.pick(BRASSERIE.desserts.articles),
-          quantity: 1,
-        });
-      if (rng.chance(0.2))
-        losses.push({
-          type: 'CUSTOM',
-          family: BRASSERIE.alcohol,
-          article: rng.pick(BRASSERIE.alcohol.articles),
-          quantity: rng.int(1, 2),
-        });
-      if (rng.chance(0.1))
-        losses.push({
-          type: 'LOSS',
-          family: BRASSERIE.desserts,
-          article: rng.pick(BRASSERIE.desserts.articles),
-          quantity: rng.int(1, 4),
-        });
-    }
-  }
+  const losses = closing > cutMs ? [] : kind === 'bakery' ? bakeryLosses(rng) : brasserieLosses(rng);
   return { date: dayText(day), tickets: placed, losses };
 }
 
@@ -649,8 +717,8 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
 /**
  * On an empty table, drops its primary key, unique constraints and indexes and returns the
  * statements that recreate them exactly as the migrations made them (read back from the
- * catalogue): building an index once after a bulk load costs about half of maintaining it
- * row by row during the COPY. A table that holds rows keeps its indexes (returns []).
+ * catalogue): building an index once after a bulk load costs less than maintaining it row by
+ * row during the COPY. A table that holds rows keeps its indexes (returns []).
  */
 async function dropIndexesWhileEmpty(client: pg.ClientBase, table: string): Promise<string[]> {
   const {
@@ -697,6 +765,218 @@ async function reserveIds(
   return (rows[0]?.ids ?? []).map(Number);
 }
 
+/** A site's generated days, and how many tickets and losses they hold in all. */
+interface SiteDays {
+  days: SiteDay[];
+  tickets: number;
+  losses: number;
+}
+
+/** Generates the days of site number `s` from `firstDay` to `lastDay` (day numbers), closed days left out. */
+async function generateSiteDays(
+  options: DemoOptions,
+  s: number,
+  firstDay: number,
+  lastDay: number,
+  cutMs: number,
+  offsets: Map<number, number>,
+): Promise<SiteDays> {
+  const out: SiteDays = { days: [], tickets: 0, losses: 0 };
+  for (let d = firstDay; d <= lastDay; d++) {
+    // Let the event loop send the previous site's rows, queued on the socket, meanwhile.
+    if ((d - firstDay) % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
+    const generated = generateDay(options.seed, s, d, cutMs, offsets, options.ticketsScale);
+    if (!generated) continue;
+    out.days.push(generated);
+    out.tickets += generated.tickets.length;
+    out.losses += generated.losses.length;
+  }
+  return out;
+}
+
+/** The COPY rows of a site's tickets' lines and payments, kept until the tickets' COPY is sent. */
+interface TicketChildren {
+  lines: RowBuffer;
+  payments: RowBuffer;
+}
+
+/**
+ * Writes the site's tickets into `ticketCopy` (flushing as it asks), with ids taken in order from
+ * `ticketIds`, and their lines and payments into `children`. Amounts in cents; excl. VAT per
+ * line, rounded half away from zero.
+ */
+async function writeTickets(
+  ticketCopy: CopyWriter,
+  site: DemoSite,
+  siteId: number,
+  days: readonly SiteDay[],
+  ticketIds: readonly number[],
+  children: TicketChildren,
+): Promise<void> {
+  let k = 0;
+  for (const day of days) {
+    // A cancellation comes after its sale on the same day: the sale's id is known by then.
+    const idOf = new Map<Ticket, number>();
+    for (const { ticket: t, instant } of day.tickets) {
+      const id = ticketIds[k] as number;
+      k++;
+      idOf.set(t, id);
+      const cancels = t.cancels === undefined ? undefined : idOf.get(t.cancels);
+      let total = 0;
+      let excl = 0;
+      let lineNo = 0;
+      for (const l of t.lines) {
+        const amount = lineAmount(l);
+        const lineExcl = roundDivInt(amount * 1000, 1000 + l.family.vatMille);
+        total += amount;
+        excl += lineExcl;
+        lineNo++;
+        children.lines.push(
+          `${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`,
+        );
+      }
+      t.payments.forEach(([method, amount], i) => {
+        children.payments.push(`${siteId}\t${id}\t${i + 1}\t${method}\t${amount}`);
+      });
+      const due = ticketCopy.push(
+        `${siteId}\t${id}\t${day.date}\t${new Date(instant).toISOString()}\t${t.terminal}\t${t.seller}\t${t.kind}\t${t.employeeMeal ? 't' : 'f'}\t${t.training ? 't' : 'f'}\t${t.covers ?? '\\N'}\t${total}\t${excl}\t${total - excl}\tdemo\t${site.codeImplant}-${day.date.replaceAll('-', '')}-${String(k).padStart(6, '0')}\t${cancels ?? '\\N'}`,
+      );
+      if (due) await ticketCopy.flush();
+    }
+  }
+}
+
+/** The COPY rows of a site's losses, with ids taken in order from `lossIds`; amounts in cents. */
+function lossRows(siteId: number, days: readonly SiteDay[], lossIds: readonly number[]): RowBuffer {
+  const rows = new RowBuffer();
+  let li = 0;
+  for (const day of days) {
+    for (const loss of day.losses) {
+      rows.push(
+        `${siteId}\t${lossIds[li]}\t${day.date}\t${loss.type}\t${copyText(loss.article.name)}\t${copyText(loss.family.name)}\t${loss.quantity}\t${loss.quantity * loss.article.price}`,
+      );
+      li++;
+    }
+  }
+  return rows;
+}
+
+/** What the chain's transaction does once every site is generated. */
+interface ChainEnd {
+  /** Index and constraint statements to run again (tables emptied for the load). */
+  recreate: string[];
+  /** Sites and fiscal date ranges whose `daily_sales` to refresh. */
+  refreshes: [number, string, string][];
+  loads: DataLoad[];
+}
+
+/** What generating and loading one site added to the chain. */
+interface SiteLoad {
+  /** The site's COPY chain, ending when PostgreSQL has ingested its rows. */
+  loading: Promise<unknown>;
+  tickets: number;
+  lines: number;
+}
+
+/**
+ * Generates site number `s` and starts loading it: its ticket rows are sent now, its lines,
+ * payments and losses queued after them on the connection once `previous` (the last site's load)
+ * is done, so PostgreSQL ingests them while the next site is generated. Records the site's
+ * refresh and load in `end`.
+ */
+async function loadSite(
+  client: pg.ClientBase,
+  options: DemoOptions,
+  s: number,
+  siteId: number,
+  previous: Promise<unknown>,
+  clock: { nowMs: number; cutMs: number; offsets: Map<number, number> },
+  emptied: ReadonlySet<string>,
+  end: ChainEnd,
+): Promise<SiteLoad> {
+  const site = SITES[s] as DemoSite;
+  const { firstDay, lastDay } = span(clock.nowMs, site.dayStart, options.days);
+  const { days, tickets, losses } = await generateSiteDays(
+    options,
+    s,
+    firstDay,
+    lastDay,
+    clock.cutMs,
+    clock.offsets,
+  );
+  await previous;
+  const ticketIds = await reserveIds(client, 'ticket_id_seq', tickets);
+  const lossIds = await reserveIds(client, 'loss_id_seq', losses);
+  const ticketCopy = new CopyWriter(
+    client,
+    'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref, cancels_ticket_id)',
+    { freeze: emptied.has('tickets') },
+  );
+  const children: TicketChildren = { lines: new RowBuffer(), payments: new RowBuffer() };
+  await writeTickets(ticketCopy, site, siteId, days, ticketIds, children);
+  // PostgreSQL ingests this site's rows, one COPY after the other on the connection, while
+  // the loop goes on generating the next site; the chain is awaited before the next query.
+  const copies: [string, RowBuffer, boolean][] = [
+    [
+      'ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, corrected)',
+      children.lines,
+      emptied.has('ticket_lines'),
+    ],
+    [
+      'payments (site_id, ticket_id, payment_no, method, amount_cents)',
+      children.payments,
+      emptied.has('payments'),
+    ],
+    [
+      'losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)',
+      lossRows(siteId, days, lossIds),
+      false,
+    ],
+  ];
+  const loading = copies.reduce<Promise<unknown>>(
+    (before, [target, rows, freeze]) =>
+      before.then(() => {
+        const copy = new CopyWriter(client, target, { freeze });
+        copy.enqueue(rows.chunks());
+        return copy.end();
+      }),
+    ticketCopy.end(),
+  );
+  loading.catch(() => {}); // awaited, and so rethrown, before the next query
+  const first = days[0];
+  const last = days[days.length - 1];
+  if (first && last) end.refreshes.push([siteId, first.date, last.date]);
+  end.loads.push({
+    siteId,
+    source: 'demo',
+    firstFiscalDate: first ? first.date : null,
+    lastFiscalDate: last ? last.date : null,
+    tickets,
+  });
+  return { loading, tickets, lines: children.lines.rows };
+}
+
+/**
+ * Ends the chain's load: rebuilds the indexes dropped for it, refreshes `daily_sales` and
+ * records each site's load, then analyses the tables the reports read.
+ */
+async function finishChain(
+  client: pg.PoolClient,
+  end: ChainEnd,
+  log: (message: string) => void,
+): Promise<void> {
+  if (end.recreate.length > 0) log(`Demo chain: building ${end.recreate.length} indexes…`);
+  for (const statement of end.recreate) await client.query(statement);
+  for (const [siteId, from, to] of end.refreshes) await refreshDailySales(client, siteId, from, to);
+  for (const load of end.loads) await recordDataLoad(client, load);
+  // Statistics now rather than at autovacuum's leisure: reports run right after the first
+  // start, and without them the planner misjudges the small reference tables' sizes and
+  // sorts on disk (seen on the year-long VAT and finance reports).
+  await client.query(
+    `ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`,
+  );
+}
+
 /**
  * Creates the demo chain in one transaction (see the module comment) and refreshes `daily_sales`.
  * Expects a database without the demo's companies and sites (`npm start` calls it when the
@@ -708,8 +988,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
   const log = options.log ?? (() => {});
   const started = performance.now();
   const nowMs = (options.now ?? new Date()).getTime();
-  const cutMs = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
-  const offsets = new Map<number, number>();
+  const clock = { nowMs, cutMs: Math.floor(nowMs / HOUR_MS) * HOUR_MS, offsets: new Map<number, number>() };
   const client = await pool.connect();
   let failed = false;
   let ticketCount = 0;
@@ -719,139 +998,26 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     await client.query('SET LOCAL synchronous_commit = off');
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     const siteIds = await insertReference(client);
-    const recreate: string[] = [];
-    const refreshes: [number, string, string][] = [];
-    const loads: DataLoad[] = [];
-    let loading: Promise<unknown> = Promise.resolve();
+    const end: ChainEnd = { recreate: [], refreshes: [], loads: [] };
     const emptied = new Set<string>();
     for (const table of ['tickets', 'ticket_lines', 'payments']) {
       const statements = await dropIndexesWhileEmpty(client, table);
       if (statements.length > 0) emptied.add(table);
-      recreate.push(...statements);
+      end.recreate.push(...statements);
     }
+    let loading: Promise<unknown> = Promise.resolve();
     for (let s = 0; s < SITES.length; s++) {
-      const site = SITES[s] as DemoSite;
       const siteId = siteIds[s] as number;
-      const { firstDay, lastDay } = span(nowMs, site.dayStart, options.days);
-      const days: SiteDay[] = [];
-      let siteTickets = 0;
-      let siteLosses = 0;
-      for (let d = firstDay; d <= lastDay; d++) {
-        // Let the event loop send the previous site's rows, queued on the socket, meanwhile.
-        if ((d - firstDay) % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
-        const generated = generateDay(options.seed, s, d, cutMs, offsets, options.ticketsScale);
-        if (!generated) continue;
-        days.push(generated);
-        siteTickets += generated.tickets.length;
-        siteLosses += generated.losses.length;
-      }
-      await loading;
-      const ticketIds = await reserveIds(client, 'ticket_id_seq', siteTickets);
-      const lossIds = await reserveIds(client, 'loss_id_seq', siteLosses);
-
-      const ticketCopy = new CopyWriter(
-        client,
-        'tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind, employee_meal, training_mode, covers, total_cents, total_excl_cents, tax_cents, source, source_ref, cancels_ticket_id)',
-        { freeze: emptied.has('tickets') },
-      );
-      const lineRows = new RowBuffer();
-      const paymentRows = new RowBuffer();
-      let k = 0;
-      for (const day of days) {
-        // A cancellation comes after its sale on the same day: the sale's id is known by then.
-        const idOf = new Map<Ticket, number>();
-        for (const { ticket: t, instant } of day.tickets) {
-          const id = ticketIds[k] as number;
-          k++;
-          idOf.set(t, id);
-          const cancels = t.cancels === undefined ? undefined : idOf.get(t.cancels);
-          let total = 0;
-          let excl = 0;
-          let lineNo = 0;
-          for (const l of t.lines) {
-            const amount = lineAmount(l);
-            const lineExcl = roundDivInt(amount * 1000, 1000 + l.family.vatMille);
-            total += amount;
-            excl += lineExcl;
-            lineNo++;
-            lineRows.push(
-              `${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`,
-            );
-          }
-          t.payments.forEach(([method, amount], i) => {
-            paymentRows.push(`${siteId}\t${id}\t${i + 1}\t${method}\t${amount}`);
-          });
-          const due = ticketCopy.push(
-            `${siteId}\t${id}\t${day.date}\t${new Date(instant).toISOString()}\t${t.terminal}\t${t.seller}\t${t.kind}\t${t.employeeMeal ? 't' : 'f'}\t${t.training ? 't' : 'f'}\t${t.covers ?? '\\N'}\t${total}\t${excl}\t${total - excl}\tdemo\t${site.codeImplant}-${day.date.replaceAll('-', '')}-${String(k).padStart(6, '0')}\t${cancels ?? '\\N'}`,
-          );
-          if (due) await ticketCopy.flush();
-        }
-      }
-      const lossRows = new RowBuffer();
-      let li = 0;
-      for (const day of days) {
-        for (const loss of day.losses) {
-          lossRows.push(
-            `${siteId}\t${lossIds[li]}\t${day.date}\t${loss.type}\t${copyText(loss.article.name)}\t${copyText(loss.family.name)}\t${loss.quantity}\t${loss.quantity * loss.article.price}`,
-          );
-          li++;
-        }
-      }
-      // PostgreSQL ingests this site's rows, one COPY after the other on the connection, while
-      // the loop goes on generating the next site; the chain is awaited before the next query.
-      const copies: [string, RowBuffer, boolean][] = [
-        [
-          'ticket_lines (site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents, corrected)',
-          lineRows,
-          emptied.has('ticket_lines'),
-        ],
-        [
-          'payments (site_id, ticket_id, payment_no, method, amount_cents)',
-          paymentRows,
-          emptied.has('payments'),
-        ],
-        [
-          'losses (site_id, loss_id, fiscal_date, type, article, family, quantity, amount_cents)',
-          lossRows,
-          false,
-        ],
-      ];
-      loading = copies.reduce<Promise<unknown>>(
-        (previous, [target, rows, freeze]) =>
-          previous.then(() => {
-            const copy = new CopyWriter(client, target, { freeze });
-            copy.enqueue(rows.chunks());
-            return copy.end();
-          }),
-        ticketCopy.end(),
-      );
-      loading.catch(() => {}); // awaited, and so rethrown, before the next query
-      if (days.length > 0)
-        refreshes.push([siteId, (days[0] as SiteDay).date, (days[days.length - 1] as SiteDay).date]);
-      loads.push({
-        siteId,
-        source: 'demo',
-        firstFiscalDate: days.length > 0 ? (days[0] as SiteDay).date : null,
-        lastFiscalDate: days.length > 0 ? (days[days.length - 1] as SiteDay).date : null,
-        tickets: siteTickets,
-      });
-      ticketCount += siteTickets;
-      lineCount += lineRows.rows;
+      const site = await loadSite(client, options, s, siteId, loading, clock, emptied, end);
+      loading = site.loading;
+      ticketCount += site.tickets;
+      lineCount += site.lines;
       log(
-        `Demo chain: ${site.libelle}: ${siteTickets} tickets, ${lineRows.rows} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        `Demo chain: ${(SITES[s] as DemoSite).libelle}: ${site.tickets} tickets, ${site.lines} lines (${s + 1}/${SITES.length}, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
       );
     }
     await loading;
-    if (recreate.length > 0) log(`Demo chain: building ${recreate.length} indexes…`);
-    for (const statement of recreate) await client.query(statement);
-    for (const [siteId, from, to] of refreshes) await refreshDailySales(client, siteId, from, to);
-    for (const load of loads) await recordDataLoad(client, load);
-    // Statistics now rather than at autovacuum's leisure: reports run right after the first
-    // start, and without them the planner takes the small reference tables for ~350 rows and
-    // sorts on disk (seen on the year-long VAT and finance reports).
-    await client.query(
-      `ANALYZE tickets, ticket_lines, payments, daily_sales, ${BREAKDOWN_TABLES.join(', ')}, losses, sites, terminals, sellers, companies`,
-    );
+    await finishChain(client, end, log);
     await client.query('COMMIT');
   } catch (e) {
     failed = true;

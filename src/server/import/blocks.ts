@@ -110,7 +110,7 @@ export class ReaderWorkers {
   constructor(count: number) {
     this.workers = Array.from({ length: Math.max(1, count) }, () => {
       // A larger young generation: reading allocates a few short-lived strings per field, and
-      // with the default one the thread spent about a sixth of its time in scavenges.
+      // with the default one the thread spends a good part of its time in scavenges.
       const worker = new Worker(new URL('./worker.ts', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: 64 },
       });

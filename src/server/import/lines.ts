@@ -12,6 +12,7 @@ import { tz } from '@date-fns/tz';
 import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
 import Papa from 'papaparse';
 import { copyText } from './copy.ts';
+import type { ImportLocation } from './import-error.ts';
 import {
   type Decimal,
   decimalFromNumber,
@@ -26,36 +27,11 @@ import {
 import { joiner, LookupMiss, type LookupTable } from './lookups.ts';
 import type { Mapping } from './mapping.ts';
 
-// date-fns through its CommonJS build: the ES module build loads as ~250 separate modules, which
-// costs each import worker thread ~0.35 s of CPU before it reads its first block (~0.04 s here).
+// date-fns through its CommonJS build: the ES module build loads as hundreds of separate modules,
+// which every import worker thread would load before reading its first block.
 const { parse: parseDate } = createRequire(import.meta.url)(
   'date-fns/parse',
 ) as typeof import('date-fns/parse');
-
-/** Where an import stopped: file, physical line (header = 1), 1-based column and its header name. */
-export interface ImportLocation {
-  file: string;
-  line: number;
-  column?: number;
-  columnName?: string;
-}
-
-/**
- * A line of the file (or of the price list) that cannot be imported, or a site that does not
- * match the import's settings. `message` reads `file:line:column (Column): reason`.
- */
-export class ImportError extends Error {
-  readonly location: ImportLocation | undefined;
-  readonly reason: string;
-  constructor(reason: string, location?: ImportLocation) {
-    const where = location
-      ? `${location.file}:${location.line}${location.column ? `:${location.column}` : ''}${location.columnName !== undefined ? ` (${location.columnName})` : ''}: `
-      : '';
-    super(`${where}${reason}`);
-    this.reason = reason;
-    this.location = location;
-  }
-}
 
 const REFERENCE_DATE = new Date(2000, 0, 1);
 const UTC = tz('UTC');
@@ -66,7 +42,7 @@ function pad2(n: number): string {
 
 /**
  * Parses wall-clock date-times with a date-fns format, memoised per text (exports repeat the
- * same time on every line of a ticket, and date-fns parsing costs ~15 µs).
+ * same time on every line of a ticket, and date-fns parsing is slow next to a map lookup).
  * Returns `YYYY-MM-DD HH:mm:ss` or null when the text does not match the format.
  */
 export function wallClockParser(format: string): (text: string) => string | null {
@@ -184,6 +160,43 @@ function thousandths(value: Decimal): bigint {
   return up === undefined ? roundDiv(value.units, 10n ** BigInt(value.scale - 3)) : value.units * up;
 }
 
+/** The trimmed field of mapping key `key` in a record ('' when the mapping has no such column). */
+function fieldOf(index: Record<string, number>): (record: string[], key: string) => string {
+  return (record, key) => {
+    const i = index[key];
+    return i === undefined ? '' : (record[i] ?? '').trim();
+  };
+}
+
+/**
+ * Reads a record's wall-clock date-time (`YYYY-MM-DD HH:mm:ss`), from one `datetime` column or
+ * from `date` and `time`, or throws a FieldProblem naming the column that does not match.
+ */
+function wallClockReader(mapping: Mapping, index: Record<string, number>): (record: string[]) => string {
+  const parseWall = wallClockParser(mapping.dateFormat);
+  const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
+  const field = fieldOf(index);
+  const iDatetime = index.datetime;
+  return (record) => {
+    if (iDatetime !== undefined) {
+      const raw = record[iDatetime] ?? '';
+      const wall = parseWall(raw.trim());
+      if (wall === null)
+        throw new FieldProblem('datetime', `"${raw}" is not a date matching "${mapping.dateFormat}"`);
+      return wall;
+    }
+    const dateText = field(record, 'date');
+    const timeText = field(record, 'time');
+    const wall = parseDateTime(`${dateText} ${timeText}`);
+    if (wall === null) {
+      if (parseWall(dateText) === null)
+        throw new FieldProblem('date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
+      throw new FieldProblem('time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
+    }
+    return wall;
+  };
+}
+
 /** Reads one CSV record into `values`, or throws a FieldProblem. */
 function lineReader(setup: BlockSetup): (record: string[], values: LineValues) => void {
   const { mapping, index, prices } = setup;
@@ -194,12 +207,8 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
   const defaultGroup = `\\N\t${defaultVatText}`;
   const cancelPrefix = mapping.cancellation?.ticketPrefix ?? null;
   const step = setup.centsStep ?? 1;
-  const parseWall = wallClockParser(mapping.dateFormat);
-  const parseDateTime = wallClockParser(`${mapping.dateFormat} ${mapping.timeFormat ?? ''}`);
-  const field = (record: string[], key: string): string => {
-    const i = index[key];
-    return i === undefined ? '' : (record[i] ?? '').trim();
-  };
+  const field = fieldOf(index);
+  const readWall = wallClockReader(mapping, index);
   const optional = (record: string[], key: string): string | null => {
     const v = field(record, key);
     return v === '' ? null : v;
@@ -207,28 +216,12 @@ function lineReader(setup: BlockSetup): (record: string[], values: LineValues) =
   const iTicket = index.ticket as number;
   const iQuantity = index.quantity as number;
   const iArticle = index.article as number;
-  const iDatetime = index.datetime;
 
   return (record, values) => {
     const ref = (record[iTicket] ?? '').trim();
     if (ref === '') throw new FieldProblem('ticket', 'empty ticket value');
 
-    let wall: string | null;
-    if (iDatetime !== undefined) {
-      const raw = record[iDatetime] ?? '';
-      wall = parseWall(raw.trim());
-      if (wall === null)
-        throw new FieldProblem('datetime', `"${raw}" is not a date matching "${mapping.dateFormat}"`);
-    } else {
-      const dateText = field(record, 'date');
-      const timeText = field(record, 'time');
-      wall = parseDateTime(`${dateText} ${timeText}`);
-      if (wall === null) {
-        if (parseWall(dateText) === null)
-          throw new FieldProblem('date', `"${dateText}" is not a date matching "${mapping.dateFormat}"`);
-        throw new FieldProblem('time', `"${timeText}" is not a time matching "${mapping.timeFormat}"`);
-      }
-    }
+    const wall = readWall(record);
 
     const quantityText = record[iQuantity] ?? '';
     const quantity = parseDecimal(quantityText, decimalMark);
@@ -350,8 +343,8 @@ export interface AssemblySummary {
 /**
  * The records of a block of whole records (UTF-8), empty lines skipped, as csv-parse reads them.
  *
- * Papa Parse reads them first: ~3× faster than csv-parse on the UCI year (0.4 against 1.26 s of
- * the reader thread's CPU), which is what the import waits for (decision record 0010). When Papa
+ * Papa Parse reads them first: several times faster than csv-parse, and the reader thread's CPU
+ * is what the import waits for (decision record 0010 has the figures). When Papa
  * Parse sees a quoting problem, or a record is not as wide as the block's first, csv-parse reads
  * the block again: it says what is wrong and on which line, the way the import always has.
  * A quote that does not open or close a quoted field (`12" pizza`, `"ab"c`) is kept as text by

@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { ImportError, type ImportLocation } from './lines.ts';
+import { ImportError, type ImportLocation } from './import-error.ts';
 import type { Mapping } from './mapping.ts';
 
 /** One row of a lookup file: its physical line (header = 1) and its fields. */

@@ -22,7 +22,7 @@
  *   inserted by one INSERT … SELECT that dates them in the site's time zone and business day.
  *   The per-day aggregates of a load onto days without tickets are summed from the lines'
  *   groups per ticket, family and VAT rate kept while reading, not from the lines written.
- *   Memory grows with the number of tickets (~250 bytes each), not of lines.
+ *   Memory grows with the number of tickets, not of lines.
  *
  * Fiscal date: the file's times are wall-clock times in the site's time zone; a ticket (the
  * earliest time of its lines) belongs to the day its time falls in once moved back by the site's
@@ -44,12 +44,12 @@ import { recordDataLoad } from '../db/data-loads.ts';
 import { type Block, ReaderWorkers, recordBlocks } from './blocks.ts';
 import { CopyWriter } from './copy.ts';
 import { type Decimal, parseDecimal } from './decimal.ts';
+import { ImportError, type ImportLocation } from './import-error.ts';
 import {
   Assembler,
   type AssemblySummary,
   type BlockError,
-  ImportError,
-  type ImportLocation,
+  type BlockSetup,
   type ReadLines,
 } from './lines.ts';
 import { readLookups } from './lookups.ts';
@@ -308,6 +308,141 @@ async function resolveSite(
   return { site: found, created: false };
 }
 
+/** The mapping of `options` and the folder its relative files (price list, lookups) are read from. */
+async function loadMapping(options: ImportOptions): Promise<{ mapping: Mapping; baseDir: string }> {
+  if (typeof options.mapping === 'string') return readMappingFile(options.mapping);
+  return { mapping: parseMapping(options.mapping), baseDir: options.mappingDir ?? process.cwd() };
+}
+
+/**
+ * The size of `file` in bytes.
+ * @throws ImportError when it cannot be read.
+ */
+async function fileBytes(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch (e) {
+    throw new ImportError(`cannot read the file: ${e instanceof Error ? e.message : String(e)}`, {
+      file,
+      line: 0,
+    });
+  }
+}
+
+/**
+ * Starts the load inside the open transaction: finds or creates the site, takes the lock of
+ * (site, source), reads the refs of the tickets already present and creates the staging tables.
+ * @throws ImportError when an existing site's settings differ from the import's.
+ */
+async function startLoad(
+  client: pg.ClientBase,
+  options: ImportOptions,
+  mapping: Mapping,
+  source: string,
+): Promise<{ site: SiteRow; created: boolean; present: string[] }> {
+  const { site, created } = await resolveSite(client, options, mapping);
+  if (created)
+    options.log?.(
+      `Site "${options.site}" created (${site.currency}, ${site.time_zone}, day start ${site.day_start}).`,
+    );
+  // One import of a given source into a site at a time, so the set of tickets already
+  // present, read below, stays true until COMMIT.
+  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [site.id, source]);
+  const present = (
+    await client.query<{ ref: string }>(
+      'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2',
+      [site.id, source],
+    )
+  ).rows.map((r) => r.ref);
+  // The staging tables of the end of the load, created now while the workers start rather than
+  // after the last line, when every statement adds to the import's time.
+  await client.query(
+    `CREATE TEMP TABLE import_tickets (
+       ticket_id bigint NOT NULL, ref text NOT NULL, local_ts timestamp NOT NULL, kind text NOT NULL,
+       terminal_id int, seller_code text, total bigint NOT NULL, excl bigint NOT NULL
+     ) ON COMMIT DROP;
+     CREATE TEMP TABLE import_line_groups (
+       ticket_id bigint NOT NULL, family text, vat_rate numeric NOT NULL, quantity numeric NOT NULL,
+       net bigint NOT NULL, excl bigint NOT NULL, lines int NOT NULL
+     ) ON COMMIT DROP`,
+  );
+  return { site, created, present };
+}
+
+/** Bytes read between two progress reports: a MiB. */
+const REPORT_EVERY_BYTES = 1 << 20;
+
+/** Progress of the reading: bytes counted as they are read, reported every MiB with the lines so far. */
+class ProgressCounter {
+  private bytesRead = 0;
+  private lines = 0;
+  private nextReport = REPORT_EVERY_BYTES;
+  private readonly report: ((progress: ImportProgress) => void) | undefined;
+  private readonly totalBytes: number;
+
+  constructor(report: ((progress: ImportProgress) => void) | undefined, totalBytes: number) {
+    this.report = report;
+    this.totalBytes = totalBytes;
+  }
+
+  readonly onBytes = (n: number): void => {
+    this.bytesRead += n;
+    if (this.bytesRead >= this.nextReport) {
+      this.nextReport = this.bytesRead + REPORT_EVERY_BYTES;
+      this.report?.({ bytesRead: this.bytesRead, totalBytes: this.totalBytes, lines: this.lines });
+    }
+  };
+
+  addLines(n: number): void {
+    this.lines += n;
+  }
+}
+
+/** The columns of the file as the line reader needs them: everything of {@link BlockSetup} the header gives. */
+type HeaderColumns = Pick<BlockSetup, 'header' | 'index' | 'fileColumns' | 'lookups' | 'wide'>;
+
+/**
+ * Header reading: the first record of the file, widened by the mapping's joined files
+ * (`<name>.<column>` after the file's columns), and the index of each mapped column in it; in
+ * wide format, the product columns, the melted product and quantity going after the record.
+ * @throws ImportError for an empty file, or a mapped column missing from the header.
+ */
+async function readHeader(
+  blocks: AsyncGenerator<Block>,
+  file: string,
+  mapping: Mapping,
+  baseDir: string,
+): Promise<HeaderColumns> {
+  const headerBlock = (await blocks.next()).value as Block | undefined;
+  if (!headerBlock) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
+  const headerRecord =
+    (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ??
+    [];
+  const fileHeader = headerRecord.map((h) => h.trim());
+  const { tables: lookups, header } = await readLookups(mapping, baseDir, fileHeader);
+  const columnIndex = (name: string, what: string): number => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new ImportError(`${what} is not in the header: ${header.join(', ')}`, { file, line: 1 });
+    return i;
+  };
+  const index: Record<string, number> = {};
+  for (const [key, name] of Object.entries(mapping.columns)) {
+    if (name === null || name === undefined) continue;
+    index[key] = columnIndex(name, `column "${name}" (mapping "${key}")`);
+  }
+  const columns: HeaderColumns = { header, index, fileColumns: fileHeader.length, lookups };
+  if (mapping.wide) {
+    const products = mapping.wide.articles.map((name) =>
+      columnIndex(name, `product column "${name}" (mapping "wide")`),
+    );
+    columns.wide = { columns: products };
+    // Melted records carry the product's header and its quantity after the widened record.
+    index.article = header.length;
+    index.quantity = header.length + 1;
+  }
+  return columns;
+}
+
 const LINE_COLUMNS =
   'site_id, ticket_id, line_no, article_code, article, family, quantity, unit_price_cents, amount_cents, vat_rate, amount_excl_cents, tax_cents';
 
@@ -321,6 +456,236 @@ async function reserveTicketIds(client: pg.ClientBase, n: number): Promise<numbe
 }
 
 /**
+ * The connection while lines are written: it does one thing at a time, COPY segments of
+ * `ticket_lines` and, between them, the reservation of the next batch of ticket ids (batches
+ * doubling from 4,096 up to 65,536). Every use goes through one queue.
+ */
+class LineCopy {
+  private connection: Promise<unknown> = Promise.resolve();
+  private copy: CopyWriter | undefined;
+  private idBatch = 4096;
+  private linesWritten = 0;
+  private readonly client: pg.ClientBase;
+
+  constructor(client: pg.ClientBase) {
+    this.client = client;
+    this.copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.connection.then(work);
+    this.connection = next.catch(() => {});
+    return next;
+  }
+
+  /** Ends the current COPY segment, reserves the next batch of ticket ids, opens the next segment. */
+  readonly takeIds = (): Promise<number[]> =>
+    this.exclusive(async () => {
+      this.linesWritten += await (this.copy as CopyWriter).end();
+      const ids = await reserveTicketIds(this.client, this.idBatch);
+      this.idBatch = Math.min(this.idBatch * 2, 65_536);
+      this.copy = new CopyWriter(this.client, `ticket_lines (${LINE_COLUMNS})`);
+      return ids;
+    });
+
+  /** Queues COPY text rows of `ticket_lines`. */
+  write(rows: string): Promise<void> {
+    return this.exclusive(() => (this.copy as CopyWriter).chunks([rows]));
+  }
+
+  /** Waits for the queue, ends the last segment; answers the lines written in all. */
+  async finish(): Promise<number> {
+    await this.connection;
+    this.linesWritten += await (this.copy as CopyWriter).end();
+    this.copy = undefined;
+    return this.linesWritten;
+  }
+
+  /** Abandons the COPY in progress, if any (the transaction is then rolled back). */
+  abort(reason: Error): void {
+    this.copy?.abort(reason);
+  }
+}
+
+/**
+ * Assembly: reads the blocks after the header (on `worker`'s threads when given, else here),
+ * puts their lines back in file order into `ticket_lines` rows and writes them through
+ * `lineCopy`. Closes `worker` once every block is read.
+ * @throws ImportError at the first bad line.
+ */
+async function assembleLines(
+  blocks: AsyncGenerator<Block>,
+  setup: ConstructorParameters<typeof Assembler>[0],
+  worker: ReaderWorkers | undefined,
+  lineCopy: LineCopy,
+  progress: ProgressCounter,
+): Promise<AssemblySummary> {
+  const write = async (output: { rows: string; read: number; error?: BlockError }) => {
+    progress.addLines(output.read);
+    if (output.rows) await lineCopy.write(output.rows);
+    if (output.error) throw new ImportError(output.error.reason, output.error.location);
+  };
+  const assembler = new Assembler(setup, lineCopy.takeIds);
+  if (!worker) {
+    for await (const block of blocks) await write(await assembler.block(block.bytes, block.firstLine));
+    return assembler.finish();
+  }
+  const { present: _present, siteId: _siteId, ...readerSetup } = setup;
+  worker.start(readerSetup);
+  // Two blocks per thread in flight: each thread has its next block while the main thread
+  // assembles and sends the previous ones.
+  const depth = 2 * worker.size;
+  const inFlight: Promise<ReadLines>[] = [];
+  const next = async () => write(await assembler.add(await (inFlight.shift() as Promise<ReadLines>)));
+  for await (const block of blocks) {
+    const p = worker.read(block);
+    p.catch(() => {}); // consumed (and rethrown) in order below
+    inFlight.push(p);
+    if (inFlight.length >= depth) await next();
+  }
+  while (inFlight.length > 0) await next();
+  await worker.close();
+  return assembler.finish();
+}
+
+/** What the ticket insert tells: the fiscal dates of the file, of the tickets inserted, and whether the site had tickets on them before. */
+interface TicketDates {
+  from_date: string | null;
+  to_date: string | null;
+  new_from: string | null;
+  new_to: string | null;
+  prior: boolean;
+}
+
+/**
+ * Tickets are few next to lines: staged (import_tickets), then inserted by one statement that
+ * dates them in the site's zone and business day.
+ */
+async function insertTickets(
+  client: pg.ClientBase,
+  summary: AssemblySummary,
+  site: SiteRow,
+  source: string,
+): Promise<TicketDates> {
+  const ticketCopy = new CopyWriter(client, 'import_tickets');
+  await ticketCopy.chunks([summary.tickets]);
+  await ticketCopy.end();
+  // `prior`: whether the site had tickets on the load's dates before it (every part of one
+  // statement sees the tickets as they were before its INSERT).
+  const { rows } = await client.query<TicketDates>(
+    `WITH ins AS (
+       INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind,
+                            total_cents, total_excl_cents, tax_cents, source, source_ref)
+       SELECT $1, ticket_id, (local_ts - $2::interval)::date, local_ts AT TIME ZONE $3, terminal_id, seller_code, kind,
+              total, excl, total - excl, $4, ref
+         FROM import_tickets WHERE ticket_id <> 0
+       RETURNING fiscal_date
+     )
+     SELECT (SELECT min((local_ts - $2::interval)::date) FROM import_tickets) AS from_date,
+            (SELECT max((local_ts - $2::interval)::date) FROM import_tickets) AS to_date,
+            (SELECT min(fiscal_date) FROM ins) AS new_from,
+            (SELECT max(fiscal_date) FROM ins) AS new_to,
+            EXISTS (SELECT 1 FROM tickets
+                     WHERE site_id = $1
+                       AND fiscal_date BETWEEN (SELECT min((local_ts - $2::interval)::date) FROM import_tickets WHERE ticket_id <> 0)
+                                           AND (SELECT max((local_ts - $2::interval)::date) FROM import_tickets WHERE ticket_id <> 0)) AS prior`,
+    [site.id, site.day_start, site.time_zone, source],
+  );
+  const dates = rows[0];
+  if (!dates) throw new Error('ticket insert returned no row');
+  return dates;
+}
+
+/** The payments of the new tickets, and the terminals and sellers they name that the site did not have. */
+async function insertPaymentsTerminalsSellers(
+  client: pg.ClientBase,
+  summary: AssemblySummary,
+  siteId: number,
+): Promise<void> {
+  if (summary.paymentCount > 0) {
+    const paymentCopy = new CopyWriter(
+      client,
+      'payments (site_id, ticket_id, payment_no, method, amount_cents)',
+    );
+    await paymentCopy.chunks([summary.payments]);
+    await paymentCopy.end();
+  }
+  if (summary.terminals.length > 0) {
+    await client.query(
+      'INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, t, t::text FROM unnest($2::int[]) AS t ON CONFLICT DO NOTHING',
+      [siteId, summary.terminals],
+    );
+  }
+  if (summary.sellers.length > 0) {
+    await client.query(
+      'INSERT INTO sellers (site_id, code, nom) SELECT $1, s, s FROM unnest($2::text[]) AS s ON CONFLICT DO NOTHING',
+      [siteId, summary.sellers],
+    );
+  }
+}
+
+/** Refreshes the daily aggregates of the days the load added tickets to. */
+async function refreshLoadedDays(
+  client: pg.ClientBase,
+  siteId: number,
+  dates: TicketDates,
+  summary: AssemblySummary,
+  linesWritten: number,
+): Promise<void> {
+  if (!dates.new_from || !dates.new_to) return;
+  if (!dates.prior) {
+    // The load's tickets are all the tickets of their days: the family and VAT aggregates are
+    // summed from the lines' groups the worker kept per ticket (a few rows per ticket) rather
+    // than by joining the lines just written back to their tickets.
+    const groupCopy = new CopyWriter(client, 'import_line_groups');
+    await groupCopy.chunks([summary.lineGroups]);
+    await groupCopy.end();
+    // The aggregates read the new tickets (and payments) by site and date: fresh statistics
+    // keep the planner from expecting none. The lines are not read, so not analysed here
+    // (autovacuum does after COMMIT).
+    if (summary.ticketsInserted >= 1_000) {
+      await client.query(`ANALYZE tickets${summary.paymentCount >= 1_000 ? ', payments' : ''}`);
+    }
+    await refreshDailySales(client, siteId, dates.new_from, dates.new_to, {
+      lineGroups: 'import_line_groups',
+    });
+    return;
+  }
+  // Fresh statistics before the aggregates are rebuilt from what was just loaded: with those
+  // of before the load (another site only, or none), the planner expects almost no ticket for
+  // this site and joins them to their lines by scanning every line per ticket, which takes
+  // minutes on a year of lines. ANALYZE inside the transaction counts the rows it inserted itself.
+  if (linesWritten >= 10_000) await client.query('ANALYZE tickets, ticket_lines, payments');
+  await refreshDailySales(client, siteId, dates.new_from, dates.new_to);
+}
+
+/** What an import answers, from what it read and wrote; `started` is its `performance.now()` at the start. */
+function importResult(
+  siteId: number,
+  siteCreated: boolean,
+  source: string,
+  summary: AssemblySummary,
+  linesWritten: number,
+  dates: TicketDates,
+  started: number,
+): ImportResult {
+  return {
+    siteId,
+    siteCreated,
+    source,
+    linesRead: summary.linesRead,
+    ticketsRead: summary.ticketsRead,
+    ticketsInserted: summary.ticketsInserted,
+    ticketsSkipped: summary.ticketsRead - summary.ticketsInserted,
+    linesInserted: linesWritten,
+    paymentsInserted: summary.paymentCount,
+    fromDate: dates.from_date,
+    toDate: dates.to_date,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
  * Imports a sales file into a site, in one transaction (see the module comment for the rules).
  * @returns counts of what was read and written, and the fiscal dates covered.
  * @throws ImportError for a bad line (`file:line:column (Column): reason`, nothing written) or a
@@ -329,34 +694,20 @@ async function reserveTicketIds(client: pg.ClientBase, n: number): Promise<numbe
 export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  let mapping: Mapping;
-  let baseDir = options.mappingDir ?? process.cwd();
-  if (typeof options.mapping === 'string') {
-    ({ mapping, baseDir } = await readMappingFile(options.mapping));
-  } else {
-    mapping = parseMapping(options.mapping);
-  }
+  const { mapping, baseDir } = await loadMapping(options);
   const dayStart = options.dayStart === undefined ? undefined : checkDayStart(options.dayStart);
   const file = options.file;
-  let totalBytes: number;
-  try {
-    totalBytes = (await fs.stat(file)).size;
-  } catch (e) {
-    throw new ImportError(`cannot read the file: ${e instanceof Error ? e.message : String(e)}`, {
-      file,
-      line: 0,
-    });
-  }
+  const totalBytes = await fileBytes(file);
   const prices = await readPrices(mapping, baseDir);
   const source = `file:${path.basename(file).replace(/\.gz$/i, '')}`;
   // Reading the file (csv-parse above all) costs more CPU than PostgreSQL's COPY of its rows: a
   // big file is read by a worker thread while the main thread assembles tickets and feeds the
   // COPY, and PostgreSQL ingests on another core. One reader by default: a second one reads
-  // alternate blocks but costs ~0.6 s more CPU on the UCI year (its own module loading, JIT and
-  // heap), which on two cores shared with PostgreSQL was not won back in time. Started first, it
+  // alternate blocks but costs more CPU in all (its own module loading, JIT and heap), which
+  // on two cores shared with PostgreSQL is not won back in time. Started first, it
   // loads its modules while the transaction starts.
   const workerCount = options.workers ?? (totalBytes > 1_500_000 ? 1 : 0);
-  let worker: ReaderWorkers | undefined = workerCount > 0 ? new ReaderWorkers(workerCount) : undefined;
+  const worker: ReaderWorkers | undefined = workerCount > 0 ? new ReaderWorkers(workerCount) : undefined;
 
   let client: pg.PoolClient;
   try {
@@ -365,261 +716,54 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     await worker?.close();
     throw e;
   }
-  let copy: CopyWriter | undefined;
+  let lineCopy: LineCopy | undefined;
   let broken = false;
   try {
     await client.query('BEGIN');
-    const { site, created } = await resolveSite(client, { ...options, dayStart }, mapping);
-    if (created)
-      log(
-        `Site "${options.site}" created (${site.currency}, ${site.time_zone}, day start ${site.day_start}).`,
-      );
-    // One import of a given source into a site at a time, so the set of tickets already
-    // present, read below, stays true until COMMIT.
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [site.id, source]);
-    const present = (
-      await client.query<{ ref: string }>(
-        'SELECT source_ref AS ref FROM tickets WHERE site_id = $1 AND source = $2',
-        [site.id, source],
-      )
-    ).rows.map((r) => r.ref);
-    // The staging tables of the end of the load, created now while the workers start rather than
-    // after the last line, when every statement adds to the import's time.
-    await client.query(
-      `CREATE TEMP TABLE import_tickets (
-         ticket_id bigint NOT NULL, ref text NOT NULL, local_ts timestamp NOT NULL, kind text NOT NULL,
-         terminal_id int, seller_code text, total bigint NOT NULL, excl bigint NOT NULL
-       ) ON COMMIT DROP;
-       CREATE TEMP TABLE import_line_groups (
-         ticket_id bigint NOT NULL, family text, vat_rate numeric NOT NULL, quantity numeric NOT NULL,
-         net bigint NOT NULL, excl bigint NOT NULL, lines int NOT NULL
-       ) ON COMMIT DROP`,
+    const { site, created, present } = await startLoad(
+      client,
+      { ...options, dayStart, log },
+      mapping,
+      source,
     );
-
-    let bytesRead = 0;
-    let linesSoFar = 0;
-    const reportEvery = 1 << 20;
-    let nextReport = reportEvery;
-    const onBytes = (n: number) => {
-      bytesRead += n;
-      if (bytesRead >= nextReport) {
-        nextReport = bytesRead + reportEvery;
-        options.progress?.({ bytesRead, totalBytes, lines: linesSoFar });
-      }
-    };
+    const progress = new ProgressCounter(options.progress, totalBytes);
     const blocks = recordBlocks(
-      await openUtf8(file, mapping.encoding, onBytes),
+      await openUtf8(file, mapping.encoding, progress.onBytes),
       options.blockBytes ?? 512 << 10,
     );
-
-    const headerBlock = (await blocks.next()).value as Block | undefined;
-    if (!headerBlock) throw new ImportError('the file is empty (no header line)', { file, line: 1 });
-    const headerRecord =
-      (parseCsvSync(headerBlock.bytes.toString('utf8'), { delimiter: mapping.delimiter }) as string[][])[0] ??
-      [];
-    const fileHeader = headerRecord.map((h) => h.trim());
-    // Joined files widen every record: their columns come after the file's, as `<name>.<column>`.
-    const { tables: lookups, header } = await readLookups(mapping, baseDir, fileHeader);
-    const index: Record<string, number> = {};
-    for (const [key, name] of Object.entries(mapping.columns)) {
-      if (name === null || name === undefined) continue;
-      const i = header.indexOf(name);
-      if (i < 0)
-        throw new ImportError(
-          `column "${name}" (mapping "${key}") is not in the header: ${header.join(', ')}`,
-          { file, line: 1 },
-        );
-      index[key] = i;
-    }
-    let wide: { columns: number[] } | undefined;
-    if (mapping.wide) {
-      const columns = mapping.wide.articles.map((name) => {
-        const i = header.indexOf(name);
-        if (i < 0)
-          throw new ImportError(
-            `product column "${name}" (mapping "wide") is not in the header: ${header.join(', ')}`,
-            { file, line: 1 },
-          );
-        return i;
-      });
-      wide = { columns };
-      // Melted records carry the product's header and its quantity after the widened record.
-      index.article = header.length;
-      index.quantity = header.length + 1;
-    }
+    const columns = await readHeader(blocks, file, mapping, baseDir);
     const setup = {
       file,
       mapping,
-      header,
-      index,
+      ...columns,
       prices,
       siteId: site.id,
       present,
-      fileColumns: fileHeader.length,
-      lookups,
       centsStep: centsStep(site.currency),
-      ...(wide ? { wide } : {}),
     };
-
-    // The connection does one thing at a time: COPY segments of lines, and between them the
-    // reservation of the next batch of ticket ids. Every use goes through this queue.
-    let connection: Promise<unknown> = Promise.resolve();
-    const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-      const next = connection.then(work);
-      connection = next.catch(() => {});
-      return next;
-    };
-    let linesWritten = 0;
-    let idBatch = 4096;
-    const takeIds = () =>
-      exclusive(async () => {
-        linesWritten += await (copy as CopyWriter).end();
-        const ids = await reserveTicketIds(client, idBatch);
-        idBatch = Math.min(idBatch * 2, 65_536);
-        copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-        return ids;
-      });
-    copy = new CopyWriter(client, `ticket_lines (${LINE_COLUMNS})`);
-    type Output = { rows: string; count: number; read: number; error?: BlockError };
-    const write = async (output: Output) => {
-      linesSoFar += output.read;
-      if (output.rows) await exclusive(() => (copy as CopyWriter).chunks([output.rows]));
-      if (output.error) throw new ImportError(output.error.reason, output.error.location);
-    };
-
-    const assembler = new Assembler(setup, takeIds);
-    if (worker) {
-      const { present: _present, siteId: _siteId, ...readerSetup } = setup;
-      worker.start(readerSetup);
-      // Two blocks per thread in flight: each thread has its next block while the main thread
-      // assembles and sends the previous ones.
-      const depth = 2 * worker.size;
-      const inFlight: Promise<ReadLines>[] = [];
-      const next = async () => write(await assembler.add(await (inFlight.shift() as Promise<ReadLines>)));
-      for await (const block of blocks) {
-        const p = worker.read(block);
-        p.catch(() => {}); // consumed (and rethrown) in order below
-        inFlight.push(p);
-        if (inFlight.length >= depth) await next();
-      }
-      while (inFlight.length > 0) await next();
-      await worker.close();
-      worker = undefined;
-    } else {
-      for await (const block of blocks) await write(await assembler.block(block.bytes, block.firstLine));
-    }
-    const summary: AssemblySummary = assembler.finish();
-    await connection;
-    linesWritten += await copy.end();
-    copy = undefined;
+    lineCopy = new LineCopy(client);
+    const summary = await assembleLines(blocks, setup, worker, lineCopy, progress);
+    const linesWritten = await lineCopy.finish();
+    lineCopy = undefined;
     const linesRead = summary.linesRead;
     options.progress?.({ bytesRead: totalBytes, totalBytes, lines: linesRead });
     log(
       `${linesRead} lines read in ${((performance.now() - started) / 1000).toFixed(1)} s; writing tickets…`,
     );
 
-    // Tickets are few next to lines: staged (import_tickets, created above), then dated in the
-    // site's zone and day by SQL.
-    const ticketCopy = new CopyWriter(client, 'import_tickets');
-    await ticketCopy.chunks([summary.tickets]);
-    await ticketCopy.end();
-    // `prior`: whether the site had tickets on the load's dates before it (every part of one
-    // statement sees the tickets as they were before its INSERT).
-    const { rows } = await client.query<{
-      from_date: string | null;
-      to_date: string | null;
-      new_from: string | null;
-      new_to: string | null;
-      prior: boolean;
-    }>(
-      `WITH ins AS (
-         INSERT INTO tickets (site_id, ticket_id, fiscal_date, opened_at, terminal_id, seller_code, kind,
-                              total_cents, total_excl_cents, tax_cents, source, source_ref)
-         SELECT $1, ticket_id, (local_ts - $2::interval)::date, local_ts AT TIME ZONE $3, terminal_id, seller_code, kind,
-                total, excl, total - excl, $4, ref
-           FROM import_tickets WHERE ticket_id <> 0
-         RETURNING fiscal_date
-       )
-       SELECT (SELECT min((local_ts - $2::interval)::date) FROM import_tickets) AS from_date,
-              (SELECT max((local_ts - $2::interval)::date) FROM import_tickets) AS to_date,
-              (SELECT min(fiscal_date) FROM ins) AS new_from,
-              (SELECT max(fiscal_date) FROM ins) AS new_to,
-              EXISTS (SELECT 1 FROM tickets
-                       WHERE site_id = $1
-                         AND fiscal_date BETWEEN (SELECT min((local_ts - $2::interval)::date) FROM import_tickets WHERE ticket_id <> 0)
-                                             AND (SELECT max((local_ts - $2::interval)::date) FROM import_tickets WHERE ticket_id <> 0)) AS prior`,
-      [site.id, site.day_start, site.time_zone, source],
-    );
-    const r = rows[0];
-    if (!r) throw new Error('ticket insert returned no row');
-    if (summary.paymentCount > 0) {
-      const paymentCopy = new CopyWriter(
-        client,
-        'payments (site_id, ticket_id, payment_no, method, amount_cents)',
-      );
-      await paymentCopy.chunks([summary.payments]);
-      await paymentCopy.end();
-    }
-    const terminals = summary.terminals;
-    const sellers = summary.sellers;
-    if (terminals.length > 0) {
-      await client.query(
-        'INSERT INTO terminals (site_id, terminal_id, libelle) SELECT $1, t, t::text FROM unnest($2::int[]) AS t ON CONFLICT DO NOTHING',
-        [site.id, terminals],
-      );
-    }
-    if (sellers.length > 0) {
-      await client.query(
-        'INSERT INTO sellers (site_id, code, nom) SELECT $1, s, s FROM unnest($2::text[]) AS s ON CONFLICT DO NOTHING',
-        [site.id, sellers],
-      );
-    }
-    if (r.new_from && r.new_to && !r.prior) {
-      // The load's tickets are all the tickets of their days: the family and VAT aggregates are
-      // summed from the lines' groups the worker kept per ticket (a few rows per ticket) rather
-      // than by joining the lines just written back to their tickets (the UCI year: ~1 s).
-      const groupCopy = new CopyWriter(client, 'import_line_groups');
-      await groupCopy.chunks([summary.lineGroups]);
-      await groupCopy.end();
-      // The aggregates read the new tickets (and payments) by site and date: fresh statistics
-      // keep the planner from expecting none. The lines are not read, so not analysed here
-      // (autovacuum does after COMMIT).
-      if (summary.ticketsInserted >= 1_000) {
-        await client.query(`ANALYZE tickets${summary.paymentCount >= 1_000 ? ', payments' : ''}`);
-      }
-      await refreshDailySales(client, site.id, r.new_from, r.new_to, { lineGroups: 'import_line_groups' });
-    } else if (r.new_from && r.new_to) {
-      // Fresh statistics before the aggregates are rebuilt from what was just loaded: with those
-      // of before the load (another site only, or none), the planner expects almost no ticket for
-      // this site and joins them to their lines by scanning every line per ticket — a UCI year
-      // imported after the takeaway ran for more than 5 minutes. ANALYZE inside the transaction
-      // counts the rows it inserted itself.
-      if (linesWritten >= 10_000) await client.query('ANALYZE tickets, ticket_lines, payments');
-      await refreshDailySales(client, site.id, r.new_from, r.new_to);
-    }
+    const dates = await insertTickets(client, summary, site, source);
+    await insertPaymentsTerminalsSellers(client, summary, site.id);
+    await refreshLoadedDays(client, site.id, dates, summary, linesWritten);
     // What GET exports/status says of the site's last load; in the same transaction as the data.
     await recordDataLoad(client, {
       siteId: site.id,
       source,
-      firstFiscalDate: r.new_from ?? null,
-      lastFiscalDate: r.new_to ?? null,
+      firstFiscalDate: dates.new_from ?? null,
+      lastFiscalDate: dates.new_to ?? null,
       tickets: summary.ticketsInserted,
     });
     await client.query('COMMIT');
-    const result: ImportResult = {
-      siteId: site.id,
-      siteCreated: created,
-      source,
-      linesRead,
-      ticketsRead: summary.ticketsRead,
-      ticketsInserted: summary.ticketsInserted,
-      ticketsSkipped: summary.ticketsRead - summary.ticketsInserted,
-      linesInserted: linesWritten,
-      paymentsInserted: summary.paymentCount,
-      fromDate: r.from_date,
-      toDate: r.to_date,
-      seconds: (performance.now() - started) / 1000,
-    };
+    const result = importResult(site.id, created, source, summary, linesWritten, dates, started);
     log(
       `${result.ticketsInserted} tickets and ${result.linesInserted} lines imported into "${options.site}"` +
         (result.ticketsSkipped ? `, ${result.ticketsSkipped} tickets already present` : '') +
@@ -628,7 +772,7 @@ export async function importSalesFile(pool: pg.Pool, options: ImportOptions): Pr
     return result;
   } catch (e) {
     broken = true;
-    if (copy) copy.abort(e instanceof Error ? e : new Error(String(e)));
+    lineCopy?.abort(e instanceof Error ? e : new Error(String(e)));
     throw e;
   } finally {
     await worker?.close();

@@ -1,7 +1,8 @@
 /**
  * Outgoing mail (DESIGN.md §3: nodemailer): one SMTP transport per app, from SMTP_URL
  * (config.ts). Without SMTP_URL there is no transport and every send fails with
- * {@link MailError}, which routes answer as 502 `ErreurEnvoiMail` (SPEC.md §8). Timeouts are
+ * {@link MailError}, which send-once.ts turns into DomainError upstream `ErreurEnvoiMail` (502,
+ * SPEC.md §8). Timeouts are
  * short so a dead SMTP server fails a request in seconds, not minutes.
  */
 import nodemailer, { type Transporter } from 'nodemailer';

@@ -4,14 +4,15 @@
  * write is scope-checked and runs in the idempotent write transaction (plugins/idempotency.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { cashCountRoutes } from './cash-counts.ts';
-import { countersignRoutes } from './countersign.ts';
-import { mailRoutes } from './mails.ts';
-import { receiptRoutes } from './receipts.ts';
-import { ruleRoutes } from './rules.ts';
-import { safeCountRoutes } from './safe-counts.ts';
-import type { CountingOptions } from './shared.ts';
+import { cashCountRoutes } from './cash-count-routes.ts';
+import { countersignRoutes } from './countersign-routes.ts';
+import { mailRoutes } from './mail-routes.ts';
+import { receiptRoutes } from './receipt-routes.ts';
+import { ruleRoutes } from './rule-routes.ts';
+import { safeCountRoutes } from './safe-count-routes.ts';
+import type { CountingOptions } from './counting-options.ts';
 
+/** Registers every counting route module with the same options (app.ts registers this one). */
 export async function countingRoutes(app: FastifyInstance, options: CountingOptions) {
   await app.register(ruleRoutes, options);
   await app.register(cashCountRoutes, options);

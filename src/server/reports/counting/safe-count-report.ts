@@ -10,23 +10,12 @@
 import { z } from 'zod';
 import { SAFE_COUNT_REPORT } from '../../../contract/counting.ts';
 import type { Dataset } from '../../../contract/reports.ts';
+import { safeCounts } from '../../counting/safe-counts.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext } from '../types.ts';
 
 const ParamsSchema = z.object({ operation: z.enum(['VENTE', 'TOUTES']) });
 type Params = z.infer<typeof ParamsSchema>;
-
-interface Row {
-  fiscal_date: string;
-  libelle: string;
-  version: number;
-  counted_by_login: string;
-  opening_cents: number;
-  deposits_cents: number;
-  withdrawals_cents: number;
-  counted_cents: number;
-  countersigned_name: string | null;
-}
 
 const MONEY_KEYS = [
   'openingFloat',
@@ -39,16 +28,13 @@ const MONEY_KEYS = [
 
 async function query(ctx: ReportContext<Params>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<Row>(
-    `SELECT DISTINCT ON (c.fiscal_date, c.site_id)
-            c.fiscal_date, s.libelle, c.version, c.counted_by_login, c.opening_cents, c.deposits_cents,
-            c.withdrawals_cents, c.counted_cents, c.countersigned_name
-       FROM safe_counts c JOIN sites s ON s.id = c.site_id
-      WHERE c.site_id = ANY($1::int[]) AND c.fiscal_date BETWEEN $2::date AND $3::date
-        AND ($4::date[] IS NULL OR c.fiscal_date = ANY($4::date[]))
-      ORDER BY c.fiscal_date, c.site_id, c.version DESC`,
-    [request.sites.map((s) => s.id), request.dateDebut, request.dateFin, request.fiscalDates],
-  );
+  const counts = await safeCounts(database.pool, {
+    siteIds: request.sites.map((s) => s.id),
+    dateDebut: request.dateDebut,
+    dateFin: request.dateFin,
+    fiscalDates: request.fiscalDates,
+    latestOnly: true,
+  });
   const totals: Record<(typeof MONEY_KEYS)[number], number> = {
     openingFloat: 0,
     deposits: 0,
@@ -57,24 +43,23 @@ async function query(ctx: ReportContext<Params>): Promise<Dataset> {
     countedContent: 0,
     variance: 0,
   };
-  const out = rows.map((r) => {
-    const expected = r.opening_cents + r.deposits_cents - r.withdrawals_cents;
+  const out = counts.map((c) => {
     const money = {
-      openingFloat: r.opening_cents,
-      deposits: r.deposits_cents,
-      withdrawals: r.withdrawals_cents,
-      expectedContent: expected,
-      countedContent: r.counted_cents,
-      variance: r.counted_cents - expected,
+      openingFloat: c.openingCents,
+      deposits: c.depositsCents,
+      withdrawals: c.withdrawalsCents,
+      expectedContent: c.expectedCents,
+      countedContent: c.countedCents,
+      variance: c.varianceCents,
     };
     for (const k of MONEY_KEYS) totals[k] += money[k];
     return {
-      fiscalDate: r.fiscal_date,
-      site: r.libelle,
-      countVersion: r.version,
-      countedBy: r.counted_by_login,
+      fiscalDate: c.dateFiscale,
+      site: c.libelle,
+      countVersion: c.version,
+      countedBy: c.countedBy.login,
       ...money,
-      countersignedBy: r.countersigned_name ?? '',
+      countersignedBy: c.countersignature?.managerName ?? '',
     };
   });
   return {

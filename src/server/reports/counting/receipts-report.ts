@@ -11,57 +11,36 @@
 import { z } from 'zod';
 import { RECEIPTS_REPORT } from '../../../contract/counting.ts';
 import type { Dataset } from '../../../contract/reports.ts';
+import { receipts } from '../../counting/receipts.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext } from '../types.ts';
 
 const ParamsSchema = z.object({ operation: z.enum(['VENTE', 'TOUTES']) });
 type Params = z.infer<typeof ParamsSchema>;
 
-interface Row {
-  fiscal_date: string;
-  libelle: string;
-  id: number;
-  seller_code: string;
-  seller_name: string;
-  manager_name: string;
-  version: number;
-  amount_cents: number;
-  motif: string;
-  commentaire: string;
-}
-
 async function query(ctx: ReportContext<Params>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<Row>(
-    `SELECT r.fiscal_date, s.libelle, r.id::int AS id, r.seller_code, r.seller_name, r.manager_name, r.version,
-            (r.complements->>'montantCents')::bigint::float8 AS amount_cents,
-            coalesce(r.complements->>'motif', '') AS motif,
-            coalesce(r.complements->>'commentaire', '') AS commentaire
-       FROM manager_receipts r JOIN sites s ON s.id = r.site_id
-      WHERE r.site_id = ANY($1::int[]) AND r.fiscal_date BETWEEN $2::date AND $3::date
-        AND ($4::date[] IS NULL OR r.fiscal_date = ANY($4::date[]))
-        AND (cardinality($5::text[]) = 0 OR r.seller_code = ANY($5::text[]))
-      ORDER BY r.fiscal_date, s.libelle, r.id`,
-    [
-      request.sites.map((s) => s.id),
-      request.dateDebut,
-      request.dateFin,
-      request.fiscalDates,
-      request.sellers,
-    ],
-  );
+  const found = await receipts(database.pool, {
+    siteIds: request.sites.map((s) => s.id),
+    dateDebut: request.dateDebut,
+    dateFin: request.dateFin,
+    fiscalDates: request.fiscalDates,
+    sellers: request.sellers,
+    bySiteName: true,
+  });
+  const siteNames = new Map(request.sites.map((s) => [s.id, s.libelle]));
   let total = 0;
-  const out = rows.map((r) => {
-    total += r.amount_cents;
+  const out = found.map((r) => {
+    total += r.complements.montantCents;
     return {
-      fiscalDate: r.fiscal_date,
-      site: r.libelle,
+      fiscalDate: r.dateFiscale,
+      site: siteNames.get(r.restaurantId) ?? '',
       receiptNumber: String(r.id),
-      seller: `${r.seller_code} – ${r.seller_name}`,
-      manager: r.manager_name,
-      reason: r.motif,
-      amount: r.amount_cents,
-      comment: r.commentaire,
+      seller: `${r.numVendeur} – ${r.libVendeur}`,
+      manager: r.nomManager,
+      reason: r.complements.motif ?? '',
+      amount: r.complements.montantCents,
+      comment: r.complements.commentaire ?? '',
       version: r.version,
     };
   });

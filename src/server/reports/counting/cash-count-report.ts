@@ -12,28 +12,12 @@
 import { z } from 'zod';
 import { CASH_COUNT_REPORT } from '../../../contract/counting.ts';
 import type { Dataset } from '../../../contract/reports.ts';
+import { cashCounts } from '../../counting/cash-counts.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext } from '../types.ts';
 
 const ParamsSchema = z.object({ operation: z.enum(['VENTE', 'TOUTES']) });
 type Params = z.infer<typeof ParamsSchema>;
-
-interface Row {
-  fiscal_date: string;
-  site_id: number;
-  libelle: string;
-  terminal_id: number;
-  version: number;
-  counted_by_login: string;
-  cash_cents: number | null;
-  expected_cash_cents: number;
-  cheques_cents: number | null;
-  expected_cheques_cents: number;
-  meal_vouchers_cents: number | null;
-  expected_meal_vouchers_cents: number;
-  card_slips_cents: number | null;
-  expected_card_slips_cents: number;
-}
 
 const MONEY_KEYS = [
   'expectedCash',
@@ -44,28 +28,17 @@ const MONEY_KEYS = [
   'cardSlipsVariance',
 ] as const;
 
-const minus = (counted: number | null, expected: number) => (counted === null ? null : counted - expected);
-
 async function query(ctx: ReportContext<Params>): Promise<Dataset> {
   const { request, database } = ctx;
-  const { rows } = await database.pool.query<Row>(
-    `SELECT DISTINCT ON (c.fiscal_date, c.site_id, c.terminal_id)
-            c.fiscal_date, c.site_id, s.libelle, c.terminal_id, c.version, c.counted_by_login,
-            c.cash_cents, c.expected_cash_cents, c.cheques_cents, c.expected_cheques_cents,
-            c.meal_vouchers_cents, c.expected_meal_vouchers_cents, c.card_slips_cents, c.expected_card_slips_cents
-       FROM cash_counts c JOIN sites s ON s.id = c.site_id
-      WHERE c.site_id = ANY($1::int[]) AND c.fiscal_date BETWEEN $2::date AND $3::date
-        AND ($4::date[] IS NULL OR c.fiscal_date = ANY($4::date[]))
-        AND (cardinality($5::int[]) = 0 OR c.terminal_id = ANY($5::int[]))
-      ORDER BY c.fiscal_date, c.site_id, c.terminal_id, c.version DESC`,
-    [
-      request.sites.map((s) => s.id),
-      request.dateDebut,
-      request.dateFin,
-      request.fiscalDates,
-      request.terminals,
-    ],
-  );
+  const counts = await cashCounts(database.pool, {
+    siteIds: request.sites.map((s) => s.id),
+    dateDebut: request.dateDebut,
+    dateFin: request.dateFin,
+    fiscalDates: request.fiscalDates,
+    terminals: request.terminals,
+    latestOnly: true,
+  });
+  const siteNames = new Map(request.sites.map((s) => [s.id, s.libelle]));
   const totals: Record<(typeof MONEY_KEYS)[number], number> = {
     expectedCash: 0,
     countedCash: 0,
@@ -74,19 +47,19 @@ async function query(ctx: ReportContext<Params>): Promise<Dataset> {
     mealVouchersVariance: 0,
     cardSlipsVariance: 0,
   };
-  const out = rows.map((r) => {
+  const out = counts.map((c) => {
     const row = {
-      fiscalDate: r.fiscal_date,
-      site: r.libelle,
-      terminal: r.terminal_id,
-      countVersion: r.version,
-      countedBy: r.counted_by_login,
-      expectedCash: r.expected_cash_cents,
-      countedCash: r.cash_cents,
-      cashVariance: minus(r.cash_cents, r.expected_cash_cents),
-      chequesVariance: minus(r.cheques_cents, r.expected_cheques_cents),
-      mealVouchersVariance: minus(r.meal_vouchers_cents, r.expected_meal_vouchers_cents),
-      cardSlipsVariance: minus(r.card_slips_cents, r.expected_card_slips_cents),
+      fiscalDate: c.dateFiscale,
+      site: siteNames.get(c.site) ?? '',
+      terminal: c.caisse,
+      countVersion: c.version,
+      countedBy: c.countedBy.login,
+      expectedCash: c.expected.cashCents,
+      countedCash: c.cashCents,
+      cashVariance: c.variance.cashCents,
+      chequesVariance: c.variance.chequesCents,
+      mealVouchersVariance: c.variance.mealVouchersCents,
+      cardSlipsVariance: c.variance.cardSlipsCents,
     };
     for (const k of MONEY_KEYS) totals[k] += row[k] ?? 0;
     return row;

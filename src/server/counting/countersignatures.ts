@@ -1,0 +1,142 @@
+/**
+ * The manager countersignature of safe counts (SPEC.md §7 fluxfin/declare_et_en_attente_de_
+ * signatures, fluxfin/contre_signe, bo/checkContreCode) and the manager codes behind it
+ * (bo/setContreCode, ours).
+ *
+ * A manager code is 4 to 6 digits chosen by the manager and stored only as an argon2id hash
+ * (`manager_codes`). A countersignature names the manager by login and proves their presence
+ * with the code; the manager must hold COFFRE, have the site in their scope and not be the
+ * person who counted. Every refusal is the same `BadManagerCode`, so the answer does not tell
+ * which part was wrong.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { SafeCount, SignaturesAnswer } from '../../contract/counting.ts';
+import { siteScope } from '../auth/scope.ts';
+import { hashPassword, verifyPassword } from '../auth/users.ts';
+import type { Queryable } from '../db/queryable.ts';
+import { DomainError } from '../errors.ts';
+import {
+  requireSafeListPeriod,
+  SAFE_COLUMNS,
+  type SafeCountRow,
+  safeCounts,
+  toSafeCount,
+} from './safe-counts.ts';
+
+/** A manager whose code was checked. */
+export interface Manager {
+  userId: number;
+  login: string;
+}
+
+/** argon2id hash of a random string nobody knows (see checkManagerCode). */
+const DUMMY_HASH = await hashPassword(randomBytes(16).toString('hex'));
+
+/**
+ * The manager of login `login` when `code` is their manager code and they hold COFFRE (and,
+ * with `siteId`, have that site in their scope); else null. `db` is a pool or a pool client
+ * because the scope read (auth/scope.ts) takes one.
+ */
+export async function checkManagerCode(
+  db: pg.Pool | pg.PoolClient,
+  login: string,
+  code: string,
+  siteId?: number,
+): Promise<Manager | null> {
+  const { rows } = await db.query<{ id: number; login: string; droits: string[]; code_hash: string | null }>(
+    `SELECT u.id, u.login, p.droits, mc.code_hash
+       FROM users u JOIN profiles p ON p.id = u.profile_id LEFT JOIN manager_codes mc ON mc.user_id = u.id
+      WHERE u.login = $1`,
+    [login],
+  );
+  const manager = rows[0];
+  // Verify against a throwaway hash when there is no code, so timing does not tell logins apart.
+  const ok = await verifyPassword(manager?.code_hash ?? DUMMY_HASH, code);
+  if (!manager?.code_hash || !ok || !manager.droits.includes('COFFRE')) return null;
+  if (siteId !== undefined) {
+    const scope = await siteScope(db, manager.id);
+    if (!scope.includes(siteId)) return null;
+  }
+  return { userId: manager.id, login: manager.login };
+}
+
+/** Sets (or replaces) the manager code of user `userId` (4 to 6 digits), stored as an argon2id hash. */
+export async function setManagerCode(db: Queryable, userId: number, code: string): Promise<void> {
+  const codeHash = await hashPassword(code);
+  await db.query(
+    `INSERT INTO manager_codes (user_id, code_hash, updated_at) VALUES ($1, $2, now())
+     ON CONFLICT (user_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, updated_at = now()`,
+    [userId, codeHash],
+  );
+}
+
+/**
+ * The latest safe count of each site of `siteIds` and fiscal date of the period, with its
+ * countersignature status (`CONTRE_SIGNE` or `EN_ATTENTE`).
+ * @throws DomainError invalid `BadRequest` / `MaxReportDays` for a bad period (see requireSafeListPeriod).
+ */
+export async function signatureStatuses(
+  db: Queryable,
+  siteIds: readonly number[],
+  dateDebut: string,
+  dateFin: string,
+): Promise<SignaturesAnswer> {
+  requireSafeListPeriod(dateDebut, dateFin);
+  const counts = await safeCounts(db, { siteIds, dateDebut, dateFin, latestOnly: true });
+  return {
+    data: counts.map((c) => ({
+      ...c,
+      status: c.countersignature ? ('CONTRE_SIGNE' as const) : ('EN_ATTENTE' as const),
+    })),
+  };
+}
+
+/** A countersignature asked for: which count, by which manager, with which code and comment. */
+export interface CountersignRequest {
+  site: number;
+  fiscalDate: string;
+  managerLogin: string;
+  managerCode: string;
+  comment: string;
+}
+
+/**
+ * Countersigns the latest safe count of (site, fiscal date); `db` must be a transaction (the
+ * count is locked until it ends). Answers the countersigned count.
+ * @throws DomainError notFound `NotFound` (no count), conflict `AlreadyCountersigned`, invalid
+ *   `BadManagerCode` (unknown manager, no code, wrong code, no right or scope, or the counter themself).
+ */
+export async function countersignLatestSafeCount(
+  db: pg.PoolClient,
+  asked: CountersignRequest,
+): Promise<SafeCount> {
+  const { rows } = await db.query<SafeCountRow>(
+    `SELECT ${SAFE_COLUMNS} FROM safe_counts c JOIN sites s ON s.id = c.site_id
+      WHERE c.site_id = $1 AND c.fiscal_date = $2 ORDER BY c.version DESC LIMIT 1 FOR UPDATE OF c`,
+    [asked.site, asked.fiscalDate],
+  );
+  const count = rows[0];
+  if (!count) throw new DomainError('notFound', 'NotFound', 'no safe count for this site and fiscal date');
+  if (count.countersigned_at !== null)
+    throw new DomainError(
+      'conflict',
+      'AlreadyCountersigned',
+      'the latest safe count is already countersigned',
+    );
+  const manager = await checkManagerCode(db, asked.managerLogin, asked.managerCode, asked.site);
+  if (!manager || manager.userId === count.counted_by)
+    throw new DomainError(
+      'invalid',
+      'BadManagerCode',
+      'manager, code or rights do not allow this countersignature',
+    );
+  const { rows: signed } = await db.query<SafeCountRow>(
+    `UPDATE safe_counts c SET countersigned_by = $3, countersigned_name = $4, countersign_comment = $5,
+       countersigned_at = now()
+      FROM sites s WHERE s.id = c.site_id AND c.site_id = $1 AND c.id = $2
+      RETURNING ${SAFE_COLUMNS}`,
+    [count.site_id, count.id, manager.userId, manager.login, asked.comment],
+  );
+  return toSafeCount(signed[0]!);
+}

@@ -1,0 +1,103 @@
+/**
+ * HTTP of cash counts (SPEC.md §7 bo/comptage/*; /analyses/comptageCaisses): what a terminal
+ * should hold, the counts of a day, and saving a count as a new version. Reads and writes are
+ * counting/cash-counts.ts's.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CashCountBodySchema,
+  CashCountListAnswerSchema,
+  CashCountListQuerySchema,
+  CashCountSchema,
+  ExpectedAnswerSchema,
+  ExpectedQuerySchema,
+} from '../../../contract/counting.ts';
+import { cashCounts, expectedAmounts, saveCashCount } from '../../counting/cash-counts.ts';
+import { requiredCounts, rulesOf } from '../../counting/rules.ts';
+import { requireSite, siteFactsOf } from '../../counting/sites.ts';
+import { writeTx } from '../../plugins/idempotency.ts';
+import { errorResponses, ownSession, UserIdParam } from '../common.ts';
+import type { CountingOptions } from './counting-options.ts';
+
+/** Registers bo/comptage/expected, bo/comptage/list and bo/comptage/save. */
+export async function cashCountRoutes(app: FastifyInstance, options: CountingOptions) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = options.database;
+
+  api.get(
+    '/bo/comptage/expected',
+    {
+      config: { rights: 'GET bo/comptage/expected' },
+      schema: {
+        summary:
+          "What a terminal should hold from the day's payments (cents), and which counts the rules require",
+        tags: ['counting'],
+        querystring: ExpectedQuerySchema,
+        response: { 200: ExpectedAnswerSchema, ...errorResponses },
+      },
+    },
+    async function getExpected(request) {
+      const session = ownSession(request, request.query.id);
+      const { site, dateFiscale, caisse } = request.query;
+      requireSite(session, site);
+      const facts = await siteFactsOf(pool, site);
+      const rules = await rulesOf(pool, [site]);
+      return {
+        site,
+        dateFiscale,
+        caisse,
+        currency: facts.currency,
+        expected: await expectedAmounts(pool, site, dateFiscale, caisse),
+        rules,
+        required: requiredCounts(rules),
+      };
+    },
+  );
+
+  api.get(
+    '/bo/comptage/list',
+    {
+      config: { rights: 'GET bo/comptage/list' },
+      schema: {
+        summary: "Every version of a day's cash counts of a site (or one terminal), latest version first",
+        tags: ['counting'],
+        querystring: CashCountListQuerySchema,
+        response: { 200: CashCountListAnswerSchema, ...errorResponses },
+      },
+    },
+    async function listCashCounts(request) {
+      const session = ownSession(request, request.query.id);
+      const { site, dateFiscale, caisse } = request.query;
+      requireSite(session, site);
+      const facts = await siteFactsOf(pool, site);
+      const counts = await cashCounts(pool, {
+        siteIds: [site],
+        dateDebut: dateFiscale,
+        dateFin: dateFiscale,
+        terminals: caisse === undefined ? [] : [caisse],
+      });
+      return { currency: facts.currency, counts };
+    },
+  );
+
+  api.post(
+    '/bo/comptage/save',
+    {
+      config: { rights: 'POST bo/comptage/save', write: true },
+      schema: {
+        summary: 'Saves a cash count as a new version (never overwrites); honours Idempotency-Key',
+        tags: ['counting'],
+        querystring: z.object({ id: UserIdParam }),
+        body: CashCountBodySchema,
+        response: { 200: CashCountSchema, ...errorResponses },
+      },
+    },
+    async function saveCount(request) {
+      const session = ownSession(request, request.query.id);
+      requireSite(session, request.body.site);
+      return saveCashCount(writeTx(request), request.body, session);
+    },
+  );
+}

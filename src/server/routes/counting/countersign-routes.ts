@@ -1,0 +1,117 @@
+/**
+ * HTTP of the manager countersignature of safe counts (SPEC.md §7 fluxfin/declare_et_en_attente_de_
+ * signatures, fluxfin/contre_signe, bo/checkContreCode) and of the manager codes behind it
+ * (bo/setContreCode, ours); the rules are counting/countersignatures.ts's. Every refusal of a
+ * code answers the same 400 `BadManagerCode`; both code-checking routes are rate-limited per
+ * client like the login, against guessing.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CheckContreCodeAnswerSchema,
+  CountersignQuerySchema,
+  FiscalDateSchema,
+  OkAnswerSchema,
+  SafeCountSchema,
+  SetManagerCodeBodySchema,
+  SignaturesAnswerSchema,
+} from '../../../contract/counting.ts';
+import {
+  checkManagerCode,
+  countersignLatestSafeCount,
+  setManagerCode,
+  signatureStatuses,
+} from '../../counting/countersignatures.ts';
+import { requireSite } from '../../counting/sites.ts';
+import { writeTx } from '../../plugins/idempotency.ts';
+import { errorResponses, ownSession, UserIdParam } from '../common.ts';
+import type { CountingOptions } from './counting-options.ts';
+
+/** Registers the signatures list, fluxfin/contre_signe, bo/checkContreCode and bo/setContreCode. */
+export async function countersignRoutes(app: FastifyInstance, options: CountingOptions) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = options.database;
+  const rateLimit = { max: options.config.loginRatePerMinute, timeWindow: 60_000 };
+
+  api.get(
+    '/fluxfin/declare_et_en_attente_de_signatures',
+    {
+      config: { rights: 'GET fluxfin/declare_et_en_attente_de_signatures' },
+      schema: {
+        summary:
+          'Latest safe count of each site and day of the period, declared, with its countersignature status',
+        tags: ['counting'],
+        querystring: z.object({ dateDebut: FiscalDateSchema, dateFin: FiscalDateSchema, id: UserIdParam }),
+        response: { 200: SignaturesAnswerSchema, ...errorResponses },
+      },
+    },
+    async function listSignatures(request) {
+      const session = ownSession(request, request.query.id);
+      return signatureStatuses(pool, session.siteIds, request.query.dateDebut, request.query.dateFin);
+    },
+  );
+
+  api.post(
+    '/fluxfin/contre_signe',
+    {
+      config: { rights: 'POST fluxfin/contre_signe', write: true, rateLimit },
+      schema: {
+        summary:
+          'A manager countersigns the latest safe count of a site and fiscal date with their manager code',
+        tags: ['counting'],
+        querystring: CountersignQuerySchema,
+        response: { 200: SafeCountSchema, ...errorResponses },
+      },
+    },
+    async function countersign(request) {
+      const q = request.query;
+      const session = ownSession(request, q.id);
+      requireSite(session, q.restaurantId);
+      return countersignLatestSafeCount(writeTx(request), {
+        site: q.restaurantId,
+        fiscalDate: q.datefiscale,
+        managerLogin: q.managerName,
+        managerCode: q.managerCode,
+        comment: q.commentaire,
+      });
+    },
+  );
+
+  api.get(
+    '/bo/checkContreCode',
+    {
+      config: { rights: 'GET bo/checkContreCode', rateLimit },
+      schema: {
+        summary: "Checks a manager's code (code = the manager's login, contreCode = the code typed)",
+        tags: ['counting'],
+        querystring: z.object({ id: UserIdParam, code: z.string().min(1), contreCode: z.string().min(1) }),
+        response: { 200: CheckContreCodeAnswerSchema, ...errorResponses },
+      },
+    },
+    async function checkContreCode(request) {
+      ownSession(request, request.query.id);
+      const manager = await checkManagerCode(pool, request.query.code, request.query.contreCode);
+      return { valide: manager !== null, managerName: manager?.login ?? null };
+    },
+  );
+
+  api.post(
+    '/bo/setContreCode',
+    {
+      config: { rights: 'POST bo/setContreCode', write: true },
+      schema: {
+        summary: "Sets the signed-in manager's own code (4 to 6 digits, stored as an argon2id hash)",
+        tags: ['counting'],
+        querystring: z.object({ id: UserIdParam }),
+        body: SetManagerCodeBodySchema,
+        response: { 200: OkAnswerSchema, ...errorResponses },
+      },
+    },
+    async function setContreCode(request) {
+      const session = ownSession(request, request.query.id);
+      await setManagerCode(writeTx(request), session.userId, request.body.contreCode);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * HTTP of the home screen's safe counting e-mails (SPEC.md §7 GET bo/home/envoieMail,
+ * bo/home/envoieMailManquant): the messages are counting/safe-count-mails.ts's, sending them at
+ * most once per recipient and Idempotency-Key is mail/send-once.ts's.
+ *
+ * Both are GETs that act: marked `config.write`, so an `Idempotency-Key` repeat answers the
+ * first answer without sending again; the answer is kept when the transaction commits, after
+ * the messages left, which is why the send records are written on the pool (see send-once.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FiscalDateSchema, MailAnswerSchema } from '../../../contract/counting.ts';
+import { missingSafeCountMessages, safeReceiptMessages } from '../../counting/safe-count-mails.ts';
+import { requireSite } from '../../counting/sites.ts';
+import { type SendKey, sendEachOnce } from '../../mail/send-once.ts';
+import { createMailer } from '../../mail/transport.ts';
+import { ApiHttpError } from '../../plugins/errors.ts';
+import { writeTx } from '../../plugins/idempotency.ts';
+import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
+import type { CountingOptions } from './counting-options.ts';
+
+/** The Idempotency-Key of `request` and its user, when it has both. */
+function sendKeyOf(request: FastifyRequest): SendKey | null {
+  const key = request.idempotencyKey;
+  const userId = request.session?.userId;
+  return key !== null && userId !== undefined ? { key, userId } : null;
+}
+
+/** Registers bo/home/envoieMail and bo/home/envoieMailManquant, with the app's mailer (closed with the app). */
+export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const mailer = createMailer(
+    options.config.smtpUrl,
+    options.config.mailFrom ?? 'Comptoir <comptoir@localhost>',
+  );
+  app.addHook('onClose', async function closeMailer() {
+    mailer.close();
+  });
+  const { pool } = options.database;
+  const chain = options.config.distribution;
+
+  api.get(
+    '/bo/home/envoieMail',
+    {
+      config: { rights: 'GET bo/home/envoieMail', write: true },
+      // A GET that acts: no automatic HEAD twin, which would act too.
+      exposeHeadRoute: false,
+      schema: {
+        summary:
+          "Mails a safe count's PDF receipt to user `utilisateur`, or to the users of `role` on the site",
+        tags: ['counting'],
+        querystring: z.object({
+          idRecu: z.coerce.number().int().positive().describe('the safe count id'),
+          role: z.string().min(1).optional(),
+          utilisateur: z.string().min(1).optional().describe('login of the one recipient'),
+          site: z.coerce.number().int().positive(),
+        }),
+        response: { 200: MailAnswerSchema, ...errorResponses },
+      },
+    },
+    async function mailSafeReceipt(request) {
+      const session = sessionOf(request);
+      const q = request.query;
+      requireSite(session, q.site);
+      if (!q.utilisateur && !q.role) throw new ApiHttpError(400, 'BadRequest', 'give utilisateur or role');
+      const to = { site: q.site, login: q.utilisateur, role: q.role };
+      const messages = await safeReceiptMessages(writeTx(request), q.idRecu, to, session, chain);
+      return sendEachOnce(pool, mailer, messages, sendKeyOf(request));
+    },
+  );
+
+  api.get(
+    '/bo/home/envoieMailManquant',
+    {
+      config: { rights: 'GET bo/home/envoieMailManquant', write: true },
+      // A GET that acts: no automatic HEAD twin, which would act too.
+      exposeHeadRoute: false,
+      schema: {
+        summary: "Mails the users of `role` on the site that the day's safe count is missing",
+        tags: ['counting'],
+        querystring: z.object({
+          role: z.string().min(1),
+          id: UserIdParam,
+          site: z.coerce.number().int().positive(),
+          datefiscale: FiscalDateSchema,
+        }),
+        response: { 200: MailAnswerSchema, ...errorResponses },
+      },
+    },
+    async function mailMissingSafeCount(request) {
+      const q = request.query;
+      const session = ownSession(request, q.id);
+      requireSite(session, q.site);
+      const tx = writeTx(request);
+      const messages = await missingSafeCountMessages(
+        tx,
+        q.site,
+        q.role,
+        q.datefiscale,
+        session.login,
+        chain,
+      );
+      return sendEachOnce(pool, mailer, messages, sendKeyOf(request));
+    },
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * HTTP of manager receipts (SPEC.md §7 bo/documentsManager/*; /analyses/recuManagers, /recus):
+ * wire names (codeVendeur, nomManager, documentId…) mapped to counting/receipts.ts's calls;
+ * readDocument answers JSON or, with `pdf=true`, the receipt as a PDF.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CreateReceiptQuerySchema,
+  FiscalDateSchema,
+  ReadReceiptQuerySchema,
+  ReceiptComplementsSchema,
+  ReceiptListAnswerSchema,
+  ReceiptSchema,
+  UpdateReceiptQuerySchema,
+} from '../../../contract/counting.ts';
+import type { Language } from '../../../contract/reports.ts';
+import { receiptPdf } from '../../counting/receipt-pdfs.ts';
+import { createReceipt, receiptById, receipts, updateReceipt } from '../../counting/receipts.ts';
+import { requireSite, siteFactsOf } from '../../counting/sites.ts';
+import { writeTx } from '../../plugins/idempotency.ts';
+import { contentDisposition } from '../../reports/render/index.ts';
+import { errorResponses, sessionOf } from '../common.ts';
+import { currentFiscalDate } from '../home.ts';
+import type { CountingOptions } from './counting-options.ts';
+
+/** Today's fiscal date of `site` (its time zone and day start): a new receipt's date by default. */
+async function todayOf(db: Parameters<typeof siteFactsOf>[0], site: number): Promise<string> {
+  const facts = await siteFactsOf(db, site);
+  return currentFiscalDate(new Date(), facts.timeZone, facts.dayStart);
+}
+
+/** The receipt content a createDocument / updateDocument query and body give. */
+function receiptContent(
+  q: z.output<typeof CreateReceiptQuerySchema>,
+  complements: z.output<typeof ReceiptComplementsSchema>,
+) {
+  return {
+    site: q.site,
+    sellerCode: q.codeVendeur,
+    sellerName: q.nomVendeur,
+    managerCode: q.codeManager,
+    managerName: q.nomManager,
+    complements,
+  };
+}
+
+/** Registers bo/documentsManager/readRecusManager, readDocument, createDocument and updateDocument. */
+export async function receiptRoutes(app: FastifyInstance, options: CountingOptions) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = options.database;
+
+  api.get(
+    '/bo/documentsManager/readRecusManager',
+    {
+      config: { rights: 'GET bo/documentsManager/readRecusManager' },
+      schema: {
+        summary: "The day's manager receipts of the scope's sites (or of `site`), answer field `response`",
+        tags: ['counting'],
+        querystring: z.object({
+          dateFiscale: FiscalDateSchema,
+          site: z.coerce.number().int().positive().optional(),
+        }),
+        response: { 200: ReceiptListAnswerSchema, ...errorResponses },
+      },
+    },
+    async function readRecusManager(request) {
+      const session = sessionOf(request);
+      const { dateFiscale, site } = request.query;
+      if (site !== undefined) requireSite(session, site);
+      const siteIds = site !== undefined ? [site] : session.siteIds;
+      return { response: await receipts(pool, { siteIds, dateDebut: dateFiscale, dateFin: dateFiscale }) };
+    },
+  );
+
+  api.get(
+    '/bo/documentsManager/readDocument',
+    {
+      config: { rights: 'GET bo/documentsManager/readDocument' },
+      schema: {
+        summary: 'One manager receipt as JSON, or its PDF with pdf=true',
+        tags: ['counting'],
+        querystring: ReadReceiptQuerySchema,
+        response: { 200: ReceiptSchema.or(z.any().describe('application/pdf')), ...errorResponses },
+      },
+    },
+    async function readDocument(request, reply) {
+      const session = sessionOf(request);
+      const receipt = await receiptById(pool, request.query.documentId, session.siteIds);
+      if (!request.query.pdf) return receipt;
+      const language: Language = request.query.language ?? (session.language as Language | null) ?? 'fr';
+      const pdf = await receiptPdf(pool, receipt, language, options.config.distribution);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(`recu-${receipt.id}.pdf`))
+        .send(pdf);
+    },
+  );
+
+  api.post(
+    '/bo/documentsManager/createDocument',
+    {
+      config: { rights: 'POST bo/documentsManager/createDocument', write: true },
+      schema: {
+        summary: 'Creates a manager receipt; body: its complements; honours Idempotency-Key',
+        tags: ['counting'],
+        querystring: CreateReceiptQuerySchema,
+        body: ReceiptComplementsSchema,
+        response: { 200: ReceiptSchema, ...errorResponses },
+      },
+    },
+    async function createDocument(request) {
+      const session = sessionOf(request);
+      const q = request.query;
+      requireSite(session, q.site);
+      const tx = writeTx(request);
+      const fiscalDate = q.dateFiscale ?? (await todayOf(tx, q.site));
+      return createReceipt(tx, { ...receiptContent(q, request.body), fiscalDate }, session);
+    },
+  );
+
+  api.post(
+    '/bo/documentsManager/updateDocument',
+    {
+      config: { rights: 'POST bo/documentsManager/updateDocument', write: true },
+      schema: {
+        summary: "Replaces a manager receipt's content (version + 1); honours Idempotency-Key",
+        tags: ['counting'],
+        querystring: UpdateReceiptQuerySchema,
+        body: ReceiptComplementsSchema,
+        response: { 200: ReceiptSchema, ...errorResponses },
+      },
+    },
+    async function updateDocument(request) {
+      const session = sessionOf(request);
+      const q = request.query;
+      requireSite(session, q.site);
+      const content = { ...receiptContent(q, request.body), fiscalDate: q.dateFiscale ?? null };
+      return updateReceipt(writeTx(request), q.documentId, session.siteIds, content, session);
+    },
+  );
+}
