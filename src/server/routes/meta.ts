@@ -17,7 +17,9 @@ export async function metaRoutes(app: FastifyInstance, options: { config: Pick<C
         response: { 200: VersionAnswerSchema, ...errorResponses },
       },
     },
-    async () => ({ version: APP_VERSION }),
+    async function getVersion() {
+      return { version: APP_VERSION };
+    },
   );
   api.get(
     '/distribution',
@@ -29,6 +31,8 @@ export async function metaRoutes(app: FastifyInstance, options: { config: Pick<C
         response: { 200: DistributionAnswerSchema, ...errorResponses },
       },
     },
-    async () => ({ nom: options.config.distribution }),
+    async function getDistribution() {
+      return { nom: options.config.distribution };
+    },
   );
 }
