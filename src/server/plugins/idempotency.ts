@@ -45,7 +45,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   IdempotencyKeySchema,
 } from '../../contract/counting.ts';
-import type {} from '../auth/session.ts';
+import type {} from './request-session.ts'; // request.session
 import { ApiHttpError } from './errors.ts';
 import {
   beginTransaction,
