@@ -122,26 +122,27 @@ function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
   return reply.send(stored.body);
 }
 
-/**
- * The request's Idempotency-Key, lower-cased, when it is a keyed write of a signed-in user;
- * null without a header or a session.
- * @throws ApiHttpError 400 BadRequest when a signed-in user's key is not a UUID.
- */
-function keyOf(request: FastifyRequest): string | null {
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-  const rawKey = Array.isArray(header) ? header[0] : header;
-  if (rawKey === undefined || request.session === null) return null;
-  if (!IdempotencyKeySchema.safeParse(rawKey).success) {
-    throw new ApiHttpError(400, 'BadRequest', `${IDEMPOTENCY_KEY_HEADER} must be a UUID`);
-  }
-  return rawKey.toLowerCase();
-}
-
-/** A keyed write: its user, key and identity (what a repeat must match). */
+/** A keyed write: its user, key (a lower-case UUID) and identity (what a repeat must match). */
 interface KeyedWrite {
   userId: number;
   key: string;
   identity: { path: string; hash: string };
+}
+
+/**
+ * The keyed write `request` is when it carries an Idempotency-Key and a signed-in user makes it;
+ * null without the header or a session.
+ * @throws ApiHttpError 400 BadRequest when a signed-in user's key is not a UUID.
+ */
+function keyedWriteOf(request: FastifyRequest): KeyedWrite | null {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  const rawKey = Array.isArray(header) ? header[0] : header;
+  const session = request.session;
+  if (rawKey === undefined || session === null) return null;
+  if (!IdempotencyKeySchema.safeParse(rawKey).success) {
+    throw new ApiHttpError(400, 'BadRequest', `${IDEMPOTENCY_KEY_HEADER} must be a UUID`);
+  }
+  return { userId: session.userId, key: rawKey.toLowerCase(), identity: requestIdentity(request) };
 }
 
 /**
@@ -253,11 +254,9 @@ function wrapHandler(
   alwaysTransaction: boolean,
 ): RouteHandlerMethod {
   return async function idempotentHandler(this: FastifyInstance, request, reply) {
-    const key = keyOf(request);
-    if (key === null && !alwaysTransaction) return original.call(this, request, reply);
+    const write = keyedWriteOf(request);
+    if (write === null && !alwaysTransaction) return original.call(this, request, reply);
 
-    const write =
-      key === null ? null : { userId: request.session!.userId, key, identity: requestIdentity(request) };
     let client: pg.PoolClient;
     if (write) {
       const locked = await lockOrReplay(pool, request, reply, write);
@@ -268,7 +267,7 @@ function wrapHandler(
     }
 
     request.writeTx = client;
-    request.idempotencyKey = key;
+    request.idempotencyKey = write?.key ?? null;
     let result: unknown;
     try {
       result = await original.call(this, request, reply);
