@@ -24,6 +24,7 @@ const RemoveQuery = z.object({
   favoriId: z.coerce.number().int().positive().describe('id of the favourite to delete'),
 });
 
+/** Registers GET bo/favoris, POST bo/favoris/save and GET bo/favoris/remove. */
 export async function favouriteRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

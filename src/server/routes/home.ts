@@ -43,6 +43,7 @@ const HomeQuery = z.object({
   vendeurs: z.string().optional(),
 });
 
+/** Registers GET bo/home/{widget}. */
 export async function homeRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;

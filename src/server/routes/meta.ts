@@ -5,6 +5,7 @@ import { APP_VERSION, DistributionAnswerSchema, VersionAnswerSchema } from '../.
 import type { Config } from '../config.ts';
 import { errorResponses } from './common.ts';
 
+/** Registers GET version and GET distribution (public, no client header needed). */
 export async function metaRoutes(app: FastifyInstance, options: { config: Pick<Config, 'distribution'> }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(

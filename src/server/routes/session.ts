@@ -14,6 +14,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { errorResponses } from './common.ts';
 
+/** Registers GET bo/connexion (rate-limited to `loginRatePerMinute` per client address) and GET bo/logout. */
 export async function sessionRoutes(
   app: FastifyInstance,
   options: {
