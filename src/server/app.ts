@@ -37,6 +37,13 @@ import { countingRoutes } from './routes/counting/index.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { ticketRoutes } from './routes/tickets.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's change feed (db/changes.ts): tests that write behind its back await `settled()`. */
+    changes: ChangeFeed;
+  }
+}
+
 /** What {@link buildApp} needs. */
 export interface BuildAppOptions {
   config: Config;
@@ -122,7 +129,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const changes = new ChangeFeed(database.pool.options, (message, err) => app.log.warn({ err }, message));
   await changes.start();
   app.decorate('changes', changes);
-  app.addHook('onClose', () => changes.close());
+  app.addHook('onClose', function closeChangeFeed() {
+    return changes.close();
+  });
   const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
@@ -131,9 +140,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
   // .br and .gz of the client's files, which @fastify/static sends as they are): the API's JSON
-  // above all. A year of sales by day (360 kB of JSON) takes 3.8 ms at brotli quality 5 (44 kB),
-  // 2.1 ms at 4 (47 kB), 0.9 ms at 1 (56 kB); gzip 3.3 ms at level 6 (46 kB), 1.7 ms at 3 (53 kB).
-  // Quality 4 and level 3 cost a fraction of the report's own query for a few kB more.
+  // above all. Brotli quality 4 and gzip level 3 cost a fraction of a report's own query for a
+  // few per cent more bytes (decision record 0009 has the measurements).
   await app.register(fastifyCompress, {
     global: true,
     encodings: ['br', 'gzip'],
@@ -142,10 +150,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifyRateLimit, {
     global: false, // only routes that ask (the login)
-    errorResponseBuilder: (_request, context) =>
-      new ApiHttpError(429, 'TooManyRequests', `too many attempts, retry in ${context.after}`, {
+    errorResponseBuilder: function tooManyAttempts(_request, context) {
+      return new ApiHttpError(429, 'TooManyRequests', `too many attempts, retry in ${context.after}`, {
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
-      }),
+      });
+    },
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -170,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
   await app.register(
-    async (api) => {
+    async function apiRoutes(api) {
       await api.register(idempotencyPlugin, { pool: database.pool }); // first: wraps every later write route
       await api.register(metaRoutes, { config });
       await api.register(sessionRoutes, { database, config, sessions });

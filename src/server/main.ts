@@ -11,6 +11,7 @@ import { buildApp } from './app.ts';
 import { type AdministratorResult, ensureAdministrator } from './auth/users.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { anySalesLoaded } from './db/data-loads.ts';
 import { type DemoResult, generateDemoChain } from './demo/generate.ts';
 import { releaseStartupMemory } from './memory.ts';
 
@@ -50,8 +51,7 @@ export async function startServer(
     const administrator = await ensureAdministrator(database, config, log);
     let demo: DemoResult | undefined;
     if (config.demo) {
-      const { rows } = await database.pool.query('SELECT EXISTS (SELECT 1 FROM tickets) AS any');
-      if (!rows[0].any) {
+      if (!(await anySalesLoaded(database.pool))) {
         log('No sales yet: creating the demo chain (COMPTOIR_DEMO=0 to start empty)…');
         demo = await generateDemoChain(database.pool, { seed: config.demoSeed, log });
       }

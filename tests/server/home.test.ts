@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeSalesAnswerSchema } from '../../src/contract/api.ts';
-import { currentFiscalDate } from '../../src/server/routes/home.ts';
+import { currentFiscalDate } from '../../src/server/reference/fiscal-date.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 

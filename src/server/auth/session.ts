@@ -1,8 +1,7 @@
 /**
- * The signed-in user as every authenticated route sees it (`request.session`), and the route
- * option that names a route's entry in the rights table (`config.rights`, DESIGN.md §4).
+ * The signed-in user as every authenticated route sees it (`request.session`, set by the rights
+ * guard: plugins/request-session.ts declares it on Fastify's request).
  */
-import type { ApiRoute } from '../../contract/rights.ts';
 
 /**
  * The session of the caller, resolved from `Authorization: Basic base64(login:token)`.
@@ -19,15 +18,4 @@ export interface Session {
   language: string | null;
   /** Sites the user may see, ascending restaurantId. */
   siteIds: number[];
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the auth plugin on every route whose requirement is not `public`; null otherwise. */
-    session: Session | null;
-  }
-  interface FastifyContextConfig {
-    /** The route's key in API_RIGHTS (`'GET bo/getSites'`); required on every API route. */
-    rights?: ApiRoute;
-  }
 }

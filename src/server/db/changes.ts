@@ -17,13 +17,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The server's change feed (app.ts): tests that write behind its back await `settled()`. */
-    changes: ChangeFeed;
-  }
-}
-
 /** The channel of migration 0007's triggers. */
 export const CHANGES_CHANNEL = 'comptoir_changes';
 
@@ -161,8 +154,9 @@ export class ChangeFeed {
 
   /**
    * Starts a connection attempt unless one is under way, the feed listens, is closed, or the
-   * last attempt was less than `reconnectAfterMs` ago. Called by the caches when they find the feed down, so a
-   * lost feed comes back with the next calls and never costs more than one attempt per 5 s.
+   * last attempt was less than `reconnectAfterMs` ago. Called by the caches when they find the
+   * feed down, so a lost feed comes back with the next calls and never costs more than one
+   * attempt per `reconnectAfterMs`.
    */
   reconnect(): void {
     if (this.#live || this.#connecting || this.#closed) return;

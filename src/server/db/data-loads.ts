@@ -28,3 +28,12 @@ export async function recordDataLoad(client: pg.Pool | pg.PoolClient, load: Data
     [load.siteId, load.source, load.firstFiscalDate, load.lastFiscalDate, load.tickets],
   );
 }
+
+/**
+ * True when the database holds at least one ticket, whatever loaded it (an import, the demo
+ * generator): the start-up creates the demo chain only on a database with no sales.
+ */
+export async function anySalesLoaded(db: Pick<pg.ClientBase, 'query'>): Promise<boolean> {
+  const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM tickets) AS any');
+  return rows[0]!.any;
+}

@@ -52,7 +52,7 @@ export async function installClient(app: FastifyInstance, clientDir: string | un
       },
     });
   }
-  app.setNotFoundHandler(async (request, reply) => {
+  app.setNotFoundHandler(async function notFound(request, reply) {
     const url = request.url;
     if (clientDir && wantsHtml(request) && !isApi(url) && !url.startsWith('/assets/')) {
       return reply.header('cache-control', NO_CACHE).sendFile('index.html');

@@ -13,7 +13,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '../../contract/errors.ts';
-import type {} from '../auth/session.ts'; // request.session
+import type {} from './request-session.ts'; // request.session
 import { DomainError, type DomainErrorKind } from '../errors.ts';
 
 /** The HTTP status of each kind of {@link DomainError}: the one place a domain failure meets HTTP. */
@@ -95,7 +95,7 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
 
 /** Installs the error and not-found handlers on `app` (call it on the root instance). */
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const { status, body } = errorAnswer(error);
     if (status >= 500) {
       request.log.error(

@@ -41,13 +41,21 @@ import type {
 import type pg from 'pg';
 import {
   IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_TTL_DAYS,
   IDEMPOTENCY_WAIT_SECONDS,
   IDEMPOTENT_REPLAYED_HEADER,
   IdempotencyKeySchema,
 } from '../../contract/counting.ts';
-import type {} from '../auth/session.ts';
+import type {} from './request-session.ts'; // request.session
 import { ApiHttpError } from './errors.ts';
+import {
+  beginTransaction,
+  commit,
+  lockKey,
+  purgeExpired,
+  rollback,
+  type StoredAnswer,
+  storeAnswer,
+} from './idempotency-store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,7 +82,6 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const RETRY_PAUSE_MS = 25;
 /** The client's cache-busting query parameter (src/client/lib/http.ts): not part of the request's identity. */
 const CACHE_BUSTER = '_';
-const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The transaction of a `config.write` route: every read and write of the handler goes through
@@ -108,15 +115,6 @@ export function requestIdentity(request: FastifyRequest): { path: string; hash: 
   return { path: url.pathname, hash: createHash('sha256').update(text).digest('hex') };
 }
 
-interface StoredAnswer {
-  method: string;
-  path: string;
-  request_hash: string;
-  status: number;
-  content_type: string | null;
-  body: string;
-}
-
 /** Sends a stored answer again. */
 function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
   reply.code(stored.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true');
@@ -124,68 +122,125 @@ function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
   return reply.send(stored.body);
 }
 
+/** A keyed write: its user, key (a lower-case UUID) and identity (what a repeat must match). */
+interface KeyedWrite {
+  userId: number;
+  key: string;
+  identity: { path: string; hash: string };
+}
+
 /**
- * Opens the transaction of a keyed write holding the (user, key) lock, or finds its stored
- * answer. Retries while another request holds the lock.
- * @throws ApiHttpError 503 IdempotencyKeyInProgress after IDEMPOTENCY_WAIT_SECONDS.
+ * The keyed write `request` is when it carries an Idempotency-Key and a signed-in user makes it;
+ * null without the header or a session.
+ * @throws ApiHttpError 400 BadRequest when a signed-in user's key is not a UUID.
  */
-async function lockKey(
+function keyedWriteOf(request: FastifyRequest): KeyedWrite | null {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  const rawKey = Array.isArray(header) ? header[0] : header;
+  const session = request.session;
+  if (rawKey === undefined || session === null) return null;
+  if (!IdempotencyKeySchema.safeParse(rawKey).success) {
+    throw new ApiHttpError(400, 'BadRequest', `${IDEMPOTENCY_KEY_HEADER} must be a UUID`);
+  }
+  return { userId: session.userId, key: rawKey.toLowerCase(), identity: requestIdentity(request) };
+}
+
+/**
+ * Takes the lock of a keyed write, trying again every RETRY_PAUSE_MS while another request
+ * holds it. Answers the open transaction, or the reply of the stored answer replayed.
+ * @throws ApiHttpError 422 IdempotencyKeyReused when the key's stored answer is another request's;
+ *   503 IdempotencyKeyInProgress (with `Retry-After`) after IDEMPOTENCY_WAIT_SECONDS.
+ */
+async function lockOrReplay(
   pool: pg.Pool,
-  userId: number,
-  key: string,
-): Promise<
-  | { client: pg.PoolClient; stored: null }
-  | { client: null; stored: StoredAnswer | null; busy: true }
-  | { client: null; stored: StoredAnswer; busy: false }
-> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const { rows } = await client.query<{ ok: boolean }>(
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS ok',
-      [`idempotency:${userId}:${key}`],
-    );
-    if (!rows[0]!.ok) {
-      await client.query('ROLLBACK');
-      client.release();
-      return { client: null, stored: null, busy: true };
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: KeyedWrite,
+): Promise<{ client: pg.PoolClient } | { replayed: FastifyReply }> {
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_SECONDS * 1000;
+  for (;;) {
+    const got = await lockKey(pool, write.userId, write.key);
+    if (got.client) return { client: got.client };
+    if (got.stored) {
+      const s = got.stored;
+      if (
+        s.method !== request.method ||
+        s.path !== write.identity.path ||
+        s.request_hash !== write.identity.hash
+      ) {
+        throw new ApiHttpError(
+          422,
+          'IdempotencyKeyReused',
+          `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
+        );
+      }
+      return { replayed: replay(reply, s) };
     }
-    const found = await client.query<StoredAnswer>(
-      `SELECT method, path, request_hash, status, content_type, body FROM idempotency_keys
-        WHERE user_id = $1 AND key = $2 AND expires_at > now()`,
-      [userId, key],
-    );
-    if (found.rows[0]) {
-      await client.query('ROLLBACK');
-      client.release();
-      return { client: null, stored: found.rows[0], busy: false };
+    if (Date.now() > deadline) {
+      reply.header('retry-after', '5');
+      throw new ApiHttpError(
+        503,
+        'IdempotencyKeyInProgress',
+        'the first request with this key is still running',
+      );
     }
-    return { client, stored: null };
-  } catch (e) {
-    client.release(e instanceof Error ? e : true);
-    throw e;
+    await sleep(RETRY_PAUSE_MS);
   }
 }
 
-let lastPurge = 0;
-
-/** Deletes expired keys, at most once per {@link PURGE_EVERY_MS} per process. */
-async function purgeExpired(pool: pg.Pool): Promise<void> {
-  const now = Date.now();
-  if (now - lastPurge < PURGE_EVERY_MS) return;
-  lastPurge = now;
-  await pool.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
-  await pool.query('DELETE FROM mail_sends WHERE claimed_at < now() - make_interval(days => $1)', [
-    IDEMPOTENCY_KEY_TTL_DAYS,
-  ]);
+/**
+ * The answer `result` of a keyed write as it will be kept: the serialized body and its content
+ * type (also set on `reply`, so the first answer and its replays carry the same).
+ */
+function answerToKeep(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: KeyedWrite,
+  result: unknown,
+): StoredAnswer {
+  const serialized = typeof result === 'string' ? result : reply.serialize(result);
+  const body =
+    typeof serialized === 'string' ? serialized : Buffer.from(serialized as ArrayBuffer).toString('utf8');
+  const contentType =
+    (reply.getHeader('content-type') as string | undefined) ??
+    (typeof result === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
+  reply.type(contentType);
+  return {
+    method: request.method,
+    path: write.identity.path,
+    request_hash: write.identity.hash,
+    status: reply.statusCode,
+    content_type: contentType,
+    body,
+  };
 }
 
-async function rollback(client: pg.PoolClient): Promise<void> {
+/**
+ * Commits the handler's transaction `client` after a 2xx answer `result`, keeping the answer of
+ * a keyed write in the same transaction; rolls back on any failure.
+ * @returns the kept body, which the caller sends, or undefined when nothing was kept (no key,
+ *   or the handler sent its own answer — a stream, a file).
+ */
+async function commitAnswer(
+  client: pg.PoolClient,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: KeyedWrite | null,
+  result: unknown,
+): Promise<string | undefined> {
+  const sentDirectly = result === reply || reply.sent;
   try {
-    await client.query('ROLLBACK');
-    client.release();
+    let body: string | undefined;
+    if (write && !sentDirectly) {
+      const answer = answerToKeep(request, reply, write, result);
+      await storeAnswer(client, write.userId, write.key, answer);
+      body = answer.body;
+    }
+    await commit(client);
+    return body;
   } catch (e) {
-    client.release(e instanceof Error ? e : true);
+    await rollback(client);
+    throw e;
   }
 }
 
@@ -199,59 +254,20 @@ function wrapHandler(
   alwaysTransaction: boolean,
 ): RouteHandlerMethod {
   return async function idempotentHandler(this: FastifyInstance, request, reply) {
-    const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-    const rawKey = Array.isArray(header) ? header[0] : header;
-    const session = request.session;
-    const keyed = rawKey !== undefined && session !== null;
-    if (keyed && !IdempotencyKeySchema.safeParse(rawKey).success) {
-      throw new ApiHttpError(400, 'BadRequest', `${IDEMPOTENCY_KEY_HEADER} must be a UUID`);
-    }
-    if (!keyed && !alwaysTransaction) return original.call(this, request, reply);
+    const write = keyedWriteOf(request);
+    if (write === null && !alwaysTransaction) return original.call(this, request, reply);
 
-    const key = keyed ? rawKey.toLowerCase() : '';
-    const identity = requestIdentity(request);
     let client: pg.PoolClient;
-    if (keyed) {
-      const deadline = Date.now() + IDEMPOTENCY_WAIT_SECONDS * 1000;
-      for (;;) {
-        const got = await lockKey(pool, session.userId, key);
-        if (got.client) {
-          client = got.client;
-          break;
-        }
-        if (got.stored) {
-          const s = got.stored;
-          if (s.method !== request.method || s.path !== identity.path || s.request_hash !== identity.hash) {
-            throw new ApiHttpError(
-              422,
-              'IdempotencyKeyReused',
-              `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
-            );
-          }
-          return replay(reply, s);
-        }
-        if (Date.now() > deadline) {
-          reply.header('retry-after', '5');
-          throw new ApiHttpError(
-            503,
-            'IdempotencyKeyInProgress',
-            'the first request with this key is still running',
-          );
-        }
-        await sleep(RETRY_PAUSE_MS);
-      }
+    if (write) {
+      const locked = await lockOrReplay(pool, request, reply, write);
+      if ('replayed' in locked) return locked.replayed;
+      client = locked.client;
     } else {
-      client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-      } catch (e) {
-        client.release(e instanceof Error ? e : true);
-        throw e;
-      }
+      client = await beginTransaction(pool);
     }
 
     request.writeTx = client;
-    request.idempotencyKey = keyed ? key : null;
+    request.idempotencyKey = write?.key ?? null;
     let result: unknown;
     try {
       result = await original.call(this, request, reply);
@@ -261,54 +277,16 @@ function wrapHandler(
       throw e;
     }
     request.writeTx = null;
-    const status = reply.statusCode;
-    if (status < 200 || status >= 300) {
+    if (reply.statusCode < 200 || reply.statusCode >= 300) {
       await rollback(client);
       return result;
     }
-    // The handler sent its own answer (a stream, a file): commit, nothing to keep.
-    const sentDirectly = result === reply || reply.sent;
-    let body: string | undefined;
-    try {
-      if (keyed && !sentDirectly) {
-        const serialized = typeof result === 'string' ? result : reply.serialize(result);
-        body =
-          typeof serialized === 'string'
-            ? serialized
-            : Buffer.from(serialized as ArrayBuffer).toString('utf8');
-        const contentType =
-          (reply.getHeader('content-type') as string | undefined) ??
-          (typeof result === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8');
-        reply.type(contentType);
-        await client.query(
-          `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, content_type, body, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(days => $9))
-           ON CONFLICT (user_id, key) DO UPDATE SET method = EXCLUDED.method, path = EXCLUDED.path,
-             request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, content_type = EXCLUDED.content_type,
-             body = EXCLUDED.body, created_at = now(), expires_at = EXCLUDED.expires_at`,
-          [
-            session!.userId,
-            key,
-            request.method,
-            identity.path,
-            identity.hash,
-            status,
-            contentType,
-            body,
-            IDEMPOTENCY_KEY_TTL_DAYS,
-          ],
-        );
-      }
-      await client.query('COMMIT');
-      client.release();
-    } catch (e) {
-      await rollback(client);
-      throw e;
+    const body = await commitAnswer(client, request, reply, write, result);
+    if (write) {
+      await purgeExpired(pool).catch(function warnPurgeFailed(e: unknown) {
+        request.log.warn({ err: e }, 'idempotency purge failed');
+      });
     }
-    if (keyed)
-      await purgeExpired(pool).catch((e: unknown) =>
-        request.log.warn({ err: e }, 'idempotency purge failed'),
-      );
     if (body !== undefined) return reply.send(body);
     return result;
   };
@@ -328,7 +306,7 @@ function isWriteRoute(route: RouteOptions): boolean {
 export async function idempotencyPlugin(app: FastifyInstance, options: { pool: pg.Pool }): Promise<void> {
   app.decorateRequest('writeTx', null);
   app.decorateRequest('idempotencyKey', null);
-  app.addHook('onRoute', (route) => {
+  app.addHook('onRoute', function makeWriteRouteIdempotent(route) {
     if (!isWriteRoute(route)) return;
     route.handler = wrapHandler(route.handler, options.pool, route.config?.write === true);
   });

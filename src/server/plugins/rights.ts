@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type pg from 'pg';
 import { CLIENT_HEADER } from '../../contract/api.ts';
 import { API_RIGHTS, type ApiRoute } from '../../contract/rights.ts';
-import type {} from '../auth/session.ts'; // request.session, config.rights
+import type {} from './request-session.ts'; // request.session, config.rights
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
 import { ApiHttpError } from './errors.ts';
 
@@ -112,12 +112,12 @@ export function installRights(
   app.addHook('onRoute', checkRouteRights);
   // API answers carry users' sales: no shared or browser HTTP cache keeps them (the service
   // worker keeps its own copies, DESIGN.md §7).
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', async function forbidHttpCaching(request, reply) {
     const key = request.routeOptions.config?.rights;
     if (key && key !== 'GET docs' && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async function checkRights(request) {
     const key = request.routeOptions.config?.rights;
     if (!key) return; // not an API route (client files, not-found)
     if (needsClientHeader(key) && !request.headers[CLIENT_HEADER.toLowerCase()]) {

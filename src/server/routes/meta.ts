@@ -5,6 +5,7 @@ import { APP_VERSION, DistributionAnswerSchema, VersionAnswerSchema } from '../.
 import type { Config } from '../config.ts';
 import { errorResponses } from './common.ts';
 
+/** Registers GET version and GET distribution (public, no client header needed). */
 export async function metaRoutes(app: FastifyInstance, options: { config: Pick<Config, 'distribution'> }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
@@ -17,7 +18,9 @@ export async function metaRoutes(app: FastifyInstance, options: { config: Pick<C
         response: { 200: VersionAnswerSchema, ...errorResponses },
       },
     },
-    async () => ({ version: APP_VERSION }),
+    async function getVersion() {
+      return { version: APP_VERSION };
+    },
   );
   api.get(
     '/distribution',
@@ -29,6 +32,8 @@ export async function metaRoutes(app: FastifyInstance, options: { config: Pick<C
         response: { 200: DistributionAnswerSchema, ...errorResponses },
       },
     },
-    async () => ({ nom: options.config.distribution }),
+    async function getDistribution() {
+      return { nom: options.config.distribution };
+    },
   );
 }

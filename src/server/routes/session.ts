@@ -1,30 +1,20 @@
 /**
  * Sign-in and sign-out (DESIGN.md §4). `GET bo/connexion` checks `Basic base64(login:password)`
  * against the argon2id hash and opens a session whose token the client then sends as
- * `Basic base64(login:token)`; `GET bo/logout` revokes that token.
+ * `Basic base64(login:token)` (401 `badCredentials` otherwise); `GET bo/logout` revokes that
+ * token. The checks are in auth/sign-in.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ConnexionAnswerSchema } from '../../contract/api.ts';
-import { dummyPasswordHash, verifyPassword } from '../auth/users.ts';
-import { openSession, parseBasic, revokeSession, type SessionCache } from '../auth/tokens.ts';
+import { prepareSignIn, signIn, signOut } from '../auth/sign-in.ts';
+import { parseBasic, type SessionCache } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
 import { errorResponses } from './common.ts';
 
-interface LoginRow {
-  id: number;
-  login: string;
-  password_hash: string;
-  droits: string[];
-  role: string;
-  currency: string;
-  code_exploitant: string | null;
-  language: string | null;
-}
-
+/** Registers GET bo/connexion (rate-limited to `loginRatePerMinute` per client address) and GET bo/logout. */
 export async function sessionRoutes(
   app: FastifyInstance,
   options: {
@@ -36,8 +26,7 @@ export async function sessionRoutes(
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
-  // Computed now, so the first sign-in with an unknown login does not take twice as long.
-  await dummyPasswordHash();
+  await prepareSignIn();
 
   api.get(
     '/bo/connexion',
@@ -55,31 +44,12 @@ export async function sessionRoutes(
         response: { 200: ConnexionAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function connect(request) {
       const basic = parseBasic(request.headers.authorization);
-      const bad = new ApiHttpError(401, 'badCredentials', 'incorrect login or password');
-      if (!basic) throw bad;
-      if (request.query.username !== undefined && request.query.username !== basic.login) throw bad;
-      const { rows } = await pool.query<LoginRow>(
-        `SELECT u.id, u.login, u.password_hash, p.droits, u.role, u.currency, u.code_exploitant, u.language
-         FROM users u JOIN profiles p ON p.id = u.profile_id WHERE u.login = $1`,
-        [basic.login],
-      );
-      const user = rows[0];
-      // Verify even for an unknown login, so the answer time does not reveal which logins exist.
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), basic.secret);
-      if (!user || !ok) throw bad;
-      const token = await openSession(pool, user.id, options.config.sessionMinutes);
-      return {
-        id: user.id,
-        login: user.login,
-        droits: user.droits,
-        currency: user.currency,
-        role: user.role,
-        token,
-        codeExploitant: user.code_exploitant,
-        language: user.language,
-      };
+      const credentials = basic
+        ? { login: basic.login, password: basic.secret, expectedLogin: request.query.username }
+        : null;
+      return signIn(pool, credentials, options.config.sessionMinutes);
     },
   );
 
@@ -93,9 +63,8 @@ export async function sessionRoutes(
         response: { 204: z.null().describe('signed out'), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const basic = parseBasic(request.headers.authorization);
-      if (basic) await revokeSession(pool, basic.secret, options.sessions);
+    async function logout(request, reply) {
+      await signOut(pool, parseBasic(request.headers.authorization)?.secret, options.sessions);
       return reply.code(204).send(null);
     },
   );

@@ -1,0 +1,91 @@
+/**
+ * Sign-in and sign-out (DESIGN.md §4): a login and password checked against the user's argon2id
+ * hash open a session whose token the client then sends instead of the password (tokens.ts);
+ * sign-out revokes that token.
+ *
+ * Guarantees: an unknown login, a wrong password and a login that differs from the one the
+ * client named all fail alike (`unauthenticated`, `badCredentials`), in about the same time (a
+ * hash is verified even for an unknown login), so a caller cannot learn which logins exist.
+ */
+import type pg from 'pg';
+import type { ConnexionAnswer } from '../../contract/api.ts';
+import { DomainError } from '../errors.ts';
+import { openSession, revokeSession, type SessionCache } from './tokens.ts';
+import { dummyPasswordHash, verifyPassword } from './users.ts';
+
+interface LoginRow {
+  id: number;
+  login: string;
+  password_hash: string;
+  droits: string[];
+  role: string;
+  currency: string;
+  code_exploitant: string | null;
+  language: string | null;
+}
+
+/**
+ * Prepares sign-in at start-up (the hash verified for unknown logins), so the first sign-in
+ * with an unknown login does not take twice as long as a wrong password.
+ */
+export async function prepareSignIn(): Promise<void> {
+  await dummyPasswordHash();
+}
+
+/** What a client signs in with. */
+export interface Credentials {
+  login: string;
+  password: string;
+  /** The login the client named besides (`username` of bo/connexion); must equal `login` when given. */
+  expectedLogin?: string | undefined;
+}
+
+function badCredentials(): DomainError {
+  return new DomainError('unauthenticated', 'badCredentials', 'incorrect login or password');
+}
+
+/**
+ * Checks `credentials` and opens a session of `sessionMinutes` minutes (sliding, tokens.ts).
+ * @returns the user as GET bo/connexion answers it (SPEC.md §7) with the new session `token`,
+ *   handed out this once.
+ * @throws DomainError unauthenticated `badCredentials` when the login is unknown, the password
+ *   wrong, or `expectedLogin` differs from `login`.
+ */
+export async function signIn(
+  pool: pg.Pool,
+  credentials: Credentials | null,
+  sessionMinutes: number,
+): Promise<ConnexionAnswer> {
+  if (!credentials) throw badCredentials();
+  if (credentials.expectedLogin !== undefined && credentials.expectedLogin !== credentials.login) {
+    throw badCredentials();
+  }
+  const { rows } = await pool.query<LoginRow>(
+    `SELECT u.id, u.login, u.password_hash, p.droits, u.role, u.currency, u.code_exploitant, u.language
+     FROM users u JOIN profiles p ON p.id = u.profile_id WHERE u.login = $1`,
+    [credentials.login],
+  );
+  const user = rows[0];
+  // Verify even for an unknown login, so the answer time does not reveal which logins exist.
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), credentials.password);
+  if (!user || !ok) throw badCredentials();
+  const token = await openSession(pool, user.id, sessionMinutes);
+  return {
+    id: user.id,
+    login: user.login,
+    droits: user.droits,
+    currency: user.currency,
+    role: user.role,
+    token,
+    codeExploitant: user.code_exploitant,
+    language: user.language,
+  };
+}
+
+/**
+ * Revokes the session of `token` (and drops it from `cache`, so this process stops honouring
+ * it at once); nothing happens for an unknown or absent token.
+ */
+export async function signOut(pool: pg.Pool, token: string | undefined, cache?: SessionCache): Promise<void> {
+  if (token !== undefined) await revokeSession(pool, token, cache);
+}

@@ -1,0 +1,140 @@
+/**
+ * Where the idempotency plugin (idempotency.ts) keeps the first answer of each keyed write: the
+ * `idempotency_keys` table (DESIGN.md §7), behind a transaction-scoped advisory lock per (user,
+ * key). It lives beside the plugin rather than in db/ because its rows are HTTP answers (status,
+ * content type, body) that only the plugin reads, and db/ knows no HTTP.
+ */
+import type pg from 'pg';
+import { IDEMPOTENCY_KEY_TTL_DAYS } from '../../contract/counting.ts';
+
+/** Least time between two purges of expired keys in one process, in milliseconds. */
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** The first answer kept for a key, and the identity of the request that got it. */
+export interface StoredAnswer {
+  method: string;
+  path: string;
+  /** SHA-256 (hex) of the request's identity (idempotency.ts's `requestIdentity`). */
+  request_hash: string;
+  status: number;
+  content_type: string | null;
+  body: string;
+}
+
+/** What {@link lockKey} found: the open transaction holding the lock, a stored answer, or a busy key. */
+export type KeyLock =
+  | { client: pg.PoolClient; stored: null }
+  | { client: null; stored: StoredAnswer | null; busy: true }
+  | { client: null; stored: StoredAnswer; busy: false };
+
+/**
+ * Opens a transaction on a connection of `pool` (BEGIN done).
+ * @throws the connection's error (the connection is released first).
+ */
+export async function beginTransaction(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    return client;
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+    throw e;
+  }
+}
+
+/**
+ * Opens the transaction of a keyed write holding the (user, key) lock, or finds the key's stored
+ * answer (unexpired). When another request holds the lock, gives its connection back at once
+ * and answers `busy`, so waiting repeats never hold connections the first one needs.
+ */
+export async function lockKey(pool: pg.Pool, userId: number, key: string): Promise<KeyLock> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ ok: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS ok',
+      [`idempotency:${userId}:${key}`],
+    );
+    if (!rows[0]!.ok) {
+      await client.query('ROLLBACK');
+      client.release();
+      return { client: null, stored: null, busy: true };
+    }
+    const found = await client.query<StoredAnswer>(
+      `SELECT method, path, request_hash, status, content_type, body FROM idempotency_keys
+        WHERE user_id = $1 AND key = $2 AND expires_at > now()`,
+      [userId, key],
+    );
+    if (found.rows[0]) {
+      await client.query('ROLLBACK');
+      client.release();
+      return { client: null, stored: found.rows[0], busy: false };
+    }
+    return { client, stored: null };
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+    throw e;
+  }
+}
+
+/**
+ * Keeps `answer` for (`userId`, `key`) for IDEMPOTENCY_KEY_TTL_DAYS days, inside the open
+ * transaction `client` (so it commits with the handler's writes); replaces an expired row.
+ */
+export async function storeAnswer(
+  client: pg.PoolClient,
+  userId: number,
+  key: string,
+  answer: StoredAnswer,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, status, content_type, body, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(days => $9))
+     ON CONFLICT (user_id, key) DO UPDATE SET method = EXCLUDED.method, path = EXCLUDED.path,
+       request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, content_type = EXCLUDED.content_type,
+       body = EXCLUDED.body, created_at = now(), expires_at = EXCLUDED.expires_at`,
+    [
+      userId,
+      key,
+      answer.method,
+      answer.path,
+      answer.request_hash,
+      answer.status,
+      answer.content_type,
+      answer.body,
+      IDEMPOTENCY_KEY_TTL_DAYS,
+    ],
+  );
+}
+
+/** Commits the transaction `client` and gives the connection back. */
+export async function commit(client: pg.PoolClient): Promise<void> {
+  await client.query('COMMIT');
+  client.release();
+}
+
+/** Rolls back the transaction `client` and gives the connection back; never throws. */
+export async function rollback(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+    client.release();
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+  }
+}
+
+let lastPurge = 0;
+
+/**
+ * Deletes expired keys, and the mail-send records (routes/counting/mails.ts) older than a key
+ * lives, at most once per hour per process.
+ */
+export async function purgeExpired(pool: pg.Pool): Promise<void> {
+  const now = Date.now();
+  if (now - lastPurge < PURGE_EVERY_MS) return;
+  lastPurge = now;
+  await pool.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
+  await pool.query('DELETE FROM mail_sends WHERE claimed_at < now() - make_interval(days => $1)', [
+    IDEMPOTENCY_KEY_TTL_DAYS,
+  ]);
+}
