@@ -22,11 +22,11 @@ import { notify } from '../../../lib/notifications.ts';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
-import { HorizontalBarChart } from '../../graphs/components/bar-chart.tsx';
-import { ShowCard, useSelectionResult } from '../../graphs/components/selection-result.tsx';
+import { HorizontalBarChart } from '../../../ui/bar-chart.tsx';
+import { ShowCard, useSelectionResult } from '../../../selection/components/selection-result.tsx';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import { buildDistributionParams, distributionBars } from '../distribution.ts';
-import '../../graphs/components/graphs.css';
+import '../../../ui/chart-screen.css';
 
 export function DistributionsPage() {
   const intl = useIntl();

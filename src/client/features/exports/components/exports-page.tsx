@@ -21,7 +21,7 @@ import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { saveFile } from '../../reports/save-file.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 import {
   downloadDayArchive,
   downloadEdition,

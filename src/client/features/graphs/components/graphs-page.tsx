@@ -14,14 +14,14 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { notifyFailure } from '../../../lib/notifications.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Table, type TableProps } from '../../../ui/table.tsx';
-import { buildReportParams } from '../../reports/report-request.ts';
+import { buildReportParams } from '../../../lib/report-request.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import { selection } from '../../../selection/selection-state.ts';
 import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
-import { HorizontalBarChart } from './bar-chart.tsx';
+import { HorizontalBarChart } from '../../../ui/bar-chart.tsx';
 import { SalesLineChart } from './sales-line-chart.tsx';
-import { type SelectionRequest, ShowCard, useSelectionResult } from './selection-result.tsx';
-import './graphs.css';
+import { type SelectionRequest, ShowCard, useSelectionResult } from '../../../selection/components/selection-result.tsx';
+import '../../../ui/chart-screen.css';
 
 /** The report behind each chart. */
 const CHARTS = [
