@@ -10,6 +10,7 @@ import { ResultsChoicesAnswerSchema } from '../../contract/exports.ts';
 import { type Language, MetricsAnswerSchema } from '../../contract/reports.ts';
 import { getJson } from './http.ts';
 
+/** Query options of the report classes (key factory: `all` is the prefix of every key). */
 export const reportClassQueries = {
   all: () => ['reports'] as const,
   /** GET bo/rapport/metrics?id&language — `editions`, one per report class the user may run. */

@@ -28,6 +28,7 @@ import { SelectionPanel } from '../../../selection/components/selection-panel.ts
 import { buildDistributionParams, distributionBars } from '../distribution.ts';
 import '../../../ui/chart-screen.css';
 
+/** The /analyses/repartitions screen: what to split by, the sites and period, then the result. */
 export function DistributionsPage() {
   const intl = useIntl();
   const [language] = useLanguage();

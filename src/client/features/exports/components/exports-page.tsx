@@ -44,6 +44,7 @@ export function formatInstant(iso: string): string {
   return formatInstantText(new Date(iso), 'dd/MM/yyyy HH:mm');
 }
 
+/** The /analyses/listExports screen; the fiscal date starts at today, the list at its first page. */
 export function ExportsPage() {
   const intl = useIntl();
   const [language] = useLanguage();

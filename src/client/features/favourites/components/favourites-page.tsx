@@ -161,6 +161,7 @@ function useFavouriteEdits(chosen: ChosenReport | null) {
   };
 }
 
+/** The /configFavoris screen, with today's report titles from `editions`. */
 export function FavouritesPage({ editions }: FavouritesPageProps) {
   const intl = useIntl();
   const navigate = useNavigate();

@@ -83,6 +83,7 @@ async function loadCharts(
   return Object.keys(found).length > 0 ? found : null;
 }
 
+/** The /graphs screen: the sites and period, the "show" button, then the four charts. */
 export function GraphsPage() {
   const intl = useIntl();
   const [language] = useLanguage();

@@ -33,6 +33,7 @@ export interface ReportsPageProps {
   favourites?: (chosen: ResolvedReport | null, onApplied: () => void) => ReactNode;
 }
 
+/** The /rapports screen; the route puts the favourites bar in its `favourites` slot. */
 export function ReportsPage({ favourites }: ReportsPageProps = {}) {
   const intl = useIntl();
   const request = useReportRequest();

@@ -74,6 +74,7 @@ function checkTicketSearch(
   return { params };
 }
 
+/** The /tickets screen: the selection and the search form, then the results once a search ran. */
 export function TicketsPage() {
   const intl = useIntl();
   const { user } = useSnapshot(session);
