@@ -21,7 +21,7 @@ type Modules = ClientCore & {
   ref: typeof import('../../src/client/selection/reference-queries.ts');
   scope: typeof import('../../src/client/selection/site-scope.ts');
   period: typeof import('../../src/client/selection/period.ts');
-  request: typeof import('../../src/client/features/reports/report-request.ts');
+  request: typeof import('../../src/client/lib/report-request.ts');
   reports: typeof import('../../src/client/features/reports/report-queries.ts');
   home: typeof import('../../src/client/features/home/home-queries.ts');
 };
@@ -43,7 +43,7 @@ beforeAll(async () => {
     ref: await import('../../src/client/selection/reference-queries.ts'),
     scope: await import('../../src/client/selection/site-scope.ts'),
     period: await import('../../src/client/selection/period.ts'),
-    request: await import('../../src/client/features/reports/report-request.ts'),
+    request: await import('../../src/client/lib/report-request.ts'),
     reports: await import('../../src/client/features/reports/report-queries.ts'),
     home: await import('../../src/client/features/home/home-queries.ts'),
   };

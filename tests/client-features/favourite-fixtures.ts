@@ -4,7 +4,7 @@
  * sales report, and the bo/getReport input that /rapports builds from a favourite's shaping.
  */
 import type { ResultsChoicesAnswer } from '../../src/contract/exports.ts';
-import type { ReportRequestInput } from '../../src/client/features/reports/report-request.ts';
+import type { ReportRequestInput } from '../../src/client/lib/report-request.ts';
 import type { ReportShaping } from '../../src/client/selection/selection-state.ts';
 
 /**

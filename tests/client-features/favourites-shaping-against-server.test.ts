@@ -26,7 +26,7 @@ let dates: { from: string; to: string };
 type Modules = ClientCore & {
   queries: typeof import('../../src/client/features/favourites/favourite-queries.ts');
   mapping: typeof import('../../src/client/features/favourites/favourite-selection.ts');
-  request: typeof import('../../src/client/features/reports/report-request.ts');
+  request: typeof import('../../src/client/lib/report-request.ts');
 };
 let m: Modules;
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
     ...(await connectClient(t)),
     queries: await import('../../src/client/features/favourites/favourite-queries.ts'),
     mapping: await import('../../src/client/features/favourites/favourite-selection.ts'),
-    request: await import('../../src/client/features/reports/report-request.ts'),
+    request: await import('../../src/client/lib/report-request.ts'),
   };
   await m.session.signIn('gerant', 'Comptoir-2026!');
 }, 120_000);

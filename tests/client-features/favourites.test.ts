@@ -19,11 +19,11 @@ import { resolvePeriodChoice } from '../../src/client/selection/period.ts';
 import { NO_SHAPING } from '../../src/client/selection/selection-state.ts';
 import {
   describeFilter,
-  describeFilterValue,
   describeGrouping,
   describeSort,
 } from '../../src/client/features/favourites/favourite-summary.ts';
-import { buildReportParams } from '../../src/client/features/reports/report-request.ts';
+import { describeFilterValue } from '../../src/client/lib/report-filter-values.ts';
+import { buildReportParams } from '../../src/client/lib/report-request.ts';
 import { createIntl } from 'react-intl';
 import fr from '../../i18n/fr.json';
 import en from '../../i18n/en.json';

@@ -4,9 +4,9 @@ import {
   comparisonTotals,
   dailyComparison,
   salesBars,
-  tickLabel,
   topBars,
 } from '../../src/client/features/graphs/graph-series.ts';
+import { tickLabel } from '../../src/client/ui/bar-chart.tsx';
 
 function dataset(partial: Partial<Dataset>): Dataset {
   return {

@@ -5,7 +5,7 @@ import {
   buildReportParams,
   precheckReport,
   type ReportRequestInput,
-} from '../../src/client/features/reports/report-request.ts';
+} from '../../src/client/lib/report-request.ts';
 
 const base: ReportRequestInput = {
   userId: 7,

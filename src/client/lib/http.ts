@@ -1,6 +1,7 @@
 /**
  * The one HTTP client of the app (DESIGN.md §8, SPEC.md §7). Every call goes through `http`, so
- * every call carries `Authorization: Basic base64(login:token)` from the session,
+ * every call carries `Authorization: Basic base64(login:token)` from the session (which lib/session
+ * hands in through {@link connectSession}: http knows no session module),
  * `X-Requested-With`, a cache-busting `_` timestamp on GETs and the 6,000,000 ms timeout; a 401
  * on an authenticated call signs the user out (SPEC.md §4, §8). Every failure reaches callers as
  * an {@link ApiFailure} carrying the server's error code (never its text), so the UI can translate it.
@@ -8,7 +9,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../contract/constants.ts';
-import { session, signOut } from './session.ts';
 
 /** HTTP timeout of SPEC.md §7/§9, in milliseconds. */
 export const HTTP_TIMEOUT_MS = 6_000_000;
@@ -88,6 +88,25 @@ export function basicAuth(login: string, secret: string): string {
   return `Basic ${btoa(binary)}`;
 }
 
+/** What http asks of the session: lib/session.ts registers it when it loads (see {@link connectSession}). */
+export interface HttpSession {
+  /** The signed-in user's login and token, or null when nobody is signed in. */
+  credentials: () => { login: string; token: string } | null;
+  /** Called on a 401 answer to an authenticated call while someone is signed in (the token was refused). */
+  onUnauthorized: () => void;
+}
+
+/** No session until lib/session.ts connects one: calls go without credentials. */
+let currentSession: HttpSession = { credentials: () => null, onUnauthorized: () => undefined };
+
+/**
+ * Gives http the session its calls are made for. Called once by lib/session.ts as it loads, so
+ * that the session may use http (sign-in, sign-out) without http importing it back.
+ */
+export function connectSession(session: HttpSession): void {
+  currentSession = session;
+}
+
 /**
  * The ky instance every feature uses. Callers may pass their own `Authorization` header (the
  * sign-in call sends the password); otherwise the session's token is used. Pass
@@ -102,7 +121,7 @@ export const http: KyInstance = ky.create({
   hooks: {
     beforeRequest: [
       ({ request }) => {
-        const user = session.user;
+        const user = currentSession.credentials();
         if (user && !request.headers.has('Authorization')) {
           request.headers.set('Authorization', basicAuth(user.login, user.token));
         }
@@ -116,8 +135,8 @@ export const http: KyInstance = ky.create({
     ],
     afterResponse: [
       ({ response, options }) => {
-        if (response.status === 401 && !options.context.signingIn && session.user) {
-          void signOut('expired');
+        if (response.status === 401 && !options.context.signingIn && currentSession.credentials()) {
+          currentSession.onUnauthorized();
         }
       },
     ],

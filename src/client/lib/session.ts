@@ -7,7 +7,7 @@
 import { del, get, set } from 'idb-keyval';
 import { proxy } from 'valtio';
 import type { ConnexionAnswer } from '../../contract/api.ts';
-import { basicAuth, http, toApiFailure } from './http.ts';
+import { basicAuth, connectSession, http, toApiFailure } from './http.ts';
 
 /** idb-keyval key of the stored user. */
 export const SESSION_KEY = 'comptoir.session.user';
@@ -141,3 +141,9 @@ export function signOut(reason: SignOutReason = 'user'): Promise<void> {
   });
   return signingOut;
 }
+
+// Every call of http carries the signed-in user's token; a token the server refuses (401) ends the session.
+connectSession({
+  credentials: () => session.user,
+  onUnauthorized: () => void signOut('expired'),
+});

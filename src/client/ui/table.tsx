@@ -5,10 +5,9 @@
  * narrow screens. `align: 'end'` for amounts and quantities.
  *
  * Plain elements, not react-aria-components' Table: that one builds a collection of every cell
- * through React and lays out a keyboard grid, which a read-only table does not need, and it
- * took 15.9 s to show a year of corrections (6,870 rows × 9 columns) on this machine's desktop
- * CPU, 40 s at a phone's speed (Chromium, CPU throttled ×4). Callers that may hold thousands of
- * rows show them a page at a time (dataset-table.tsx).
+ * through React and lays out a keyboard grid, which a read-only table does not need and which
+ * takes seconds for a report of thousands of rows. Callers that may hold thousands of rows show
+ * them a page at a time (dataset-table.tsx).
  */
 import type { ReactNode } from 'react';
 

@@ -9,6 +9,7 @@ import type { Regroupement, Site } from '../../../contract/api.ts';
 import type { Choice, ResultsChoicesAnswer } from '../../../contract/exports.ts';
 import type { Favourite } from '../../../contract/favourites.ts';
 import { formatDate } from '../../lib/format.ts';
+import { describeFilterValue } from '../../lib/report-filter-values.ts';
 
 /** How many site names a summary spells out before it says "and N more". */
 const NAMED_SITES = 3;
@@ -83,19 +84,6 @@ function choiceLabel(intl: IntlShape, choices: readonly Choice[] | undefined, va
   if (label) return label;
   const id = `report.dimension.${value}`;
   return id in intl.messages ? intl.formatMessage({ id }) : value;
-}
-
-/**
- * A value of filter `filtre` as bo/getGroupements labels it: a VAT rate (a fraction, "0.055")
- * as a percentage, a payment method by its name, anything else (a family) as it is.
- */
-export function describeFilterValue(intl: IntlShape, filtre: string, value: string): string {
-  if (filtre === 'TVA' && value.trim() !== '' && Number.isFinite(Number(value))) {
-    return intl.formatNumber(Number(value), { style: 'percent', maximumFractionDigits: 2 });
-  }
-  const id = `report.paymentMethod.${value}`;
-  if (filtre === 'PAIEMENT' && id in intl.messages) return intl.formatMessage({ id });
-  return value;
 }
 
 /** "Net sales, descending", or null when the favourite keeps the report's own order. */

@@ -119,11 +119,3 @@ export function topBars(bars: readonly SalesBar[], max: number, othersLabel: str
   const rest = sorted.slice(max).reduce((s, b) => s + b.value, 0);
   return [...kept, { key: 'others', label: othersLabel, value: rest }];
 }
-
-/** Longest category label on a bar chart's axis, in characters (the tooltip and table keep it whole). */
-const MAX_TICK_CHARS = 15;
-
-/** `label` cut to {@link MAX_TICK_CHARS} characters with an ellipsis, so a tick holds on one line on a phone. */
-export function tickLabel(label: string): string {
-  return label.length <= MAX_TICK_CHARS ? label : `${label.slice(0, MAX_TICK_CHARS - 1).trimEnd()}…`;
-}

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { FavouritesBar } from '../../features/favourites/components/favourites-bar.tsx';
 import { reportQueries } from '../../features/reports/report-queries.ts';
 import { ReportsPage } from '../../features/reports/components/reports-page.tsx';
 import { i18nState } from '../../lib/i18n.tsx';
@@ -12,5 +13,14 @@ export const Route = createFileRoute('/_authed/rapports')({
     // prefetchQuery never throws: a failure shows on the page, with a retry button.
     if (user) void queryClient.prefetchQuery(reportQueries.metrics(user.id, i18nState.language));
   },
-  component: ReportsPage,
+  component: Rapports,
 });
+
+/** The reports page with the favourites bar (features/favourites) in its slot. */
+function Rapports() {
+  return (
+    <ReportsPage
+      favourites={(chosen, onApplied) => <FavouritesBar chosen={chosen} onApplied={onApplied} />}
+    />
+  );
+}

@@ -11,7 +11,12 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { toWireDate, wireToDisplay } from '../../../../contract/dates.ts';
-import type { Edition, ExportStatusSite } from '../../../../contract/exports.ts';
+import type {
+  Edition,
+  EditionsAnswer,
+  ExportStatusAnswer,
+  ExportStatusSite,
+} from '../../../../contract/exports.ts';
 import { formatMoney, formatNumber } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
@@ -21,7 +26,7 @@ import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { saveFile } from '../../reports/save-file.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 import {
   downloadDayArchive,
   downloadEdition,
@@ -39,6 +44,7 @@ export function formatInstant(iso: string): string {
   return formatInstantText(new Date(iso), 'dd/MM/yyyy HH:mm');
 }
 
+/** The /analyses/listExports screen; the fiscal date starts at today, the list at its first page. */
 export function ExportsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
@@ -79,91 +85,143 @@ export function ExportsPage() {
     <div className="ex-page">
       <h1 className="ex-title">{t('exports.title')}</h1>
 
-      <Card labelledBy="ex-status-heading">
-        <CardTitle id="ex-status-heading">{t('exports.status.heading')}</CardTitle>
-        <DateField
-          className="ex-date"
-          label={t('exports.status.date')}
-          value={dateFiscale}
-          onChange={setDateFiscale}
-          placeholder={t('exports.status.datePlaceholder')}
-          invalidMessage={t('exports.status.invalidDate')}
-        />
-        {status.isPending && dateFiscale ? (
-          <p className="ex-muted">{t('exports.status.loading')}</p>
-        ) : status.data ? (
-          status.data.sites.length === 0 ? (
-            <p className="ex-muted">{t('exports.status.noSite')}</p>
-          ) : (
-            <ul className="ex-sites">
-              {status.data.sites.map((s) => (
-                <SiteState
-                  key={s.restaurantId}
-                  site={s}
-                  date={wireToDisplay(status.data.dateFiscale)}
-                  language={language}
-                  t={t}
-                  busy={busy !== null}
-                  onArchive={() =>
-                    fetchFile(`zip-${s.restaurantId}`, (p) =>
-                      downloadDayArchive(userId, s.restaurantId, status.data.dateFiscale, language, p),
-                    )
-                  }
-                />
-              ))}
-            </ul>
+      <StatusCard
+        dateFiscale={dateFiscale}
+        onDateFiscale={setDateFiscale}
+        status={status}
+        language={language}
+        t={t}
+        busy={busy !== null}
+        onArchive={(site, day) =>
+          fetchFile(`zip-${site.restaurantId}`, (p) =>
+            downloadDayArchive(userId, site.restaurantId, day, language, p),
           )
-        ) : null}
-      </Card>
+        }
+      />
 
       {busy !== null ? (
         <ProgressBar className="ex-progress" label={t('exports.downloading')} value={progress} />
       ) : null}
 
-      <Card labelledBy="ex-list-heading">
-        <div className="ex-list-head">
-          <CardTitle id="ex-list-heading">{t('exports.list.heading')}</CardTitle>
-          <Button
-            variant="quiet"
-            isDisabled={busy !== null}
-            onPress={() => fetchFile('last', (p) => downloadLastReport(userId, language, p))}
-          >
-            {t('exports.list.last')}
-          </Button>
-        </div>
-        <Checkbox
-          isSelected={mine}
-          onChange={(on) => {
-            setMine(on);
-            setPages(1);
-          }}
-        >
-          {t('exports.list.mine')}
-        </Checkbox>
-        {list.isPending ? (
-          <p className="ex-muted">{t('exports.list.loading')}</p>
-        ) : !list.data || list.data.editions.length === 0 ? (
-          <p className="ex-muted">{t('exports.list.empty')}</p>
-        ) : (
-          <>
-            <EditionsTable
-              editions={list.data.editions}
-              language={language}
-              t={t}
-              busy={busy !== null}
-              onDownload={(e) => fetchFile(`edition-${e.id}`, (p) => downloadEdition(userId, e, p))}
-            />
-            {list.data.more ? (
-              <div className="ex-buttons">
-                <Button onPress={() => setPages((n) => n + 1)} isDisabled={list.isFetching}>
-                  {t('exports.list.more')}
-                </Button>
-              </div>
-            ) : null}
-          </>
-        )}
-      </Card>
+      <EditionsCard
+        list={list}
+        mine={mine}
+        onMine={(on) => {
+          setMine(on);
+          setPages(1);
+        }}
+        onMore={() => setPages((n) => n + 1)}
+        language={language}
+        t={t}
+        busy={busy !== null}
+        onLast={() => fetchFile('last', (p) => downloadLastReport(userId, language, p))}
+        onDownload={(e) => fetchFile(`edition-${e.id}`, (p) => downloadEdition(userId, e, p))}
+      />
     </div>
+  );
+}
+
+/**
+ * The state of fiscal date `dateFiscale` (wire date, null while the field is not a date) per site,
+ * each with its day's ZIP; `onArchive` gets the site and the wire date the answer is for.
+ */
+function StatusCard(props: {
+  dateFiscale: string | null;
+  onDateFiscale: (date: string | null) => void;
+  status: { isPending: boolean; data: ExportStatusAnswer | undefined };
+  language: string;
+  t: Translate;
+  busy: boolean;
+  onArchive: (site: ExportStatusSite, dateFiscale: string) => void;
+}) {
+  const { status, t } = props;
+  const data = status.data;
+  return (
+    <Card labelledBy="ex-status-heading">
+      <CardTitle id="ex-status-heading">{t('exports.status.heading')}</CardTitle>
+      <DateField
+        className="ex-date"
+        label={t('exports.status.date')}
+        value={props.dateFiscale}
+        onChange={props.onDateFiscale}
+        placeholder={t('exports.status.datePlaceholder')}
+        invalidMessage={t('exports.status.invalidDate')}
+      />
+      {status.isPending && props.dateFiscale ? (
+        <p className="ex-muted">{t('exports.status.loading')}</p>
+      ) : data ? (
+        data.sites.length === 0 ? (
+          <p className="ex-muted">{t('exports.status.noSite')}</p>
+        ) : (
+          <ul className="ex-sites">
+            {data.sites.map((s) => (
+              <SiteState
+                key={s.restaurantId}
+                site={s}
+                date={wireToDisplay(data.dateFiscale)}
+                language={props.language}
+                t={t}
+                busy={props.busy}
+                onArchive={() => props.onArchive(s, data.dateFiscale)}
+              />
+            ))}
+          </ul>
+        )
+      ) : null}
+    </Card>
+  );
+}
+
+/**
+ * The reports generated so far, `mine` only or everyone's, with "download the last one", a
+ * download button per report and "more" while the server has more.
+ */
+function EditionsCard(props: {
+  list: { isPending: boolean; isFetching: boolean; data: EditionsAnswer | undefined };
+  mine: boolean;
+  onMine: (mine: boolean) => void;
+  onMore: () => void;
+  language: string;
+  t: Translate;
+  busy: boolean;
+  onLast: () => void;
+  onDownload: (edition: Edition) => void;
+}) {
+  const { list, t } = props;
+  return (
+    <Card labelledBy="ex-list-heading">
+      <div className="ex-list-head">
+        <CardTitle id="ex-list-heading">{t('exports.list.heading')}</CardTitle>
+        <Button variant="quiet" isDisabled={props.busy} onPress={props.onLast}>
+          {t('exports.list.last')}
+        </Button>
+      </div>
+      <Checkbox isSelected={props.mine} onChange={props.onMine}>
+        {t('exports.list.mine')}
+      </Checkbox>
+      {list.isPending ? (
+        <p className="ex-muted">{t('exports.list.loading')}</p>
+      ) : !list.data || list.data.editions.length === 0 ? (
+        <p className="ex-muted">{t('exports.list.empty')}</p>
+      ) : (
+        <>
+          <EditionsTable
+            editions={list.data.editions}
+            language={props.language}
+            t={t}
+            busy={props.busy}
+            onDownload={props.onDownload}
+          />
+          {list.data.more ? (
+            <div className="ex-buttons">
+              <Button onPress={props.onMore} isDisabled={list.isFetching}>
+                {t('exports.list.more')}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </Card>
   );
 }
 

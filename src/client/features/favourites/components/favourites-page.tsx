@@ -13,13 +13,13 @@ import { type Favourite, FavouriteSaveBodySchema } from '../../../../contract/fa
 import type { ResultsChoicesAnswer } from '../../../../contract/exports.ts';
 import type { ReportClassInfo } from '../../../../contract/reports.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
+import { reportClassQueries } from '../../../lib/report-class-queries.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { selection } from '../../../selection/selection-state.ts';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
-import { reportQueries } from '../../reports/report-queries.ts';
 import { dispatchFavouriteMode, favouriteMode } from '../favourite-mode.ts';
 import {
   favouriteFailureCode,
@@ -59,33 +59,29 @@ function chosenReport(editions: readonly ReportClassInfo[]): ChosenReport | null
   };
 }
 
-export function FavouritesPage({ editions }: FavouritesPageProps) {
-  const intl = useIntl();
-  const navigate = useNavigate();
+/** What a favourite's summary shows besides its own fields: its report title, its sites, its class's column names. */
+type DescribeFavourite = (favourite: Favourite) => {
+  report: string;
+  sites: string;
+  choices: ResultsChoicesAnswer | undefined;
+};
+
+/**
+ * Column and filter names, by class name (bo/getResultsChoices), of the classes whose `favourites`
+ * keep a sort, grouping or filter; until they arrive, or if they fail, a class is absent and the
+ * summaries show the keys.
+ */
+function useChoicesByClass(favourites: readonly Favourite[]): Map<string, ResultsChoicesAnswer> {
   const { user } = useSnapshot(session);
-  const mode = useSnapshot(favouriteMode);
-  useSnapshot(selection); // the new-favourite summary follows the selection
-  const ref = useReferenceData();
-  const list = useQuery({ ...favouriteQueries.list(user?.id ?? 0), enabled: user !== null });
-  const favourites = list.data ?? [];
-  const titles = new Map(editions.map((e) => [e.className, e.localisedTitle]));
   const [language] = useLanguage();
-  const chosen = chosenReport(editions);
-  const draft = chosen ? favouriteFromSelection(selection, chosen, '-') : null;
-  const preview = draft?.ok ? FavouriteSaveBodySchema.safeParse(draft.body) : null;
-  const previewFavourite: Favourite | null = preview?.success ? { ...preview.data, id: 0 } : null;
-  // Column and filter names of the classes whose favourites keep a sort, grouping or filter
-  // (until they arrive, or if they fail, the summary shows the keys).
   const shapedClasses = [
     ...new Set(
-      [...favourites, ...(previewFavourite ? [previewFavourite] : [])]
-        .filter((f) => f.tri || f.regroupement || f.isFilters)
-        .map((f) => f.typeRapport.className),
+      favourites.filter((f) => f.tri || f.regroupement || f.isFilters).map((f) => f.typeRapport.className),
     ),
   ];
   const choiceAnswers = useQueries({
     queries: shapedClasses.map((className) => ({
-      ...reportQueries.choices(user?.id ?? 0, className, language),
+      ...reportClassQueries.choices(user?.id ?? 0, className, language),
       enabled: user !== null,
     })),
   });
@@ -93,17 +89,30 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
   for (const answer of choiceAnswers) {
     if (answer.data) choicesByClass.set(answer.data.className, answer.data);
   }
-  const { ready, apply } = useApplyFavourite();
+  return choicesByClass;
+}
+
+/** The current selection as "New favourite" would save it, or null when it cannot be saved as it is. */
+function previewOf(chosen: ChosenReport | null): Favourite | null {
+  const draft = chosen ? favouriteFromSelection(selection, chosen, '-') : null;
+  const preview = draft?.ok ? FavouriteSaveBodySchema.safeParse(draft.body) : null;
+  return preview?.success ? { ...preview.data, id: 0 } : null;
+}
+
+/**
+ * The favourites' mutations of the page: save the selection as a new favourite, rename one, and
+ * the error each shows in its form (translated, SPEC.md §8).
+ */
+function useFavouriteEdits(chosen: ChosenReport | null) {
+  const intl = useIntl();
   const save = useSaveFavouriteMutation();
-  const remove = useRemoveFavouriteMutation();
   const [newError, setNewError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<Favourite | null>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Favourite | null>(null);
 
   async function saveNew(name: string): Promise<boolean> {
     setNewError(null);
-    if (!chosen || !draft) {
+    if (!chosen) {
       setNewError(intl.formatMessage({ id: 'error.NoReportInState' }));
       return false;
     }
@@ -134,6 +143,47 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
     }
   }
 
+  function startRename(favourite: Favourite) {
+    setRenameError(null);
+    setRenaming(favourite);
+  }
+
+  return {
+    saving: save.isPending,
+    newError,
+    setNewError,
+    saveNew,
+    renaming,
+    renameError,
+    startRename,
+    stopRename: () => setRenaming(null),
+    rename,
+  };
+}
+
+/** The /configFavoris screen, with today's report titles from `editions`. */
+export function FavouritesPage({ editions }: FavouritesPageProps) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const { user } = useSnapshot(session);
+  const mode = useSnapshot(favouriteMode);
+  useSnapshot(selection); // the new-favourite summary follows the selection
+  const ref = useReferenceData();
+  const list = useQuery({ ...favouriteQueries.list(user?.id ?? 0), enabled: user !== null });
+  const favourites = list.data ?? [];
+  const titles = new Map(editions.map((e) => [e.className, e.localisedTitle]));
+  const chosen = chosenReport(editions);
+  const previewFavourite = previewOf(chosen);
+  const choicesByClass = useChoicesByClass([...favourites, ...(previewFavourite ? [previewFavourite] : [])]);
+  const describe: DescribeFavourite = (f) => ({
+    report: describeReport(intl, f, titles),
+    sites: describeSites(intl, f, ref.sites, ref.groups),
+    choices: choicesByClass.get(f.typeRapport.className),
+  });
+  const { ready, apply } = useApplyFavourite();
+  const edits = useFavouriteEdits(chosen);
+  const [deleting, setDeleting] = useState<Favourite | null>(null);
+
   async function open(favourite: Favourite) {
     const result = apply(favourite);
     if (!result.applied) return;
@@ -148,7 +198,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
         <Button
           variant="primary"
           onPress={() => {
-            setNewError(null);
+            edits.setNewError(null);
             dispatchFavouriteMode({ type: 'startNew' });
           }}
           isDisabled={mode.newMode}
@@ -159,29 +209,13 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
       <p className="fav-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
 
       {mode.newMode ? (
-        <Card className="fav-new" labelledBy="fav-new-heading">
-          <CardTitle id="fav-new-heading">{intl.formatMessage({ id: 'favourites.new.title' })}</CardTitle>
-          <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
-          {previewFavourite ? (
-            <FavouriteFacts
-              favourite={previewFavourite}
-              report={describeReport(intl, previewFavourite, titles)}
-              sites={describeSites(intl, previewFavourite, ref.sites, ref.groups)}
-              choices={choicesByClass.get(previewFavourite.typeRapport.className)}
-            />
-          ) : null}
-          <Link to="/rapports" className="fav-link">
-            {intl.formatMessage({ id: 'favourites.new.editSelection' })}
-          </Link>
-          <FavouriteNameForm
-            autoFocus
-            submitLabel={intl.formatMessage({ id: 'favourites.save' })}
-            onSubmit={saveNew}
-            takenNames={favourites.map((f) => f.libelle)}
-            onCancel={() => dispatchFavouriteMode({ type: 'cancelNew' })}
-            error={newError}
-          />
-        </Card>
+        <NewFavouriteCard
+          preview={previewFavourite}
+          describe={describe}
+          takenNames={favourites.map((f) => f.libelle)}
+          onSubmit={edits.saveNew}
+          error={edits.newError}
+        />
       ) : null}
 
       {list.isPending ? (
@@ -196,110 +230,167 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
       ) : favourites.length === 0 ? (
         <p className={`${cardClass} fav-empty`}>{intl.formatMessage({ id: 'favourites.empty' })}</p>
       ) : (
-        <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
-          {favourites.map((f) => {
-            const isSelected = f.id === mode.selectedId;
-            return (
-              <li key={f.id} className="fav-item" data-selected={isSelected || undefined}>
-                <h2 className="fav-item__name">
-                  {f.libelle}
-                  {isSelected ? (
-                    <span className="fav-badge">{intl.formatMessage({ id: 'favourites.selected' })}</span>
-                  ) : null}
-                </h2>
-                <FavouriteFacts
-                  favourite={f}
-                  report={describeReport(intl, f, titles)}
-                  sites={describeSites(intl, f, ref.sites, ref.groups)}
-                  choices={choicesByClass.get(f.typeRapport.className)}
-                />
-                <div className="fav-buttons fav-item__actions">
-                  <Button
-                    variant="primary"
-                    onPress={() => void open(f)}
-                    isDisabled={!ready}
-                    aria-label={intl.formatMessage({ id: 'favourites.open.label' }, { name: f.libelle })}
-                  >
-                    {intl.formatMessage({ id: 'favourites.open' })}
-                  </Button>
-                  <Button
-                    onPress={() => {
-                      setRenameError(null);
-                      setRenaming(f);
-                    }}
-                    aria-label={intl.formatMessage({ id: 'favourites.rename.label' }, { name: f.libelle })}
-                  >
-                    {intl.formatMessage({ id: 'favourites.rename' })}
-                  </Button>
-                  <Button
-                    className="fav-danger"
-                    onPress={() => setDeleting(f)}
-                    aria-label={intl.formatMessage({ id: 'favourites.delete.label' }, { name: f.libelle })}
-                  >
-                    {intl.formatMessage({ id: 'favourites.delete' })}
-                  </Button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        <FavouriteList
+          favourites={favourites}
+          selectedId={mode.selectedId}
+          describe={describe}
+          canOpen={ready}
+          onOpen={(f) => void open(f)}
+          onRename={edits.startRename}
+          onDelete={setDeleting}
+        />
       )}
 
       <Dialog
         title={intl.formatMessage({ id: 'favourites.rename.title' })}
-        isOpen={renaming !== null}
+        isOpen={edits.renaming !== null}
         onOpenChange={(isOpen) => {
-          if (!isOpen) setRenaming(null);
+          if (!isOpen) edits.stopRename();
         }}
-        isDismissable={!save.isPending}
+        isDismissable={!edits.saving}
       >
-        {renaming ? (
+        {edits.renaming ? (
           <FavouriteNameForm
             autoFocus
-            initialName={renaming.libelle}
+            initialName={edits.renaming.libelle}
             submitLabel={intl.formatMessage({ id: 'favourites.rename' })}
-            onSubmit={(name) => rename(renaming, name)}
-            takenNames={favourites.filter((f) => f.id !== renaming.id).map((f) => f.libelle)}
-            onCancel={() => setRenaming(null)}
-            error={renameError}
+            onSubmit={(name) =>
+              edits.renaming ? edits.rename(edits.renaming, name) : Promise.resolve(false)
+            }
+            takenNames={favourites.filter((f) => f.id !== edits.renaming?.id).map((f) => f.libelle)}
+            onCancel={edits.stopRename}
+            error={edits.renameError}
           />
         ) : null}
       </Dialog>
 
-      <Dialog
-        role="alertdialog"
-        title={intl.formatMessage({ id: 'favourites.delete.title' })}
-        isOpen={deleting !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setDeleting(null);
-        }}
-        isDismissable={!remove.isPending}
-      >
-        {deleting ? (
-          <>
-            <p>{intl.formatMessage({ id: 'favourites.delete.body' }, { name: deleting.libelle })}</p>
-            <div className="fav-buttons">
+      <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} />
+    </div>
+  );
+}
+
+/** "New favourite" mode: what the selection would be saved as, a link to change it, and the name form. */
+function NewFavouriteCard(props: {
+  preview: Favourite | null;
+  describe: DescribeFavourite;
+  takenNames: readonly string[];
+  onSubmit: (name: string) => Promise<boolean>;
+  error: string | null;
+}) {
+  const intl = useIntl();
+  return (
+    <Card className="fav-new" labelledBy="fav-new-heading">
+      <CardTitle id="fav-new-heading">{intl.formatMessage({ id: 'favourites.new.title' })}</CardTitle>
+      <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
+      {props.preview ? <FavouriteFacts favourite={props.preview} {...props.describe(props.preview)} /> : null}
+      <Link to="/rapports" className="fav-link">
+        {intl.formatMessage({ id: 'favourites.new.editSelection' })}
+      </Link>
+      <FavouriteNameForm
+        autoFocus
+        submitLabel={intl.formatMessage({ id: 'favourites.save' })}
+        onSubmit={props.onSubmit}
+        takenNames={props.takenNames}
+        onCancel={() => dispatchFavouriteMode({ type: 'cancelNew' })}
+        error={props.error}
+      />
+    </Card>
+  );
+}
+
+/** The favourites, each with its summary and its open, rename and delete buttons. */
+function FavouriteList(props: {
+  favourites: readonly Favourite[];
+  selectedId: number | null;
+  describe: DescribeFavourite;
+  /** False until the reference data needed to open a favourite has arrived. */
+  canOpen: boolean;
+  onOpen: (favourite: Favourite) => void;
+  onRename: (favourite: Favourite) => void;
+  onDelete: (favourite: Favourite) => void;
+}) {
+  const intl = useIntl();
+  return (
+    <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
+      {props.favourites.map((f) => {
+        const isSelected = f.id === props.selectedId;
+        return (
+          <li key={f.id} className="fav-item" data-selected={isSelected || undefined}>
+            <h2 className="fav-item__name">
+              {f.libelle}
+              {isSelected ? (
+                <span className="fav-badge">{intl.formatMessage({ id: 'favourites.selected' })}</span>
+              ) : null}
+            </h2>
+            <FavouriteFacts favourite={f} {...props.describe(f)} />
+            <div className="fav-buttons fav-item__actions">
               <Button
-                className="fav-danger fav-danger--solid"
-                isDisabled={remove.isPending}
-                onPress={() => {
-                  const target = deleting;
-                  remove.mutate(target.id, {
-                    onSuccess: () => dispatchFavouriteMode({ type: 'removed', id: target.id }),
-                    onSettled: () => setDeleting(null),
-                  });
-                }}
+                variant="primary"
+                onPress={() => props.onOpen(f)}
+                isDisabled={!props.canOpen}
+                aria-label={intl.formatMessage({ id: 'favourites.open.label' }, { name: f.libelle })}
               >
-                {intl.formatMessage({ id: 'favourites.delete.confirm' })}
+                {intl.formatMessage({ id: 'favourites.open' })}
               </Button>
-              <Button autoFocus onPress={() => setDeleting(null)} isDisabled={remove.isPending}>
-                {intl.formatMessage({ id: 'favourites.cancel' })}
+              <Button
+                onPress={() => props.onRename(f)}
+                aria-label={intl.formatMessage({ id: 'favourites.rename.label' }, { name: f.libelle })}
+              >
+                {intl.formatMessage({ id: 'favourites.rename' })}
+              </Button>
+              <Button
+                className="fav-danger"
+                onPress={() => props.onDelete(f)}
+                aria-label={intl.formatMessage({ id: 'favourites.delete.label' }, { name: f.libelle })}
+              >
+                {intl.formatMessage({ id: 'favourites.delete' })}
               </Button>
             </div>
-          </>
-        ) : null}
-      </Dialog>
-    </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The confirmation before deleting favourite `deleting` (SPEC.md §5); closed while it is null. */
+function DeleteDialog({ deleting, onClose }: { deleting: Favourite | null; onClose: () => void }) {
+  const intl = useIntl();
+  const remove = useRemoveFavouriteMutation();
+  return (
+    <Dialog
+      role="alertdialog"
+      title={intl.formatMessage({ id: 'favourites.delete.title' })}
+      isOpen={deleting !== null}
+      onOpenChange={(isOpen) => {
+        if (!isOpen) onClose();
+      }}
+      isDismissable={!remove.isPending}
+    >
+      {deleting ? (
+        <>
+          <p>{intl.formatMessage({ id: 'favourites.delete.body' }, { name: deleting.libelle })}</p>
+          <div className="fav-buttons">
+            <Button
+              className="fav-danger fav-danger--solid"
+              isDisabled={remove.isPending}
+              onPress={() => {
+                const target = deleting;
+                remove.mutate(target.id, {
+                  onSuccess: () => dispatchFavouriteMode({ type: 'removed', id: target.id }),
+                  onSettled: onClose,
+                });
+              }}
+            >
+              {intl.formatMessage({ id: 'favourites.delete.confirm' })}
+            </Button>
+            <Button autoFocus onPress={onClose} isDisabled={remove.isPending}>
+              {intl.formatMessage({ id: 'favourites.cancel' })}
+            </Button>
+          </div>
+        </>
+      ) : null}
+    </Dialog>
   );
 }
 

@@ -6,22 +6,32 @@
  * RapportVentesFamille and RapportVentesVendeur. Every chart has a title and its figures as text
  * (a summary or a table) for screen readers and for reading exact amounts on a phone.
  */
+import type { Ref } from 'react';
 import { useIntl } from 'react-intl';
-import { type Dataset, DatasetAnswerSchema, type ReportVariant } from '../../../../contract/reports.ts';
+import {
+  type Dataset,
+  DatasetAnswerSchema,
+  type Language,
+  type ReportVariant,
+} from '../../../../contract/reports.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { getJson } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { notifyFailure } from '../../../lib/notifications.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Table, type TableProps } from '../../../ui/table.tsx';
-import { buildReportParams } from '../../reports/report-request.ts';
+import { buildReportParams } from '../../../lib/report-request.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import { selection } from '../../../selection/selection-state.ts';
 import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
-import { HorizontalBarChart } from './bar-chart.tsx';
+import { HorizontalBarChart } from '../../../ui/bar-chart.tsx';
 import { SalesLineChart } from './sales-line-chart.tsx';
-import { type SelectionRequest, ShowCard, useSelectionResult } from './selection-result.tsx';
-import './graphs.css';
+import {
+  type SelectionRequest,
+  ShowCard,
+  useSelectionResult,
+} from '../../../selection/components/selection-result.tsx';
+import '../../../ui/chart-screen.css';
 
 /** The report behind each chart. */
 const CHARTS = [
@@ -35,6 +45,45 @@ type ChartId = (typeof CHARTS)[number]['id'];
 /** Most bars a family or seller chart shows; the rest are added up in one "others" bar. */
 const MAX_BARS = 10;
 
+/** The four charts' datasets for `request`; those that failed are left out (one notification for all). */
+async function loadCharts(
+  request: SelectionRequest,
+  language: Language,
+): Promise<Partial<Record<ChartId, Dataset>> | null> {
+  const answers = await Promise.allSettled(
+    CHARTS.map((c) =>
+      getJson(
+        'bo/getReport',
+        DatasetAnswerSchema,
+        buildReportParams({
+          userId: request.userId,
+          className: c.className,
+          typeRapport: c.variant,
+          format: 'JSON',
+          language,
+          range: request.range,
+          siteIds: request.siteIds,
+          terminalKeys: [],
+          sellerKeys: [],
+          trancheHoraire: false,
+          heureDebut: selection.heureDebut,
+          heureFin: selection.heureFin,
+        }),
+      ),
+    ),
+  );
+  const found: Partial<Record<ChartId, Dataset>> = {};
+  answers.forEach((a, i) => {
+    const chart = CHARTS[i];
+    if (chart && a.status === 'fulfilled') found[chart.id] = a.value;
+  });
+  // One message for the whole screen: the four reports usually fail for the same reason.
+  const failed = answers.find((a) => a.status === 'rejected');
+  if (failed) notifyFailure(failed.reason);
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+/** The /graphs screen: the sites and period, the "show" button, then the four charts. */
 export function GraphsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
@@ -46,56 +95,6 @@ export function GraphsPage() {
     show,
   } = useSelectionResult<Partial<Record<ChartId, Dataset>>>();
 
-  async function load(request: SelectionRequest): Promise<Partial<Record<ChartId, Dataset>> | null> {
-    const answers = await Promise.allSettled(
-      CHARTS.map((c) =>
-        getJson(
-          'bo/getReport',
-          DatasetAnswerSchema,
-          buildReportParams({
-            userId: request.userId,
-            className: c.className,
-            typeRapport: c.variant,
-            format: 'JSON',
-            language,
-            range: request.range,
-            siteIds: request.siteIds,
-            terminalKeys: [],
-            sellerKeys: [],
-            trancheHoraire: false,
-            heureDebut: selection.heureDebut,
-            heureFin: selection.heureFin,
-          }),
-        ),
-      ),
-    );
-    const found: Partial<Record<ChartId, Dataset>> = {};
-    answers.forEach((a, i) => {
-      const chart = CHARTS[i];
-      if (chart && a.status === 'fulfilled') found[chart.id] = a.value;
-    });
-    // One message for the whole screen: the four reports usually fail for the same reason.
-    const failed = answers.find((a) => a.status === 'rejected');
-    if (failed) notifyFailure(failed.reason);
-    return Object.keys(found).length > 0 ? found : null;
-  }
-
-  const currency = datasets?.time?.currency ?? datasets?.family?.currency ?? 'EUR';
-  const money = (cents: number) => formatMoney(cents, currency, language);
-  const moneyTick = (cents: number) =>
-    formatNumber(cents / 100, language, {
-      style: 'currency',
-      currency,
-      notation: 'compact',
-      maximumFractionDigits: 1,
-    });
-  /** Any of the answers, for the period shown in the heading (all four share it). */
-  const shown = datasets
-    ? (datasets.time ?? datasets.dayPart ?? datasets.family ?? datasets.seller)
-    : undefined;
-  const notSet = intl.formatMessage({ id: 'graphs.notSet' });
-  const others = intl.formatMessage({ id: 'graphs.others' });
-
   return (
     <div className="gr-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'graphs.title' })}</h1>
@@ -105,53 +104,80 @@ export function GraphsPage() {
         loadingLabel={intl.formatMessage({ id: 'graphs.loading' })}
         formError={formError}
         loading={loading}
-        onShow={() => void show(load)}
+        onShow={() => void show((request) => loadCharts(request, language))}
       />
-      {datasets ? (
-        <>
-          <h2 className="gr-title gr-result-title" tabIndex={-1} ref={resultHeading}>
-            {intl.formatMessage(
-              { id: 'graphs.resultTitle' },
-              {
-                start: formatDate(shown?.dateDebut ?? ''),
-                end: formatDate(shown?.dateFin ?? ''),
-              },
-            )}
-          </h2>
-          {datasets.time ? <OverTime dataset={datasets.time} money={money} moneyTick={moneyTick} /> : null}
-          <div className="gr-grid">
-            {datasets.dayPart ? (
-              <BarsCard
-                title={intl.formatMessage({ id: 'graphs.byDayPart' })}
-                bars={salesBars(datasets.dayPart, 'dayPart', { notSet })}
-                money={money}
-                moneyTick={moneyTick}
-              />
-            ) : null}
-            {datasets.family ? (
-              <BarsCard
-                title={intl.formatMessage({ id: 'graphs.byFamily' })}
-                bars={topBars(salesBars(datasets.family, 'family', { notSet }), MAX_BARS, others)}
-                money={money}
-                moneyTick={moneyTick}
-              />
-            ) : null}
-            {datasets.seller ? (
-              <BarsCard
-                title={intl.formatMessage({ id: 'graphs.bySeller' })}
-                bars={topBars(
-                  salesBars(datasets.seller, 'seller', { notSet, siteKey: 'site' }),
-                  MAX_BARS,
-                  others,
-                )}
-                money={money}
-                moneyTick={moneyTick}
-              />
-            ) : null}
-          </div>
-        </>
-      ) : null}
+      {datasets ? <Charts datasets={datasets} headingRef={resultHeading} /> : null}
     </div>
+  );
+}
+
+/** The result: its heading (which `headingRef` focuses) with the period, then a card per chart that answered. */
+function Charts({
+  datasets,
+  headingRef,
+}: {
+  datasets: Partial<Record<ChartId, Dataset>>;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const currency = datasets.time?.currency ?? datasets.family?.currency ?? 'EUR';
+  const money = (cents: number) => formatMoney(cents, currency, language);
+  const moneyTick = (cents: number) =>
+    formatNumber(cents / 100, language, {
+      style: 'currency',
+      currency,
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    });
+  /** Any of the answers, for the period shown in the heading (all four share it). */
+  const shown = datasets.time ?? datasets.dayPart ?? datasets.family ?? datasets.seller;
+  const notSet = intl.formatMessage({ id: 'graphs.notSet' });
+  const others = intl.formatMessage({ id: 'graphs.others' });
+
+  return (
+    <>
+      <h2 className="gr-title gr-result-title" tabIndex={-1} ref={headingRef}>
+        {intl.formatMessage(
+          { id: 'graphs.resultTitle' },
+          {
+            start: formatDate(shown?.dateDebut ?? ''),
+            end: formatDate(shown?.dateFin ?? ''),
+          },
+        )}
+      </h2>
+      {datasets.time ? <OverTime dataset={datasets.time} money={money} moneyTick={moneyTick} /> : null}
+      <div className="gr-grid">
+        {datasets.dayPart ? (
+          <BarsCard
+            title={intl.formatMessage({ id: 'graphs.byDayPart' })}
+            bars={salesBars(datasets.dayPart, 'dayPart', { notSet })}
+            money={money}
+            moneyTick={moneyTick}
+          />
+        ) : null}
+        {datasets.family ? (
+          <BarsCard
+            title={intl.formatMessage({ id: 'graphs.byFamily' })}
+            bars={topBars(salesBars(datasets.family, 'family', { notSet }), MAX_BARS, others)}
+            money={money}
+            moneyTick={moneyTick}
+          />
+        ) : null}
+        {datasets.seller ? (
+          <BarsCard
+            title={intl.formatMessage({ id: 'graphs.bySeller' })}
+            bars={topBars(
+              salesBars(datasets.seller, 'seller', { notSet, siteKey: 'site' }),
+              MAX_BARS,
+              others,
+            )}
+            money={money}
+            moneyTick={moneyTick}
+          />
+        ) : null}
+      </div>
+    </>
   );
 }
 

@@ -7,7 +7,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDate } from '../../../lib/format.ts';
 import type { DailyPoint } from '../graph-series.ts';
-import './graphs.css';
+import '../../../ui/chart-screen.css';
 
 export interface SalesLineChartProps {
   title: string;

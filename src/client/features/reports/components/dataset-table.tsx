@@ -12,9 +12,9 @@ import { Button } from '../../../ui/button.tsx';
 import { Table } from '../../../ui/table.tsx';
 
 /**
- * Rows of the preview on screen at once. A year of a chain is thousands of rows (sales by day
- * ~2,100, corrections ~6,900): drawn all together they took seconds on a tablet; a hundred show
- * at once, and the whole report is what PDF, CSV and XLSX are for.
+ * Rows of the preview on screen at once. A year of a chain is thousands of rows, too many to draw
+ * together on a tablet; a hundred show at once, and the whole report is what PDF, CSV and XLSX
+ * are for.
  */
 export const PREVIEW_PAGE_ROWS = 100;
 

@@ -33,6 +33,48 @@ const AMOUNT_FIELDS = [
   { which: 'max', field: 'amountMax' },
 ] as const;
 
+/**
+ * The search parameters (without the page) for the selection and the search form; or the message
+ * id to show under the form (invalid period, hours or amounts); or nothing, after notifying what
+ * the server would refuse (SPEC.md §8).
+ */
+function checkTicketSearch(
+  userId: number,
+  siteIds: readonly number[],
+): { params: SearchParams } | { formErrorId: string } | { refused: true } {
+  const period = resolvePeriodChoice(selection.period);
+  if (!period.ok) return { formErrorId: 'reports.fixPeriod' };
+  if (
+    selection.trancheHoraire &&
+    Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
+  ) {
+    return { formErrorId: 'reports.fixHours' };
+  }
+  const read = readAmounts(ticketSearch.amountMin, ticketSearch.amountMax);
+  if (Object.keys(read.errors).length > 0) return { formErrorId: 'tickets.fixAmounts' };
+  const failed = precheckTicketSearch({ siteIds, range: period.range });
+  if (failed) {
+    notify.error(failed.code, failed.values);
+    return { refused: true };
+  }
+  const { page: _page, ...params } = buildTicketSearchParams({
+    userId,
+    range: period.range,
+    siteIds,
+    terminalKeys: selection.terminals,
+    sellerKeys: selection.sellers,
+    hours: selection.trancheHoraire
+      ? { heureDebut: selection.heureDebut, heureFin: selection.heureFin }
+      : null,
+    minCents: read.minCents,
+    maxCents: read.maxCents,
+    criteria: ticketSearch.criteria,
+    page: 1,
+  });
+  return { params };
+}
+
+/** The /tickets screen: the selection and the search form, then the results once a search ran. */
 export function TicketsPage() {
   const intl = useIntl();
   const { user } = useSnapshot(session);
@@ -41,7 +83,6 @@ export function TicketsPage() {
   const [formError, setFormError] = useState<string | null>(null);
   // Amount errors show once the user has left the field or tried to search.
   const [touched, setTouched] = useState({ min: false, max: false });
-  const amounts = readAmounts(form.amountMin, form.amountMax);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const params: SearchParams | null = form.params ? { ...form.params, page: form.page } : null;
@@ -57,57 +98,14 @@ export function TicketsPage() {
     if (results.dataUpdatedAt > 0 && results.data?.total === 0) notify.error('NoTicketToCrit');
   }, [results.dataUpdatedAt, results.data]);
 
-  const currency = user?.currency ?? 'EUR';
-  const amountError = (which: 'min' | 'max') => {
-    const code = which === 'min' ? amounts.errors.amountMin : amounts.errors.amountMax;
-    if (code) return intl.formatMessage({ id: `tickets.amount.error.${code}` });
-    if (which === 'max' && amounts.errors.amountRange) {
-      return intl.formatMessage({ id: 'tickets.amount.error.minAboveMax' });
-    }
-    return undefined;
-  };
-
   function submit() {
     setFormError(null);
     setTouched({ min: true, max: true });
     if (!user) return;
-    const period = resolvePeriodChoice(selection.period);
-    if (!period.ok) {
-      setFormError(intl.formatMessage({ id: 'reports.fixPeriod' }));
-      return;
-    }
-    if (
-      selection.trancheHoraire &&
-      Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
-    ) {
-      setFormError(intl.formatMessage({ id: 'reports.fixHours' }));
-      return;
-    }
-    const read = readAmounts(ticketSearch.amountMin, ticketSearch.amountMax);
-    if (Object.keys(read.errors).length > 0) {
-      setFormError(intl.formatMessage({ id: 'tickets.fixAmounts' }));
-      return;
-    }
-    const failed = precheckTicketSearch({ siteIds: scope.effective, range: period.range });
-    if (failed) {
-      notify.error(failed.code, failed.values);
-      return;
-    }
-    const { page: _page, ...next } = buildTicketSearchParams({
-      userId: user.id,
-      range: period.range,
-      siteIds: scope.effective,
-      terminalKeys: selection.terminals,
-      sellerKeys: selection.sellers,
-      hours: selection.trancheHoraire
-        ? { heureDebut: selection.heureDebut, heureFin: selection.heureFin }
-        : null,
-      minCents: read.minCents,
-      maxCents: read.maxCents,
-      criteria: ticketSearch.criteria,
-      page: 1,
-    });
-    ticketSearch.params = next;
+    const checked = checkTicketSearch(user.id, scope.effective);
+    if ('formErrorId' in checked) setFormError(intl.formatMessage({ id: checked.formErrorId }));
+    if (!('params' in checked)) return;
+    ticketSearch.params = checked.params;
     ticketSearch.page = 1;
     // "Search" again with the same choice must show tickets rung up since.
     void queryClient.invalidateQueries({ queryKey: ticketQueries.all() });
@@ -130,42 +128,12 @@ export function TicketsPage() {
 
         <Card labelledBy="tk-filters-heading">
           <CardTitle id="tk-filters-heading">{intl.formatMessage({ id: 'tickets.filters' })}</CardTitle>
-          <div className="tk-amounts">
-            {AMOUNT_FIELDS.map(({ which, field }) => (
-              <TextField
-                key={which}
-                label={intl.formatMessage({ id: `tickets.amount.${which}` })}
-                value={form[field]}
-                onChange={(v) => {
-                  ticketSearch[field] = v;
-                }}
-                onBlur={() => setTouched((t) => ({ ...t, [which]: true }))}
-                inputMode="decimal"
-                autoComplete="off"
-                description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency })}
-                isInvalid={touched[which] && amountError(which) !== undefined}
-                errorMessage={touched[which] ? amountError(which) : undefined}
-              />
-            ))}
-          </div>
-          <fieldset className="tk-criteria">
-            <legend className="ui-field__label">{intl.formatMessage({ id: 'tickets.criteria' })}</legend>
-            <div className="tk-criteria__options">
-              {TICKET_CRITERIA.map((c) => (
-                <Checkbox
-                  key={c}
-                  isSelected={form.criteria.includes(c)}
-                  onChange={(on) => {
-                    const others = ticketSearch.criteria.filter((x) => x !== c);
-                    ticketSearch.criteria = on ? [...others, c] : others;
-                  }}
-                >
-                  {intl.formatMessage({ id: `tickets.criterion.${c}` })}
-                </Checkbox>
-              ))}
-            </div>
-            <p className="tk-muted">{intl.formatMessage({ id: 'tickets.criteria.hint' })}</p>
-          </fieldset>
+          <AmountFields
+            touched={touched}
+            onLeft={(which) => setTouched((t) => ({ ...t, [which]: true }))}
+            currency={user?.currency ?? 'EUR'}
+          />
+          <CriteriaField />
           {formError ? (
             <p className="tk-form-error" role="alert">
               {formError}
@@ -201,5 +169,73 @@ export function TicketsPage() {
         </Card>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The two bounds of the ticket total (in `currency`), with their errors once `touched` (the field
+ * was left, or a search was tried); `onLeft` is called when a field loses the focus.
+ */
+function AmountFields(props: {
+  touched: { min: boolean; max: boolean };
+  onLeft: (which: 'min' | 'max') => void;
+  currency: string;
+}) {
+  const intl = useIntl();
+  const form = useSnapshot(ticketSearch);
+  const amounts = readAmounts(form.amountMin, form.amountMax);
+  const amountError = (which: 'min' | 'max') => {
+    const code = which === 'min' ? amounts.errors.amountMin : amounts.errors.amountMax;
+    if (code) return intl.formatMessage({ id: `tickets.amount.error.${code}` });
+    if (which === 'max' && amounts.errors.amountRange) {
+      return intl.formatMessage({ id: 'tickets.amount.error.minAboveMax' });
+    }
+    return undefined;
+  };
+  return (
+    <div className="tk-amounts">
+      {AMOUNT_FIELDS.map(({ which, field }) => (
+        <TextField
+          key={which}
+          label={intl.formatMessage({ id: `tickets.amount.${which}` })}
+          value={form[field]}
+          onChange={(v) => {
+            ticketSearch[field] = v;
+          }}
+          onBlur={() => props.onLeft(which)}
+          inputMode="decimal"
+          autoComplete="off"
+          description={intl.formatMessage({ id: 'tickets.amount.hint' }, { currency: props.currency })}
+          isInvalid={props.touched[which] && amountError(which) !== undefined}
+          errorMessage={props.touched[which] ? amountError(which) : undefined}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** The search criteria of SPEC.md §9 as checkboxes (none ticked: every ticket). */
+function CriteriaField() {
+  const intl = useIntl();
+  const form = useSnapshot(ticketSearch);
+  return (
+    <fieldset className="tk-criteria">
+      <legend className="ui-field__label">{intl.formatMessage({ id: 'tickets.criteria' })}</legend>
+      <div className="tk-criteria__options">
+        {TICKET_CRITERIA.map((c) => (
+          <Checkbox
+            key={c}
+            isSelected={form.criteria.includes(c)}
+            onChange={(on) => {
+              const others = ticketSearch.criteria.filter((x) => x !== c);
+              ticketSearch.criteria = on ? [...others, c] : others;
+            }}
+          >
+            {intl.formatMessage({ id: `tickets.criterion.${c}` })}
+          </Checkbox>
+        ))}
+      </div>
+      <p className="tk-muted">{intl.formatMessage({ id: 'tickets.criteria.hint' })}</p>
+    </fieldset>
   );
 }

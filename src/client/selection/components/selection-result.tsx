@@ -7,16 +7,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import type { DateRange } from '../../../../contract/periods.ts';
-import { notify, notifyFailure } from '../../../lib/notifications.ts';
-import { session } from '../../../lib/session.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { ProgressBar } from '../../../ui/progress-bar.tsx';
-import { resolvePeriodChoice } from '../../../selection/period.ts';
-import { selection } from '../../../selection/selection-state.ts';
-import { useSiteScope } from '../../../selection/use-reference-data.ts';
-import './graphs.css';
+import type { DateRange } from '../../../contract/periods.ts';
+import { notify, notifyFailure } from '../../lib/notifications.ts';
+import { session } from '../../lib/session.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ProgressBar } from '../../ui/progress-bar.tsx';
+import { resolvePeriodChoice } from '../period.ts';
+import { selection } from '../selection-state.ts';
+import { useSiteScope } from '../use-reference-data.ts';
+import '../../ui/chart-screen.css';
 
 /** The checked selection a screen loads its result for. */
 export interface SelectionRequest {

@@ -5,8 +5,7 @@
  * caption names the chart, the SVG is hidden from assistive technology to avoid reading every tick).
  */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { tickLabel } from '../graph-series.ts';
-import './graphs.css';
+import './chart-screen.css';
 
 export interface CategoryBar {
   key: string;
@@ -24,6 +23,14 @@ export interface HorizontalBarChartProps {
   format: (value: number) => string;
   /** Shorter text for the axis ticks; defaults to `format`. */
   formatTick?: (value: number) => string;
+}
+
+/** Longest category label on a bar chart's axis, in characters (the tooltip and table keep it whole). */
+const MAX_TICK_CHARS = 15;
+
+/** `label` cut to {@link MAX_TICK_CHARS} characters with an ellipsis, so a tick holds on one line on a phone. */
+export function tickLabel(label: string): string {
+  return label.length <= MAX_TICK_CHARS ? label : `${label.slice(0, MAX_TICK_CHARS - 1).trimEnd()}…`;
 }
 
 /** Height per bar in px: enough for a 14 px label and a touchable bar. */

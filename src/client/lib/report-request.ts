@@ -4,15 +4,15 @@
  * trancheHoraire, heureDebut, heureFin, vendeurs, tri, regroupement, language. Pure, so the tests pin
  * the wire shape.
  */
-import { daysInclusive } from '../../../contract/dates.ts';
-import type { DateRange } from '../../../contract/periods.ts';
+import { daysInclusive } from '../../contract/dates.ts';
+import type { DateRange } from '../../contract/periods.ts';
 import {
   encodeSellers,
   type Language,
   type ReportFormat,
   type ReportVariant,
-} from '../../../contract/reports.ts';
-import type { SearchParams } from '../../lib/http.ts';
+} from '../../contract/reports.ts';
+import type { SearchParams } from './http.ts';
 
 /** What a report request is made of, once the selection is resolved. */
 export interface ReportRequestInput {

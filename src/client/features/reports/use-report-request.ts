@@ -1,0 +1,168 @@
+/**
+ * The requests of /rapports: "generate" downloads the report file with a visible progress
+ * (bo/getReport, then the browser's save), "show" asks the same report as JSON and keeps the
+ * dataset shown on screen. Both first check the choice and tell the user what is missing: an
+ * invalid period or hours under the form, a missing report or site or a too long period as the
+ * server would say it (SPEC.md §8). Failures arrive translated through the notification area.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { useSnapshot } from 'valtio';
+import type { Dataset, Language, ReportClassInfo, ReportVariant } from '../../../contract/reports.ts';
+import { download, type SearchParams } from '../../lib/http.ts';
+import { useLanguage } from '../../lib/i18n.tsx';
+import { notify, notifyFailure } from '../../lib/notifications.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { buildReportParams, precheckReport } from '../../lib/report-request.ts';
+import { saveFile } from '../../lib/save-file.ts';
+import { session } from '../../lib/session.ts';
+import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
+import { type DownloadFormat, selection } from '../../selection/selection-state.ts';
+import { useSiteScope } from '../../selection/use-reference-data.ts';
+import { reportQueries } from './report-queries.ts';
+
+/** The report as chosen on the page when a request starts (the period, sites and hours come from the selection). */
+export interface ReportRequestChoice {
+  edition: ReportClassInfo | undefined;
+  variant: ReportVariant;
+  format: DownloadFormat;
+  /** Sort column offered by the class, or null. */
+  sortKey: string | null;
+  descending: boolean;
+  /** Grouping offered by the class, or null. */
+  groupBy: string | null;
+  /** Filter dimension offered by the class, or null; `filterValues` are the values it keeps. */
+  filtre: string | null;
+  filterValues: readonly string[];
+}
+
+/**
+ * Parameters of bo/getReport for `choice` and the selection's period, sites, terminals, sellers and
+ * hours; or the message id to show under the form (invalid period or hours); or nothing, after
+ * notifying what the server would refuse (no report, no site, a too long period: SPEC.md §8).
+ */
+function checkReportRequest(
+  choice: ReportRequestChoice,
+  context: { userId: number | null; language: Language; siteIds: readonly number[] },
+): { params: SearchParams } | { formErrorId: string } | { refused: true } {
+  const period = resolvePeriodChoice(selection.period);
+  if (!period.ok) return { formErrorId: 'reports.fixPeriod' };
+  if (
+    selection.trancheHoraire &&
+    Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
+  ) {
+    return { formErrorId: 'reports.fixHours' };
+  }
+  const { edition } = choice;
+  const failed = precheckReport({
+    className: edition?.className ?? null,
+    siteIds: context.siteIds,
+    range: period.range,
+    maxDays: edition?.maxDays ?? null,
+  });
+  if (failed || !edition || context.userId === null) {
+    notify.error(failed?.code ?? 'NoReportInState', failed?.values);
+    return { refused: true };
+  }
+  const params = buildReportParams({
+    userId: context.userId,
+    className: edition.className,
+    typeRapport: choice.variant,
+    format: choice.format,
+    language: context.language,
+    range: period.range,
+    siteIds: context.siteIds,
+    terminalKeys: selection.terminals,
+    sellerKeys: selection.sellers,
+    trancheHoraire: selection.trancheHoraire,
+    heureDebut: selection.heureDebut,
+    heureFin: selection.heureFin,
+    sortKey: choice.sortKey,
+    sortDescending: choice.descending,
+    groupBy: choice.groupBy,
+    filter: choice.filtre ? { filtre: choice.filtre, values: choice.filterValues } : null,
+  });
+  return { params };
+}
+
+/**
+ * State of the page's two requests. `generate(choice)` and `preview(choice)` run them; `dataset`
+ * is the result shown on screen (`clearDataset` drops it when the choice changes) and gets the
+ * focus through `previewHeading` when it appears: on a phone it is below the fold, and a screen
+ * reader user hears its title.
+ */
+export function useReportRequest() {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const { user } = useSnapshot(session);
+  const scope = useSiteScope();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
+  const [dataset, setDataset] = useState<Dataset | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const previewHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (dataset) previewHeading.current?.focus();
+  }, [dataset]);
+
+  /** Request parameters for `choice`, or null after telling the user what is missing. */
+  function prepare(choice: ReportRequestChoice): SearchParams | null {
+    setFormError(null);
+    const checked = checkReportRequest(choice, {
+      userId: user?.id ?? null,
+      language,
+      siteIds: scope.effective,
+    });
+    if ('formErrorId' in checked) setFormError(intl.formatMessage({ id: checked.formErrorId }));
+    return 'params' in checked ? checked.params : null;
+  }
+
+  async function generate(choice: ReportRequestChoice) {
+    const params = prepare(choice);
+    if (!params) return;
+    setProgress(null);
+    setDownloading(true);
+    try {
+      const { blob, filename } = await download('bo/getReport', params, setProgress);
+      saveFile(blob, filename);
+      notify.success('exportOk');
+    } catch (e) {
+      notifyFailure(e);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  async function preview(choice: ReportRequestChoice) {
+    const params = prepare(choice);
+    if (!params) return;
+    setPreviewing(true);
+    try {
+      // Always asks the server again: "show" after a change of data must show the new figures.
+      await queryClient.invalidateQueries({ queryKey: reportQueries.preview(params).queryKey });
+      setDataset(await queryClient.fetchQuery(reportQueries.preview(params)));
+    } catch (e) {
+      setDataset(null);
+      notifyFailure(e);
+    } finally {
+      setPreviewing(false);
+    }
+  }
+
+  return {
+    progress,
+    downloading,
+    previewing,
+    busy: downloading || previewing,
+    dataset,
+    clearDataset: () => setDataset(null),
+    formError,
+    previewHeading,
+    generate,
+    preview,
+  };
+}
+
+/** The requests' state as {@link useReportRequest} gives it. */
+export type ReportRequestState = ReturnType<typeof useReportRequest>;
