@@ -4,13 +4,13 @@
  * `societesPlus`, minus the sites of the companies in their `societesMoins`. Computed in one
  * query so every route and report (src/server/reports) sees the same scope.
  */
-import type pg from 'pg';
+import type { Queryable } from '../db/queryable.ts';
 
 /**
  * Ids of the sites user `userId` may see, ascending; empty for an unknown user.
  * Removal wins: a site of a company in `societesMoins` is out even when listed by the profile.
  */
-export async function siteScope(pool: pg.Pool | pg.PoolClient, userId: number): Promise<number[]> {
+export async function siteScope(pool: Queryable, userId: number): Promise<number[]> {
   const { rows } = await pool.query<{ ids: number[] }>(`SELECT ${siteScopeSql('$1')} AS ids`, [userId]);
   return rows[0]?.ids ?? [];
 }

@@ -10,7 +10,6 @@
  * which part was wrong.
  */
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
 import type { SafeCount, SignaturesAnswer } from '../../contract/counting.ts';
 import { siteScope } from '../auth/scope.ts';
 import { hashPassword, verifyPassword } from '../auth/users.ts';
@@ -39,7 +38,7 @@ const DUMMY_HASH = await hashPassword(randomBytes(16).toString('hex'));
  * because the scope read (auth/scope.ts) takes one.
  */
 export async function checkManagerCode(
-  db: pg.Pool | pg.PoolClient,
+  db: Queryable,
   login: string,
   code: string,
   siteId?: number,
@@ -108,7 +107,7 @@ export interface CountersignRequest {
  *   `BadManagerCode` (unknown manager, no code, wrong code, no right or scope, or the counter themself).
  */
 export async function countersignLatestSafeCount(
-  db: pg.PoolClient,
+  db: Queryable,
   asked: CountersignRequest,
 ): Promise<SafeCount> {
   const { rows } = await db.query<SafeCountRow>(

@@ -5,10 +5,10 @@
  * e-mail address and the site in their scope (a receipt is never mailed to someone who may not
  * see it). Sending is mail/send-once.ts's.
  */
-import type pg from 'pg';
 import { type Language, LanguageSchema } from '../../contract/reports.ts';
 import type { Session } from '../auth/session.ts';
 import { siteScope } from '../auth/scope.ts';
+import type { Queryable } from '../db/queryable.ts';
 import { formatDate, message } from '../i18n.ts';
 import type { MailMessage } from '../mail/transport.ts';
 import { documentLanguage, safeReceiptPdf } from './receipt-pdfs.ts';
@@ -27,7 +27,7 @@ interface Recipient {
  * because the scope read (auth/scope.ts) takes one.
  */
 async function recipients(
-  db: pg.PoolClient,
+  db: Queryable,
   siteId: number,
   login: string | undefined,
   role: string | undefined,
@@ -60,7 +60,7 @@ export interface ReceiptMailTo {
  * @throws DomainError notFound `NotFound` when the count is not one of the site's.
  */
 export async function safeReceiptMessages(
-  db: pg.PoolClient,
+  db: Queryable,
   countId: number,
   to: ReceiptMailTo,
   sender: Pick<Session, 'login' | 'language'>,
@@ -91,7 +91,7 @@ export async function safeReceiptMessages(
  * missing, sent on behalf of `senderLogin` under chain name `chain`.
  */
 export async function missingSafeCountMessages(
-  db: pg.PoolClient,
+  db: Queryable,
   site: number,
   role: string,
   fiscalDate: string,

@@ -3,6 +3,7 @@
  * §6): a site outside the user's scope is refused the same way whether it exists or not.
  */
 import type { Session } from '../auth/session.ts';
+import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 
@@ -47,4 +48,13 @@ export async function siteFacts(db: Queryable, siteIds: readonly number[]): Prom
 /** The facts of one site known to exist (a site of the user's scope, checked by {@link requireSite}). */
 export async function siteFactsOf(db: Queryable, siteId: number): Promise<SiteFacts> {
   return (await siteFacts(db, [siteId])).get(siteId)!;
+}
+
+/**
+ * Today's fiscal date (`YYYY-MM-DD`) of `siteId`, in its time zone and from its business-day
+ * start (SPEC.md §9): the date a new receipt or count takes when none is given.
+ */
+export async function todaysFiscalDate(db: Queryable, siteId: number, now = new Date()): Promise<string> {
+  const facts = await siteFactsOf(db, siteId);
+  return currentFiscalDate(now, facts.timeZone, facts.dayStart);
 }

@@ -168,7 +168,7 @@ export const managerReceipts = pgTable(
 );
 
 /**
- * E-mails sent under an Idempotency-Key (src/server/routes/counting/mails.ts): one row per
+ * E-mails sent under an Idempotency-Key (src/server/mail/send-once.ts): one row per
  * recipient, committed on its own BEFORE the message goes to the SMTP server (`sentAt` set once
  * the server accepted it), so a repeat of the key never mails that recipient again — even when
  * the first request's answer could not be kept. A refused message deletes its row (it may be

@@ -126,7 +126,7 @@ export async function rollback(client: pg.PoolClient): Promise<void> {
 let lastPurge = 0;
 
 /**
- * Deletes expired keys, and the mail-send records (routes/counting/mails.ts) older than a key
+ * Deletes expired keys, and the mail-send records (mail/send-once.ts) older than a key
  * lives, at most once per hour per process.
  */
 export async function purgeExpired(pool: pg.Pool): Promise<void> {

@@ -24,7 +24,7 @@
  *   for it to be kept; an answer sent directly commits without keeping the key.
  * - A side effect outside the database (an e-mail) cannot roll back with the transaction: the
  *   handler reads `request.idempotencyKey` and keeps its own committed record of what it did
- *   for the key (routes/counting/mails.ts), so a repeat whose first answer was lost does not
+ *   for the key (mail/send-once.ts), so a repeat whose first answer was lost does not
  *   act twice.
  * - Keys live IDEMPOTENCY_KEY_TTL_DAYS days (a lookup ignores older rows; they are purged at
  *   most once an hour per process when a key is stored).

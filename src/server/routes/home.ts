@@ -13,12 +13,6 @@ import { homeSales } from '../home/home-sales.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
 
-/**
- * Kept here for routes/counting/receipts.ts, which imported it from this file; the function
- * lives in reference/fiscal-date.ts, where new code should import it from.
- */
-export { currentFiscalDate } from '../reference/fiscal-date.ts';
-
 /** Widgets of GET bo/home/{widget} this server answers. */
 export const HOME_WIDGETS = ['ventes'] as const;
 

@@ -18,18 +18,11 @@ import {
 import type { Language } from '../../../contract/reports.ts';
 import { receiptPdf } from '../../counting/receipt-pdfs.ts';
 import { createReceipt, receiptById, receipts, updateReceipt } from '../../counting/receipts.ts';
-import { requireSite, siteFactsOf } from '../../counting/sites.ts';
+import { requireSite, todaysFiscalDate } from '../../counting/sites.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, sessionOf } from '../common.ts';
-import { currentFiscalDate } from '../home.ts';
 import type { CountingOptions } from './counting-options.ts';
-
-/** Today's fiscal date of `site` (its time zone and day start): a new receipt's date by default. */
-async function todayOf(db: Parameters<typeof siteFactsOf>[0], site: number): Promise<string> {
-  const facts = await siteFactsOf(db, site);
-  return currentFiscalDate(new Date(), facts.timeZone, facts.dayStart);
-}
 
 /** The receipt content a createDocument / updateDocument query and body give. */
 function receiptContent(
@@ -115,7 +108,7 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
       const q = request.query;
       requireSite(session, q.site);
       const tx = writeTx(request);
-      const fiscalDate = q.dateFiscale ?? (await todayOf(tx, q.site));
+      const fiscalDate = q.dateFiscale ?? (await todaysFiscalDate(tx, q.site));
       return createReceipt(tx, { ...receiptContent(q, request.body), fiscalDate }, session);
     },
   );
