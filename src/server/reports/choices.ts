@@ -11,7 +11,7 @@ import { wireToDisplay } from '../../contract/dates.ts';
 import type { Choice, ResultsChoicesAnswer } from '../../contract/exports.ts';
 import type { Dataset, Language } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import { hasMessage, LOCALES, message } from '../i18n.ts';
 import { DIMENSIONS, type Dimension, groupableNames, selectsTickets } from './shaping.ts';
 import type { ReportClass, ReportRequest } from './types.ts';
@@ -126,7 +126,7 @@ export interface GroupementsQuery {
 
 /**
  * The values `filtre` takes in the data of the sites and period, ordered, with labels.
- * @throws ApiHttpError 400 BadRequest for a filtre that is not a dimension (a column's values
+ * @throws DomainError invalid (400) BadRequest for a filtre that is not a dimension (a column's values
  *   come from the report itself).
  */
 export async function groupements(database: Database, q: GroupementsQuery): Promise<Choice[]> {
@@ -220,8 +220,8 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
       return rows.map((r) => ({ value: r.d, label: wireToDisplay(r.d) }));
     }
     default:
-      throw new ApiHttpError(
-        400,
+      throw new DomainError(
+        'invalid',
         'BadRequest',
         `"${q.filtre}" is not a dimension; its values come from the report`,
         { dimensions: DIMENSIONS },

@@ -48,6 +48,7 @@ import {
 } from '../../contract/reports.ts';
 import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
+import { DomainError } from '../errors.ts';
 import { message } from '../i18n.ts';
 import { ApiHttpError } from '../plugins/errors.ts';
 import { errorResponses, ownSession, QueryIntList, QueryList, UserIdParam } from '../routes/common.ts';
@@ -649,9 +650,8 @@ export const reportRoutes: FastifyPluginAsync<{
           });
         } catch (error) {
           reply.log.error({ err: error, className: cls.className }, 'report left out of the archive');
-          leave(error instanceof ApiHttpError ? 'refused' : 'error', {
-            code: error instanceof ApiHttpError ? error.code : 'InternalError',
-          });
+          const refused = error instanceof ApiHttpError || error instanceof DomainError;
+          leave(refused ? 'refused' : 'error', { code: refused ? error.code : 'InternalError' });
         }
       }
       const lines = [

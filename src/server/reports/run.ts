@@ -5,7 +5,7 @@
  */
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import type { RenderOptions } from './render/cells.ts';
 import { streamedDataset } from './render/streamed.ts';
 import type { ResolvedReport } from './request.ts';
@@ -37,7 +37,7 @@ export const MAX_ROWS_READ_WHOLE: Readonly<Record<ReportFormat, number>> = {
  * renderer writes the rest as it comes, and `totals` are final once everything is written. An
  * empty result is an ordinary empty dataset. Every other case reads the whole dataset — for a
  * class with `stream`, through its cursor and at most {@link MAX_ROWS_READ_WHOLE} rows for its format.
- * @throws ApiHttpError 400 ReportTooLarge beyond that.
+ * @throws DomainError invalid (400) ReportTooLarge beyond that.
  */
 export async function runReport(report: ResolvedReport, database: Database): Promise<Dataset> {
   const { cls, request, shaping } = report;
@@ -53,8 +53,8 @@ export async function runReport(report: ResolvedReport, database: Database): Pro
       rows.push(...next.value);
       if (rows.length > maxRows) {
         await batches.return?.();
-        throw new ApiHttpError(
-          400,
+        throw new DomainError(
+          'invalid',
           'ReportTooLarge',
           `more than ${maxRows} rows for ${request.format}: download it as CSV or XLSX, or choose a shorter period`,
           { maxRows },

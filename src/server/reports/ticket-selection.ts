@@ -17,7 +17,7 @@
  * - hour range (`trancheHoraire`, `heureDebut..heureFin`): the local time the ticket was opened,
  *   in its site's own clock; start included, end excluded; a range ending before it starts runs
  *   past midnight (20:00–01:00); equal bounds mean the whole day. The per-hour aggregate reads
- *   its hours the same way (db/aggregates.ts `hourRangeCondition`);
+ *   its hours the same way (aggregate-reads.ts `hourRangeCondition`);
  * - operation (SPEC.md §3, §9, default VENTE): VENTE and TOUTES keep every ticket (sales,
  *   returns, cancellations, employee meals: the sales report's totals are net of all of them);
  *   ANNULATION only cancellation tickets; CORRECTION only tickets holding a voided line — the

@@ -21,7 +21,7 @@
  * whole days (aggregates.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
  * paths give the same datasets.
  */
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import type { Database } from '../../db/connect.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportRequest } from '../types.ts';

@@ -11,7 +11,7 @@
  */
 import type { Dataset } from '../../../contract/reports.ts';
 import { DAY_PARTS } from '../../../contract/day-parts.ts';
-import { aggregateConditions, hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, hourRangeCondition, readsHourAggregates } from '../aggregate-reads.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
