@@ -295,3 +295,28 @@ export async function resolveReport(
     shaping,
   };
 }
+
+/**
+ * `dateDebut..dateFin` checked as wire dates in order, at most `maxDays` long (bo/getGroupements,
+ * bo/getAllReportsSpecBK, which take a plain period rather than a report request).
+ * @throws DomainError invalid (400) BadRequest for a bad or inverted date; invalid (400)
+ *   MaxReportDays with `details.maxDays` and `details.days` beyond `maxDays`.
+ */
+export function checkedPeriod(
+  dateDebut: string,
+  dateFin: string,
+  maxDays: number,
+): { dateDebut: string; dateFin: string } {
+  if (!parseWireDate(dateDebut) || !parseWireDate(dateFin)) {
+    throw badRequest('dateDebut and dateFin must be dates YYYY-MM-DD');
+  }
+  const days = daysInclusive(dateDebut, dateFin);
+  if (days < 1) throw badRequest(`dateFin ${dateFin} is before dateDebut ${dateDebut}`);
+  if (days > maxDays) {
+    throw new DomainError('invalid', 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
+      maxDays,
+      days,
+    });
+  }
+  return { dateDebut, dateFin };
+}

@@ -9,6 +9,7 @@ import { DomainError } from '../errors.ts';
 import type { RenderOptions } from './render/cells.ts';
 import { streamedDataset } from './render/streamed.ts';
 import type { ResolvedReport } from './request.ts';
+import { shapeDataset } from './shaping.ts';
 import { type DatasetRow, minutesToHhmm as hhmm } from './types.ts';
 
 /** Formats written row by row as they are read, for classes that can stream. */
@@ -85,4 +86,13 @@ export function renderOptionsFor(report: ResolvedReport, distribution: string): 
     fiscalDates: request.fiscalDates,
     trainingMode: request.trainingMode,
   };
+}
+
+/**
+ * The dataset of a checked report as the caller asked for it: {@link runReport}, then filtered,
+ * sorted and grouped (shaping.ts) in the request's language.
+ * @throws DomainError of {@link runReport} and shaping.ts.
+ */
+export async function reportDataset(report: ResolvedReport, database: Database): Promise<Dataset> {
+  return shapeDataset(await runReport(report, database), report.shaping, report.request.language);
 }
