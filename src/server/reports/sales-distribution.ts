@@ -1,10 +1,10 @@
 /**
- * GET bo/getRepartition (SPEC.md §7): how the sales of some sites over a period split across one
+ * The sales distribution of GET bo/getRepartition (SPEC.md §7): how the sales of some sites over a period split across one
  * dimension (payment method, family, VAT rate, terminal, seller, hour of the day), for the
  * distributions screen (/analyses/repartitions). What each `typeRepartition` and `statut` means
  * is defined once in src/contract/distributions.ts.
  *
- * Errors (SPEC.md §8 codes, as bo/getReport): a malformed date or `dateFin` before `dateDebut`
+ * Errors (DomainError with SPEC.md §8 codes, as bo/getReport): a malformed date or `dateFin` before `dateDebut`
  * → 400 BadRequest; more than {@link DISTRIBUTION_MAX_DAYS} days → 400 MaxReportDays; a site
  * outside the user's scope → 403 Forbidden; no site in scope → 400 NoSitesSelected; sites
  * trading in different currencies → 400 mixedCurrencies. An empty period answers no rows.
@@ -13,29 +13,25 @@
  * fiscal_date)` index and joining lines or payments by primary key only for the dimensions that
  * live there.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { daysInclusive, parseWireDate } from '../../contract/dates.ts';
 import {
   DISTRIBUTION_MAX_DAYS,
   type DistributionAnswer,
-  DistributionAnswerSchema,
-  DistributionQuerySchema,
   type DistributionStatus,
   type DistributionType,
 } from '../../contract/distributions.ts';
 import type { Language } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
+import { DomainError } from '../errors.ts';
 import { formatPercent, message } from '../i18n.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
-import { paymentMethodKey } from '../reports/sales-analyses/figures.ts';
-import { loadReportSites } from '../reports/request.ts';
-import { errorResponses, ownSession } from './common.ts';
+import { loadReportSites } from './request.ts';
+import { paymentMethodKey } from './sales-analyses/figures.ts';
+import type { ReportSite } from './types.ts';
 
 /**
  * Per dimension: the joined table (if any), the key expression, the amount and the ticket count.
  * Distinct tickets are counted on `ticket_id` alone, which is unique across sites (schema.ts
- * `ticket_id_seq`); counting `(site_id, ticket_id)` pairs sorts records and cost five times as much.
+ * `ticket_id_seq`); counting `(site_id, ticket_id)` pairs would sort records and cost far more.
  */
 const DIMENSIONS: Record<DistributionType, { join: string; key: string; amount: string; tickets: string }> = {
   PAIEMENT: {
@@ -136,93 +132,116 @@ function label(type: DistributionType, row: PartRow, language: Language): string
 }
 
 function checkedDate(text: string, name: string): string {
-  if (!parseWireDate(text))
-    throw new ApiHttpError(400, 'BadRequest', `${name} must be a date YYYY-MM-DD, got "${text}"`);
+  if (!parseWireDate(text)) {
+    throw new DomainError('invalid', 'BadRequest', `${name} must be a date YYYY-MM-DD, got "${text}"`);
+  }
   return text;
 }
 
-/** Registers GET bo/getRepartition on an instance prefixed with the API base. */
-export async function distributionRoutes(app: FastifyInstance, options: { database: Database }) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const { database } = options;
+/** What bo/getRepartition asks for, in the domain's words. */
+export interface DistributionRequest {
+  type: DistributionType;
+  status: DistributionStatus;
+  /** The restaurantIds asked for; none = every site of the scope (SPEC.md §5). */
+  siteIds: readonly number[];
+  dateDebut: string;
+  dateFin: string;
+  language: Language;
+}
 
-  api.get(
-    '/bo/getRepartition',
-    {
-      config: { rights: 'GET bo/getRepartition' },
-      schema: {
-        summary: 'How sales split by payment method, family, VAT rate, terminal, seller or hour (cents)',
-        tags: ['reports'],
-        querystring: DistributionQuerySchema,
-        response: { 200: DistributionAnswerSchema, ...errorResponses },
+/**
+ * The checked period of `request`: wire dates in order, at most {@link DISTRIBUTION_MAX_DAYS}.
+ * @throws DomainError invalid (400) BadRequest or MaxReportDays (with `details.maxDays`, `days`).
+ */
+function checkedPeriod(request: DistributionRequest): { dateDebut: string; dateFin: string } {
+  const dateDebut = checkedDate(request.dateDebut, 'dateDebut');
+  const dateFin = checkedDate(request.dateFin, 'dateFin');
+  const days = daysInclusive(dateDebut, dateFin);
+  if (days < 1) {
+    throw new DomainError('invalid', 'BadRequest', `dateFin ${dateFin} is before dateDebut ${dateDebut}`);
+  }
+  if (days > DISTRIBUTION_MAX_DAYS) {
+    throw new DomainError(
+      'invalid',
+      'MaxReportDays',
+      `${days} days requested, at most ${DISTRIBUTION_MAX_DAYS}`,
+      {
+        maxDays: DISTRIBUTION_MAX_DAYS,
+        days,
       },
-    },
-    async (request): Promise<DistributionAnswer> => {
-      const q = request.query;
-      const session = ownSession(request, q.id);
-      const dateDebut = checkedDate(q.dateDebut, 'dateDebut');
-      const dateFin = checkedDate(q.dateFin, 'dateFin');
-      const days = daysInclusive(dateDebut, dateFin);
-      if (days < 1)
-        throw new ApiHttpError(400, 'BadRequest', `dateFin ${dateFin} is before dateDebut ${dateDebut}`);
-      if (days > DISTRIBUTION_MAX_DAYS) {
-        throw new ApiHttpError(
-          400,
-          'MaxReportDays',
-          `${days} days requested, at most ${DISTRIBUTION_MAX_DAYS}`,
-          {
-            maxDays: DISTRIBUTION_MAX_DAYS,
-            days,
-          },
-        );
-      }
-      const requested = q.site ? [...new Set(q.site.split(',').map(Number))] : [];
-      const scope = new Set(session.siteIds);
-      const outside = requested.filter((id) => !scope.has(id));
-      if (outside.length > 0) {
-        throw new ApiHttpError(403, 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
-          sites: outside,
-        });
-      }
-      const wanted = requested.length > 0 ? requested : [...scope];
-      if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
-      const sites = await loadReportSites(database, wanted);
-      if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
-      const currencies = [...new Set(sites.map((s) => s.currency))];
-      if (currencies.length > 1) {
-        throw new ApiHttpError(400, 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, {
-          currencies,
-        });
-      }
+    );
+  }
+  return { dateDebut, dateFin };
+}
 
-      const { rows } = await database.pool.query<PartRow>(
-        distributionQuery(
-          q.typeRepartition,
-          q.statut,
-          sites.map((s) => s.id),
-          dateDebut,
-          dateFin,
-        ),
-      );
-      const totalCents = rows.reduce((sum, r) => sum + Number(r.amount), 0);
-      return {
-        typeRepartition: q.typeRepartition,
-        statut: q.statut,
-        currency: currencies[0]!,
-        dateDebut,
-        dateFin,
-        rows: rows.map((r) => {
-          const amountCents = Number(r.amount);
-          return {
-            key: r.key,
-            label: label(q.typeRepartition, r, q.language),
-            tickets: Number(r.tickets),
-            amountCents,
-            share: totalCents === 0 ? 0 : amountCents / totalCents,
-          };
-        }),
-        totalCents,
-      };
-    },
+/**
+ * The sites of `requested` (none: the whole scope), all in `scopeSiteIds` and in one currency.
+ * @throws DomainError forbidden (403) Forbidden with `details.sites` for sites outside the scope;
+ *   invalid (400) NoSitesSelected, mixedCurrencies (with `details.currencies`).
+ */
+async function checkedSites(
+  database: Database,
+  scopeSiteIds: readonly number[],
+  requested: readonly number[],
+): Promise<ReportSite[]> {
+  const scope = new Set(scopeSiteIds);
+  const outside = requested.filter((id) => !scope.has(id));
+  if (outside.length > 0) {
+    throw new DomainError('forbidden', 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
+      sites: outside,
+    });
+  }
+  const wanted = requested.length > 0 ? [...requested] : [...scope];
+  if (wanted.length === 0) throw new DomainError('invalid', 'NoSitesSelected', "no site in the user's scope");
+  const sites = await loadReportSites(database, wanted);
+  if (sites.length === 0) throw new DomainError('invalid', 'NoSitesSelected', 'none of the sites exists');
+  const currencies = [...new Set(sites.map((s) => s.currency))];
+  if (currencies.length > 1) {
+    throw new DomainError('invalid', 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, {
+      currencies,
+    });
+  }
+  return sites;
+}
+
+/**
+ * The distribution of bo/getRepartition for a user whose scope is `scopeSiteIds`: one row per
+ * key, largest amount first, amounts in cents, shares of the total (0 when the total is 0).
+ * @throws DomainError with the codes listed in this module's header, checked in that order.
+ */
+export async function salesDistribution(
+  database: Database,
+  scopeSiteIds: readonly number[],
+  request: DistributionRequest,
+): Promise<DistributionAnswer> {
+  const { dateDebut, dateFin } = checkedPeriod(request);
+  const sites = await checkedSites(database, scopeSiteIds, request.siteIds);
+  const { rows } = await database.pool.query<PartRow>(
+    distributionQuery(
+      request.type,
+      request.status,
+      sites.map((s) => s.id),
+      dateDebut,
+      dateFin,
+    ),
   );
+  const totalCents = rows.reduce((sum, r) => sum + Number(r.amount), 0);
+  return {
+    typeRepartition: request.type,
+    statut: request.status,
+    currency: sites[0]!.currency,
+    dateDebut,
+    dateFin,
+    rows: rows.map((r) => {
+      const amountCents = Number(r.amount);
+      return {
+        key: r.key,
+        label: label(request.type, r, request.language),
+        tickets: Number(r.tickets),
+        amountCents,
+        share: totalCents === 0 ? 0 : amountCents / totalCents,
+      };
+    }),
+    totalCents,
+  };
 }
