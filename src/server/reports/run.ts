@@ -17,7 +17,7 @@ const STREAMED_FORMATS: ReadonlySet<ReportFormat> = new Set(['CSV', 'XLSX']);
 
 /**
  * Most rows of a report of a streaming class that is read whole, by format: a PDF (about 500
- * pages; laying one out takes ~40 MB and 0.5 s per 1,000 rows), the JSON the screen shows, or a
+ * pages; laying one out takes memory and time in proportion to its rows), the JSON the screen shows, or a
  * CSV/XLSX that is filtered, grouped or sorted. Beyond it the server would hold the whole table
  * in memory for one user; the answer is ReportTooLarge, and the user can download the CSV or
  * XLSX (streamed, no limit) or choose a shorter period.

@@ -82,7 +82,7 @@ export async function sendReport(
       return sendCounted(reply, database, body.data, save('OK', null));
     case 'dataset': {
       // Encoded to UTF-8 once, here: sent as a string, the text would be encoded again on its
-      // way out (decision record 0012).
+      // way out (onSend).
       const json = datasetJsonBytes(body.data);
       // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
       void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', json.length);

@@ -27,10 +27,10 @@
  * shown) and other class parameters are ignored.
  *
  * maxDays = 400, as the sales report: one row per day and site. Whole days read the per-day
- * aggregates (a year of the demo chain, 6 sites and 1.1 M lines: a few ms, whatever the number
- * of lines). An hour range, a terminal or seller filter or training tickets read the tickets and
- * their lines: ~0.15 s for that year, about twice with an hour range (the site-clock time of
- * every ticket of the year is computed before the join to the ~9,000 voided lines); a partial
+ * aggregates (whatever the number of lines). An hour range, a terminal or seller filter or
+ * training tickets read the tickets and their lines, more slowly with an hour range (the
+ * site-clock time of every ticket of the period is computed before the join to the voided
+ * lines); a partial
  * index `ticket_lines (site_id, ticket_id) WHERE corrected` was tried and did not help (the
  * voided lines are scattered over the table: fetching them one by one cost as much as the scan).
  */

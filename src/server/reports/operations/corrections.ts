@@ -18,9 +18,9 @@
  * line. `operation` and the other class parameters are ignored.
  *
  * maxDays = 400 (one row per day, site, terminal and seller that voided something). Whole days
- * read the per-day aggregate `daily_corrections` (a year of the demo chain: a few ms, whatever
- * the number of lines); an hour range, a terminal or seller filter or training tickets read the
- * lines of the selected tickets (a year: ~0.15 s on the demo chain, growing with the lines).
+ * read the per-day aggregate `daily_corrections` (whatever the number of lines); an hour range,
+ * a terminal or seller filter or training tickets read the lines of the selected tickets (a
+ * cost growing with the lines).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
