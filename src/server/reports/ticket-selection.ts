@@ -22,7 +22,7 @@
  *   returns, cancellations, employee meals: the sales report's totals are net of all of them);
  *   ANNULATION only cancellation tickets; CORRECTION only tickets holding a voided line — the
  *   "cancellations" and "corrections" ticket criteria of SPEC.md §9, as the ticket search
- *   (routes/tickets.ts) reads them. It is an option, not a field of the request, because only
+ *   (ticket-search.ts) reads them. It is an option, not a field of the request, because only
  *   the tickets list narrows on it; the other classes have their own fixed view (the analyses
  *   refuse anything but a sale view, the cancellations and corrections reports are that view,
  *   the finance classes ignore the parameter: see each class's comment).

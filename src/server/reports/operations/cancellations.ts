@@ -70,7 +70,7 @@ const PER_DAY = `SELECT d.*, s.libelle
 /**
  * The SQL of the daily cancellation rows for `request` (exported for the benchmark): from the
  * per-day aggregates (`daily_ticket_stats` for the cancellation tickets, `daily_corrections`
- * for the voided lines) when the request keeps whole days (aggregates.ts `readsAggregates`),
+ * for the voided lines) when the request keeps whole days (aggregate-reads.ts `readsAggregates`),
  * else from the selected tickets and their lines. Same rows either way.
  */
 export function cancellationsQuery(request: ReportRequest): { text: string; values: unknown[] } {

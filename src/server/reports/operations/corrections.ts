@@ -46,7 +46,7 @@ interface CorrectionRow {
 
 /**
  * The SQL of the correction rows for `request` (exported for the benchmark): from the per-day
- * aggregate `daily_corrections` when the request keeps whole days (aggregates.ts
+ * aggregate `daily_corrections` when the request keeps whole days (aggregate-reads.ts
  * `readsAggregates`), else from the voided lines of the selected tickets. Same rows either way.
  */
 export function correctionsQuery(request: ReportRequest): { text: string; values: unknown[] } {

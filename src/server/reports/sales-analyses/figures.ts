@@ -18,7 +18,7 @@
  * so its VAT and payment items are those of RapportTva and RapportFinance by construction.
  *
  * Selection: ../ticket-selection.ts, as every report class. The aggregates (`daily_vat_sales`, `daily_payment_sales`) are read when the request keeps
- * whole days (aggregates.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
+ * whole days (aggregate-reads.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
  * paths give the same datasets.
  */
 import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
