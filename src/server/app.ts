@@ -26,7 +26,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
-import { reportRoutes } from './reports/routes.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { distributionRoutes } from './routes/distributions.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { favouriteRoutes } from './routes/favourites.ts';

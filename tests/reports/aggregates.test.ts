@@ -9,13 +9,12 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
+import { BREAKDOWN_TABLES, refreshDailySales } from '../../src/server/db/aggregates.ts';
 import {
-  BREAKDOWN_TABLES,
   readsAggregates,
   readsHourAggregates,
-  refreshDailySales,
   withRawReads,
-} from '../../src/server/db/aggregates.ts';
+} from '../../src/server/reports/aggregate-reads.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import { runReport } from '../../src/server/reports/run.ts';

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { ApiHttpError } from '../../src/server/plugins/errors.ts';
+import { DomainError } from '../../src/server/errors.ts';
 import { resolveReport } from '../../src/server/reports/request.ts';
 import { salesReport } from '../../src/server/reports/sales.ts';
 import type { AuthHeaders } from '../helpers/app.ts';
@@ -309,11 +309,11 @@ describe('format rules', () => {
     const pdf = await resolveReport(salesInput({ format: 'PDF' }), [1, 2], api.t.database, {
       findClass,
     }).catch((e: unknown) => e);
-    expect(pdf).toBeInstanceOf(ApiHttpError);
-    expect(pdf).toMatchObject({ status: 400, code: 'notAPdf' });
+    expect(pdf).toBeInstanceOf(DomainError);
+    expect(pdf).toMatchObject({ kind: 'invalid', code: 'notAPdf' });
     const xlsx = await resolveReport(salesInput({ format: 'XLSX' }), [1, 2], api.t.database, {
       findClass,
     }).catch((e: unknown) => e);
-    expect(xlsx).toMatchObject({ status: 400, code: 'BadRequest' });
+    expect(xlsx).toMatchObject({ kind: 'invalid', code: 'BadRequest' });
   });
 });

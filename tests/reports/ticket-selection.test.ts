@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/contract/reports.ts';
-import { withRawReads } from '../../src/server/db/aggregates.ts';
+import { withRawReads } from '../../src/server/reports/aggregate-reads.ts';
 import { type RawReportInput, resolveReport } from '../../src/server/reports/request.ts';
 import {
   type TicketOperation,
@@ -207,7 +207,7 @@ describe('every ticket-level report', () => {
   it('refuses ANNULATION and CORRECTION in the sales views, which only show every ticket', async () => {
     for (const operation of ['ANNULATION', 'CORRECTION']) {
       await expect(dataset('RapportVentesTva', { operation }), operation).rejects.toMatchObject({
-        status: 400,
+        kind: 'invalid',
       });
     }
   });

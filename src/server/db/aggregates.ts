@@ -6,14 +6,9 @@
  * calls {@link refreshDailySales} inside its own transaction, so readers never see tickets
  * without their aggregates or the reverse.
  *
- * Reports read the aggregates only when the request keeps every ticket of a day
- * ({@link readsAggregates}: no hour range, terminal or seller filter, training tickets left
- * out); otherwise they aggregate the tickets themselves. Both paths give the same figures to the
- * cent (tests/reports/aggregates.test.ts); {@link withRawReads} forces the tickets path so a
- * test can compare them.
+ * Which reports read these tables, and when, is the reports' business (reports/aggregate-reads.ts);
+ * this module only keeps the tables true to the tickets.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ReportRequest } from '../reports/types.ts';
 import type { Queryable } from './queryable.ts';
 
 /**
@@ -114,8 +109,8 @@ export async function refreshDailyBreakdowns(
 ): Promise<void> {
   const values = [siteId, fromDate, toDate];
   // The planner expects far more groups than a site's days × families × rates really make, and
-  // with the default 4 MB it sorts the lines on disk to group them (0.75 s for the UCI year);
-  // with room to hash them in memory it takes 0.45 s. Local to the load's transaction.
+  // with the default 4 MB it sorts the lines on disk to group them; with room to hash them in
+  // memory it groups them faster. Local to the load's transaction.
   await client.query(`SELECT set_config('work_mem', '64MB', true)`);
   // Deletes before inserts, in separate statements: within one statement the order of the
   // CTEs is unspecified, and an insert meeting a not-yet-deleted key would fail.
@@ -166,7 +161,7 @@ export async function refreshDailyBreakdowns(
     values,
   );
   // The same figures from the load's groups: one row per ticket, family and rate instead of one
-  // per line (the UCI year: 26,000 rows instead of 542,000), no line voided.
+  // per line, no line voided.
   const lines = options.lineGroups
     ? `SELECT t.fiscal_date, l.family, l.vat_rate,
               sum(l.quantity) AS quantity,
@@ -221,88 +216,4 @@ export async function refreshDailyBreakdowns(
       GROUP BY t.fiscal_date, p.method`,
     values,
   );
-}
-
-/** Set while {@link withRawReads} runs: reports then read the tickets, never the aggregates. */
-const rawReads = new AsyncLocalStorage<true>();
-
-/**
- * Runs `fn` with every report reading the tickets themselves rather than the aggregates (the
- * path taken with filters), for tests that check both paths agree. Scoped to `fn`'s async
- * context, so concurrent requests elsewhere are not affected.
- */
-export function withRawReads<T>(fn: () => Promise<T>): Promise<T> {
-  return rawReads.run(true, fn);
-}
-
-/**
- * True when `request` can be answered from the per-day aggregates: it keeps every ticket of
- * each selected day except training ones (no hour range, no terminal or seller filter,
- * `trainingMode` false) — the aggregates hold whole days without training tickets. False inside
- * {@link withRawReads}.
- */
-export function readsAggregates(request: ReportRequest): boolean {
-  return (
-    request.hours === null &&
-    request.terminals.length === 0 &&
-    request.sellers.length === 0 &&
-    !request.trainingMode &&
-    rawReads.getStore() === undefined
-  );
-}
-
-/**
- * True when `request` can be answered from `daily_hour_sales`: as {@link readsAggregates}, but
- * an hour range is allowed when both bounds are whole hours (12:00–23:00, 22:00–03:00), since
- * the table keeps each local hour apart. False inside {@link withRawReads}.
- */
-export function readsHourAggregates(request: ReportRequest): boolean {
-  const hours = request.hours;
-  return (
-    (hours === null || (hours.start % 60 === 0 && hours.end % 60 === 0)) &&
-    request.terminals.length === 0 &&
-    request.sellers.length === 0 &&
-    !request.trainingMode &&
-    rawReads.getStore() === undefined
-  );
-}
-
-/**
- * The condition on `daily_hour_sales.hour` (alias `alias`) of the request's whole-hour range,
- * read as the tickets path reads it (sales.ts): end excluded, a range ending before it starts
- * wraps past midnight, equal bounds mean the whole day. Empty string when there is no range.
- * Appends its values to `values`.
- */
-export function hourRangeCondition(alias: string, request: ReportRequest, values: unknown[]): string {
-  const hours = request.hours;
-  if (!hours || hours.start === hours.end) return '';
-  values.push(Math.floor(hours.start / 60), Math.floor(hours.end / 60));
-  const [from, to] = [`$${values.length - 1}`, `$${values.length}`];
-  return hours.start < hours.end
-    ? ` AND ${alias}.hour >= ${from} AND ${alias}.hour < ${to}`
-    : ` AND (${alias}.hour >= ${from} OR ${alias}.hour < ${to})`;
-}
-
-/**
- * The WHERE conditions selecting the aggregate rows (alias `alias`) of the sites and days of
- * `period` (period or explicit fiscal dates). Appends its values to `values` and numbers its
- * placeholders after the ones already there. Site and date come first: the primary keys lead
- * with them.
- */
-export function aggregateConditions(
-  alias: string,
-  siteIds: readonly number[],
-  period: { dateDebut: string; dateFin: string; fiscalDates: readonly string[] | null },
-  values: unknown[],
-): string {
-  const $ = (value: unknown): string => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const conditions = [
-    `${alias}.site_id = ANY(${$(siteIds)}::int[])`,
-    `${alias}.fiscal_date BETWEEN ${$(period.dateDebut)}::date AND ${$(period.dateFin)}::date`,
-  ];
-  if (period.fiscalDates) conditions.push(`${alias}.fiscal_date = ANY(${$(period.fiscalDates)}::date[])`);
-  return conditions.join(' AND ');
 }

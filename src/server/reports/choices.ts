@@ -11,9 +11,11 @@ import { wireToDisplay } from '../../contract/dates.ts';
 import type { Choice, ResultsChoicesAnswer } from '../../contract/exports.ts';
 import type { Dataset, Language } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import { hasMessage, LOCALES, message } from '../i18n.ts';
 import { DIMENSIONS, type Dimension, groupableNames, selectsTickets } from './shaping.ts';
+import { findReportClass } from './registry.ts';
+import { checkedPeriod } from './request.ts';
 import type { ReportClass, ReportRequest } from './types.ts';
 
 const columnsCache = new Map<string, Pick<Dataset, 'columns'>>();
@@ -115,6 +117,63 @@ export async function resultsChoices(
   };
 }
 
+/**
+ * bo/getResultsChoices for the class named `className` in `language`.
+ * @throws DomainError invalid (400) ErrorUnknownRap for a class the server lacks.
+ */
+export async function resultsChoicesOf(
+  className: string,
+  language: Language,
+  database: Database,
+): Promise<ResultsChoicesAnswer> {
+  return resultsChoices(knownClass(className), language, database);
+}
+
+/** The class named `className`; throws DomainError invalid (400) ErrorUnknownRap when unknown. */
+function knownClass(className: string): ReportClass {
+  const cls = findReportClass(className);
+  if (!cls) throw new DomainError('invalid', 'ErrorUnknownRap', `unknown report class "${className}"`);
+  return cls;
+}
+
+/** bo/getGroupements as asked: a class, one of its filtres, one site or none (= the scope), a period. */
+export interface FilterValuesQuery {
+  className: string;
+  filtre: string;
+  /** The one site asked for; `undefined` reads every site of `scopeSiteIds`. */
+  siteId: number | undefined;
+  dateDebut: string;
+  dateFin: string;
+  language: Language;
+}
+
+/**
+ * The values `q.filtre` takes for a user whose scope is `scopeSiteIds` (bo/getGroupements), after
+ * checking the class, the filtre, the period (the class's maximum days) and the site.
+ * @throws DomainError invalid (400) ErrorUnknownRap for an unknown class; invalid (400) BadRequest
+ *   with `details.filtres` for a filtre the class lacks, and those of {@link checkedPeriod};
+ *   forbidden (403) Forbidden for a site outside the scope.
+ */
+export async function filterValues(
+  database: Database,
+  scopeSiteIds: readonly number[],
+  q: FilterValuesQuery,
+): Promise<Choice[]> {
+  const cls = knownClass(q.className);
+  const filtres = filtresOf(cls, await columnsOf(cls, q.language, database));
+  if (!filtres.includes(q.filtre)) {
+    throw new DomainError('invalid', 'BadRequest', `${cls.className} cannot be filtered by "${q.filtre}"`, {
+      filtres,
+    });
+  }
+  const { dateDebut, dateFin } = checkedPeriod(q.dateDebut, q.dateFin, cls.maxDays);
+  if (q.siteId !== undefined && !scopeSiteIds.includes(q.siteId)) {
+    throw new DomainError('forbidden', 'Forbidden', `site ${q.siteId} is outside the user's scope`);
+  }
+  const siteIds = q.siteId !== undefined ? [q.siteId] : [...scopeSiteIds];
+  return groupements(database, { filtre: q.filtre, siteIds, dateDebut, dateFin, language: q.language });
+}
+
 /** What bo/getGroupements reads: sites (already checked against the scope) and a period. */
 export interface GroupementsQuery {
   filtre: string;
@@ -126,7 +185,7 @@ export interface GroupementsQuery {
 
 /**
  * The values `filtre` takes in the data of the sites and period, ordered, with labels.
- * @throws ApiHttpError 400 BadRequest for a filtre that is not a dimension (a column's values
+ * @throws DomainError invalid (400) BadRequest for a filtre that is not a dimension (a column's values
  *   come from the report itself).
  */
 export async function groupements(database: Database, q: GroupementsQuery): Promise<Choice[]> {
@@ -220,8 +279,8 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
       return rows.map((r) => ({ value: r.d, label: wireToDisplay(r.d) }));
     }
     default:
-      throw new ApiHttpError(
-        400,
+      throw new DomainError(
+        'invalid',
         'BadRequest',
         `"${q.filtre}" is not a dimension; its values come from the report`,
         { dimensions: DIMENSIONS },

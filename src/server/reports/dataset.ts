@@ -46,9 +46,8 @@ export function translatedColumns(
 
 /**
  * Rows a cursor reads at a time: large enough to amortise round trips, small in memory. A
- * streamed answer's peak memory follows it (bench/csv.ts, decision record 0008: 2,000 → 500
- * rows took the 1,000,000-line CSV from ~197 to ~178 MB, in the same time); a month of tickets
- * read whole (31,762 rows) took as long either way.
+ * streamed answer's peak memory follows it (bench/csv.ts, decision record 0008, which holds the
+ * figures); reading a report whole takes as long with this batch as with a larger one.
  */
 export const CURSOR_BATCH = 500;
 

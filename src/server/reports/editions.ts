@@ -56,7 +56,7 @@ export async function editionsWritten(): Promise<void> {
  * the answer it records: the write starts on the event loop's next turn (setImmediate), once the
  * answer handed to Fastify in this turn has gone to the connection (a whole JSON answer or
  * document; a streamed one has started), so even sending the statement (pool checkout, encoding,
- * the socket write: ~0.1–0.2 ms) does not delay it. A failed write is given to `onError` (the
+ * the socket write) does not delay it. A failed write is given to `onError` (the
  * request's logger) and the promise answers null: losing a line of history must not fail a
  * report already sent.
  * @returns the write's result (the edition id for {@link recordEdition}), or null when it failed.

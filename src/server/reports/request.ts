@@ -21,7 +21,7 @@ import { daysInclusive, hhmmToMinutes, parseWireDate } from '../../contract/date
 import type { Language, ReportFormat } from '../../contract/reports.ts';
 import type { ChangeFeed, TableCache } from '../db/changes.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import { findReportClass } from './registry.ts';
 import { intersect, parseSort, type Shaping, splitFilter } from './shaping.ts';
 import type { HourRange, ReportClass, ReportRequest, ReportSite } from './types.ts';
@@ -91,8 +91,8 @@ export interface ResolvedReport {
   shaping: Shaping;
 }
 
-function badRequest(message: string, details?: Record<string, unknown>): ApiHttpError {
-  return new ApiHttpError(400, 'BadRequest', message, details);
+function badRequest(message: string, details?: Record<string, unknown>): DomainError {
+  return new DomainError('invalid', 'BadRequest', message, details);
 }
 
 function checkedDate(text: string, name: string): string {
@@ -105,7 +105,9 @@ function resolvePeriod(input: RawReportInput, maxDays: number) {
   if (input.datefiscales.length > 0) {
     const fiscalDates = [...new Set(input.datefiscales.map((d) => checkedDate(d, 'datefiscales[]')))].sort();
     if (fiscalDates.length > maxDays) {
-      throw new ApiHttpError(400, 'MaxReportDays', `at most ${maxDays} dates for this report`, { maxDays });
+      throw new DomainError('invalid', 'MaxReportDays', `at most ${maxDays} dates for this report`, {
+        maxDays,
+      });
     }
     return { dateDebut: fiscalDates[0]!, dateFin: fiscalDates.at(-1)!, fiscalDates };
   }
@@ -116,7 +118,7 @@ function resolvePeriod(input: RawReportInput, maxDays: number) {
   const days = daysInclusive(dateDebut, dateFin);
   if (days < 1) throw badRequest(`dateFin ${dateFin} is before dateDebut ${dateDebut}`);
   if (days > maxDays) {
-    throw new ApiHttpError(400, 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
+    throw new DomainError('invalid', 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
       maxDays,
       days,
     });
@@ -196,7 +198,7 @@ async function groupsOfSites(database: Database, siteIds: number[]): Promise<Rec
  * Checks `input` for a user whose scope is `scopeSiteIds` and builds the request.
  * @param options.now the generated-at instant (default now).
  * @param options.findClass where class names are looked up (default the registry).
- * @throws ApiHttpError with the codes listed in this module's header.
+ * @throws DomainError with the codes listed in this module's header.
  */
 export async function resolveReport(
   input: RawReportInput,
@@ -212,14 +214,14 @@ export async function resolveReport(
   const now = options.now ?? new Date();
   const cls = (options.findClass ?? findReportClass)(input.rapportClassName);
   if (!cls)
-    throw new ApiHttpError(400, 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
+    throw new DomainError('invalid', 'ErrorUnknownRap', `unknown report class "${input.rapportClassName}"`);
   const variant = cls.variants.find((v) => v === input.typeRapport);
   if (!variant) {
     throw badRequest(`${cls.className} has no variant "${input.typeRapport}"`, { variants: cls.variants });
   }
   if (!cls.formats.includes(input.format)) {
     if (input.format === 'PDF')
-      throw new ApiHttpError(400, 'notAPdf', `${cls.className} is not available in PDF`);
+      throw new DomainError('invalid', 'notAPdf', `${cls.className} is not available in PDF`);
     throw badRequest(`${cls.className} is not available in ${input.format}`, { formats: cls.formats });
   }
   const parsedParams = cls.params.safeParse({
@@ -253,14 +255,14 @@ export async function resolveReport(
   const scope = new Set(scopeSiteIds);
   const outside = chosenSites.filter((id) => !scope.has(id));
   if (outside.length > 0) {
-    throw new ApiHttpError(403, 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
+    throw new DomainError('forbidden', 'Forbidden', `sites outside the user's scope: ${outside.join(', ')}`, {
       sites: outside,
     });
   }
   const wanted = chosenSites.length > 0 ? [...new Set(chosenSites)] : [...scope];
-  if (wanted.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', "no site in the user's scope");
+  if (wanted.length === 0) throw new DomainError('invalid', 'NoSitesSelected', "no site in the user's scope");
   const sites = await loadReportSites(database, wanted, options.sites);
-  if (sites.length === 0) throw new ApiHttpError(400, 'NoSitesSelected', 'none of the sites exists');
+  if (sites.length === 0) throw new DomainError('invalid', 'NoSitesSelected', 'none of the sites exists');
   if (shaping.groupBy === 'GROUPE')
     shaping.siteGroups = await groupsOfSites(
       database,
@@ -268,7 +270,9 @@ export async function resolveReport(
     );
   const currencies = [...new Set(sites.map((s) => s.currency))];
   if (currencies.length > 1) {
-    throw new ApiHttpError(400, 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, { currencies });
+    throw new DomainError('invalid', 'mixedCurrencies', `sites trade in ${currencies.join(', ')}`, {
+      currencies,
+    });
   }
 
   return {
@@ -290,4 +294,29 @@ export async function resolveReport(
     },
     shaping,
   };
+}
+
+/**
+ * `dateDebut..dateFin` checked as wire dates in order, at most `maxDays` long (bo/getGroupements,
+ * bo/getAllReportsSpecBK, which take a plain period rather than a report request).
+ * @throws DomainError invalid (400) BadRequest for a bad or inverted date; invalid (400)
+ *   MaxReportDays with `details.maxDays` and `details.days` beyond `maxDays`.
+ */
+export function checkedPeriod(
+  dateDebut: string,
+  dateFin: string,
+  maxDays: number,
+): { dateDebut: string; dateFin: string } {
+  if (!parseWireDate(dateDebut) || !parseWireDate(dateFin)) {
+    throw badRequest('dateDebut and dateFin must be dates YYYY-MM-DD');
+  }
+  const days = daysInclusive(dateDebut, dateFin);
+  if (days < 1) throw badRequest(`dateFin ${dateFin} is before dateDebut ${dateDebut}`);
+  if (days > maxDays) {
+    throw new DomainError('invalid', 'MaxReportDays', `${days} days requested, at most ${maxDays}`, {
+      maxDays,
+      days,
+    });
+  }
+  return { dateDebut, dateFin };
 }

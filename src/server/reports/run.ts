@@ -5,10 +5,11 @@
  */
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import type { RenderOptions } from './render/cells.ts';
 import { streamedDataset } from './render/streamed.ts';
 import type { ResolvedReport } from './request.ts';
+import { shapeDataset } from './shaping.ts';
 import { type DatasetRow, minutesToHhmm as hhmm } from './types.ts';
 
 /** Formats written row by row as they are read, for classes that can stream. */
@@ -16,7 +17,7 @@ const STREAMED_FORMATS: ReadonlySet<ReportFormat> = new Set(['CSV', 'XLSX']);
 
 /**
  * Most rows of a report of a streaming class that is read whole, by format: a PDF (about 500
- * pages; laying one out takes ~40 MB and 0.5 s per 1,000 rows), the JSON the screen shows, or a
+ * pages; laying one out takes memory and time in proportion to its rows), the JSON the screen shows, or a
  * CSV/XLSX that is filtered, grouped or sorted. Beyond it the server would hold the whole table
  * in memory for one user; the answer is ReportTooLarge, and the user can download the CSV or
  * XLSX (streamed, no limit) or choose a shorter period.
@@ -37,7 +38,7 @@ export const MAX_ROWS_READ_WHOLE: Readonly<Record<ReportFormat, number>> = {
  * renderer writes the rest as it comes, and `totals` are final once everything is written. An
  * empty result is an ordinary empty dataset. Every other case reads the whole dataset — for a
  * class with `stream`, through its cursor and at most {@link MAX_ROWS_READ_WHOLE} rows for its format.
- * @throws ApiHttpError 400 ReportTooLarge beyond that.
+ * @throws DomainError invalid (400) ReportTooLarge beyond that.
  */
 export async function runReport(report: ResolvedReport, database: Database): Promise<Dataset> {
   const { cls, request, shaping } = report;
@@ -53,8 +54,8 @@ export async function runReport(report: ResolvedReport, database: Database): Pro
       rows.push(...next.value);
       if (rows.length > maxRows) {
         await batches.return?.();
-        throw new ApiHttpError(
-          400,
+        throw new DomainError(
+          'invalid',
           'ReportTooLarge',
           `more than ${maxRows} rows for ${request.format}: download it as CSV or XLSX, or choose a shorter period`,
           { maxRows },
@@ -85,4 +86,13 @@ export function renderOptionsFor(report: ResolvedReport, distribution: string): 
     fiscalDates: request.fiscalDates,
     trainingMode: request.trainingMode,
   };
+}
+
+/**
+ * The dataset of a checked report as the caller asked for it: {@link runReport}, then filtered,
+ * sorted and grouped (shaping.ts) in the request's language.
+ * @throws DomainError of {@link runReport} and shaping.ts.
+ */
+export async function reportDataset(report: ResolvedReport, database: Database): Promise<Dataset> {
+  return shapeDataset(await runReport(report, database), report.shaping, report.request.language);
 }

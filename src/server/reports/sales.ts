@@ -27,7 +27,7 @@ import {
   hourRangeCondition,
   readsAggregates,
   readsHourAggregates,
-} from '../db/aggregates.ts';
+} from './aggregate-reads.ts';
 import { datasetHeader, translatedColumns } from './dataset.ts';
 import { minutesToHhmm, type ReportClass, type ReportContext, type ReportRequest } from './types.ts';
 
@@ -55,7 +55,7 @@ interface SalesRow {
 
 /**
  * True when the request can be answered from `daily_sales` (no filter below the day; see
- * aggregates.ts `readsAggregates`, which every report reading the aggregates shares).
+ * aggregate-reads.ts `readsAggregates`, which every report reading the aggregates shares).
  */
 export function usesDailyAggregate(request: ReportRequest): boolean {
   return readsAggregates(request);

@@ -28,7 +28,7 @@
  * those chosen → 400 `CheckReportParam` (the report could only be empty).
  */
 import type { Dataset, DatasetColumn, Language } from '../../contract/reports.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { DomainError } from '../errors.ts';
 import { hasMessage, message } from '../i18n.ts';
 
 /** Dimensions a report may be filtered or grouped by (wire values of `filtre`/`regroupement`). */
@@ -99,7 +99,7 @@ export function parseSort(tri: string | undefined): Shaping['sort'] {
   if (text.startsWith('-')) return { key: text.slice(1), descending: true };
   const [key, direction] = text.split(':');
   if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
-    throw new ApiHttpError(400, 'BadRequest', `tri direction must be asc or desc, got "${direction}"`);
+    throw new DomainError('invalid', 'BadRequest', `tri direction must be asc or desc, got "${direction}"`);
   }
   return { key: key!, descending: direction === 'desc' };
 }
@@ -111,7 +111,7 @@ function isDimension(text: string): text is Dimension {
 /**
  * Splits `filtre`/`condition`/`isFilters` into a request narrowing (SITE, CAISSE, VENDEUR on a
  * class that selects tickets) or a row filter.
- * @throws ApiHttpError 400 BadRequest when `isFilters` is on without a filtre or a condition, or
+ * @throws DomainError invalid (400) BadRequest when `isFilters` is on without a filtre or a condition, or
  *   when CAISSE values are not whole numbers.
  */
 export function splitFilter(
@@ -122,14 +122,19 @@ export function splitFilter(
   const filtre = input.filtre?.trim();
   const values = input.condition.map((v) => v.trim()).filter((v) => v !== '');
   if (!filtre || values.length === 0) {
-    throw new ApiHttpError(400, 'BadRequest', 'isFilters=true needs a filtre and at least one condition', {
-      dimensions: DIMENSIONS,
-    });
+    throw new DomainError(
+      'invalid',
+      'BadRequest',
+      'isFilters=true needs a filtre and at least one condition',
+      {
+        dimensions: DIMENSIONS,
+      },
+    );
   }
   const numbers = () => {
     const out = values.map(Number);
     if (out.some((n) => !Number.isInteger(n))) {
-      throw new ApiHttpError(400, 'BadRequest', `${filtre} conditions must be whole numbers`);
+      throw new DomainError('invalid', 'BadRequest', `${filtre} conditions must be whole numbers`);
     }
     return out;
   };
@@ -144,13 +149,13 @@ export function splitFilter(
 
 /**
  * `chosen` narrowed to `kept` (every value of `kept` when nothing was chosen).
- * @throws ApiHttpError 400 CheckReportParam when none of the chosen values is kept.
+ * @throws DomainError invalid (400) CheckReportParam when none of the chosen values is kept.
  */
 export function intersect<T>(chosen: readonly T[], kept: readonly T[] | undefined, what: string): T[] {
   if (!kept) return [...chosen];
   const out = chosen.length === 0 ? [...new Set(kept)] : chosen.filter((v) => kept.includes(v));
   if (out.length === 0) {
-    throw new ApiHttpError(400, 'CheckReportParam', `the filter keeps none of the ${what} chosen`);
+    throw new DomainError('invalid', 'CheckReportParam', `the filter keeps none of the ${what} chosen`);
   }
   return out;
 }
@@ -246,7 +251,7 @@ function compare(a: Cell, b: Cell): number {
 
 /**
  * Applies `shaping` to `dataset` (row filter, then grouping, then sort).
- * @throws ApiHttpError 400 BadRequest naming the available columns when one is unknown.
+ * @throws DomainError invalid (400) BadRequest naming the available columns when one is unknown.
  */
 export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Language): Dataset {
   if (!shaping.rowFilter && !shaping.groupBy && !shaping.sort) return dataset;
@@ -257,7 +262,7 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
     const { on, values } = shaping.rowFilter;
     const column = columnFor(dataset, on);
     if (!column) {
-      throw new ApiHttpError(400, 'BadRequest', `${dataset.className} cannot be filtered by "${on}"`, {
+      throw new DomainError('invalid', 'BadRequest', `${dataset.className} cannot be filtered by "${on}"`, {
         filtres: groupableNames(dataset),
       });
     }
@@ -280,8 +285,8 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
   if (shaping.groupBy) {
     const column = columnFor(dataset, shaping.groupBy);
     if (!column || (column.type !== 'text' && column.type !== 'date' && !isDimension(shaping.groupBy))) {
-      throw new ApiHttpError(
-        400,
+      throw new DomainError(
+        'invalid',
         'BadRequest',
         `${dataset.className} cannot be grouped by "${shaping.groupBy}"`,
         {
@@ -301,9 +306,14 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
   if (shaping.sort) {
     const { key, descending } = shaping.sort;
     if (!dataset.columns.some((c) => c.key === key)) {
-      throw new ApiHttpError(400, 'BadRequest', `${dataset.className} has no column "${key}" to sort by`, {
-        tri: dataset.columns.map((c) => c.key),
-      });
+      throw new DomainError(
+        'invalid',
+        'BadRequest',
+        `${dataset.className} has no column "${key}" to sort by`,
+        {
+          tri: dataset.columns.map((c) => c.key),
+        },
+      );
     }
     const sign = descending ? -1 : 1;
     rows = [...rows].sort((a, b) => {
@@ -320,11 +330,11 @@ export function shapeDataset(dataset: Dataset, shaping: Shaping, language: Langu
  * The rows of `dataset` merged per group of sites, under a first column naming the group; then
  * sorted as `shaping` says. A site in several groups counts in each; a site in none counts under
  * the "no group" label.
- * @throws ApiHttpError 400 BadRequest when the rows carry no siteId.
+ * @throws DomainError invalid (400) BadRequest when the rows carry no siteId.
  */
 function bySiteGroup(dataset: Dataset, shaping: Shaping, summable: Set<string>, language: Language): Dataset {
   if (!dataset.columns.some((c) => c.key === 'siteId')) {
-    throw new ApiHttpError(400, 'BadRequest', `${dataset.className} cannot be grouped by "GROUPE"`, {
+    throw new DomainError('invalid', 'BadRequest', `${dataset.className} cannot be grouped by "GROUPE"`, {
       regroupements: groupableNames(dataset),
     });
   }

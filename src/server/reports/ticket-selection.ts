@@ -17,12 +17,12 @@
  * - hour range (`trancheHoraire`, `heureDebut..heureFin`): the local time the ticket was opened,
  *   in its site's own clock; start included, end excluded; a range ending before it starts runs
  *   past midnight (20:00–01:00); equal bounds mean the whole day. The per-hour aggregate reads
- *   its hours the same way (db/aggregates.ts `hourRangeCondition`);
+ *   its hours the same way (aggregate-reads.ts `hourRangeCondition`);
  * - operation (SPEC.md §3, §9, default VENTE): VENTE and TOUTES keep every ticket (sales,
  *   returns, cancellations, employee meals: the sales report's totals are net of all of them);
  *   ANNULATION only cancellation tickets; CORRECTION only tickets holding a voided line — the
  *   "cancellations" and "corrections" ticket criteria of SPEC.md §9, as the ticket search
- *   (routes/tickets.ts) reads them. It is an option, not a field of the request, because only
+ *   (ticket-search.ts) reads them. It is an option, not a field of the request, because only
  *   the tickets list narrows on it; the other classes have their own fixed view (the analyses
  *   refuse anything but a sale view, the cancellations and corrections reports are that view,
  *   the finance classes ignore the parameter: see each class's comment).
@@ -110,10 +110,10 @@ export function ticketConditions(
     // One CASE rather than `tod >= from AND tod < to`: PostgreSQL reads such a pair as a range
     // and, having no statistics on the expression, guesses it keeps 0.5 % of the tickets; a CASE
     // is guessed at half. 12:00–23:00 keeps about two thirds, and on the 0.5 % guess the
-    // cancellations and corrections of a year probed the lines of 250,000 tickets one by one
-    // (1.0 s against 0.5 s on the demo chain). The price: sales by hour over a year with a range
-    // off the whole hours (11:30–14:00; whole hours read daily_hour_sales) is no longer run in
-    // parallel, 0.7 s against 0.4 s. The guess is planner arithmetic, the figures are the same.
+    // cancellations and corrections of a year probed the lines of every ticket one by one. The
+    // price: sales by hour over a year with a range off the whole hours (11:30–14:00; whole
+    // hours read daily_hour_sales) is no longer run in parallel. The guess is planner
+    // arithmetic, the figures are the same.
     conditions.push(
       hours.start < hours.end
         ? `CASE WHEN local.tod >= ${from}::time THEN local.tod < ${to}::time ELSE false END`

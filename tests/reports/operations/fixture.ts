@@ -233,7 +233,7 @@ export const FX_NOW = { now: new Date('2026-11-21T10:00:00Z') };
 
 /**
  * The dataset of `className` on the fixture ({@link fxInput} with `overrides`) for a user of
- * sites 1–3, generated at {@link FX_NOW}. Rejects as `resolveReport` does (ApiHttpError) on a
+ * sites 1–3, generated at {@link FX_NOW}. Rejects as `resolveReport` does (DomainError) on a
  * request the class refuses.
  */
 export async function fxDataset(

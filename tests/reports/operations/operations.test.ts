@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message } from '../../../src/server/i18n.ts';
-import { ApiHttpError } from '../../../src/server/plugins/errors.ts';
+import { DomainError } from '../../../src/server/errors.ts';
 import type { RawReportInput } from '../../../src/server/reports/request.ts';
 import { localMinute, localTime, tradingDayMinute } from '../../helpers/chain.ts';
 import { setUpFixtureDatabase } from '../../helpers/db.ts';
@@ -96,11 +96,11 @@ describe('RapportTickets', () => {
     await expect(
       dataset('RapportTickets', { dateDebut: '2026-10-01', dateFin: '2026-11-01' }),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'MaxReportDays',
       details: { maxDays: 31 },
     });
-    await expect(dataset('RapportTickets', { operation: 'REMISE' })).rejects.toBeInstanceOf(ApiHttpError);
+    await expect(dataset('RapportTickets', { operation: 'REMISE' })).rejects.toBeInstanceOf(DomainError);
   });
 });
 
@@ -232,9 +232,11 @@ describe('RapportPertes', () => {
 
   it('refuses terminals, sellers and hour ranges, which losses do not have', async () => {
     await expect(dataset('RapportPertes', { tpv: [1] })).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'BadRequest',
     });
-    await expect(dataset('RapportPertes', { trancheHoraire: true })).rejects.toMatchObject({ status: 400 });
+    await expect(dataset('RapportPertes', { trancheHoraire: true })).rejects.toMatchObject({
+      kind: 'invalid',
+    });
   });
 });

@@ -254,7 +254,7 @@ describe('sales analyses against figures computed from the chain rows', () => {
 
   it('refuses cancellation-only or correction-only operations instead of answering sales', async () => {
     await expect(dataset('RapportVentesFamille', { operation: 'ANNULATION' })).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'BadRequest',
     });
     const all = await dataset('RapportVentesFamille', { operation: 'TOUTES' });

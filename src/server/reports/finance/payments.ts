@@ -20,8 +20,8 @@
  *
  * maxDays = 400, one row per day and site. Without filters below the day the query sums
  * `daily_payment_sales`; with filters it is one hash aggregate over the period's payments,
- * grouped by date, site and method (a distinct count of paid tickets, tried first, cost six
- * times as much).
+ * grouped by date, site and method (a distinct count of paid tickets, tried first, cost far
+ * more).
  */
 import { z } from 'zod';
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
@@ -60,8 +60,8 @@ async function queryFinance(ctx: ReportContext<FinanceParams>): Promise<Dataset>
   const { request, database } = ctx;
   const keys = PAYMENT_METHODS.map(paymentColumnKey);
   const summed = [...keys, 'totalPayments', 'paymentCount'];
-  // Column key of each method, made once: a key built per figure (~10,000 for a year of six
-  // sites) is a new string each time, and every row property write then hashes it again.
+  // Column key of each method, made once: a key built per figure (thousands for a year of a
+  // chain) is a new string each time, and every row property write then hashes it again.
   const columnOf = new Map<string, string>(PAYMENT_METHODS.map((m) => [m, paymentColumnKey(m)]));
   const otherColumn = paymentColumnKey('OTHER');
   const rows: FinanceRow[] = [];

@@ -26,14 +26,13 @@
  * request (../sales-analyses/figures.ts, read inside the Z's own statement), so the three
  * classes agree to the cent by construction.
  *
- * maxDays = 31: a Z is read day by day; a month of a chain of six is ~3,000 rows. Without
- * filters below the day the figures come from the per-day aggregates (a month of the demo chain
- * in ~8 ms). With filters the query reads the period's tickets (index on site and date) and
- * joins their lines and payments (~0.3 s for a month of the demo chain).
+ * maxDays = 31: a Z is read day by day, a few thousand rows for a month of a chain. Without
+ * filters below the day the figures come from the per-day aggregates. With filters the query
+ * reads the period's tickets (index on site and date) and joins their lines and payments.
  */
 import { z } from 'zod';
-import type { Dataset } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import type { Dataset, Language } from '../../../contract/reports.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { formatPercent, message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
@@ -114,10 +113,9 @@ function daysSql(request: ReportRequest, values: unknown[]): string {
  * statement: the day-level figures ({@link daysSql}), the VAT per rate and the payments per
  * method of figures.ts at the `daySite` grain (the very sums of RapportTva and RapportFinance),
  * each folded into one JSON list per day. Every part reads the per-day aggregates when the
- * request keeps whole days (aggregates.ts `readsAggregates`), else the selected tickets, their
+ * request keeps whole days (aggregate-reads.ts `readsAggregates`), else the selected tickets, their
  * lines and payments, each part with its own selection so the planner sees the tickets'
- * statistics in each (a shared materialised selection made it hash all 1.1 M lines of the demo
- * chain: 1.8 s against 0.65 s for a month).
+ * statistics in each (a shared materialised selection made it hash every line of the chain).
  */
 export function zQuery(request: ReportRequest): { text: string; values: unknown[] } {
   const values: unknown[] = [];
@@ -154,15 +152,20 @@ export function zQuery(request: ReportRequest): { text: string; values: unknown[
 
 type Cell = string | number | null;
 
-async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
-  const { request, database } = ctx;
-  const { language } = request;
-  const { rows } = await database.pool.query<ZRow>(zQuery(request));
-  const out: Array<Record<string, Cell>> = [];
-  // Labels are formatted once per report, not once per day or item: formatting a percentage
-  // builds an Intl formatter, which cost more than the whole query on a month of a chain.
+/** Code and translated label of an item. */
+interface ZItem {
+  code: string;
+  label: string;
+}
+
+/**
+ * The labels of a Z's items in `language`, formatted once per report, not once per day or item:
+ * formatting a percentage builds an Intl formatter, which is costly next to the query itself.
+ * VAT and payment items are made when first met.
+ */
+function zItemLabels(language: Language) {
   const label = (code: string) => message(language, `report.z.${code}`);
-  const labels = {
+  const fixed = {
     TICKETS: label('TICKETS'),
     NET_EXCL: label('NET_EXCL'),
     TAX: label('TAX'),
@@ -174,78 +177,99 @@ async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
     FIRST_TICKET: label('FIRST_TICKET'),
     LAST_TICKET: label('LAST_TICKET'),
   };
-  /** Code and label of a VAT rate's item, by the rate's text as the query answers it. */
-  const vatItems = new Map<string, { code: string; label: string }>();
-  const vatItem = (rate: string) => {
-    let found = vatItems.get(rate);
-    if (!found) {
-      const fraction = Number(rate);
-      found = {
-        code: `VAT_${fraction}`,
-        label: message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) }),
-      };
-      vatItems.set(rate, found);
-    }
-    return found;
+  const vatItems = new Map<string, ZItem>();
+  const paymentItems = new Map<string, ZItem>();
+  return {
+    ...fixed,
+    /** The item of a VAT rate, by the rate's text as the query answers it. */
+    vat(rate: string): ZItem {
+      let found = vatItems.get(rate);
+      if (!found) {
+        const fraction = Number(rate);
+        found = {
+          code: `VAT_${fraction}`,
+          label: message(language, 'report.z.VAT', { rate: formatPercent(language, fraction) }),
+        };
+        vatItems.set(rate, found);
+      }
+      return found;
+    },
+    /** The item of a payment method (a PAYMENT_METHODS key). */
+    payment(method: string): ZItem {
+      let found = paymentItems.get(method);
+      if (!found) {
+        found = {
+          code: `PAYMENT_${method}`,
+          label: message(language, 'report.z.PAYMENT', {
+            method: message(language, `report.paymentMethod.${method}`),
+          }),
+        };
+        paymentItems.set(method, found);
+      }
+      return found;
+    },
   };
-  /** Code and label of each payment method's item, in PAYMENT_METHODS order, made when first met. */
-  const paymentItems = new Map<string, { code: string; label: string }>();
-  const paymentItem = (method: string) => {
-    let found = paymentItems.get(method);
-    if (!found) {
-      found = {
-        code: `PAYMENT_${method}`,
-        label: message(language, 'report.z.PAYMENT', {
-          method: message(language, `report.paymentMethod.${method}`),
-        }),
-      };
-      paymentItems.set(method, found);
-    }
-    return found;
-  };
-  for (const r of rows) {
-    const fiscalDate = r.fiscal_date;
-    const siteId = Number(r.site_id);
-    const site = r.libelle;
-    // One object literal with every key in column order: rows of one shape, cheaper to build and
-    // to serialise than spreads of a per-day base (a month of a chain is ~2,700 rows).
-    const item = (
-      code: string,
-      label: string,
-      count: number | null,
-      amount: number | null,
-      detail: string | null = null,
-    ) => out.push({ fiscalDate, siteId, site, code, item: label, count, amount, detail });
-    const net = num(r.net);
-    item('TICKETS', labels.TICKETS, Number(r.sale_tickets), net);
-    item('NET_EXCL', labels.NET_EXCL, null, num(r.excl));
-    for (const [rate, tax] of r.vat ?? []) {
-      const vat = vatItem(rate);
-      item(vat.code, vat.label, null, num(tax));
-    }
-    item('TAX', labels.TAX, null, num(r.tax));
-    const pays = new Map<string, { count: number; amount: number }>();
-    for (const [method, count, amount] of r.pays ?? []) {
-      const key = paymentMethodKey(method);
-      const p = pays.get(key) ?? { count: 0, amount: 0 };
-      p.count += Number(count);
-      p.amount += num(amount);
-      pays.set(key, p);
-    }
-    for (const m of PAYMENT_METHODS) {
-      const p = pays.get(m);
-      if (!p) continue;
-      const payment = paymentItem(m);
-      item(payment.code, payment.label, p.count, p.amount);
-    }
-    item('CANCELLATIONS', labels.CANCELLATIONS, Number(r.cancelled), num(r.cancelled_cents));
-    item('CORRECTIONS', labels.CORRECTIONS, Number(r.corrected ?? 0), num(r.corrected_cents));
-    item('EMPLOYEE_MEALS', labels.EMPLOYEE_MEALS, Number(r.meals), num(r.meal_cents));
-    item('COVERS', labels.COVERS, Number(r.covers), null);
-    item('AVERAGE_TICKET', labels.AVERAGE_TICKET, null, averageTicket(net, Number(r.sale_tickets)));
-    item('FIRST_TICKET', labels.FIRST_TICKET, null, null, r.first_time);
-    item('LAST_TICKET', labels.LAST_TICKET, null, null, r.last_time);
+}
+
+type ZItemLabels = ReturnType<typeof zItemLabels>;
+
+/** The payments of a day by method key (paymentMethodKey): count and amount in cents. */
+function paymentsByMethod(pays: ZRow['pays']): Map<string, { count: number; amount: number }> {
+  const byMethod = new Map<string, { count: number; amount: number }>();
+  for (const [method, count, amount] of pays ?? []) {
+    const key = paymentMethodKey(method);
+    const p = byMethod.get(key) ?? { count: 0, amount: 0 };
+    p.count += Number(count);
+    p.amount += num(amount);
+    byMethod.set(key, p);
   }
+  return byMethod;
+}
+
+/** Appends to `out` the items of one site and fiscal date, in the order of the module comment. */
+function pushDayItems(out: Array<Record<string, Cell>>, r: ZRow, labels: ZItemLabels): void {
+  const fiscalDate = r.fiscal_date;
+  const siteId = Number(r.site_id);
+  const site = r.libelle;
+  // One object literal with every key in column order: rows of one shape, cheaper to build and
+  // to serialise than spreads of a per-day base.
+  const item = (
+    code: string,
+    label: string,
+    count: number | null,
+    amount: number | null,
+    detail: string | null = null,
+  ) => out.push({ fiscalDate, siteId, site, code, item: label, count, amount, detail });
+  const net = num(r.net);
+  item('TICKETS', labels.TICKETS, Number(r.sale_tickets), net);
+  item('NET_EXCL', labels.NET_EXCL, null, num(r.excl));
+  for (const [rate, tax] of r.vat ?? []) {
+    const vat = labels.vat(rate);
+    item(vat.code, vat.label, null, num(tax));
+  }
+  item('TAX', labels.TAX, null, num(r.tax));
+  const pays = paymentsByMethod(r.pays);
+  for (const m of PAYMENT_METHODS) {
+    const p = pays.get(m);
+    if (!p) continue;
+    const payment = labels.payment(m);
+    item(payment.code, payment.label, p.count, p.amount);
+  }
+  item('CANCELLATIONS', labels.CANCELLATIONS, Number(r.cancelled), num(r.cancelled_cents));
+  item('CORRECTIONS', labels.CORRECTIONS, Number(r.corrected ?? 0), num(r.corrected_cents));
+  item('EMPLOYEE_MEALS', labels.EMPLOYEE_MEALS, Number(r.meals), num(r.meal_cents));
+  item('COVERS', labels.COVERS, Number(r.covers), null);
+  item('AVERAGE_TICKET', labels.AVERAGE_TICKET, null, averageTicket(net, Number(r.sale_tickets)));
+  item('FIRST_TICKET', labels.FIRST_TICKET, null, null, r.first_time);
+  item('LAST_TICKET', labels.LAST_TICKET, null, null, r.last_time);
+}
+
+async function queryZ(ctx: ReportContext<ZParams>): Promise<Dataset> {
+  const { request, database } = ctx;
+  const { rows } = await database.pool.query<ZRow>(zQuery(request));
+  const out: Array<Record<string, Cell>> = [];
+  const labels = zItemLabels(request.language);
+  for (const r of rows) pushDayItems(out, r, labels);
   const columns = translatedColumns(request, [
     ['fiscalDate', 'date'],
     ['siteId', 'qty'],

@@ -27,10 +27,10 @@
  * shown) and other class parameters are ignored.
  *
  * maxDays = 400, as the sales report: one row per day and site. Whole days read the per-day
- * aggregates (a year of the demo chain, 6 sites and 1.1 M lines: a few ms, whatever the number
- * of lines). An hour range, a terminal or seller filter or training tickets read the tickets and
- * their lines: ~0.15 s for that year, about twice with an hour range (the site-clock time of
- * every ticket of the year is computed before the join to the ~9,000 voided lines); a partial
+ * aggregates (whatever the number of lines). An hour range, a terminal or seller filter or
+ * training tickets read the tickets and their lines, more slowly with an hour range (the
+ * site-clock time of every ticket of the period is computed before the join to the voided
+ * lines); a partial
  * index `ticket_lines (site_id, ticket_id) WHERE corrected` was tried and did not help (the
  * voided lines are scattered over the table: fetching them one by one cost as much as the scan).
  */
@@ -38,7 +38,7 @@ import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 
 const CancellationsParamsSchema = z.object({ operation: z.string() });
@@ -70,7 +70,7 @@ const PER_DAY = `SELECT d.*, s.libelle
 /**
  * The SQL of the daily cancellation rows for `request` (exported for the benchmark): from the
  * per-day aggregates (`daily_ticket_stats` for the cancellation tickets, `daily_corrections`
- * for the voided lines) when the request keeps whole days (aggregates.ts `readsAggregates`),
+ * for the voided lines) when the request keeps whole days (aggregate-reads.ts `readsAggregates`),
  * else from the selected tickets and their lines. Same rows either way.
  */
 export function cancellationsQuery(request: ReportRequest): { text: string; values: unknown[] } {

@@ -18,15 +18,15 @@
  * line. `operation` and the other class parameters are ignored.
  *
  * maxDays = 400 (one row per day, site, terminal and seller that voided something). Whole days
- * read the per-day aggregate `daily_corrections` (a year of the demo chain: a few ms, whatever
- * the number of lines); an hour range, a terminal or seller filter or training tickets read the
- * lines of the selected tickets (a year: ~0.15 s on the demo chain, growing with the lines).
+ * read the per-day aggregate `daily_corrections` (whatever the number of lines); an hour range,
+ * a terminal or seller filter or training tickets read the lines of the selected tickets (a
+ * cost growing with the lines).
  */
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 
 const CorrectionsParamsSchema = z.object({ operation: z.string() });
@@ -46,7 +46,7 @@ interface CorrectionRow {
 
 /**
  * The SQL of the correction rows for `request` (exported for the benchmark): from the per-day
- * aggregate `daily_corrections` when the request keeps whole days (aggregates.ts
+ * aggregate `daily_corrections` when the request keeps whole days (aggregate-reads.ts
  * `readsAggregates`), else from the voided lines of the selected tickets. Same rows either way.
  */
 export function correctionsQuery(request: ReportRequest): { text: string; values: unknown[] } {

@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../../../contract/reports.ts';
 import { message } from '../../i18n.ts';
-import { ApiHttpError } from '../../plugins/errors.ts';
+import { DomainError } from '../../errors.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';
 import { num } from '../ticket-selection.ts';
@@ -63,8 +63,8 @@ export function lossesQuery(request: ReportRequest): { text: string; values: unk
 async function queryLosses(ctx: ReportContext<LossesParams>): Promise<Dataset> {
   const { request, database } = ctx;
   if (request.hours !== null || request.terminals.length > 0 || request.sellers.length > 0) {
-    throw new ApiHttpError(
-      400,
+    throw new DomainError(
+      'invalid',
       'BadRequest',
       'losses have no terminal, seller or time of day: remove tpv, vendeurs and trancheHoraire',
     );

@@ -18,9 +18,8 @@ const MAX_EXTRACTORS = 512;
 /**
  * The function that reads a row's cells in the order of `keys`: `(r) => [r["k1"], r["k2"], …]`,
  * made once per column set and kept. Each read is a property load at a fixed name, which V8 caches
- * per row shape; a loop over the keys reads by a varying name, a lookup by name each time. Measured
- * on a year of sales by day (2,125 rows of 8 cells), extraction and JSON.stringify: 0.46 ms with
- * this, 0.60 ms with the loop; JSON.stringify of the rows as objects took 0.75 ms. The source is
+ * per row shape; a loop over the keys reads by a varying name, a lookup by name each time
+ * (decision record 0012 holds the measurements). The source is
  * made of the keys only, each written as a JSON string literal (also a valid JavaScript string
  * literal), so no key can be read as code; the keys are the report classes' own column keys.
  */
@@ -42,9 +41,9 @@ function rowCells(keys: readonly string[]): RowCells {
 const WIDE_CHARACTER = /[\u0100-\uffff]/;
 
 /**
- * Rows serialised per JSON.stringify call by {@link datasetJsonBytes}. Measured on a year of the
- * demo chain (fr): 256 rows a slice took 0.72 ms for sales by day (whole: 0.85), 0.92 for a month
- * of Z (1.07), 4.95 for corrections (5.74); 64 and 1,024 were slower than 256.
+ * Rows serialised per JSON.stringify call by {@link datasetJsonBytes}: slices of this size were
+ * faster than the whole rows at once, and than smaller or larger slices, on the report families
+ * with the largest answers.
  */
 export const ROWS_PER_SLICE = 256;
 
@@ -55,10 +54,9 @@ export const ROWS_PER_SLICE = 256;
  * character, already encoded.
  *
  * One character beyond Latin-1 (’, œ, € in an article name) makes V8 hold the whole text as
- * UTF-16, and Node's UTF-8 encoding of that is slow: on a year of corrections of the demo chain
- * (1.4 MB, one row in twelve with ’ or œ) Buffer.from took 2.6 ms, TextEncoder.encodeInto 1.4 ms,
- * and copying the UTF-16 code units out (Buffer.from(…, 'utf16le'), a plain copy) then
- * re-encoding them with ICU's converter (buffer.transcode) 0.65 ms. JSON.stringify writes a lone
+ * UTF-16, and Node's UTF-8 encoding of that (Buffer.from, TextEncoder.encodeInto) is slow;
+ * copying the UTF-16 code units out (Buffer.from(…, 'utf16le'), a plain copy) then re-encoding
+ * them with ICU's converter (buffer.transcode) is faster than either. JSON.stringify writes a lone
  * surrogate as an escape (ES2019 well-formed JSON.stringify), so the texts given here are
  * well-formed UTF-16 and the converter never needs its substitution character. The probe costs
  * nothing measurable: V8 answers it at once on a one-byte string and at the first wide character
@@ -77,17 +75,14 @@ type Part = { text: string; bytes: number } | { encoded: Buffer; bytes: number }
 /**
  * `dataset` as JSON in UTF-8 (RFC 8259 §8.1): JSON.stringify's text of it, with `rows` written last
  * and each row as the array of its cells in the order of `columns` ({@link rowCells}; read back
- * with contract/reports.ts DatasetAnswerSchema). A year of sales by day: 360 → 169 kB, and on the
- * demo chain the HTTP answer went from 5.57 to 5.16 ms (bare SQL 3.84 ms), Z from 7.44 to 6.90 ms.
+ * with contract/reports.ts DatasetAnswerSchema): about half the size of rows written as objects
+ * (decision record 0012).
  *
  * The rows are serialised {@link ROWS_PER_SLICE} at a time and each slice is encoded on its own,
  * and so is everything but the rows (title, columns, totals). So one wide character (an en dash
- * in a title, ’ in an article name) makes only its own slice a two-byte text, not the whole answer
- * (a year of finance figures, 490 kB: 1.98 → 0.96 ms); and V8 builds several short texts faster
- * than one long one. The slices are whole rows (array elements), so no character is cut. With
- * {@link part}, a year of corrections (1.4 MB, 592 rows of 6,885 with a wide character): 5.7 ms
- * in one text with TextEncoder, 4.6–5.7 ms in slices with TextEncoder, 3.7–3.9 ms in slices with
- * ICU's converter. The parts are written into one buffer of the answer's size: no buffer per
+ * in a title, ’ in an article name) makes only its own slice a two-byte text, not the whole answer;
+ * and V8 builds several short texts faster than one long one. The slices are whole rows (array
+ * elements), so no character is cut. The parts are written into one buffer of the answer's size: no buffer per
  * slice, and no copy of them all into the answer (Buffer.concat).
  * @returns the bytes, one buffer.
  * @throws TypeError from JSON.stringify (a BigInt or a cycle in a row).

@@ -1,8 +1,8 @@
 /**
  * Why this exists: for every PDF, pdfkit (pdfmake's writer) opens Roboto anew and shapes every
- * distinct piece of text with it (fontkit's OpenType layout: a few dozen microseconds each), so
- * the amounts, times, dates and names that every report repeats were shaped again in each
- * document: about an eighth of the rendering time of a tickets table. Here each font file is
+ * distinct piece of text with it (fontkit's OpenType layout), so the amounts, times, dates and
+ * names that every report repeats were shaped again in each document, a sizeable part of the
+ * rendering time of a tickets table. Here each font file is
  * opened once per thread (worker) and its shaped texts are kept from one document to the next,
  * up to {@link MAX_SHAPED} texts per font, then started afresh.
  *

@@ -20,7 +20,7 @@ function pdfPool(): Piscina {
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
     // Starting a worker loads pdfmake and its fonts (about a second): keep it for a while.
     idleTimeout: 5 * 60_000,
-    // Laying out is memory-hungry (about 30 MB per 1,000 rows at its peak): a worker gets a
+    // Laying out is memory-hungry (in proportion to the rows): a worker gets a
     // limit of its own, above what the largest PDF run.ts lets through needs (MAX_ROWS_READ_WHOLE
     // .PDF rows), so a runaway layout fails that one PDF (errorPdf) instead of the server.
     resourceLimits: { maxOldGenerationSizeMb: 1536, maxYoungGenerationSizeMb: 48 },

@@ -135,26 +135,16 @@ function shortColumnsFit(
   return need * FIT_MARGIN + paddings < (landscape ? TABLE_WIDTH.landscape : TABLE_WIDTH.portrait);
 }
 
-/** The pdfmake document of `dataset` (exported for tests and benchmarks). */
-export function pdfDefinition(
+/**
+ * The table of `dataset`: the header, a row per dataset row and the bold totals row, with the
+ * column widths. Body cells of short columns stay on one line when the table is sure to fit
+ * the page that way ({@link shortColumnsFit}).
+ */
+function reportTable(
   dataset: Dataset,
-  options: RenderOptions,
-  compress = true,
-  chartSvg: string | null = null,
-): TDocumentDefinitions {
-  const { language } = options;
-  const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
-  const generated = formatInstant(new Date(dataset.generatedAt), options.timeZone);
-  const period = options.fiscalDates
-    ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
-    : t('report.pdf.period', {
-        dateDebut: formatDate(dataset.dateDebut),
-        dateFin: formatDate(dataset.dateFin),
-      });
-  // French typography puts a (no-break) space before the colon.
-  const colon = language === 'fr' ? '\u00a0: ' : ': ';
-  const title = `${pdfText(dataset.title)} — ${t(`report.variant.${dataset.variant}`)}`;
-
+  language: RenderOptions['language'],
+  landscape: boolean,
+): { widths: Array<'auto' | '*'>; rows: TableCell[][] } {
   const header: TableCell[] = dataset.columns.map((c) => ({
     text: pdfText(c.label),
     style: 'th',
@@ -190,7 +180,6 @@ export function pdfDefinition(
     };
   });
   const texts: string[][] = dataset.rows.map((row) => dataset.columns.map((c, i) => format[i]!(row[c.key])));
-  const landscape = isLandscape(dataset);
   const widths = columnWidths(
     dataset,
     bodyTexts.map((t) => t.chars),
@@ -205,6 +194,20 @@ export function pdfDefinition(
   });
   const body: TableCell[][] = texts.map((row) => row.map((text, i) => cellOf[i]!(text)));
 
+  return { widths, rows: [header, ...body, totalCells] };
+}
+
+/** The lines above the table: title, chain, sites, period, hours, training mode, currency, generated-at. */
+function introLines(
+  dataset: Dataset,
+  options: RenderOptions,
+  heading: { title: string; period: string },
+  t: (id: string, values?: Record<string, string | number>) => string,
+): Content[] {
+  const { title, period } = heading;
+  const generated = formatInstant(new Date(dataset.generatedAt), options.timeZone);
+  // French typography puts a (no-break) space before the colon.
+  const colon = options.language === 'fr' ? '\u00a0: ' : ': ';
   const intro: Content[] = [
     { text: title, style: 'title' },
     { text: `${t('report.pdf.chain')}${colon}${pdfText(options.chain)}` },
@@ -216,7 +219,28 @@ export function pdfDefinition(
   intro.push({ text: t('report.pdf.currency', { currency: dataset.currency }) });
   intro.push({ text: t('report.pdf.generatedAt', generated), style: 'muted', margin: [0, 0, 0, 8] });
 
-  const content: Content[] = [...intro];
+  return intro;
+}
+
+/** The pdfmake document of `dataset` (exported for tests and benchmarks). */
+export function pdfDefinition(
+  dataset: Dataset,
+  options: RenderOptions,
+  compress = true,
+  chartSvg: string | null = null,
+): TDocumentDefinitions {
+  const { language } = options;
+  const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
+  const period = options.fiscalDates
+    ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
+    : t('report.pdf.period', {
+        dateDebut: formatDate(dataset.dateDebut),
+        dateFin: formatDate(dataset.dateFin),
+      });
+  const title = `${pdfText(dataset.title)} — ${t(`report.variant.${dataset.variant}`)}`;
+  const landscape = isLandscape(dataset);
+  const table = reportTable(dataset, language, landscape);
+  const content: Content[] = introLines(dataset, options, { title, period }, t);
   // Graph variant: the chart above the table, as wide as the page.
   if (chartSvg) {
     const size = landscape ? CHART_SIZE.landscape : CHART_SIZE.portrait;
@@ -228,8 +252,8 @@ export function pdfDefinition(
     table: {
       headerRows: 1,
       dontBreakRows: true,
-      widths,
-      body: [header, ...body, totalCells],
+      widths: table.widths,
+      body: table.rows,
     },
     layout: TABLE_LAYOUT,
   });

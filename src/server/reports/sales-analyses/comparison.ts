@@ -20,7 +20,7 @@ import { subDays } from 'date-fns/subDays';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
 import type { Dataset } from '../../../contract/reports.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
-import { hourRangeCondition, readsHourAggregates } from '../../db/aggregates.ts';
+import { hourRangeCondition, readsHourAggregates } from '../aggregate-reads.ts';
 import { usesDailyAggregate } from '../sales.ts';
 import { num, periodOf, type SelectedPeriod, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportClass, ReportContext, ReportRequest } from '../types.ts';

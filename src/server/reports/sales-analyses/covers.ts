@@ -12,7 +12,7 @@
  * meals carry a cover and no amount, and count like any ticket, as in the sales report.
  */
 import type { Dataset } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';

@@ -9,7 +9,7 @@
  * was rung up by mistake, not sold. Rows are ordered by net sales, largest first.
  */
 import type { Dataset } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
@@ -107,9 +107,9 @@ async function queryFamilies(ctx: ReportContext<AnalysisParams>): Promise<Datase
 
 /**
  * Sales by product family. maxDays 400 like the sales report. Without filters below the day it
- * sums `daily_family_sales` (a year of the demo chain in ~15 ms). With filters, the period's
- * tickets come through the `(site_id, fiscal_date)` index and PostgreSQL hash-joins them with a
- * scan of the lines (a year of the demo chain: 1.1 M lines, about 0.9 s), or, once the lines
+ * sums `daily_family_sales`. With filters, the period's tickets come through the
+ * `(site_id, fiscal_date)` index and PostgreSQL hash-joins them with a scan of the lines, or,
+ * once the lines
  * table dwarfs the period, looks them up by their `(site_id, ticket_id, line_no)` key.
  */
 export const familySalesReport: ReportClass<AnalysisParams> = {

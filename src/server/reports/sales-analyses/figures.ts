@@ -18,10 +18,10 @@
  * so its VAT and payment items are those of RapportTva and RapportFinance by construction.
  *
  * Selection: ../ticket-selection.ts, as every report class. The aggregates (`daily_vat_sales`, `daily_payment_sales`) are read when the request keeps
- * whole days (aggregates.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
+ * whole days (aggregate-reads.ts `readsAggregates`); tests/reports/aggregates.test.ts checks both
  * paths give the same datasets.
  */
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import type { Database } from '../../db/connect.ts';
 import { num, periodOf, TICKETS_FROM, ticketConditions } from '../ticket-selection.ts';
 import type { ReportRequest } from '../types.ts';

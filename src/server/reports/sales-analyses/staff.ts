@@ -8,7 +8,7 @@
  * one, still shows). Rows go by site, then number or code.
  */
 import type { Dataset, DatasetColumn } from '../../../contract/reports.ts';
-import { aggregateConditions, readsAggregates } from '../../db/aggregates.ts';
+import { aggregateConditions, readsAggregates } from '../aggregate-reads.ts';
 import { message } from '../../i18n.ts';
 import { datasetHeader, translatedColumns } from '../dataset.ts';
 import { averageTicket } from '../sales.ts';

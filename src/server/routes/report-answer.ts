@@ -1,0 +1,185 @@
+/**
+ * How a report is answered over HTTP, for every call that produces one (bo/getReport and its
+ * variants, bo/getResultsData, exports/download): the report is resolved, run and rendered by
+ * the domain (reports/), then sent with `Content-Type`, `Content-Disposition: attachment;
+ * filename="…"` (translated base name), and `Content-Length` for buffered formats (PDF, XLSX,
+ * JSON) so the client can show progress; large CSV and XLSX stream. When asked, the answer is recorded as an
+ * edition (reports/editions.ts) with its outcome and size.
+ *
+ * Empty reports (SPEC.md §8 CheckReportParam): JSON answers the empty dataset (200, no rows; the
+ * screen says there is nothing to show and keeps the parameters in view), while a PDF, CSV or
+ * XLSX of an empty report answers 400 CheckReportParam instead of a blank document — a manager
+ * who downloads a file expects figures, and a blank file would look like a fault.
+ */
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyReply } from 'fastify';
+import type { Dataset, ReportFormat } from '../../contract/reports.ts';
+import type { Session } from '../auth/session.ts';
+import type { Database } from '../db/connect.ts';
+import { inBackground, recordEdition, setEditionBytes } from '../reports/editions.ts';
+import {
+  CONTENT_TYPES,
+  contentDisposition,
+  type RenderedBody,
+  renderReport,
+  reportFileName,
+} from '../reports/render/index.ts';
+import { datasetJsonBytes } from '../reports/render/json.ts';
+import { isStreamed } from '../reports/render/streamed.ts';
+import {
+  type RawReportInput,
+  type ReportSiteCache,
+  type ResolvedReport,
+  resolveReport,
+} from '../reports/request.ts';
+import { renderOptionsFor, reportDataset } from '../reports/run.ts';
+import { ApiHttpError } from '../plugins/errors.ts';
+
+/** What every report call answers with. */
+export interface ReportAnswerContext {
+  database: Database;
+  /** The GET distribution name, shown on PDFs when the sites' companies have no brand. */
+  distribution: string;
+  /** The server's report-site cache (app.ts, db/changes.ts). */
+  reportSites?: ReportSiteCache;
+}
+
+/** Records the edition with an outcome and size (bytes); resolves to its id, null when not recorded. */
+type SaveEdition = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) => Promise<number | null>;
+
+/**
+ * Runs `input` for `session` and sends it; records the edition when `record` (bo/getReport,
+ * exports/download).
+ * @throws DomainError of reports/request.ts, run.ts and shaping.ts; ApiHttpError 400
+ *   CheckReportParam for an empty document; 500 errorPdf when a PDF cannot be laid out.
+ */
+export async function sendReport(
+  reply: FastifyReply,
+  context: ReportAnswerContext,
+  session: Session,
+  input: RawReportInput,
+  record: boolean,
+): Promise<FastifyReply> {
+  const { database } = context;
+  const report = await resolveReport(input, session.siteIds, database, { sites: context.reportSites });
+  const dataset = await reportDataset(report, database);
+  const save = record ? editionSaver(reply, database, session, report, input, dataset) : notRecorded;
+  if (dataset.rows.length === 0 && input.format !== 'JSON') {
+    void save('EMPTY', null);
+    throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
+  }
+  const body = await rendered(reply, report, dataset, input.format, context.distribution, save);
+  const fileName = reportFileName(report.cls.fileNameId, dataset, input.language, input.format);
+  reply.header('Content-Type', CONTENT_TYPES[input.format]);
+  reply.header('Content-Disposition', contentDisposition(fileName));
+  switch (body.kind) {
+    case 'buffer':
+      void save('OK', body.data.length);
+      reply.header('Content-Length', body.data.length);
+      return reply.send(body.data);
+    case 'stream':
+      return sendCounted(reply, database, body.data, save('OK', null));
+    case 'dataset': {
+      // Encoded to UTF-8 once, here: sent as a string, the text would be encoded again on its
+      // way out (onSend).
+      const json = datasetJsonBytes(body.data);
+      // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
+      void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', json.length);
+      reply.header('Content-Length', json.length);
+      return reply.send(json);
+    }
+  }
+}
+
+/** The {@link SaveEdition} of a call that records nothing (bo/getResultsData). */
+const notRecorded: SaveEdition = () => Promise.resolve(null);
+
+/**
+ * Records the edition of `report` while the answer goes out (editions.ts inBackground): one
+ * round trip fewer before the user sees the report; later readers wait for it.
+ */
+function editionSaver(
+  reply: FastifyReply,
+  database: Database,
+  session: Session,
+  report: ResolvedReport,
+  input: RawReportInput,
+  dataset: Dataset,
+): SaveEdition {
+  // A streamed dataset (large CSV/XLSX, render/streamed.ts) holds only its first rows so far.
+  const rows = isStreamed(dataset) ? null : dataset.rows.length;
+  return (status, bytes) =>
+    inBackground(
+      () =>
+        recordEdition(database.pool, {
+          userId: session.userId,
+          login: session.login,
+          report,
+          input,
+          status,
+          bytes,
+          rows,
+        }),
+      (err) => reply.log.error({ err }, 'report edition not recorded'),
+    );
+}
+
+/**
+ * `dataset` rendered in the request's format; a failure is recorded as FAILED.
+ * @throws ApiHttpError 500 errorPdf when a PDF cannot be laid out; other formats' errors as thrown.
+ */
+async function rendered(
+  reply: FastifyReply,
+  report: ResolvedReport,
+  dataset: Dataset,
+  format: ReportFormat,
+  distribution: string,
+  save: SaveEdition,
+): Promise<RenderedBody> {
+  try {
+    return await renderReport(dataset, format, renderOptionsFor(report, distribution));
+  } catch (error) {
+    void save('FAILED', null);
+    if (format === 'PDF') {
+      reply.log.error({ err: error }, 'PDF rendering failed');
+      throw new ApiHttpError(500, 'errorPdf', 'the PDF could not be created');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sends a streamed document and, once it is all sent, stores its size on the edition that
+ * `edition` resolves to (when recorded).
+ */
+function sendCounted(
+  reply: FastifyReply,
+  database: Database,
+  data: Readable,
+  edition: Promise<number | null>,
+): FastifyReply {
+  let bytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  // pipeline, not pipe: a connection closed halfway destroys the renderer's stream too, so
+  // a class reading a cursor gives its database connection back (render/streamed.ts).
+  pipeline(data, counted)
+    .then(() =>
+      inBackground(
+        async () => {
+          const id = await edition;
+          if (id !== null) await setEditionBytes(database.pool, id, bytes);
+        },
+        (err) => reply.log.error({ err }, 'report size not recorded'),
+      ),
+    )
+    .catch((err: unknown) => {
+      if (!reply.raw.destroyed) reply.log.error({ err }, 'report stream failed');
+    });
+  return reply.send(counted);
+}
