@@ -21,21 +21,21 @@ import { sessionCache } from './auth/tokens.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
-import { ApiHttpError, installErrorHandlers } from './plugins/errors.ts';
+import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
-import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights.ts';
+import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
-import { reportRoutes } from './routes/reports.ts';
-import { distributionRoutes } from './routes/distributions.ts';
-import { exportRoutes } from './routes/exports.ts';
-import { favouriteRoutes } from './routes/favourites.ts';
-import { homeRoutes } from './routes/home.ts';
-import { metaRoutes } from './routes/meta.ts';
-import { referenceRoutes } from './routes/reference.ts';
-import { countingRoutes } from './routes/counting/index.ts';
-import { sessionRoutes } from './routes/session.ts';
-import { ticketRoutes } from './routes/tickets.ts';
+import { reportRoutes } from './routes/reports-routes.ts';
+import { distributionRoutes } from './routes/distributions-routes.ts';
+import { exportRoutes } from './routes/exports-routes.ts';
+import { favouriteRoutes } from './routes/favourites-routes.ts';
+import { homeRoutes } from './routes/home-routes.ts';
+import { metaRoutes } from './routes/meta-routes.ts';
+import { referenceRoutes } from './routes/reference-routes.ts';
+import { countingRoutes } from './routes/counting/counting-routes.ts';
+import { sessionRoutes } from './routes/session-routes.ts';
+import { ticketRoutes } from './routes/tickets-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,7 +113,7 @@ const openApiTransform: SwaggerTransform = (document) => {
 
 /**
  * Builds the application without listening.
- * @throws Error naming the route when one breaks the rights table (see plugins/rights.ts).
+ * @throws Error naming the route when one breaks the rights table (see plugins/rights-guard.ts).
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;

@@ -1,7 +1,7 @@
 /**
  * Domain errors: what the server's domain modules (reports/, counting/, import/, auth/, mail/, …)
  * throw when a request cannot be served as asked. They know no HTTP: each names a {@link
- * DomainErrorKind}, and the error plugin (plugins/errors.ts) maps the kind to a status, once
+ * DomainErrorKind}, and the error plugin (plugins/error-handler.ts) maps the kind to a status, once
  * (DESIGN.md §2, docs/architecture.md). The `code` is one of SPEC.md §8's (src/contract/errors.ts),
  * which the client translates; `message` is an English hint for logs and developers only.
  */

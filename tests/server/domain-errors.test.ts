@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, type DomainErrorKind } from '../../src/server/errors.ts';
-import { errorAnswer } from '../../src/server/plugins/errors.ts';
+import { errorAnswer } from '../../src/server/plugins/error-handler.ts';
 
 describe('a domain error meets HTTP once, in the error plugin', () => {
   const cases: [DomainErrorKind, number][] = [

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, SECURITY_HEADER_OPTIONS } from '../../src/server/app.ts';
 import { ConfigError, loadConfig } from '../../src/server/config.ts';
-import { ApiHttpError } from '../../src/server/plugins/errors.ts';
+import { ApiHttpError } from '../../src/server/plugins/error-handler.ts';
 import { helmetHeaders } from '../../src/server/plugins/security-headers.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_RIGHTS, type ApiRoute, type Requirement } from '../../src/contract/rights.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { checkRouteRights } from '../../src/server/plugins/rights.ts';
+import { checkRouteRights } from '../../src/server/plugins/rights-guard.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 

@@ -10,8 +10,8 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiHttpError } from './errors.ts';
-import { API_PREFIX } from './rights.ts';
+import { ApiHttpError } from './error-handler.ts';
+import { API_PREFIX } from './rights-guard.ts';
 
 /** Cache-Control of hashed assets. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

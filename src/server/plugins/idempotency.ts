@@ -46,7 +46,7 @@ import {
   IdempotencyKeySchema,
 } from '../../contract/counting.ts';
 import type {} from './request-session.ts'; // request.session
-import { ApiHttpError } from './errors.ts';
+import { ApiHttpError } from './error-handler.ts';
 import {
   beginTransaction,
   commit,

@@ -1,5 +1,5 @@
 /**
- * What the rights guard (rights.ts) adds to Fastify's types: the caller's session on the request
+ * What the rights guard (rights-guard.ts) adds to Fastify's types: the caller's session on the request
  * and the route option naming a route's entry in the rights table (`config.rights`, DESIGN.md
  * §4). Types only; a module that reads `request.session` imports it (`import type {} from`).
  */

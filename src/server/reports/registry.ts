@@ -4,7 +4,7 @@
  * exporting a {@link ReportClass} and one line in {@link REPORT_CLASSES}; routes, metrics and
  * renderers pick it up from here.
  */
-import { COUNTING_REPORTS } from './counting/index.ts';
+import { COUNTING_REPORTS } from './counting/counting-reports.ts';
 import { FINANCE_REPORTS } from './finance/index.ts';
 import { OPERATIONS_REPORTS } from './operations/index.ts';
 import { salesReport } from './sales.ts';

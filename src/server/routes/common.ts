@@ -7,7 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../contract/errors.ts';
 import type { Session } from '../auth/session.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
+import type {} from '../plugins/request-session.ts'; // request.session
 
 /** `id` of SPEC.md §7 calls: the signed-in user's id (a positive integer). */
 export const UserIdParam = z.coerce.number().int().positive().describe('id of the signed-in user');

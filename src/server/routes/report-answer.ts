@@ -34,7 +34,7 @@ import {
   resolveReport,
 } from '../reports/request.ts';
 import { renderOptionsFor, reportDataset } from '../reports/run.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
 
 /** What every report call answers with. */
 export interface ReportAnswerContext {

@@ -1,4 +1,4 @@
-/** What every counting route module receives when registered (routes/counting/index.ts). */
+/** What every counting route module receives when registered (routes/counting/counting-routes.ts). */
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connect.ts';
 

@@ -15,7 +15,7 @@ import { missingSafeCountMessages, safeReceiptMessages } from '../../counting/sa
 import { requireSite } from '../../counting/sites.ts';
 import { type SendKey, sendEachOnce } from '../../mail/send-once.ts';
 import { createMailer } from '../../mail/transport.ts';
-import { ApiHttpError } from '../../plugins/errors.ts';
+import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';

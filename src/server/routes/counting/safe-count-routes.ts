@@ -24,7 +24,7 @@ import {
   saveSafeCount,
 } from '../../counting/safe-counts.ts';
 import { requireSite } from '../../counting/sites.ts';
-import { ApiHttpError } from '../../plugins/errors.ts';
+import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';

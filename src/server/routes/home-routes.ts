@@ -10,7 +10,7 @@ import { HomeSalesAnswerSchema } from '../../contract/api.ts';
 import { parseWireDate } from '../../contract/dates.ts';
 import type { Database } from '../db/connect.ts';
 import { homeSales } from '../home/home-sales.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
 
 /** Widgets of GET bo/home/{widget} this server answers. */

@@ -13,7 +13,7 @@ import { CLIENT_HEADER } from '../../contract/api.ts';
 import { API_RIGHTS, type ApiRoute } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session, config.rights
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
-import { ApiHttpError } from './errors.ts';
+import { ApiHttpError } from './error-handler.ts';
 
 /** Where the API lives (DESIGN.md §4: `/api/` by default). */
 export const API_PREFIX = '/api';

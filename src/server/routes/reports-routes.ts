@@ -20,7 +20,7 @@ import {
   type ReportPostBody,
   ReportPostBodySchema,
 } from '../../contract/reports.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
 import { editionRequest, lastEditionRequest } from '../reports/editions.ts';
 import { closePdfPool } from '../reports/render/pdf-pool.ts';
 import type { RawReportInput, ReportSiteCache } from '../reports/request.ts';

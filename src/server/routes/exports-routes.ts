@@ -5,7 +5,7 @@
  *   covering it;
  * - GET exports/list: the generated reports (editions) the caller may see, newest first.
  * The reads are the domain's (reports/export-status.ts, reports/editions.ts).
- * Downloading an edition again is GET exports/download (src/server/routes/reports.ts, which
+ * Downloading an edition again is GET exports/download (src/server/routes/reports-routes.ts, which
  * owns report generation).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -15,7 +15,7 @@ import { parseWireDate, toWireDate } from '../../contract/dates.ts';
 import { EditionsAnswerSchema, ExportStatusAnswerSchema } from '../../contract/exports.ts';
 import { LanguageSchema } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
-import { ApiHttpError } from '../plugins/errors.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
 import { listEditions } from '../reports/editions.ts';
 import { exportStatus } from '../reports/export-status.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from './common.ts';
