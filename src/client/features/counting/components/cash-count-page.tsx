@@ -25,7 +25,7 @@ import {
   toCashCountBody,
 } from '../cash-count-model.ts';
 import { countingQueries } from '../counting-queries.ts';
-import { saveCashCount } from '../save-counts.ts';
+import { COUNTING_TABLES, saveCashCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import {
   CommentField,
@@ -67,7 +67,7 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     // Same site, date and terminal: ready for the next drawer or a recount.
     next: (f) => emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), f.caisse),
     invalidates: countingQueries.all(),
-    table: 'cashCounts',
+    table: COUNTING_TABLES.cashCount,
     fix: { outboxId: fixOutboxId, kind: 'cashCount', fromBody: formFromBody },
   });
   const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorText, fixing, unsent } =

@@ -8,8 +8,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { db } from '../../../lib/db.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { findLocalRecord, findWrite } from '../../../lib/outbox/page-outbox.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -23,7 +23,7 @@ import {
   receiptFormFromReceipt,
   toReceiptInput,
 } from '../receipt-model.ts';
-import { type ReceiptInput, saveReceipt } from '../save-counts.ts';
+import { COUNTING_TABLES, type ReceiptInput, saveReceipt } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import {
   CommentField,
@@ -50,7 +50,7 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
     successCode: 'receiptSaved',
     next: (f, author) => emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), author.login),
     invalidates: receiptQueries.all(),
-    table: 'receipts',
+    table: COUNTING_TABLES.receipt,
   });
   const { user, ref, form, setForm, errors, setErrors, saving, submit, errorText, unsent } = counting;
   // The queued receipt being edited before it leaves (it is then rewritten in place).
@@ -82,13 +82,13 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
   );
 
   async function editQueued(outboxId: string) {
-    const item = await db().outbox.where('id').equals(outboxId).first();
-    if (item?.record?.table !== 'receipts') return;
+    const item = await findWrite(outboxId);
+    if (item?.record?.table !== COUNTING_TABLES.receipt) return;
     if (item.state === 'sending' || (item.state === 'waiting' && item.attempts > 0)) {
       notify.error('receiptBeingSent');
       return;
     }
-    const record = await db().receipts.get(item.record.key);
+    const record = await findLocalRecord(COUNTING_TABLES.receipt, item.record.key);
     if (!record) return;
     setForm(receiptFormFromInput(record.data as unknown as ReceiptInput, intl.locale));
     setEditingQueued(outboxId);

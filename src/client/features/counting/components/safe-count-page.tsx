@@ -23,7 +23,7 @@ import {
   safeFormFromBody,
   toSafeCountBody,
 } from '../safe-count-model.ts';
-import { saveSafeCount } from '../save-counts.ts';
+import { COUNTING_TABLES, saveSafeCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import { AwaitingSignatures } from './awaiting-signatures.tsx';
 import { CountersignDialog, type CountersignTarget } from './countersign-dialog.tsx';
@@ -64,7 +64,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
     successCode: 'safeCountSaved',
     next: (f) => emptySafeCountForm(f.site, f.dateFiscale ?? toWireDate(new Date())),
     invalidates: safeQueries.all(),
-    table: 'safeCounts',
+    table: COUNTING_TABLES.safeCount,
     fix: { outboxId: fixOutboxId, kind: 'safeCount', fromBody: safeFormFromBody },
   });
   const { user, sites, site, form, setForm, errors, saving, submit, errorText, fixing, unsent } = counting;
