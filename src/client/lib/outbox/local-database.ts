@@ -31,7 +31,7 @@ export type LocalSyncState = 'pending' | 'synced' | 'needsAttention' | 'discarde
 export type OutboxState = 'waiting' | 'sending' | 'needsAttention';
 
 /**
- * Name a feature gives its local records (e.g. the counting feature's cash counts). Records of
+ * Name a feature gives its local records (any name it chooses). Records of
  * different tables never mix: lists and reads always name their table.
  */
 export type LocalTableName = string;
@@ -64,7 +64,7 @@ export interface OutboxItem {
    */
   lane: string;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path relative to the API base, no leading slash (`bo/comptage/saveCashCount`). */
+  /** Path relative to the API base, no leading slash (e.g. `bo/some/write`). */
   path: string;
   searchParams?: Record<string, string>;
   body: unknown;

@@ -26,7 +26,7 @@ export interface WriteToQueue {
   /** What it writes, as the feature names it (picks the label on /sync). */
   kind: string;
   /**
-   * Its replay lane: writes of the same business record (the same drawer, the same safe…) share a
+   * Its replay lane: writes of the same business record (as the feature defines it) share a
    * lane and arrive in the order they were made; other lanes may be sent meanwhile.
    */
   lane: string;
@@ -42,7 +42,7 @@ export interface WriteToQueue {
     siteId: number;
     fiscalDate: string;
     data: Record<string, unknown>;
-    /** Reuse a local record (an edit of a pending receipt); a new UUID otherwise. */
+    /** Reuse a local record (an edit of a write still pending); a new UUID otherwise. */
     localId?: string;
   };
   /** Clock for tests (epoch ms). */

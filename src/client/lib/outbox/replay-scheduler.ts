@@ -5,9 +5,9 @@
  * Guarantees:
  * - oldest first (the outbox's auto-increment `seq`): items start in that order, up to
  *   `concurrency` at once;
- * - writes of one lane (the lane the feature declared when it queued them: the same drawer, the
- *   same safe…) one after the other, so a recount never overtakes its count; a lane whose item
- *   failed (5xx) waits for the next run;
+ * - writes of one lane (the lane the feature declared when it queued them: the same business
+ *   record) one after the other, so a later version never overtakes an earlier one; a lane whose
+ *   item failed (5xx) waits for the next run;
  * - items queued before lanes existed ({@link QUEUED_BEFORE_LANES}) go first and one by one: while
  *   one of them is waiting or in flight, nothing newer starts;
  * - picking is serialised (one IndexedDB read at a time), so two workers never pick one item.

@@ -8,7 +8,7 @@
  *   lock.ts); a context that finds it held does nothing, the holder is already replaying;
  * - oldest first (the outbox's auto-increment `seq`): items start in that order, up to
  *   `concurrency` at once, and writes of one lane (declared by the feature that queued them: the
- *   same drawer, the same safe…) one after the other, so a recount never overtakes its count
+ *   same business record) one after the other, so a recount never overtakes its count
  *   (replay-scheduler.ts);
  * - every send carries the item's `Idempotency-Key`, so a write whose answer was lost (network cut
  *   after the server committed, tab closed mid-request) is sent again safely: the server answers a
