@@ -16,7 +16,7 @@ describe('counting replay lanes', () => {
     expect(countingLane('receipt', 3, date)).not.toBe(countingLane('receipt', 4, date));
   });
 
-  it('keeps the lane strings of the items already queued', () => {
+  it('builds the same lane strings the outbox built from the summary before features declared them', () => {
     expect(countingLane('cashCount', 3, '2026-11-22', 1)).toBe('cash|3|2026-11-22|1');
     expect(countingLane('safeCount', 3, '2026-11-22')).toBe('safe|3|2026-11-22');
     expect(countingLane('receipt', 3, '2026-11-22')).toBe('receipt|3|2026-11-22');
