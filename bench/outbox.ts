@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { set } from 'idb-keyval';
-import { openDb } from '../src/client/lib/db.ts';
+import { openDb } from '../src/client/lib/outbox/local-database.ts';
 import {
   readStoredCredentials,
   STORED_SESSION_FORMAT,
@@ -155,6 +155,8 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
       const body = countBody(site, dateFiscale, caisse);
       return queueWrite(db, {
         kind: 'cashCount',
+        // The counting screen's lane (features/counting countingLane): one drawer, one day.
+        lane: `cash|${site}|${dateFiscale}|${caisse}`,
         method: 'POST',
         path: 'bo/comptage/save',
         searchParams: { id: String(userId) },

@@ -6,7 +6,8 @@
  *   opens and signs in from its stored session with no network;
  * - every navigation is answered with the precached `index.html` (the router takes it from there),
  *   except `/api/` paths;
- * - API answers are kept only for an explicit allow-list of read-only GETs (offline-copies.ts):
+ * - API answers are kept only for an explicit allow-list of read-only GETs
+ *   (lib/outbox/offline-copy-store.ts):
  *   several GETs of the API change data (removeSociete, updateRule, emptyDataBase… DESIGN.md §4),
  *   and those, like every write, always go straight to the network;
  * - queued offline writes are replayed on Background Sync (`comptoir-outbox`, Chromium) with the
@@ -18,7 +19,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { db } from '../src/client/lib/db.ts';
+import { db } from '../src/client/lib/outbox/local-database.ts';
 import { readStoredCredentials } from '../src/client/lib/outbox/credentials.ts';
 import { webLock } from '../src/client/lib/outbox/lock.ts';
 import {
@@ -27,7 +28,11 @@ import {
 } from '../src/client/lib/outbox/offline-copy-protocol.ts';
 import { OUTBOX_SYNC_TAG } from '../src/client/lib/outbox/queue.ts';
 import { replayOutbox } from '../src/client/lib/outbox/replay.ts';
-import { type CopyEvent, isCacheableRead, networkFirst } from './offline-copies.ts';
+import {
+  type CopyEvent,
+  isCacheableRead,
+  networkFirst,
+} from '../src/client/lib/outbox/offline-copy-store.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;

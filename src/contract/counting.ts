@@ -38,7 +38,7 @@ import { LanguageSchema } from './reports.ts';
  * Keys are kept {@link IDEMPOTENCY_KEY_TTL_DAYS} days; after that a key counts as new.
  * A key that is not a UUID answers 400 `BadRequest`.
  */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export { IDEMPOTENCY_KEY_HEADER } from './constants.ts';
 /** Answer header set to `true` on a replayed answer. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Error code (HTTP 422): the key was used before for another request. Fix: use a new key. */

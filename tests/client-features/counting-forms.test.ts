@@ -9,6 +9,7 @@ import {
   emptyCashCountForm,
   formFromBody,
   requiredParts,
+  storedCountTotals,
   summary,
   toCashCountBody,
 } from '../../src/client/features/counting/cash-count-model.ts';
@@ -248,5 +249,28 @@ describe("the safe screen's online actions", () => {
       messageId: 'app.unexpectedError',
       settle: false,
     });
+  });
+});
+
+describe('stored cash count totals', () => {
+  it('adds the counted methods and their variances in cents, a method not counted adding nothing', () => {
+    expect(
+      storedCountTotals({
+        cashCents: 12_345,
+        chequesCents: 4_550,
+        mealVouchersCents: null,
+        cardSlipsCents: 1,
+        variance: { cashCents: -5, chequesCents: 250, mealVouchersCents: null, cardSlipsCents: 0 },
+      }),
+    ).toEqual({ countedCents: 16_896, varianceCents: 245 });
+    expect(
+      storedCountTotals({
+        cashCents: null,
+        chequesCents: null,
+        mealVouchersCents: null,
+        cardSlipsCents: null,
+        variance: { cashCents: null, chequesCents: null, mealVouchersCents: null, cardSlipsCents: null },
+      }),
+    ).toEqual({ countedCents: 0, varianceCents: 0 });
   });
 });

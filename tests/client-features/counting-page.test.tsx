@@ -19,7 +19,7 @@ import { toWireDate } from '../../src/contract/dates.ts';
 import { CashCountPage } from '../../src/client/features/counting/components/cash-count-page.tsx';
 import { countingQueries } from '../../src/client/features/counting/counting-queries.ts';
 import { resetSelection } from '../../src/client/selection/selection-state.ts';
-import { db } from '../../src/client/lib/db.ts';
+import { db } from '../../src/client/lib/outbox/local-database.ts';
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import {
   inputLabelled,
@@ -64,7 +64,7 @@ let root: Root;
 beforeEach(async () => {
   resetSelection();
   await db().outbox.clear();
-  await db().cashCounts.clear();
+  await db().localRecords.clear();
   signInAs({ id: 9, login: 'manager', droits: ['COMPTAGE'], language: 'en' });
   seedReferenceData(
     [lyon],
@@ -130,7 +130,7 @@ describe('cash count screen', () => {
         cardSlipsCents: null,
       },
     });
-    const local = await db().cashCounts.get(items[0]!.record!.key);
+    const local = await db().localRecords.get(['cashCounts', items[0]!.record!.key]);
     expect(local).toMatchObject({
       syncState: 'pending',
       outboxId: items[0]!.id,

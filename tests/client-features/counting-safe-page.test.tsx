@@ -15,7 +15,7 @@ import { CashCountPage } from '../../src/client/features/counting/components/cas
 import { SafeCountPage } from '../../src/client/features/counting/components/safe-count-page.tsx';
 import { saveCashCount } from '../../src/client/features/counting/save-counts.ts';
 import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
-import { db } from '../../src/client/lib/db.ts';
+import { db } from '../../src/client/lib/outbox/local-database.ts';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { readStoredCredentials } from '../../src/client/lib/outbox/credentials.ts';
 import { webLock } from '../../src/client/lib/outbox/lock.ts';

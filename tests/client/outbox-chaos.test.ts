@@ -9,7 +9,7 @@
 import 'fake-indexeddb/auto';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ComptoirDb, openDb } from '../../src/client/lib/db.ts';
+import { type ComptoirDb, openDb } from '../../src/client/lib/outbox/local-database.ts';
 import { webLock } from '../../src/client/lib/outbox/lock.ts';
 import { countOutbox, queueWrite } from '../../src/client/lib/outbox/queue.ts';
 import { replayOutbox } from '../../src/client/lib/outbox/replay.ts';
@@ -75,6 +75,7 @@ describe('outbox under chaos', () => {
           const body = { caisse: k % 7, countedCents: 100 * k, note: `n°${k}` };
           const item = await queueWrite(tab, {
             kind: 'cashCount',
+            lane: 'serial',
             method: 'POST',
             path: 'bo/comptage/save',
             body,
@@ -124,7 +125,7 @@ describe('outbox under chaos', () => {
     for (const { key, body } of queued) expect(server.rows.get(key)?.body).toEqual(body);
     // Chaos really happened: many more requests than writes.
     expect(server.received.length).toBeGreaterThan(WRITES * 1.3);
-    const local = await tab.cashCounts.toArray();
+    const local = await tab.localRecords.toArray();
     expect(local.filter((r) => r.syncState !== 'synced')).toEqual([]);
     tab.close();
   });

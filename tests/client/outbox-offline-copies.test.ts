@@ -1,21 +1,21 @@
 /**
  * Offline copies of reports and dashboards (issue #3 point 6) as the service worker makes them
- * (sw/offline-copies.ts): allow-list only, network first against a real loopback server, last
+ * (lib/outbox/offline-copy-store.ts): allow-list only, network first against a real loopback server, last
  * answers kept in IndexedDB (fake-indexeddb) within bounds, served with their date when the
  * network fails.
  */
 import 'fake-indexeddb/auto';
+import { basicAuthLogin } from '../../src/contract/basic-auth.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ComptoirDb, openDb } from '../../src/client/lib/db.ts';
+import { type ComptoirDb, openDb } from '../../src/client/lib/outbox/local-database.ts';
 import { OFFLINE_COPY_HEADER } from '../../src/client/lib/outbox/offline-copy-protocol.ts';
 import {
   type CopyEvent,
   copyKey,
   isCacheableRead,
-  loginOf,
   networkFirst,
   storeCopy,
-} from '../../sw/offline-copies.ts';
+} from '../../src/client/lib/outbox/offline-copy-store.ts';
 import { json, startTestApi, type TestApi } from './api-server.ts';
 
 let api: TestApi;
@@ -99,7 +99,7 @@ describe('offline copies', () => {
   });
 
   it('keys copies by login and query, ignoring the cache-busting timestamp', () => {
-    expect(loginOf(basic('gérant'))).toBe('gérant');
+    expect(basicAuthLogin(basic('gérant'))).toBe('gérant');
     const a = copyKey('x', 'bo/home/ventes', new URLSearchParams('sites=1,2&_=111&id=3'));
     const b = copyKey('x', 'bo/home/ventes', new URLSearchParams('id=3&_=222&sites=1,2'));
     expect(a).toBe(b);

@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { set } from 'idb-keyval';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ComptoirDb, openDb } from '../../src/client/lib/db.ts';
+import { type ComptoirDb, openDb } from '../../src/client/lib/outbox/local-database.ts';
 import {
   readStoredCredentials,
   STORED_SESSION_FORMAT,
@@ -26,12 +26,9 @@ import {
 } from '../../src/client/lib/outbox/queue.ts';
 import {
   DEFAULT_REPLAY_CONCURRENCY,
-  IDEMPOTENCY_HEADER,
   type ReplayOptions,
-  replayLane,
   replayOutbox,
 } from '../../src/client/lib/outbox/replay.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../../src/contract/counting.ts';
 import { SESSION_FORMAT, SESSION_KEY } from '../../src/client/lib/session.ts';
 import { type OutboxServer, startOutboxServer } from './outbox-server.ts';
 
@@ -62,6 +59,7 @@ function options(extra: Partial<ReplayOptions> = {}): ReplayOptions {
 function queueCount(n: number, login = LOGIN) {
   return queueWrite(db, {
     kind: 'cashCount',
+    lane: 'serial',
     method: 'POST',
     path: 'bo/comptage/caisses',
     body: { restaurantId: 3, dateFiscale: '2026-11-22', caisse: n, countedCents: 1000 * n },
@@ -75,6 +73,7 @@ function queueCount(n: number, login = LOGIN) {
 function queueDrawerCount(caisse: number, round: number) {
   return queueWrite(db, {
     kind: 'cashCount',
+    lane: `cash|3|2026-11-22|${caisse}`,
     method: 'POST',
     path: 'bo/comptage/caisses',
     body: { restaurantId: 3, dateFiscale: '2026-11-22', caisse, round },
@@ -88,7 +87,10 @@ describe('outbox', () => {
   it('a count queued while offline reaches the server exactly once after reconnecting', async () => {
     server.down = true;
     const item = await queueCount(1);
-    expect(await db.cashCounts.get(item.id)).toMatchObject({ syncState: 'pending', outboxId: item.id });
+    expect(await db.localRecords.get(['cashCounts', item.id])).toMatchObject({
+      syncState: 'pending',
+      outboxId: item.id,
+    });
 
     const offline = await replayOutbox(options());
     expect(offline).toMatchObject({ sent: 0, stoppedBy: 'offline', remaining: 1 });
@@ -104,7 +106,7 @@ describe('outbox', () => {
     expect(server.rows.size).toBe(1);
     expect(server.rows.get(item.id)!.body).toEqual(item.body);
     expect(await db.outbox.count()).toBe(0);
-    expect(await db.cashCounts.get(item.id)).toMatchObject({
+    expect(await db.localRecords.get(['cashCounts', item.id])).toMatchObject({
       syncState: 'synced',
       serverAnswer: { id: 1 },
       outboxId: null,
@@ -140,7 +142,10 @@ describe('outbox', () => {
     expect(server.received).toHaveLength(2);
     expect(server.rows.size).toBe(1);
     // The repeat got the first answer.
-    expect(await db.cashCounts.get(item.id)).toMatchObject({ syncState: 'synced', serverAnswer: { id: 1 } });
+    expect(await db.localRecords.get(['cashCounts', item.id])).toMatchObject({
+      syncState: 'synced',
+      serverAnswer: { id: 1 },
+    });
   });
 
   it('treats a delayed answer past the time limit as a network error and sends again', async () => {
@@ -163,7 +168,7 @@ describe('outbox', () => {
       reason: 'CountRuleMissing',
       status: 400,
     });
-    expect(await db.cashCounts.get(refused.id)).toMatchObject({
+    expect(await db.localRecords.get(['cashCounts', refused.id])).toMatchObject({
       syncState: 'needsAttention',
       reason: 'CountRuleMissing',
     });
@@ -184,7 +189,10 @@ describe('outbox', () => {
     await replayOutbox(options());
     expect(server.rows.get(resent!.idempotencyKey)?.body).toEqual(fixed);
     expect(await db.outbox.count()).toBe(0);
-    expect(await db.cashCounts.get(refused.id)).toMatchObject({ syncState: 'synced', data: { fixed: true } });
+    expect(await db.localRecords.get(['cashCounts', refused.id])).toMatchObject({
+      syncState: 'synced',
+      data: { fixed: true },
+    });
   });
 
   it('discards an item only after the confirmation step, keeping the local record marked discarded', async () => {
@@ -198,7 +206,10 @@ describe('outbox', () => {
 
     await confirmDiscard(db, ticket);
     expect(await findItem(db, item.id)).toBeUndefined();
-    expect(await db.cashCounts.get(item.id)).toMatchObject({ syncState: 'discarded', outboxId: null });
+    expect(await db.localRecords.get(['cashCounts', item.id])).toMatchObject({
+      syncState: 'discarded',
+      outboxId: null,
+    });
   });
 
   it('refuses a confirmation given for an item that was resent since', async () => {
@@ -262,28 +273,9 @@ describe('outbox', () => {
     expect(server.rows.size).toBe(3);
   });
 
-  it('puts writes of the same drawer, safe or site’s receipts in one lane and unknown writes in a shared one', () => {
-    const cash = (terminal: number) => ({
-      kind: 'cashCount',
-      summary: { site: 3, date: '2026-11-22', terminal },
-    });
-    expect(replayLane(cash(1))).toBe(replayLane(cash(1)));
-    expect(replayLane(cash(1))).not.toBe(replayLane(cash(2)));
-    expect(replayLane({ kind: 'receipt', summary: { site: 3, date: '2026-11-22', seller: 'A' } })).toBe(
-      replayLane({ kind: 'receiptUpdate', summary: { site: 3, date: '2026-11-22', seller: 'B' } }),
-    );
-    expect(replayLane({ kind: 'safeCount', summary: { site: 3, date: '2026-11-22' } })).not.toBe(
-      replayLane({ kind: 'safeCount', summary: { site: 3, date: '2026-11-23' } }),
-    );
-    expect(replayLane({ kind: 'somethingNew', summary: { site: 3, date: '2026-11-22' } })).toBe(
-      replayLane({ kind: 'cashCount', summary: { site: 3 } }),
-    );
-  });
-
   it('sends the schema version with every item and never sends an item of an unknown version', async () => {
     const item = await queueCount(1);
     expect(item.schemaVersion).toBe(OUTBOX_SCHEMA_VERSION);
-    expect(IDEMPOTENCY_HEADER).toBe(IDEMPOTENCY_KEY_HEADER);
     const old = await queueCount(2);
     await db.outbox.update(old.seq!, { schemaVersion: OUTBOX_SCHEMA_VERSION + 1 });
     await replayOutbox(options());

@@ -4,6 +4,7 @@
  * which parts the site's rules require. Pure functions, so the screen and the tests share them.
  */
 import {
+  type CashCount,
   type CashCountBody,
   CashCountBodySchema,
   DENOMINATIONS_CENTS,
@@ -130,6 +131,28 @@ export function summary(
       variance: e !== null && c !== null ? c - e : null,
     };
   });
+}
+
+/**
+ * The totals of a stored count, in cents, as the day's list shows them: everything counted, and
+ * the sum of the variances per method. A method not counted (null) adds nothing.
+ */
+export function storedCountTotals(
+  count: Pick<CashCount, 'cashCents' | 'chequesCents' | 'mealVouchersCents' | 'cardSlipsCents' | 'variance'>,
+): { countedCents: number; varianceCents: number } {
+  const { variance } = count;
+  return {
+    countedCents:
+      (count.cashCents ?? 0) +
+      (count.chequesCents ?? 0) +
+      (count.mealVouchersCents ?? 0) +
+      (count.cardSlipsCents ?? 0),
+    varianceCents:
+      (variance.cashCents ?? 0) +
+      (variance.chequesCents ?? 0) +
+      (variance.mealVouchersCents ?? 0) +
+      (variance.cardSlipsCents ?? 0),
+  };
 }
 
 /** A form error: which field, and the message id to show. */

@@ -6,9 +6,7 @@
  * new key, never queued twice.
  */
 import type { CashCountBody, ReceiptComplements, SafeCountBody } from '../../../contract/counting.ts';
-import { db } from '../../lib/db.ts';
-import { kickOutbox, submitWrite } from '../../lib/outbox/page-outbox.ts';
-import { resendItem } from '../../lib/outbox/queue.ts';
+import { resendWrite, submitWrite } from '../../lib/outbox/page-outbox.ts';
 
 /** Who writes: the signed-in user's id (query `id`, SPEC.md §7) and login (owner of the item). */
 export interface Author {
@@ -16,14 +14,43 @@ export interface Author {
   login: string;
 }
 
+/**
+ * The device tables the counting records are kept in, by the outbox's local records (the names
+ * version 1 of the database gave their stores, so records and queued writes from then still match).
+ */
+export const COUNTING_TABLES = {
+  cashCount: 'cashCounts',
+  safeCount: 'safeCounts',
+  receipt: 'receipts',
+} as const;
+
+/**
+ * The replay lane of a counting write: the business record it changes, so that two counts of the
+ * same drawer (a count and its recount, each a new version on the server) arrive in the order
+ * they were made, while other drawers' counts are sent meanwhile:
+ * - cash count: site, fiscal date (YYYY-MM-DD) and terminal;
+ * - safe count: site and fiscal date;
+ * - receipts (create and update): site and fiscal date.
+ */
+export function countingLane(
+  kind: 'cashCount' | 'safeCount' | 'receipt',
+  site: number,
+  fiscalDate: string,
+  terminal?: number,
+): string {
+  if (kind === 'cashCount') return `cash|${site}|${fiscalDate}|${terminal}`;
+  if (kind === 'safeCount') return `safe|${site}|${fiscalDate}`;
+  return `receipt|${site}|${fiscalDate}`;
+}
+
+/** Resends the refused write `fixOutboxId` in place with `change`, or queues a new one. */
 async function fixOrQueue(
   fixOutboxId: string | null,
   change: { body: unknown; data: Record<string, unknown>; summary: Record<string, string | number> },
   queue: () => Promise<unknown>,
 ): Promise<void> {
   if (fixOutboxId) {
-    await resendItem(db(), fixOutboxId, change);
-    kickOutbox();
+    await resendWrite(fixOutboxId, change);
     return;
   }
   await queue();
@@ -31,8 +58,8 @@ async function fixOrQueue(
 
 /** Where each kind of count is sent (SPEC.md §7) and which device table keeps it. */
 const COUNT_WRITES = {
-  cashCount: { path: 'bo/comptage/save', table: 'cashCounts' },
-  safeCount: { path: 'coffre/save', table: 'safeCounts' },
+  cashCount: { path: 'bo/comptage/save', table: COUNTING_TABLES.cashCount },
+  safeCount: { path: 'coffre/save', table: COUNTING_TABLES.safeCount },
 } as const;
 
 /**
@@ -51,6 +78,7 @@ async function saveCount(
   await fixOrQueue(fixOutboxId, { body, data, summary }, () =>
     submitWrite({
       kind,
+      lane: countingLane(kind, body.site, body.dateFiscale, 'caisse' in body ? body.caisse : undefined),
       method: 'POST',
       path,
       searchParams: { id: String(author.id) },
@@ -107,12 +135,12 @@ export async function saveReceipt(author: Author, input: ReceiptInput, fixOutbox
   const data = { ...input } satisfies Record<string, unknown>;
   if (fixOutboxId) {
     // A receipt's parameters travel in the query: a fix rewrites the item's query too.
-    await resendItem(db(), fixOutboxId, { body: input.complements, data, summary, searchParams });
-    kickOutbox();
+    await resendWrite(fixOutboxId, { body: input.complements, data, summary, searchParams });
     return;
   }
   await submitWrite({
     kind: input.documentId === null ? 'receipt' : 'receiptUpdate',
+    lane: countingLane('receipt', input.site, input.dateFiscale),
     method: 'POST',
     path:
       input.documentId === null ? 'bo/documentsManager/createDocument' : 'bo/documentsManager/updateDocument',
@@ -120,6 +148,6 @@ export async function saveReceipt(author: Author, input: ReceiptInput, fixOutbox
     body: input.complements,
     login: author.login,
     summary,
-    record: { table: 'receipts', siteId: input.site, fiscalDate: input.dateFiscale, data },
+    record: { table: COUNTING_TABLES.receipt, siteId: input.site, fiscalDate: input.dateFiscale, data },
   });
 }

@@ -10,7 +10,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { db, type LocalRecord, type LocalTableName } from '../../lib/db.ts';
+import {
+  type LocalRecord,
+  type LocalTableName,
+  listUnsentLocalRecords,
+} from '../../lib/outbox/page-outbox.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { notify, notifyFailure } from '../../lib/notifications.ts';
 import { useLiveQuery } from '../../lib/outbox/use-live-query.ts';
@@ -104,12 +108,7 @@ export function useCountingForm<Form extends CountingFormBase, Field extends str
   const unsent =
     useLiveQuery(() => {
       if (form.site === null || form.dateFiscale === null) return Promise.resolve(NO_RECORDS);
-      const records = db()[options.table];
-      return records
-        .where('[siteId+fiscalDate]')
-        .equals([form.site, form.dateFiscale])
-        .filter((r) => r.syncState === 'pending' || r.syncState === 'needsAttention')
-        .sortBy('savedAt');
+      return listUnsentLocalRecords(options.table, form.site, form.dateFiscale);
     }, [form.site, form.dateFiscale]) ?? NO_RECORDS;
 
   const submit = async () => {

@@ -1,10 +1,10 @@
 /**
  * Opening a counting form on a write the server refused (`?outbox=<id>` from /sync): reads the
- * queued item from the Dexie outbox and hands its body to the page, which turns it back into
+ * queued item from the outbox and hands its body to the page, which turns it back into
  * form values, so the manager fixes what was typed instead of typing it again.
  */
 import { useEffect } from 'react';
-import { db } from '../../lib/db.ts';
+import { findWrite } from '../../lib/outbox/page-outbox.ts';
 
 /**
  * Calls `onLoad(body, itemId)` once the outbox item `outboxId` is read, if it is of `kind`
@@ -21,12 +21,8 @@ export function useQueuedWrite<Body>(
   // biome-ignore lint/correctness/useExhaustiveDependencies: onLoad is deliberately not a dependency (see above)
   useEffect(() => {
     if (!outboxId) return;
-    void db()
-      .outbox.where('id')
-      .equals(outboxId)
-      .first()
-      .then((item) => {
-        if (item?.kind === kind) onLoad(item.body as Body, item.id);
-      });
+    void findWrite(outboxId).then((item) => {
+      if (item?.kind === kind) onLoad(item.body as Body, item.id);
+    });
   }, [outboxId, kind, ...deps]);
 }

@@ -6,9 +6,12 @@
  */
 import { liveQuery, type Subscription } from 'dexie';
 import { proxy } from 'valtio';
-import { db } from '../../lib/db.ts';
-import { countOutbox, LAST_SYNCED_KEY } from '../../lib/outbox/queue.ts';
-import { startOutbox, stopOutbox } from '../../lib/outbox/page-outbox.ts';
+import {
+  forgetOfflineCopies,
+  readOutboxState,
+  startOutbox,
+  stopOutbox,
+} from '../../lib/outbox/page-outbox.ts';
 import { onSignOut } from '../../lib/session.ts';
 
 export interface SyncState {
@@ -51,9 +54,7 @@ export function startSync(login: string): () => void {
   stopSync();
   startOutbox();
   subscription = liveQuery(async () => {
-    const counts = await countOutbox(db(), login);
-    const last = await db().meta.get(LAST_SYNCED_KEY);
-    return { ...counts, lastSyncedAt: typeof last?.value === 'number' ? last.value : null };
+    return readOutboxState(login);
   }).subscribe({
     next: (value) => Object.assign(syncState, value, { loaded: true }),
     error: (e: unknown) => console.error('sync state', e),
@@ -85,7 +86,7 @@ export function stopSync(): void {
 onSignOut(async () => {
   stopSync();
   try {
-    await db().offlineCopies.clear();
+    await forgetOfflineCopies();
   } catch {
     // IndexedDB unavailable: nothing was kept either.
   }

@@ -1,16 +1,36 @@
 /**
- * The outbox as the page's features use it: one replayer per page, started after sign-in and
- * stopped at sign-out, and `submitWrite`, which stores a write with its local record (one
- * transaction, queue.ts) and asks for it to be sent at once. Features never send their writes
- * themselves: online or offline, a write goes through the outbox, so it is sent the same way,
+ * The outbox as the page's features use it, their one door into it: one replayer per page, started
+ * after sign-in and stopped at sign-out; `submitWrite`, which stores a write with its local record
+ * (one transaction, queue.ts) and asks for it to be sent at once; and the reads, resends and
+ * discards of the unsent writes. Features never send their writes themselves, nor open the
+ * database: online or offline, a write goes through the outbox, so it is sent the same way,
  * exactly once, whatever happens to the network or the tab.
  */
 import { proxy } from 'valtio';
-import { db } from '../db.ts';
 import { API_BASE } from '../http.ts';
+import { db, type LocalRecord, type LocalTableName, type OutboxItem } from './local-database.ts';
+import { clearOfflineCopies } from './offline-copy-store.ts';
 import { startPageReplayer, type PageReplayer, requestBackgroundSync } from './page-replayer.ts';
-import { type WriteToQueue, queueWrite } from './queue.ts';
-import type { OutboxItem } from '../db.ts';
+import {
+  confirmDiscard,
+  countOutbox,
+  type DiscardTicket,
+  findItem,
+  lastSyncedAt,
+  listItems,
+  listUnsentRecords,
+  type OutboxCounts,
+  prepareDiscard,
+  readLocalRecord,
+  resendItem,
+  retryNow,
+  type WriteToQueue,
+  queueWrite,
+} from './queue.ts';
+
+export type { DiscardTicket, LocalRecord, LocalTableName, OutboxCounts, OutboxItem, WriteToQueue };
+export type { LocalSyncState } from './local-database.ts';
+export { OutboxItemBusy } from './queue.ts';
 
 /** `replaying` is true while this page runs a replay (the badge shows "sending"). */
 export const outboxRuntime = proxy({ replaying: false });
@@ -56,4 +76,74 @@ export async function submitWrite(write: WriteToQueue): Promise<OutboxItem> {
   const item = await queueWrite(db(), write);
   kickOutbox();
   return item;
+}
+
+/** What a resend may correct: the body, the local record's data, the summary, the query. */
+export interface WriteCorrection {
+  body: unknown;
+  data?: Record<string, unknown>;
+  summary?: Record<string, string | number>;
+  searchParams?: Record<string, string>;
+}
+
+/**
+ * Sends the queued write `id` again, corrected (a write the server refused, fixed by the user),
+ * under a new Idempotency-Key, and asks for a replay. Throws OutboxItemBusy (queue.ts `resendItem`).
+ */
+export async function resendWrite(id: string, change: WriteCorrection): Promise<void> {
+  await resendItem(db(), id, change);
+  kickOutbox();
+}
+
+/** The queued write `id`, or undefined once it is sent or discarded. */
+export function findWrite(id: string): Promise<OutboxItem | undefined> {
+  return findItem(db(), id);
+}
+
+/** Every queued write of `login`, oldest first. */
+export function listWrites(login: string): Promise<OutboxItem[]> {
+  return listItems(db(), login);
+}
+
+/** The user's "retry now" on write `id`, then a replay. Throws OutboxItemBusy while it is sent. */
+export async function retryWrite(id: string): Promise<void> {
+  await retryNow(db(), id);
+  kickOutbox();
+}
+
+/** First step of a discard: what the confirmation shows. Throws OutboxItemBusy. */
+export function prepareWriteDiscard(id: string): Promise<DiscardTicket> {
+  return prepareDiscard(db(), id);
+}
+
+/** Second step, once the user confirmed `ticket`. Throws OutboxItemBusy if the write changed. */
+export function confirmWriteDiscard(ticket: DiscardTicket): Promise<void> {
+  return confirmDiscard(db(), ticket);
+}
+
+/** The local record `localId` of the feature's `table`, or undefined. */
+export function findLocalRecord(table: LocalTableName, localId: string): Promise<LocalRecord | undefined> {
+  return readLocalRecord(db(), table, localId);
+}
+
+/** The records of `table` for a site and fiscal date (YYYY-MM-DD) still waiting or refused. */
+export function listUnsentLocalRecords(
+  table: LocalTableName,
+  siteId: number,
+  fiscalDate: string,
+): Promise<LocalRecord[]> {
+  return listUnsentRecords(db(), table, siteId, fiscalDate);
+}
+
+/** The counts of the sync badge for `login`, and the last time a write reached the server (epoch ms). */
+export async function readOutboxState(
+  login: string,
+): Promise<OutboxCounts & { lastSyncedAt: number | null }> {
+  const counts = await countOutbox(db(), login);
+  return { ...counts, lastSyncedAt: await lastSyncedAt(db()) };
+}
+
+/** Forgets every offline copy of read-only answers (sign-out: they hold that user's figures). */
+export function forgetOfflineCopies(): Promise<void> {
+  return clearOfflineCopies(db());
 }

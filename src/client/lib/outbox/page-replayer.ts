@@ -7,7 +7,7 @@
  * network is back. Background Sync is asked for after each write where the browser has it
  * (Chromium); it is a bonus, never the only way a write leaves.
  */
-import type { ComptoirDb } from '../db.ts';
+import type { ComptoirDb } from './local-database.ts';
 import { readStoredCredentials } from './credentials.ts';
 import { webLock } from './lock.ts';
 import { OUTBOX_SYNC_TAG } from './queue.ts';

@@ -9,8 +9,11 @@
  *   creation time, attempts, next-attempt time and state;
  * - nothing leaves the outbox except by reaching the server (replay.ts) or by a discard the user
  *   confirmed (`confirmDiscard` needs the ticket `prepareDiscard` gave for the same item).
+ *
+ * The outbox knows no feature: the feature that queues a write names its table of local records
+ * and its replay lane ({@link WriteToQueue}), and reads them back through the functions below.
  */
-import type { ComptoirDb, LocalRecord, LocalTableName, OutboxItem } from '../db.ts';
+import type { ComptoirDb, LocalRecord, LocalTableName, OutboxItem } from './local-database.ts';
 
 /** Format of queued bodies. Bump it when a body's shape changes; older items then need attention. */
 export const OUTBOX_SCHEMA_VERSION = 1;
@@ -20,7 +23,13 @@ export const OUTBOX_SYNC_TAG = 'comptoir-outbox';
 
 /** A write to queue. `record` is the local copy stored with it (same transaction). */
 export interface WriteToQueue {
+  /** What it writes, as the feature names it (picks the label on /sync). */
   kind: string;
+  /**
+   * Its replay lane: writes of the same business record (as the feature defines it) share a
+   * lane and arrive in the order they were made; other lanes may be sent meanwhile.
+   */
+  lane: string;
   method: OutboxItem['method'];
   path: string;
   searchParams?: Record<string, string>;
@@ -28,11 +37,12 @@ export interface WriteToQueue {
   login: string;
   summary: Record<string, string | number>;
   record?: {
+    /** The feature's table of local records (any name it chooses; see local-database.ts). */
     table: LocalTableName;
     siteId: number;
     fiscalDate: string;
     data: Record<string, unknown>;
-    /** Reuse a local record (an edit of a pending receipt); a new UUID otherwise. */
+    /** Reuse a local record (an edit of a write still pending); a new UUID otherwise. */
     localId?: string;
   };
   /** Clock for tests (epoch ms). */
@@ -48,6 +58,7 @@ export async function queueWrite(db: ComptoirDb, write: WriteToQueue): Promise<O
     id,
     idempotencyKey: id,
     kind: write.kind,
+    lane: write.lane,
     method: write.method,
     path: write.path,
     body: write.body,
@@ -63,10 +74,10 @@ export async function queueWrite(db: ComptoirDb, write: WriteToQueue): Promise<O
     summary: write.summary,
   };
   if (write.searchParams) item.searchParams = write.searchParams;
-  const tables = write.record ? [db.outbox, db.table(write.record.table)] : [db.outbox];
-  await db.transaction('rw', tables, async () => {
+  await db.transaction('rw', [db.outbox, db.localRecords], async () => {
     if (write.record) {
       const record: LocalRecord = {
+        table: write.record.table,
         localId,
         syncState: 'pending',
         serverAnswer: null,
@@ -78,7 +89,7 @@ export async function queueWrite(db: ComptoirDb, write: WriteToQueue): Promise<O
         outboxId: id,
         reason: null,
       };
-      await db.table<LocalRecord, string>(write.record.table).put(record);
+      await db.localRecords.put(record);
     }
     item.seq = await db.outbox.add(item);
   });
@@ -118,7 +129,7 @@ export async function resendItem(
   },
   now: number = Date.now(),
 ): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.cashCounts, db.safeCounts, db.receipts], async () => {
+  await db.transaction('rw', [db.outbox, db.localRecords], async () => {
     const item = await findItem(db, id);
     if (!item || item.seq === undefined || item.state === 'sending') throw new OutboxItemBusy(id);
     // A waiting item already tried may have reached the server with its answer lost: a new key
@@ -142,7 +153,7 @@ export async function resendItem(
     if (item.record) {
       const recordUpdate: Partial<LocalRecord> = { syncState: 'pending', reason: null };
       if (change?.data) recordUpdate.data = change.data;
-      await db.table<LocalRecord, string>(item.record.table).update(item.record.key, recordUpdate);
+      await db.localRecords.update([item.record.table, item.record.key], recordUpdate);
     }
   });
 }
@@ -175,7 +186,7 @@ export async function prepareDiscard(db: ComptoirDb, id: string): Promise<Discar
  * resent since the ticket was made, so a confirmation never applies to something else.
  */
 export async function confirmDiscard(db: ComptoirDb, ticket: DiscardTicket): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.cashCounts, db.safeCounts, db.receipts], async () => {
+  await db.transaction('rw', [db.outbox, db.localRecords], async () => {
     const item = await findItem(db, ticket.id);
     if (
       !item ||
@@ -187,10 +198,10 @@ export async function confirmDiscard(db: ComptoirDb, ticket: DiscardTicket): Pro
     }
     await db.outbox.delete(item.seq);
     if (item.record) {
-      const table = db.table<LocalRecord, string>(item.record.table);
-      const record = await table.get(item.record.key);
+      const key: [string, string] = [item.record.table, item.record.key];
+      const record = await db.localRecords.get(key);
       if (record && record.outboxId === item.id) {
-        await table.update(item.record.key, { syncState: 'discarded', outboxId: null });
+        await db.localRecords.update(key, { syncState: 'discarded', outboxId: null });
       }
     }
   });
@@ -203,6 +214,7 @@ export interface OutboxCounts {
   needsAttention: number;
 }
 
+/** How many items of `login` (every login when null) wait, are being sent, or need attention. */
 export async function countOutbox(db: ComptoirDb, login: string | null): Promise<OutboxCounts> {
   const counts: OutboxCounts = { waiting: 0, sending: 0, needsAttention: 0 };
   await db.outbox.each((item) => {
@@ -227,4 +239,44 @@ export async function retryNow(db: ComptoirDb, id: string, now: number = Date.no
     return;
   }
   await db.outbox.update(item.seq, { nextAttemptAt: now });
+}
+
+/** Epoch milliseconds of the last time a write reached the server, or null if none did here. */
+export async function lastSyncedAt(db: ComptoirDb): Promise<number | null> {
+  const last = await db.meta.get(LAST_SYNCED_KEY);
+  return typeof last?.value === 'number' ? last.value : null;
+}
+
+/** Every item of `login`, oldest first (the /sync screen's list). */
+export function listItems(db: ComptoirDb, login: string): Promise<OutboxItem[]> {
+  return db.outbox
+    .orderBy('seq')
+    .filter((i) => i.login === login)
+    .toArray();
+}
+
+/** The local record `localId` of `table`, or undefined. */
+export function readLocalRecord(
+  db: ComptoirDb,
+  table: LocalTableName,
+  localId: string,
+): Promise<LocalRecord | undefined> {
+  return db.localRecords.get([table, localId]);
+}
+
+/**
+ * The records of `table` for a site (restaurantId) and fiscal date (YYYY-MM-DD) that have not
+ * reached the server: waiting to leave, or refused. Oldest saved first.
+ */
+export function listUnsentRecords(
+  db: ComptoirDb,
+  table: LocalTableName,
+  siteId: number,
+  fiscalDate: string,
+): Promise<LocalRecord[]> {
+  return db.localRecords
+    .where('[table+siteId+fiscalDate]')
+    .equals([table, siteId, fiscalDate])
+    .filter((r) => r.syncState === 'pending' || r.syncState === 'needsAttention')
+    .sortBy('savedAt');
 }

@@ -7,9 +7,9 @@
  * overwrite. `action` `liste` shows only the day's counts; any other action shows the form too.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { type RefObject, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { CashCountBody } from '../../../../contract/counting.ts';
+import type { CashCount, CashCountBody, RequiredCounts } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -20,12 +20,14 @@ import {
   emptyCashCountForm,
   type FieldError,
   formFromBody,
+  type PartSummary,
   requiredParts,
+  storedCountTotals,
   summary,
   toCashCountBody,
 } from '../cash-count-model.ts';
 import { countingQueries } from '../counting-queries.ts';
-import { saveCashCount } from '../save-counts.ts';
+import { COUNTING_TABLES, saveCashCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import {
   CommentField,
@@ -51,6 +53,204 @@ export interface CashCountPageProps {
 /** Whether an error is about one of the means counted (its line then names it). */
 const isCountPart = (field: string): field is CountPart => (COUNT_PARTS as readonly string[]).includes(field);
 
+/** The cash-count form's state, from useCountingForm. */
+type CashCounting = ReturnType<typeof useCountingForm<CashCountForm, FieldError['field'], CashCountBody>>;
+
+/** Formats cents in the day's currency; an unknown amount (null) shows as "—". */
+type Money = (cents: number | null) => string;
+
+/** The translated name of a means counted (cash, cheques…). */
+function usePartLabel(): (part: CountPart) => string {
+  const intl = useIntl();
+  return (part: CountPart) => intl.formatMessage({ id: `counting.part.${part}` });
+}
+
+/** The live summary: expected, counted and variance per means. */
+function CashCountSummaryTable({ rows, money }: { rows: PartSummary[]; money: Money }) {
+  const partLabel = usePartLabel();
+  return (
+    <CountingSummary testId="cash-count-summary">
+      <thead>
+        <tr>
+          {['counting.means', 'counting.expected', 'counting.counted', 'counting.variance'].map((id) => (
+            <th key={id} scope="col">
+              <FormattedMessage id={id} />
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.part} data-part={r.part}>
+            <th scope="row">{partLabel(r.part)}</th>
+            <td>{money(r.expected)}</td>
+            <td data-testid={`counted-${r.part}`}>{money(r.counted)}</td>
+            <td data-testid={`variance-${r.part}`} className={varianceClass(r.variance)}>
+              {money(r.variance)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </CountingSummary>
+  );
+}
+
+interface CashCountEntryProps {
+  counting: CashCounting;
+  formRef: RefObject<HTMLFormElement | null>;
+  required: RequiredCounts;
+  currency: string;
+  rows: PartSummary[];
+  money: Money;
+  /** The expected amounts could not be read (the summary then has no expected column figures). */
+  expectedUnknown: boolean;
+  canSubmit: boolean;
+}
+
+/** The form: cash by denomination, the other means as totals, the comment and the live summary. */
+function CashCountEntry({
+  counting,
+  formRef,
+  required,
+  currency,
+  rows,
+  money,
+  expectedUnknown,
+  canSubmit,
+}: CashCountEntryProps) {
+  const intl = useIntl();
+  const partLabel = usePartLabel();
+  const { form, setForm, errors, submit, errorText, fixing } = counting;
+  return (
+    <CountingForm
+      testId="cash-count-form"
+      formRef={formRef}
+      onSubmit={submit}
+      notice={fixing ? 'counting.fixing' : null}
+      errors={errors}
+      errorPrefix={(field) => (isCountPart(field) ? `${partLabel(field)} : ` : '')}
+      submitLabel={fixing ? 'counting.resend' : 'counting.save'}
+      canSubmit={canSubmit}
+    >
+      {expectedUnknown ? (
+        <p className="counting-form__note" role="status">
+          <FormattedMessage id="counting.expectedUnknown" />
+        </p>
+      ) : null}
+      <CountingPart
+        legend={
+          <>
+            {partLabel('cash')}{' '}
+            {required.cash ? (
+              <span className="counting-required">
+                <FormattedMessage id="counting.required" />
+              </span>
+            ) : null}
+          </>
+        }
+      >
+        <DenominationGrid
+          idPrefix="cash"
+          currency={currency}
+          quantities={form.quantities}
+          onChange={(d, q) =>
+            setForm((f) => ({ ...f, cashTouched: true, quantities: { ...f.quantities, [d]: q } }))
+          }
+        />
+      </CountingPart>
+      <CountingPart legend={<FormattedMessage id="counting.otherMeans" />} className="counting-form__totals">
+        {(['cheques', 'mealVouchers', 'cardSlips'] as const).map((part) => (
+          <MoneyField
+            key={part}
+            testId={`count-${part}`}
+            label={partLabel(part)}
+            value={form[part]}
+            onChange={(text) => setForm((f) => ({ ...f, [part]: text }))}
+            isRequired={required[part]}
+            errorMessage={errorText(part)}
+            description={required[part] ? undefined : intl.formatMessage({ id: 'counting.optionalHint' })}
+          />
+        ))}
+        <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
+      </CountingPart>
+
+      <CashCountSummaryTable rows={rows} money={money} />
+    </CountingForm>
+  );
+}
+
+interface CashCountDayListProps {
+  dateFiscale: string | null;
+  /** Counts of the day still on the device (waiting or refused). */
+  unsent: CashCounting['unsent'];
+  /** The server's counts of the day (every version). */
+  counts: readonly CashCount[];
+  listUnavailable: boolean;
+  money: Money;
+  terminalName: (id: number) => string;
+  /** Opens the form on a recount of this terminal; absent in list-only mode. */
+  onRecount: ((caisse: number) => void) | null;
+}
+
+/** The day's counts: those still on the device first, then the server's, each with its totals. */
+function CashCountDayList({
+  dateFiscale,
+  unsent,
+  counts,
+  listUnavailable,
+  money,
+  terminalName,
+  onRecount,
+}: CashCountDayListProps) {
+  return (
+    <CountingDayList
+      titleId="cash-count-list-title"
+      title="counting.cash.dayCounts"
+      dateFiscale={dateFiscale}
+      testId="cash-count-list"
+      before={
+        listUnavailable && unsent.length === 0 ? (
+          <p>
+            <FormattedMessage id="counting.listUnavailable" />
+          </p>
+        ) : null
+      }
+    >
+      {unsent.map((r) => (
+        <UnsentItem key={r.localId} record={r} testId="cash-count-local">
+          <span>
+            <FormattedMessage
+              id="counting.terminalNamed"
+              values={{ name: terminalName(Number(r.data.caisse)) }}
+            />
+          </span>
+        </UnsentItem>
+      ))}
+      {counts.map((c) => {
+        const totals = storedCountTotals(c);
+        return (
+          <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
+            <span>
+              <FormattedMessage
+                id="counting.terminalVersion"
+                values={{ name: terminalName(c.caisse), version: c.version }}
+              />
+            </span>
+            <CountedVariance counted={money(totals.countedCents)} variance={money(totals.varianceCents)} />
+            <CountingTime at={c.countedAt} by={c.countedBy.login} />
+            {onRecount ? (
+              <Button onPress={() => onRecount(c.caisse)}>
+                <FormattedMessage id="counting.recount" />
+              </Button>
+            ) : null}
+          </li>
+        );
+      })}
+    </CountingDayList>
+  );
+}
+
+/** The cash-count screen: site, date and terminal, the form (unless `liste`), the day's counts. */
 export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
   const intl = useIntl();
   const formRef = useRef<HTMLFormElement>(null);
@@ -67,12 +267,10 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     // Same site, date and terminal: ready for the next drawer or a recount.
     next: (f) => emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), f.caisse),
     invalidates: countingQueries.all(),
-    table: 'cashCounts',
+    table: COUNTING_TABLES.cashCount,
     fix: { outboxId: fixOutboxId, kind: 'cashCount', fromBody: formFromBody },
   });
-  const { user, ref, sites, form, setForm, errors, setErrors, saving, submit, errorText, fixing, unsent } =
-    counting;
-  const { currencyOf, moneyIn } = counting;
+  const { user, ref, sites, form, setForm, setErrors, saving, unsent, currencyOf, moneyIn } = counting;
 
   // The site's first terminal by default.
   const terminals = ref.terminals.find((t) => t.restaurantId === form.site)?.caisses ?? [];
@@ -97,7 +295,6 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     () => summary(form, expectedQuery.data?.expected ?? null, required),
     [form, expectedQuery.data, required],
   );
-  const partLabel = (part: CountPart) => intl.formatMessage({ id: `counting.part.${part}` });
 
   const recount = (caisse: number) => {
     setForm((f) => ({ ...emptyCashCountForm(f.site, f.dateFiscale ?? toWireDate(new Date()), caisse) }));
@@ -129,143 +326,27 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
       }
     >
       {showForm ? (
-        <CountingForm
-          testId="cash-count-form"
+        <CashCountEntry
+          counting={counting}
           formRef={formRef}
-          onSubmit={submit}
-          notice={fixing ? 'counting.fixing' : null}
-          errors={errors}
-          errorPrefix={(field) => (isCountPart(field) ? `${partLabel(field)} : ` : '')}
-          submitLabel={fixing ? 'counting.resend' : 'counting.save'}
+          required={required}
+          currency={currency}
+          rows={rows}
+          money={money}
+          expectedUnknown={expectedQuery.isError}
           canSubmit={!saving && Boolean(ready)}
-        >
-          {expectedQuery.isError ? (
-            <p className="counting-form__note" role="status">
-              <FormattedMessage id="counting.expectedUnknown" />
-            </p>
-          ) : null}
-          <CountingPart
-            legend={
-              <>
-                {partLabel('cash')}{' '}
-                {required.cash ? (
-                  <span className="counting-required">
-                    <FormattedMessage id="counting.required" />
-                  </span>
-                ) : null}
-              </>
-            }
-          >
-            <DenominationGrid
-              idPrefix="cash"
-              currency={currency}
-              quantities={form.quantities}
-              onChange={(d, q) =>
-                setForm((f) => ({ ...f, cashTouched: true, quantities: { ...f.quantities, [d]: q } }))
-              }
-            />
-          </CountingPart>
-          <CountingPart
-            legend={<FormattedMessage id="counting.otherMeans" />}
-            className="counting-form__totals"
-          >
-            {(['cheques', 'mealVouchers', 'cardSlips'] as const).map((part) => (
-              <MoneyField
-                key={part}
-                testId={`count-${part}`}
-                label={partLabel(part)}
-                value={form[part]}
-                onChange={(text) => setForm((f) => ({ ...f, [part]: text }))}
-                isRequired={required[part]}
-                errorMessage={errorText(part)}
-                description={required[part] ? undefined : intl.formatMessage({ id: 'counting.optionalHint' })}
-              />
-            ))}
-            <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
-          </CountingPart>
-
-          <CountingSummary testId="cash-count-summary">
-            <thead>
-              <tr>
-                {['counting.means', 'counting.expected', 'counting.counted', 'counting.variance'].map(
-                  (id) => (
-                    <th key={id} scope="col">
-                      <FormattedMessage id={id} />
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.part} data-part={r.part}>
-                  <th scope="row">{partLabel(r.part)}</th>
-                  <td>{money(r.expected)}</td>
-                  <td data-testid={`counted-${r.part}`}>{money(r.counted)}</td>
-                  <td data-testid={`variance-${r.part}`} className={varianceClass(r.variance)}>
-                    {money(r.variance)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </CountingSummary>
-        </CountingForm>
+        />
       ) : null}
 
-      <CountingDayList
-        titleId="cash-count-list-title"
-        title="counting.cash.dayCounts"
+      <CashCountDayList
         dateFiscale={form.dateFiscale}
-        testId="cash-count-list"
-        before={
-          listQuery.isError && unsent.length === 0 ? (
-            <p>
-              <FormattedMessage id="counting.listUnavailable" />
-            </p>
-          ) : null
-        }
-      >
-        {unsent.map((r) => (
-          <UnsentItem key={r.localId} record={r} testId="cash-count-local">
-            <span>
-              <FormattedMessage
-                id="counting.terminalNamed"
-                values={{ name: terminalName(Number(r.data.caisse)) }}
-              />
-            </span>
-          </UnsentItem>
-        ))}
-        {(listQuery.data?.counts ?? []).map((c) => (
-          <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
-            <span>
-              <FormattedMessage
-                id="counting.terminalVersion"
-                values={{ name: terminalName(c.caisse), version: c.version }}
-              />
-            </span>
-            <CountedVariance
-              counted={money(
-                (c.cashCents ?? 0) +
-                  (c.chequesCents ?? 0) +
-                  (c.mealVouchersCents ?? 0) +
-                  (c.cardSlipsCents ?? 0),
-              )}
-              variance={money(
-                (c.variance.cashCents ?? 0) +
-                  (c.variance.chequesCents ?? 0) +
-                  (c.variance.mealVouchersCents ?? 0) +
-                  (c.variance.cardSlipsCents ?? 0),
-              )}
-            />
-            <CountingTime at={c.countedAt} by={c.countedBy.login} />
-            {showForm ? (
-              <Button onPress={() => recount(c.caisse)}>
-                <FormattedMessage id="counting.recount" />
-              </Button>
-            ) : null}
-          </li>
-        ))}
-      </CountingDayList>
+        unsent={unsent}
+        counts={listQuery.data?.counts ?? []}
+        listUnavailable={listQuery.isError}
+        money={money}
+        terminalName={terminalName}
+        onRecount={showForm ? recount : null}
+      />
     </CountingPage>
   );
 }

@@ -6,7 +6,7 @@
  * is sent or the manager picks another count.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type Dispatch, type SetStateAction, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -41,6 +41,83 @@ interface Problems {
   attempt?: string;
 }
 
+/** What is wrong with the draft before anything is sent (field → message id). */
+function draftProblems(draft: Draft): Problems {
+  const wrong: Problems = {};
+  if (!draft.managerName.trim()) wrong.managerName = 'counting.error.required';
+  if (!ManagerCodeSchema.safeParse(draft.managerCode).success)
+    wrong.managerCode = 'counting.error.managerCode';
+  return wrong;
+}
+
+/**
+ * The draft typed for the count `targetKey` (`site:dateFiscale`), and its problems. What was typed
+ * is kept while the same count is reopened (e.g. after going offline); another count starts empty
+ * and settles the request keys of the previous one.
+ */
+function useCountersignDraft(targetKey: string | null, keys: RequestKeys) {
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draftOf, setDraftOf] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problems>({});
+  useEffect(() => {
+    if (targetKey !== null && targetKey !== draftOf) {
+      setDraft(EMPTY);
+      setProblems({});
+      setDraftOf(targetKey);
+      keys.settle();
+    }
+  }, [targetKey, draftOf, keys]);
+  /** Forgets the draft once countersigned. */
+  const forget = () => {
+    setDraft(EMPTY);
+    setDraftOf(null);
+  };
+  return { draft, setDraft, problems, setProblems, forget };
+}
+
+/** The manager's login, manager code and comment. */
+function CountersignFields({
+  draft,
+  setDraft,
+  problems,
+}: {
+  draft: Draft;
+  setDraft: Dispatch<SetStateAction<Draft>>;
+  problems: Problems;
+}) {
+  const intl = useIntl();
+  const problemText = useProblemText();
+  return (
+    <>
+      <TextField
+        label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
+        value={draft.managerName}
+        onChange={(managerName) => setDraft((d) => ({ ...d, managerName }))}
+        autoComplete="off"
+        isRequired
+        isInvalid={problems.managerName !== undefined}
+        errorMessage={problemText(problems.managerName)}
+      />
+      <ManagerCodeField
+        label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
+        description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
+        value={draft.managerCode}
+        onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
+        autoComplete="off"
+        problemId={problems.managerCode}
+      />
+      <CommentField
+        value={draft.commentaire}
+        onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
+      />
+    </>
+  );
+}
+
+/**
+ * The countersign dialog of `target`: checks the manager code, then countersigns under one
+ * Idempotency-Key per typed request (a retry after a lost answer countersigns once).
+ */
 export function CountersignDialog({
   userId,
   target,
@@ -51,33 +128,16 @@ export function CountersignDialog({
   target: CountersignTarget | null;
   onClose: () => void;
 }) {
-  const intl = useIntl();
-  const problemText = useProblemText();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [draftOf, setDraftOf] = useState<string | null>(null);
-  const [problems, setProblems] = useState<Problems>({});
   const [busy, setBusy] = useState(false);
   const [keys] = useState(() => new RequestKeys());
   const targetKey = target ? `${target.site}:${target.dateFiscale}` : null;
-
-  // What was typed is kept while the same count is reopened (e.g. after going offline).
-  useEffect(() => {
-    if (targetKey !== null && targetKey !== draftOf) {
-      setDraft(EMPTY);
-      setProblems({});
-      setDraftOf(targetKey);
-      keys.settle();
-    }
-  }, [targetKey, draftOf, keys]);
+  const { draft, setDraft, problems, setProblems, forget } = useCountersignDraft(targetKey, keys);
 
   const send = async () => {
     if (!target) return;
     const managerName = draft.managerName.trim();
-    const wrong: Problems = {};
-    if (!managerName) wrong.managerName = 'counting.error.required';
-    if (!ManagerCodeSchema.safeParse(draft.managerCode).success)
-      wrong.managerCode = 'counting.error.managerCode';
+    const wrong = draftProblems(draft);
     setProblems(wrong);
     if (wrong.managerName || wrong.managerCode) return;
     setBusy(true);
@@ -96,8 +156,7 @@ export function CountersignDialog({
       await countersign(userId, input, keys.keyFor(JSON.stringify(input)));
       keys.settle();
       notify.success('safeCountersigned');
-      setDraft(EMPTY);
-      setDraftOf(null);
+      forget();
       void queryClient.invalidateQueries({ queryKey: safeQueries.all() });
       onClose();
     } catch (e) {
@@ -126,27 +185,7 @@ export function CountersignDialog({
       submitLabelId="counting.safe.countersign"
       busy={busy}
     >
-      <TextField
-        label={intl.formatMessage({ id: 'counting.safe.managerLogin' })}
-        value={draft.managerName}
-        onChange={(managerName) => setDraft((d) => ({ ...d, managerName }))}
-        autoComplete="off"
-        isRequired
-        isInvalid={problems.managerName !== undefined}
-        errorMessage={problemText(problems.managerName)}
-      />
-      <ManagerCodeField
-        label={intl.formatMessage({ id: 'counting.safe.managerCode' })}
-        description={intl.formatMessage({ id: 'counting.safe.managerCodeHint' })}
-        value={draft.managerCode}
-        onChange={(managerCode) => setDraft((d) => ({ ...d, managerCode }))}
-        autoComplete="off"
-        problemId={problems.managerCode}
-      />
-      <CommentField
-        value={draft.commentaire}
-        onChange={(commentaire) => setDraft((d) => ({ ...d, commentaire }))}
-      />
+      <CountersignFields draft={draft} setDraft={setDraft} problems={problems} />
     </OnlineDialogForm>
   );
 }

@@ -7,7 +7,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Site } from '../../../../contract/api.ts';
-import type { LocalRecord } from '../../../lib/db.ts';
+import type { LocalRecord } from '../../../lib/outbox/page-outbox.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { DateField } from '../../../ui/date-field.tsx';

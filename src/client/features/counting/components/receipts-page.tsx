@@ -7,9 +7,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { Receipt } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { db } from '../../../lib/db.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { findLocalRecord, findWrite } from '../../../lib/outbox/page-outbox.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -23,7 +24,7 @@ import {
   receiptFormFromReceipt,
   toReceiptInput,
 } from '../receipt-model.ts';
-import { type ReceiptInput, saveReceipt } from '../save-counts.ts';
+import { COUNTING_TABLES, type ReceiptInput, saveReceipt } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import {
   CommentField,
@@ -38,6 +39,170 @@ import { MoneyField } from './money-field.tsx';
 /** The receipt's required free-text fields (the amount is a money field). */
 type TextFieldName = 'codeVendeur' | 'nomVendeur' | 'codeManager' | 'nomManager' | 'motif';
 
+/** The receipt form's state, from useCountingForm. */
+type ReceiptCounting = ReturnType<typeof useCountingForm<ReceiptForm, ReceiptField, ReceiptInput>>;
+
+/**
+ * The receipt a queued write carries, to edit it before it leaves: `beingSent` while it is being
+ * sent or was already tried (its first send may have been stored), null when it is gone or is
+ * not a receipt.
+ */
+async function queuedReceipt(outboxId: string): Promise<ReceiptInput | 'beingSent' | null> {
+  const item = await findWrite(outboxId);
+  if (item?.record?.table !== COUNTING_TABLES.receipt) return null;
+  if (item.state === 'sending' || (item.state === 'waiting' && item.attempts > 0)) return 'beingSent';
+  const record = await findLocalRecord(COUNTING_TABLES.receipt, item.record.key);
+  return record ? (record.data as unknown as ReceiptInput) : null;
+}
+
+interface ReceiptEntryProps {
+  counting: ReceiptCounting;
+  /** The site's sellers (a picker fills the seller's code and name). */
+  sellers: ReadonlyArray<{ code: string; nom: string }>;
+  /** A stored or queued receipt is being edited. */
+  editing: boolean;
+  onCancelEdit: () => void;
+}
+
+/** The receipt form: who (seller, manager), then the amount, reason and comment. */
+function ReceiptEntry({ counting, sellers, editing, onCancelEdit }: ReceiptEntryProps) {
+  const intl = useIntl();
+  const { user, form, setForm, errors, saving, submit, errorText } = counting;
+  const set = (field: ReceiptField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const requiredText = (field: TextFieldName, labelId: string, maxLength?: number) => (
+    <TextField
+      label={intl.formatMessage({ id: labelId })}
+      value={form[field]}
+      onChange={set(field)}
+      isRequired
+      maxLength={maxLength}
+      isInvalid={errorText(field) !== undefined}
+      errorMessage={errorText(field)}
+    />
+  );
+  return (
+    <CountingForm
+      testId="receipt-form"
+      onSubmit={submit}
+      notice={editing ? 'counting.receipts.editing' : null}
+      errors={errors}
+      errorPrefix={(field) => (
+        <>
+          <FormattedMessage id={`counting.receipts.field.${field}`} />
+          {' : '}
+        </>
+      )}
+      submitLabel={editing ? 'counting.receipts.saveChanges' : 'counting.receipts.create'}
+      canSubmit={!saving && Boolean(user)}
+      actions={
+        editing ? (
+          <Button onPress={onCancelEdit}>
+            <FormattedMessage id="sync.cancel" />
+          </Button>
+        ) : null
+      }
+    >
+      <CountingPart legend={<FormattedMessage id="counting.receipts.people" />}>
+        {sellers.length > 0 ? (
+          <Select
+            label={intl.formatMessage({ id: 'counting.receipts.seller' })}
+            options={sellers.map((s) => ({ id: s.code, label: `${s.nom} (${s.code})` }))}
+            value={form.codeVendeur === '' ? null : form.codeVendeur}
+            onChange={(key) => {
+              const seller = sellers.find((s) => s.code === String(key));
+              setForm((f) => ({ ...f, codeVendeur: String(key), nomVendeur: seller?.nom ?? f.nomVendeur }));
+            }}
+          />
+        ) : null}
+        {requiredText('codeVendeur', 'counting.receipts.sellerCode')}
+        {requiredText('nomVendeur', 'counting.receipts.sellerName')}
+        {requiredText('codeManager', 'counting.receipts.managerCode')}
+        {requiredText('nomManager', 'counting.receipts.managerName')}
+      </CountingPart>
+      <CountingPart legend={<FormattedMessage id="counting.receipts.complements" />}>
+        <MoneyField
+          testId="receipt-amount"
+          label={intl.formatMessage({ id: 'counting.receipts.amount' })}
+          value={form.amount}
+          onChange={set('amount')}
+          isRequired
+          errorMessage={errorText('amount')}
+        />
+        {requiredText('motif', 'counting.receipts.reason', 200)}
+        <CommentField value={form.commentaire} onChange={set('commentaire')} />
+      </CountingPart>
+    </CountingForm>
+  );
+}
+
+interface ReceiptDayListProps {
+  dateFiscale: string | null;
+  /** Receipts of the day still on the device (waiting or refused). */
+  unsent: ReceiptCounting['unsent'];
+  /** The server's receipts of the day. */
+  receipts: readonly Receipt[];
+  /** Formats cents; an unknown amount (null) shows as "—". */
+  money: (cents: number | null) => string;
+  onEditQueued: (outboxId: string) => void;
+  onEditStored: (receipt: Receipt) => void;
+}
+
+/** The day's receipts: those still on the device, then the server's, each editable. */
+function ReceiptDayList({
+  dateFiscale,
+  unsent,
+  receipts,
+  money,
+  onEditQueued,
+  onEditStored,
+}: ReceiptDayListProps) {
+  return (
+    <CountingDayList
+      titleId="receipts-list-title"
+      title="counting.receipts.dayList"
+      dateFiscale={dateFiscale}
+      testId="receipt-list"
+    >
+      {unsent.map((r) => {
+        const input = r.data as unknown as ReceiptInput;
+        return (
+          <UnsentItem
+            key={r.localId}
+            record={r}
+            testId="receipt-local"
+            after={
+              r.outboxId ? (
+                <Button onPress={() => onEditQueued(r.outboxId ?? '')}>
+                  <FormattedMessage id="counting.receipts.edit" />
+                </Button>
+              ) : null
+            }
+          >
+            <span>
+              {input.nomVendeur} ({input.codeVendeur}) · {money(input.complements.montantCents)} ·{' '}
+              {input.complements.motif}
+            </span>
+          </UnsentItem>
+        );
+      })}
+      {receipts.map((r) => (
+        <li key={r.id} className="counting-list__item" data-testid="receipt-server">
+          <span>
+            {r.libVendeur} ({r.numVendeur}) · {money(r.complements.montantCents)} · {r.complements.motif}
+          </span>
+          <span className="counting-list__time">
+            <FormattedMessage id="counting.receipts.byManager" values={{ manager: r.nomManager }} />
+          </span>
+          <Button onPress={() => onEditStored(r)}>
+            <FormattedMessage id="counting.receipts.edit" />
+          </Button>
+        </li>
+      ))}
+    </CountingDayList>
+  );
+}
+
+/** The receipts screen: site and date, the form (new or editing), the day's receipts. */
 export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
   const intl = useIntl();
   const counting = useCountingForm<ReceiptForm, ReceiptField, ReceiptInput>({
@@ -50,9 +215,9 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
     successCode: 'receiptSaved',
     next: (f, author) => emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), author.login),
     invalidates: receiptQueries.all(),
-    table: 'receipts',
+    table: COUNTING_TABLES.receipt,
   });
-  const { user, ref, form, setForm, errors, setErrors, saving, submit, errorText, unsent } = counting;
+  const { user, ref, form, setForm, setErrors, unsent } = counting;
   // The queued receipt being edited before it leaves (it is then rewritten in place).
   const { fixing: editingQueued, setFixing: setEditingQueued } = counting;
 
@@ -68,29 +233,15 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
   });
 
   const money = counting.moneyIn(counting.currencyOf());
-  const set = (field: ReceiptField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
-  const requiredText = (field: TextFieldName, labelId: string, maxLength?: number) => (
-    <TextField
-      label={intl.formatMessage({ id: labelId })}
-      value={form[field]}
-      onChange={set(field)}
-      isRequired
-      maxLength={maxLength}
-      isInvalid={errorText(field) !== undefined}
-      errorMessage={errorText(field)}
-    />
-  );
 
   async function editQueued(outboxId: string) {
-    const item = await db().outbox.where('id').equals(outboxId).first();
-    if (item?.record?.table !== 'receipts') return;
-    if (item.state === 'sending' || (item.state === 'waiting' && item.attempts > 0)) {
+    const input = await queuedReceipt(outboxId);
+    if (input === 'beingSent') {
       notify.error('receiptBeingSent');
       return;
     }
-    const record = await db().receipts.get(item.record.key);
-    if (!record) return;
-    setForm(receiptFormFromInput(record.data as unknown as ReceiptInput, intl.locale));
+    if (!input) return;
+    setForm(receiptFormFromInput(input, intl.locale));
     setEditingQueued(outboxId);
     setErrors([]);
   }
@@ -106,111 +257,28 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
       dateFiscale={form.dateFiscale}
       onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire }))}
     >
-      <CountingForm
-        testId="receipt-form"
-        onSubmit={submit}
-        notice={editing ? 'counting.receipts.editing' : null}
-        errors={errors}
-        errorPrefix={(field) => (
-          <>
-            <FormattedMessage id={`counting.receipts.field.${field}`} />
-            {' : '}
-          </>
-        )}
-        submitLabel={editing ? 'counting.receipts.saveChanges' : 'counting.receipts.create'}
-        canSubmit={!saving && Boolean(user)}
-        actions={
-          editing ? (
-            <Button
-              onPress={() => {
-                setEditingQueued(null);
-                setForm((f) =>
-                  emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), user?.login ?? ''),
-                );
-              }}
-            >
-              <FormattedMessage id="sync.cancel" />
-            </Button>
-          ) : null
-        }
-      >
-        <CountingPart legend={<FormattedMessage id="counting.receipts.people" />}>
-          {sellers.length > 0 ? (
-            <Select
-              label={intl.formatMessage({ id: 'counting.receipts.seller' })}
-              options={sellers.map((s) => ({ id: s.code, label: `${s.nom} (${s.code})` }))}
-              value={form.codeVendeur === '' ? null : form.codeVendeur}
-              onChange={(key) => {
-                const seller = sellers.find((s) => s.code === String(key));
-                setForm((f) => ({ ...f, codeVendeur: String(key), nomVendeur: seller?.nom ?? f.nomVendeur }));
-              }}
-            />
-          ) : null}
-          {requiredText('codeVendeur', 'counting.receipts.sellerCode')}
-          {requiredText('nomVendeur', 'counting.receipts.sellerName')}
-          {requiredText('codeManager', 'counting.receipts.managerCode')}
-          {requiredText('nomManager', 'counting.receipts.managerName')}
-        </CountingPart>
-        <CountingPart legend={<FormattedMessage id="counting.receipts.complements" />}>
-          <MoneyField
-            testId="receipt-amount"
-            label={intl.formatMessage({ id: 'counting.receipts.amount' })}
-            value={form.amount}
-            onChange={set('amount')}
-            isRequired
-            errorMessage={errorText('amount')}
-          />
-          {requiredText('motif', 'counting.receipts.reason', 200)}
-          <CommentField value={form.commentaire} onChange={set('commentaire')} />
-        </CountingPart>
-      </CountingForm>
-      <CountingDayList
-        titleId="receipts-list-title"
-        title="counting.receipts.dayList"
-        dateFiscale={form.dateFiscale}
-        testId="receipt-list"
-      >
-        {unsent.map((r) => {
-          const input = r.data as unknown as ReceiptInput;
-          return (
-            <UnsentItem
-              key={r.localId}
-              record={r}
-              testId="receipt-local"
-              after={
-                r.outboxId ? (
-                  <Button onPress={() => void editQueued(r.outboxId ?? '')}>
-                    <FormattedMessage id="counting.receipts.edit" />
-                  </Button>
-                ) : null
-              }
-            >
-              <span>
-                {input.nomVendeur} ({input.codeVendeur}) · {money(input.complements.montantCents)} ·{' '}
-                {input.complements.motif}
-              </span>
-            </UnsentItem>
+      <ReceiptEntry
+        counting={counting}
+        sellers={sellers}
+        editing={editing}
+        onCancelEdit={() => {
+          setEditingQueued(null);
+          setForm((f) =>
+            emptyReceiptForm(f.site, f.dateFiscale ?? toWireDate(new Date()), user?.login ?? ''),
           );
-        })}
-        {(listQuery.data?.response ?? []).map((r) => (
-          <li key={r.id} className="counting-list__item" data-testid="receipt-server">
-            <span>
-              {r.libVendeur} ({r.numVendeur}) · {money(r.complements.montantCents)} · {r.complements.motif}
-            </span>
-            <span className="counting-list__time">
-              <FormattedMessage id="counting.receipts.byManager" values={{ manager: r.nomManager }} />
-            </span>
-            <Button
-              onPress={() => {
-                setEditingQueued(null);
-                setForm(receiptFormFromReceipt(r, intl.locale));
-              }}
-            >
-              <FormattedMessage id="counting.receipts.edit" />
-            </Button>
-          </li>
-        ))}
-      </CountingDayList>
+        }}
+      />
+      <ReceiptDayList
+        dateFiscale={form.dateFiscale}
+        unsent={unsent}
+        receipts={listQuery.data?.response ?? []}
+        money={money}
+        onEditQueued={(outboxId) => void editQueued(outboxId)}
+        onEditStored={(r) => {
+          setEditingQueued(null);
+          setForm(receiptFormFromReceipt(r, intl.locale));
+        }}
+      />
     </CountingPage>
   );
 }

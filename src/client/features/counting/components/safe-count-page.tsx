@@ -10,7 +10,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { SafeCountBody } from '../../../../contract/counting.ts';
+import type { SafeCount, SafeCountBody } from '../../../../contract/counting.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
 import { Button } from '../../../ui/button.tsx';
 import { safeQueries } from '../counting-queries.ts';
@@ -23,7 +23,7 @@ import {
   safeFormFromBody,
   toSafeCountBody,
 } from '../safe-count-model.ts';
-import { saveSafeCount } from '../save-counts.ts';
+import { COUNTING_TABLES, saveSafeCount } from '../save-counts.ts';
 import { useCountingForm } from '../use-counting-form.ts';
 import { AwaitingSignatures } from './awaiting-signatures.tsx';
 import { CountersignDialog, type CountersignTarget } from './countersign-dialog.tsx';
@@ -49,6 +49,181 @@ import { SafeCountActions } from './safe-count-actions.tsx';
 /** The safe's movements of the day, in the form's order (the opening float is required). */
 const MOVEMENTS = ['opening', 'deposits', 'withdrawals'] as const;
 
+/** The safe-count form's state, from useCountingForm. */
+type SafeCounting = ReturnType<typeof useCountingForm<SafeCountForm, SafeField, SafeCountBody>>;
+
+/** Formats cents in the day's currency; an unknown amount (null) shows as "—". */
+type Money = (cents: number | null) => string;
+
+/** Expected, counted and variance of the safe as typed. */
+function SafeFiguresTable({ figures, money }: { figures: ReturnType<typeof safeFigures>; money: Money }) {
+  return (
+    <CountingSummary testId="safe-count-summary">
+      <tbody>
+        {(
+          [
+            ['counting.expected', 'safe-expected', figures.expected],
+            ['counting.counted', 'safe-counted', figures.counted],
+          ] as const
+        ).map(([label, testId, cents]) => (
+          <tr key={testId}>
+            <th scope="row">
+              <FormattedMessage id={label} />
+            </th>
+            <td data-testid={testId}>{money(cents)}</td>
+          </tr>
+        ))}
+        <tr>
+          <th scope="row">
+            <FormattedMessage id="counting.variance" />
+          </th>
+          <td data-testid="safe-variance" className={varianceClass(figures.variance)}>
+            {money(figures.variance)}
+          </td>
+        </tr>
+      </tbody>
+    </CountingSummary>
+  );
+}
+
+/** The form: the safe's content by denomination, the day's movements, the comment, the figures. */
+function SafeCountEntry({
+  counting,
+  currency,
+  money,
+}: {
+  counting: SafeCounting;
+  currency: string;
+  money: Money;
+}) {
+  const intl = useIntl();
+  const { user, form, setForm, errors, saving, submit, errorText, fixing } = counting;
+  return (
+    <CountingForm
+      testId="safe-count-form"
+      onSubmit={submit}
+      notice={fixing ? 'counting.fixing' : null}
+      errors={errors}
+      submitLabel={fixing ? 'counting.resend' : 'counting.save'}
+      canSubmit={!saving && Boolean(user) && form.site !== null}
+    >
+      <CountingPart legend={<FormattedMessage id="counting.safe.contents" />}>
+        <DenominationGrid
+          idPrefix="safe"
+          currency={currency}
+          quantities={form.quantities}
+          onChange={(d, q) => setForm((f) => ({ ...f, quantities: { ...f.quantities, [d]: q } }))}
+        />
+      </CountingPart>
+      <CountingPart legend={<FormattedMessage id="counting.safe.movements" />}>
+        {MOVEMENTS.map((field) => (
+          <MoneyField
+            key={field}
+            testId={`safe-${field}`}
+            label={intl.formatMessage({ id: `counting.safe.${field}` })}
+            value={form[field]}
+            onChange={(text) => setForm((f) => ({ ...f, [field]: text }))}
+            isRequired={field === 'opening' ? true : undefined}
+            errorMessage={errorText(field)}
+          />
+        ))}
+        <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
+      </CountingPart>
+      <SafeFiguresTable figures={safeFigures(form)} money={money} />
+    </CountingForm>
+  );
+}
+
+interface SafeCountDayListProps {
+  dateFiscale: string | null;
+  /** Counts of the day still on the device (waiting or refused). */
+  unsent: SafeCounting['unsent'];
+  /** The server's counts of the site's day, newest first. */
+  counts: readonly SafeCount[];
+  /** Shown when the day has no count at all: the button that mails the missing-count notice. */
+  onMailMissing: (() => void) | null;
+  money: Money;
+  onCountersign: (target: CountersignTarget) => void;
+  onMail: (request: MailRequest) => void;
+}
+
+/** The day's safe counts: those still on the device, then the server's with their countersignature. */
+function SafeCountDayList({
+  dateFiscale,
+  unsent,
+  counts,
+  onMailMissing,
+  money,
+  onCountersign,
+  onMail,
+}: SafeCountDayListProps) {
+  const latest = counts[0];
+  return (
+    <CountingDayList
+      titleId="safe-list-title"
+      title="counting.safe.dayCounts"
+      dateFiscale={dateFiscale}
+      testId="safe-count-list"
+      before={
+        onMailMissing ? (
+          <div className="counting-list__empty">
+            <p>
+              <FormattedMessage id="counting.safe.noCountForDay" />
+            </p>
+            <Button onPress={onMailMissing}>
+              <FormattedMessage id="counting.mail.missingButton" />
+            </Button>
+          </div>
+        ) : null
+      }
+    >
+      {unsent.map((r) => (
+        <UnsentItem key={r.localId} record={r} testId="safe-count-local" />
+      ))}
+      {counts.map((c) => (
+        <li key={c.id} className="counting-list__item" data-testid="safe-count-server">
+          <span>
+            <FormattedMessage id="counting.version" values={{ version: c.version }} />
+          </span>
+          <CountedVariance counted={money(c.countedCents)} variance={money(c.varianceCents)} />
+          <span className={`counting-tag ${c.countersignature ? 'counting-tag--synced' : ''}`}>
+            <FormattedMessage
+              id={c.countersignature ? 'counting.safe.countersigned' : 'counting.safe.awaitingSignature'}
+              values={{ manager: c.countersignature?.managerName ?? '' }}
+            />
+          </span>
+          <CountingTime at={c.countedAt} by={c.countedBy.login} />
+          <SafeCountActions
+            count={c}
+            onCountersign={c.id === latest?.id && !c.countersignature ? onCountersign : undefined}
+            onMail={onMail}
+          />
+        </li>
+      ))}
+    </CountingDayList>
+  );
+}
+
+/** Why and where a manager sets the code that countersigns safe counts. */
+function ManagerCodeSection({ onSetCode }: { onSetCode: () => void }) {
+  return (
+    <CountingSection titleId="safe-code-title" title="counting.safe.managerCodeTitle">
+      <div className="counting-list__empty">
+        <p>
+          <FormattedMessage id="counting.safe.managerCodeWhy" />
+        </p>
+        <Button onPress={onSetCode}>
+          <FormattedMessage id="counting.safe.setManagerCode" />
+        </Button>
+      </div>
+    </CountingSection>
+  );
+}
+
+/**
+ * The safe-count screen: site and date, the form, the day's counts, the counts awaiting a
+ * countersignature, the manager code, and the countersign, mail and code dialogs.
+ */
 export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined }) {
   const intl = useIntl();
   const [countersigning, setCountersigning] = useState<CountersignTarget | null>(null);
@@ -64,10 +239,10 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
     successCode: 'safeCountSaved',
     next: (f) => emptySafeCountForm(f.site, f.dateFiscale ?? toWireDate(new Date())),
     invalidates: safeQueries.all(),
-    table: 'safeCounts',
+    table: COUNTING_TABLES.safeCount,
     fix: { outboxId: fixOutboxId, kind: 'safeCount', fromBody: safeFormFromBody },
   });
-  const { user, sites, site, form, setForm, errors, saving, submit, errorText, fixing, unsent } = counting;
+  const { user, sites, site, form, setForm, fixing, unsent } = counting;
 
   const dayQuery = useQuery({
     ...safeQueries.day(user?.id ?? 0, form.dateFiscale ?? ''),
@@ -85,11 +260,10 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
 
   const currency = counting.currencyOf(siteDay?.currency);
   const money = counting.moneyIn(currency);
-  const figures = safeFigures(form);
-
-  const latest = siteDay?.counts[0];
   const libelle = siteDay?.libelle ?? site?.libelle ?? '';
   const noCountYet = dayQuery.isSuccess && (siteDay?.counts.length ?? 0) === 0 && unsent.length === 0;
+  const mailMissing = () =>
+    setMailing({ kind: 'missing', site: form.site ?? 0, libelle, dateFiscale: form.dateFiscale ?? '' });
 
   return (
     <CountingPage
@@ -101,113 +275,16 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
       dateFiscale={form.dateFiscale}
       onDateChange={(wire) => setForm((f) => ({ ...f, dateFiscale: wire, opening: '' }))}
     >
-      <CountingForm
-        testId="safe-count-form"
-        onSubmit={submit}
-        notice={fixing ? 'counting.fixing' : null}
-        errors={errors}
-        submitLabel={fixing ? 'counting.resend' : 'counting.save'}
-        canSubmit={!saving && Boolean(user) && form.site !== null}
-      >
-        <CountingPart legend={<FormattedMessage id="counting.safe.contents" />}>
-          <DenominationGrid
-            idPrefix="safe"
-            currency={currency}
-            quantities={form.quantities}
-            onChange={(d, q) => setForm((f) => ({ ...f, quantities: { ...f.quantities, [d]: q } }))}
-          />
-        </CountingPart>
-        <CountingPart legend={<FormattedMessage id="counting.safe.movements" />}>
-          {MOVEMENTS.map((field) => (
-            <MoneyField
-              key={field}
-              testId={`safe-${field}`}
-              label={intl.formatMessage({ id: `counting.safe.${field}` })}
-              value={form[field]}
-              onChange={(text) => setForm((f) => ({ ...f, [field]: text }))}
-              isRequired={field === 'opening' ? true : undefined}
-              errorMessage={errorText(field)}
-            />
-          ))}
-          <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />
-        </CountingPart>
-        <CountingSummary testId="safe-count-summary">
-          <tbody>
-            {(
-              [
-                ['counting.expected', 'safe-expected', figures.expected],
-                ['counting.counted', 'safe-counted', figures.counted],
-              ] as const
-            ).map(([label, testId, cents]) => (
-              <tr key={testId}>
-                <th scope="row">
-                  <FormattedMessage id={label} />
-                </th>
-                <td data-testid={testId}>{money(cents)}</td>
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">
-                <FormattedMessage id="counting.variance" />
-              </th>
-              <td data-testid="safe-variance" className={varianceClass(figures.variance)}>
-                {money(figures.variance)}
-              </td>
-            </tr>
-          </tbody>
-        </CountingSummary>
-      </CountingForm>
-      <CountingDayList
-        titleId="safe-list-title"
-        title="counting.safe.dayCounts"
+      <SafeCountEntry counting={counting} currency={currency} money={money} />
+      <SafeCountDayList
         dateFiscale={form.dateFiscale}
-        testId="safe-count-list"
-        before={
-          noCountYet && form.site !== null && form.dateFiscale !== null ? (
-            <div className="counting-list__empty">
-              <p>
-                <FormattedMessage id="counting.safe.noCountForDay" />
-              </p>
-              <Button
-                onPress={() =>
-                  setMailing({
-                    kind: 'missing',
-                    site: form.site ?? 0,
-                    libelle,
-                    dateFiscale: form.dateFiscale ?? '',
-                  })
-                }
-              >
-                <FormattedMessage id="counting.mail.missingButton" />
-              </Button>
-            </div>
-          ) : null
-        }
-      >
-        {unsent.map((r) => (
-          <UnsentItem key={r.localId} record={r} testId="safe-count-local" />
-        ))}
-        {(siteDay?.counts ?? []).map((c) => (
-          <li key={c.id} className="counting-list__item" data-testid="safe-count-server">
-            <span>
-              <FormattedMessage id="counting.version" values={{ version: c.version }} />
-            </span>
-            <CountedVariance counted={money(c.countedCents)} variance={money(c.varianceCents)} />
-            <span className={`counting-tag ${c.countersignature ? 'counting-tag--synced' : ''}`}>
-              <FormattedMessage
-                id={c.countersignature ? 'counting.safe.countersigned' : 'counting.safe.awaitingSignature'}
-                values={{ manager: c.countersignature?.managerName ?? '' }}
-              />
-            </span>
-            <CountingTime at={c.countedAt} by={c.countedBy.login} />
-            <SafeCountActions
-              count={c}
-              onCountersign={c.id === latest?.id && !c.countersignature ? setCountersigning : undefined}
-              onMail={setMailing}
-            />
-          </li>
-        ))}
-      </CountingDayList>
+        unsent={unsent}
+        counts={siteDay?.counts ?? []}
+        onMailMissing={noCountYet && form.site !== null && form.dateFiscale !== null ? mailMissing : null}
+        money={money}
+        onCountersign={setCountersigning}
+        onMail={setMailing}
+      />
       {user ? (
         <AwaitingSignatures
           userId={user.id}
@@ -216,16 +293,7 @@ export function SafeCountPage({ fixOutboxId }: { fixOutboxId: string | undefined
           onMail={setMailing}
         />
       ) : null}
-      <CountingSection titleId="safe-code-title" title="counting.safe.managerCodeTitle">
-        <div className="counting-list__empty">
-          <p>
-            <FormattedMessage id="counting.safe.managerCodeWhy" />
-          </p>
-          <Button onPress={() => setSettingCode(true)}>
-            <FormattedMessage id="counting.safe.setManagerCode" />
-          </Button>
-        </div>
-      </CountingSection>
+      <ManagerCodeSection onSetCode={() => setSettingCode(true)} />
       {user ? (
         <>
           <ManagerCodeDialog userId={user.id} isOpen={settingCode} onClose={() => setSettingCode(false)} />

@@ -1,6 +1,6 @@
 /** Where a local record stands: waiting to be sent, or refused (with the translated reason). */
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { LocalSyncState } from '../../../lib/db.ts';
+import type { LocalSyncState } from '../../../lib/outbox/page-outbox.ts';
 
 export function SyncStateTag({ state, reason }: { state: LocalSyncState; reason: string | null }) {
   const intl = useIntl();

@@ -6,7 +6,7 @@ import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { offlineCopies, oldestCopy, resetOfflineCopies } from '../offline-copies.ts';
+import { offlineCopies, oldestCopy, resetOfflineCopies } from '../offline-copy-notices.ts';
 
 export function OfflineCopyBanner() {
   const { byKey } = useSnapshot(offlineCopies);

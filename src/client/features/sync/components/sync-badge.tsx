@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { outboxRuntime } from '../../../lib/outbox/page-outbox.ts';
-import { listenToServiceWorker } from '../offline-copies.ts';
+import { listenToServiceWorker } from '../offline-copy-notices.ts';
 import { startSync, summarise, syncState } from '../sync-state.ts';
 import '../sync.css';
 

@@ -8,10 +8,16 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { type OutboxItem, db } from '../../../lib/db.ts';
 import { notifyFailure } from '../../../lib/notifications.ts';
-import { kickOutbox, outboxRuntime } from '../../../lib/outbox/page-outbox.ts';
-import { confirmDiscard, type DiscardTicket, prepareDiscard, retryNow } from '../../../lib/outbox/queue.ts';
+import {
+  confirmWriteDiscard,
+  type DiscardTicket,
+  listWrites,
+  type OutboxItem,
+  outboxRuntime,
+  prepareWriteDiscard,
+  retryWrite,
+} from '../../../lib/outbox/page-outbox.ts';
 import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -103,27 +109,19 @@ export function SyncPage() {
   const intl = useIntl();
   const age = useAge();
   const login = user?.login ?? '';
-  const items = useLiveQuery(
-    () =>
-      db()
-        .outbox.orderBy('seq')
-        .filter((i) => i.login === login)
-        .toArray(),
-    [login],
-  );
+  const items = useLiveQuery(() => listWrites(login), [login]);
   const [ticket, setTicket] = useState<DiscardTicket | null>(null);
 
   const retry = async (id: string) => {
     try {
-      await retryNow(db(), id);
-      kickOutbox();
+      await retryWrite(id);
     } catch (e) {
       notifyFailure(e);
     }
   };
   const askDiscard = async (id: string) => {
     try {
-      setTicket(await prepareDiscard(db(), id));
+      setTicket(await prepareWriteDiscard(id));
     } catch (e) {
       notifyFailure(e);
     }
@@ -131,7 +129,7 @@ export function SyncPage() {
   const discard = async () => {
     if (!ticket) return;
     try {
-      await confirmDiscard(db(), ticket);
+      await confirmWriteDiscard(ticket);
     } catch (e) {
       notifyFailure(e);
     } finally {

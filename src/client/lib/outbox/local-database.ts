@@ -1,19 +1,25 @@
 /**
  * The app's Dexie database (DESIGN.md §7, §8: "reports, dashboards, the outbox and drafts in
  * Dexie"). One module opened by the page and by the service worker, so both always agree on the
- * schema: a version bump here reaches both in the same build.
+ * schema: a version bump here reaches both in the same build. It knows no feature: a feature names
+ * its own table of local records when it queues a write (lib/outbox/queue.ts).
  *
  * Tables:
  * - `outbox`: offline writes waiting to reach the server (see lib/outbox). `seq` is an
  *   auto-increment key: IndexedDB never reuses or reorders it, so "oldest first" is exact even for
  *   writes queued in the same millisecond.
- * - `cashCounts`, `safeCounts`, `receipts`: the local records the user typed. Each is written in the
- *   same transaction as its outbox item, so a record and its pending write never part.
+ * - `localRecords`: the local records the user typed, keyed by `[table, localId]` (`table` is the
+ *   name the feature gave them). Each is written in the same transaction as its outbox item, so a
+ *   record and its pending write never part.
  * - `offlineCopies`: the last answers of allow-listed read-only GETs, kept by the service worker
  *   (bounded by count and bytes, oldest out) and served offline.
  * - `meta`: small named values (`lastSyncedAt`).
+ *
+ * Version 1 kept each feature's records in a store of its own; version 2 moves them into
+ * `localRecords` (see {@link moveRecordsIntoOneTable}) and drops those stores, and queued items keep
+ * their place in the outbox.
  */
-import { Dexie, type EntityTable } from 'dexie';
+import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 
 /** Name of the IndexedDB database. */
 export const DB_NAME = 'comptoir';
@@ -24,8 +30,17 @@ export type LocalSyncState = 'pending' | 'synced' | 'needsAttention' | 'discarde
 /** The outbox item's life (DESIGN.md §7). */
 export type OutboxState = 'waiting' | 'sending' | 'needsAttention';
 
-/** Tables that hold local records linked to outbox items. */
-export type LocalTableName = 'cashCounts' | 'safeCounts' | 'receipts';
+/**
+ * Name a feature gives its local records (any name it chooses). Records of
+ * different tables never mix: lists and reads always name their table.
+ */
+export type LocalTableName = string;
+
+/**
+ * Lane of the items queued before version 2, which carried no lane: they keep their order among
+ * themselves and before any newer item (lib/outbox/replay-scheduler.ts).
+ */
+export const QUEUED_BEFORE_LANES = 'queuedBeforeLanes';
 
 /**
  * One queued write. `body` is the JSON the server receives; `searchParams` the query string
@@ -41,10 +56,15 @@ export interface OutboxItem {
    * key, because the server refuses a known key with another body (422).
    */
   idempotencyKey: string;
-  /** What it writes (`cashCount`, `safeCount`, `receipt`…): picks the label on /sync. */
+  /** What it writes, as the feature names it: picks the label on /sync. */
   kind: string;
+  /**
+   * Replay lane, declared by the feature that queued it: items of one lane are sent one after the
+   * other, oldest first; items of different lanes may be in flight together (replay-scheduler.ts).
+   */
+  lane: string;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path relative to the API base, no leading slash (`bo/comptage/saveCashCount`). */
+  /** Path relative to the API base, no leading slash (e.g. `bo/some/write`). */
   path: string;
   searchParams?: Record<string, string>;
   body: unknown;
@@ -71,6 +91,8 @@ export interface OutboxItem {
 
 /** Fields every local record has; the rest is the contract's shape of the write. */
 export interface LocalRecord {
+  /** The feature's name for this kind of record ({@link LocalTableName}). */
+  table: LocalTableName;
   /** Client UUID (also the first Idempotency-Key of its write). */
   localId: string;
   syncState: LocalSyncState;
@@ -91,7 +113,7 @@ export interface LocalRecord {
   reason: string | null;
 }
 
-/** A kept answer of an allow-listed GET (see sw/offline-copies). */
+/** A kept answer of an allow-listed GET (see offline-copy-store.ts). */
 export interface OfflineCopy {
   /** Login + normalised path and query (cache-busting `_` removed). */
   key: string;
@@ -105,31 +127,60 @@ export interface OfflineCopy {
   login: string;
 }
 
+/** A small named value (`lastSyncedAt`…). */
 export interface MetaEntry {
   key: string;
   value: unknown;
 }
 
+/** The database with its tables typed. */
 export type ComptoirDb = Dexie & {
   outbox: EntityTable<OutboxItem, 'seq'>;
-  cashCounts: EntityTable<LocalRecord, 'localId'>;
-  safeCounts: EntityTable<LocalRecord, 'localId'>;
-  receipts: EntityTable<LocalRecord, 'localId'>;
+  localRecords: Table<LocalRecord, [LocalTableName, string]>;
   offlineCopies: EntityTable<OfflineCopy, 'key'>;
   meta: EntityTable<MetaEntry, 'key'>;
 };
 
+/** The stores of the current version (2) and their indexes. */
+const STORES = {
+  outbox: '++seq, &id, state, login, createdAt',
+  localRecords: '[table+localId], [table+siteId+fiscalDate], syncState, savedAt',
+  offlineCopies: 'key, storedAt, login',
+  meta: 'key',
+};
+
+/**
+ * Version 2's upgrade: every row of a store that version 2 no longer declares (version 1 kept one
+ * store per kind of record) and that is a local record moves into `localRecords`, under the store's
+ * name as its `table`, so the `{ table, key }` of the queued items that carry it still finds it.
+ * Items queued then get {@link QUEUED_BEFORE_LANES}. Dexie drops the old stores afterwards.
+ */
+async function moveRecordsIntoOneTable(tx: Transaction): Promise<void> {
+  const names = tx.idbtrans.objectStoreNames;
+  const oldStores: string[] = [];
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names.item(i);
+    if (name !== null && !(name in STORES) && !name.startsWith('$')) oldStores.push(name);
+  }
+  for (const name of oldStores) {
+    const rows: Array<Record<string, unknown>> = await tx.table(name).toArray();
+    const records = rows
+      .filter((row) => typeof row.localId === 'string')
+      .map((row) => ({ ...row, table: name }) as unknown as LocalRecord);
+    await tx.table<LocalRecord>('localRecords').bulkPut(records);
+  }
+  await tx
+    .table<OutboxItem>('outbox')
+    .toCollection()
+    .modify((item) => {
+      item.lane ??= QUEUED_BEFORE_LANES;
+    });
+}
+
 /** Opens (lazily) a database named `name`; tests open one per "tab" on the same name. */
 export function openDb(name: string = DB_NAME): ComptoirDb {
   const db = new Dexie(name) as ComptoirDb;
-  db.version(1).stores({
-    outbox: '++seq, &id, state, login, createdAt',
-    cashCounts: 'localId, [siteId+fiscalDate], syncState, savedAt',
-    safeCounts: 'localId, [siteId+fiscalDate], syncState, savedAt',
-    receipts: 'localId, [siteId+fiscalDate], fiscalDate, syncState, savedAt',
-    offlineCopies: 'key, storedAt, login',
-    meta: 'key',
-  });
+  db.version(2).stores(STORES).upgrade(moveRecordsIntoOneTable);
   return db;
 }
 

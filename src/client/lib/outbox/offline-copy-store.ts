@@ -1,6 +1,6 @@
 /**
- * Offline copies of reports and dashboards (DESIGN.md §7, issue #3 point 6), run by the service
- * worker. For an ALLOW-LIST of read-only GETs it goes to the network first (short time limit) and
+ * Offline copies of reports and dashboards (DESIGN.md §7, issue #3 point 6): the store the service
+ * worker keeps them in and answers from. For an ALLOW-LIST of read-only GETs it goes to the network first (short time limit) and
  * keeps the last answers in Dexie, bounded by count and bytes (oldest out); when the network
  * fails it answers from Dexie with `X-Comptoir-Offline-Copy: <ISO date>` and tells the page, so
  * the screen can say "offline copy of 14:32".
@@ -12,8 +12,9 @@
  *
  * Written without DOM or worker globals beyond fetch/Request/Response, so the tests run it in Node.
  */
-import type { ComptoirDb, OfflineCopy } from '../src/client/lib/db.ts';
-import { OFFLINE_COPY_HEADER } from '../src/client/lib/outbox/offline-copy-protocol.ts';
+import { basicAuthLogin } from '../../../contract/basic-auth.ts';
+import type { ComptoirDb, OfflineCopy } from './local-database.ts';
+import { OFFLINE_COPY_HEADER } from './offline-copy-protocol.ts';
 
 /** Most copies kept, and most bytes kept in all; past either the oldest copies go. */
 export const MAX_COPIES = 200;
@@ -72,19 +73,6 @@ export function timeoutFor(path: string): number {
   return path === 'bo/getReport' ? REPORT_TIMEOUT_MS : DASHBOARD_TIMEOUT_MS;
 }
 
-/** The login of a `Basic base64(login:secret)` header (UTF-8), or null. */
-export function loginOf(authorization: string | null): string | null {
-  if (!authorization?.startsWith('Basic ')) return null;
-  try {
-    const bytes = Uint8Array.from(atob(authorization.slice(6)), (c) => c.charCodeAt(0));
-    const text = new TextDecoder().decode(bytes);
-    const colon = text.indexOf(':');
-    return colon > 0 ? text.slice(0, colon) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Key of a request's copy: login, path, and the query sorted without the cache-busting `_`. */
 export function copyKey(login: string, path: string, params: URLSearchParams): string {
   const kept = [...params].filter(([name]) => name !== '_');
@@ -131,6 +119,11 @@ export async function storeCopy(
   });
 }
 
+/** Forgets every kept copy (sign-out: they hold that user's figures). */
+export async function clearOfflineCopies(db: ComptoirDb): Promise<void> {
+  await db.offlineCopies.clear();
+}
+
 /** What happened, for the page's banner. */
 export type CopyEvent =
   | { type: 'fresh'; key: string; path: string }
@@ -155,7 +148,7 @@ export interface NetworkFirstOptions {
  */
 export async function networkFirst(request: Request, options: NetworkFirstOptions): Promise<Response> {
   const url = new URL(request.url);
-  const login = loginOf(request.headers.get('Authorization')) ?? '';
+  const login = basicAuthLogin(request.headers.get('Authorization')) ?? '';
   const key = copyKey(login, options.path, url.searchParams);
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;

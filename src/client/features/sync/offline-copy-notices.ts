@@ -1,7 +1,7 @@
 /**
  * Which answers on screen are offline copies (DESIGN.md §7: the UI says "offline copy of 14:32").
  * The service worker answers allow-listed GETs from its Dexie copies when the network fails and
- * tells the page by message (sw/offline-copies.ts); a fresh answer for the same request clears
+ * tells the page by message (lib/outbox/offline-copy-store.ts); a fresh answer for the same request clears
  * it. The list is per screen: the layout resets it on every route change.
  */
 import { proxy } from 'valtio';
