@@ -64,7 +64,7 @@ const RowCellsSchema = z.array(CellSchema);
  * the order of `columns` (`[["2026-11-03", 1, "Paris", 412, …], …]`), which halves the answer
  * (no key repeated in every row) and the server's time to write it (docs/decisions/0012). A row
  * written as an object (keyed by column key) is read as it is: offline copies the service worker
- * stored before the change (sw/offline-copies.ts) still open. A row array shorter than `columns`
+ * stored before the change (src/client/lib/outbox/offline-copy-store.ts) still open. A row array shorter than `columns`
  * leaves the missing cells null.
  * @throws ZodError (from `parse`) when the answer is not such a dataset.
  */

@@ -6,6 +6,7 @@
  * on an authenticated call signs the user out (SPEC.md §4, §8). Every failure reaches callers as
  * an {@link ApiFailure} carrying the server's error code (never its text), so the UI can translate it.
  */
+import { basicAuth } from '../../contract/basic-auth.ts';
 import ky, { HTTPError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../contract/constants.ts';
@@ -78,14 +79,6 @@ export function toApiFailure(error: unknown): unknown {
     return new ApiFailure('Network Error', null, undefined, { cause: error });
   }
   return error;
-}
-
-/** `Basic base64(login:secret)`, UTF-8 safe (btoa alone rejects non-Latin-1 characters). */
-export function basicAuth(login: string, secret: string): string {
-  const bytes = new TextEncoder().encode(`${login}:${secret}`);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return `Basic ${btoa(binary)}`;
 }
 
 /** What http asks of the session: lib/session.ts registers it when it loads (see {@link connectSession}). */

@@ -7,7 +7,8 @@
 import { del, get, set } from 'idb-keyval';
 import { proxy } from 'valtio';
 import type { ConnexionAnswer } from '../../contract/api.ts';
-import { basicAuth, connectSession, http, toApiFailure } from './http.ts';
+import { basicAuth } from '../../contract/basic-auth.ts';
+import { connectSession, http, toApiFailure } from './http.ts';
 
 /** idb-keyval key of the stored user. */
 export const SESSION_KEY = 'comptoir.session.user';
