@@ -128,6 +128,17 @@ module.exports = {
       },
     },
     {
+      name: 'client-outbox-one-door',
+      severity: 'error',
+      comment:
+        "Features queue, resend, read and list their unsent writes through lib/outbox/page-outbox.ts only (with its live-query hook and the offline-copy message names); the rest of lib/outbox is the outbox's own.",
+      from: { path: '^src/client/', pathNot: '^src/client/lib/outbox/' },
+      to: {
+        path: '^src/client/lib/outbox/',
+        pathNot: '^src/client/lib/outbox/(page-outbox|use-live-query|offline-copy-protocol)\\.ts$',
+      },
+    },
+    {
       name: 'client-ui-imports-no-lib-state',
       severity: 'error',
       comment:

@@ -28,11 +28,8 @@ import {
 } from '../src/client/lib/outbox/offline-copy-protocol.ts';
 import { OUTBOX_SYNC_TAG } from '../src/client/lib/outbox/queue.ts';
 import { replayOutbox } from '../src/client/lib/outbox/replay.ts';
-import {
-  type CopyEvent,
-  isCacheableRead,
-  networkFirst,
-} from '../src/client/lib/outbox/offline-copy-store.ts';
+import { type CopyEvent, networkFirst } from '../src/client/lib/outbox/offline-copy-store.ts';
+import { isCacheableRead } from '../src/contract/offline-reads.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;

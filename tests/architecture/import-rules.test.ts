@@ -64,6 +64,8 @@ describe('import rules (dependency-cruiser)', () => {
       'src/client/lib/p.ts': ['./q.ts'],
       'src/client/lib/q.ts': ['./p.ts'],
       'src/client/lib/outbox/o.ts': [],
+      'src/client/lib/outbox/page-outbox.ts': ['./o.ts'],
+      'src/client/features/four/d.ts': ['../../lib/outbox/page-outbox.ts', '../../lib/outbox/o.ts'],
       'src/client/ui/u.ts': ['../selection/s.ts'],
       'src/client/selection/s.ts': [],
       'src/server/y.ts': ['../client/x.ts'],
@@ -122,6 +124,7 @@ describe('import rules (dependency-cruiser)', () => {
         ['src/client/features/three/c.ts → src/client/routes/page.tsx'],
       ],
       ['client-shared-imports-no-feature', ['src/client/lib/c.ts → src/client/features/two/b.ts']],
+      ['client-outbox-one-door', ['src/client/features/four/d.ts → src/client/lib/outbox/o.ts']],
       ['client-ui-imports-no-lib-state', ['src/client/ui/u.ts → src/client/selection/s.ts']],
       ['sw-imports-contract-and-outbox-only', ['sw/sw.ts → src/client/lib/c.ts']],
       [

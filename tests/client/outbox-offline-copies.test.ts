@@ -6,13 +6,13 @@
  */
 import 'fake-indexeddb/auto';
 import { basicAuthLogin } from '../../src/contract/basic-auth.ts';
+import { isCacheableRead } from '../../src/contract/offline-reads.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ComptoirDb, openDb } from '../../src/client/lib/outbox/local-database.ts';
 import { OFFLINE_COPY_HEADER } from '../../src/client/lib/outbox/offline-copy-protocol.ts';
 import {
   type CopyEvent,
   copyKey,
-  isCacheableRead,
   networkFirst,
   storeCopy,
 } from '../../src/client/lib/outbox/offline-copy-store.ts';

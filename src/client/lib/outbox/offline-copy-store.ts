@@ -1,18 +1,20 @@
 /**
  * Offline copies of reports and dashboards (DESIGN.md §7, issue #3 point 6): the store the service
- * worker keeps them in and answers from. For an ALLOW-LIST of read-only GETs it goes to the network first (short time limit) and
- * keeps the last answers in Dexie, bounded by count and bytes (oldest out); when the network
+ * worker keeps them in and answers from. For an allow-list of read-only GETs it goes to the network first (short time
+ * limit) and keeps the last answers in Dexie, bounded by count and bytes (oldest out); when the network
  * fails it answers from Dexie with `X-Comptoir-Offline-Copy: <ISO date>` and tells the page, so
  * the screen can say "offline copy of 14:32".
  *
- * Never cached: anything not on the list. The contract has GETs that change data
- * (bo/infra/removeSociete, bo/updateRule, bo/emptyDataBase, bo/home/envoieMail…); an allow-list,
- * not a deny-list, is what keeps a new one of those out. Copies are per user (the login of the
+ * Never cached: anything not on the list, which the contract holds (src/contract/offline-reads.ts:
+ * the API's paths are the contract's, and this store names no domain). The contract has GETs that
+ * change data (bo/infra/removeSociete, bo/updateRule, bo/emptyDataBase, bo/home/envoieMail…); an
+ * allow-list, not a deny-list, is what keeps a new one of those out. Copies are per user (the login of the
  * request's Basic authorization) and forgotten at sign-out (features/sync).
  *
  * Written without DOM or worker globals beyond fetch/Request/Response, so the tests run it in Node.
  */
 import { basicAuthLogin } from '../../../contract/basic-auth.ts';
+import { isCacheableRead, isSlowRead } from '../../../contract/offline-reads.ts';
 import type { ComptoirDb, OfflineCopy } from './local-database.ts';
 import { OFFLINE_COPY_HEADER } from './offline-copy-protocol.ts';
 
@@ -22,55 +24,17 @@ export const MAX_COPY_BYTES = 25 * 1024 * 1024;
 /** A single answer larger than this is not kept (a year-long dataset would push out everything else). */
 export const MAX_ONE_COPY_BYTES = 5 * 1024 * 1024;
 
-/** Network time limits before answering from a copy, in milliseconds. Reports compute longer. */
-export const DASHBOARD_TIMEOUT_MS = 5_000;
-export const REPORT_TIMEOUT_MS = 30_000;
-
-/** GETs of the home widgets that write (send e-mails): never cached though under bo/home/. */
-const HOME_WRITES = new Set(['bo/home/envoieMail', 'bo/home/envoieMailManquant']);
-
-/** Read-only paths (relative to the API base) whose answers are kept. */
-const READ_ONLY_PATHS = new Set([
-  'version',
-  'distribution',
-  'bo/rapport/metrics',
-  'bo/getSites',
-  'bo/getCaisses',
-  'bo/getVendeurs',
-  'bo/getEnseignes',
-  'bo/getSirets',
-  'bo/infra/getRegroupements',
-  'bo/getListRules',
-  'bo/comptage/expected',
-  'bo/comptage/list',
-  'bo/documentsManager/readRecusManager',
-  'fluxfin/declare_et_en_attente_de_signatures',
-  'bo/favoris',
-  'bo/tickets/search',
-  'bo/tickets/detail',
-  'bo/getRepartition',
-  'bo/getResultsChoices',
-  'bo/getGroupements',
-  'exports/status',
-  'exports/list',
-]);
-
 /**
- * True when the answer to GET `path?params` may be kept and served offline. `path` is relative
- * to the API base, without the leading slash.
+ * Network time limits before answering from a copy, in milliseconds: most reads answer in well
+ * under a second; the contract's slow reads (isSlowRead: answers computed over a long period) get
+ * longer.
  */
-export function isCacheableRead(path: string, params: URLSearchParams): boolean {
-  if (path.startsWith('bo/home/')) return !HOME_WRITES.has(path) && !path.slice(8).includes('/');
-  // The on-screen report (JSON dataset); PDF, CSV and XLSX downloads are not kept.
-  if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
-  // The day's safe counts and a period's list; not the PDF receipt.
-  if (path === 'coffre') return !params.has('ACTION') || params.get('ACTION') === 'getComptages';
-  return READ_ONLY_PATHS.has(path);
-}
+export const READ_TIMEOUT_MS = 5_000;
+export const SLOW_READ_TIMEOUT_MS = 30_000;
 
 /** The network time limit of a cacheable path, in milliseconds. */
 export function timeoutFor(path: string): number {
-  return path === 'bo/getReport' ? REPORT_TIMEOUT_MS : DASHBOARD_TIMEOUT_MS;
+  return isSlowRead(path) ? SLOW_READ_TIMEOUT_MS : READ_TIMEOUT_MS;
 }
 
 /** Key of a request's copy: login, path, and the query sorted without the cache-busting `_`. */

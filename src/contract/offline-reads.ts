@@ -1,0 +1,53 @@
+/**
+ * Which GETs of the API (SPEC.md §7) are plain reads whose answers the service worker may keep as
+ * offline copies (DESIGN.md §4 and §7). An allow-list: a GET not named here — among them the GETs
+ * that change data (bo/home/envoieMail, bo/updateRule, the administration's remove*…) — is never
+ * kept nor answered from a copy. Paths are relative to the API base, without the leading slash.
+ */
+
+/** GETs of the home widgets that write (send e-mails): never cached though under bo/home/. */
+export const HOME_WRITES = new Set(['bo/home/envoieMail', 'bo/home/envoieMailManquant']);
+
+/** Read-only paths (relative to the API base) whose answers are kept. */
+export const READ_ONLY_PATHS = new Set([
+  'version',
+  'distribution',
+  'bo/rapport/metrics',
+  'bo/getSites',
+  'bo/getCaisses',
+  'bo/getVendeurs',
+  'bo/getEnseignes',
+  'bo/getSirets',
+  'bo/infra/getRegroupements',
+  'bo/getListRules',
+  'bo/comptage/expected',
+  'bo/comptage/list',
+  'bo/documentsManager/readRecusManager',
+  'fluxfin/declare_et_en_attente_de_signatures',
+  'bo/favoris',
+  'bo/tickets/search',
+  'bo/tickets/detail',
+  'bo/getRepartition',
+  'bo/getResultsChoices',
+  'bo/getGroupements',
+  'exports/status',
+  'exports/list',
+]);
+
+/**
+ * True when the answer to GET `path?params` may be kept and served offline. `path` is relative
+ * to the API base, without the leading slash.
+ */
+export function isCacheableRead(path: string, params: URLSearchParams): boolean {
+  if (path.startsWith('bo/home/')) return !HOME_WRITES.has(path) && !path.slice(8).includes('/');
+  // The on-screen report (JSON dataset); PDF, CSV and XLSX downloads are not kept.
+  if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
+  // The day's safe counts and a period's list; not the PDF receipt.
+  if (path === 'coffre') return !params.has('ACTION') || params.get('ACTION') === 'getComptages';
+  return READ_ONLY_PATHS.has(path);
+}
+
+/** Reads computed over a long period (a report's dataset), which may take longer to answer than a screen's data. */
+export function isSlowRead(path: string): boolean {
+  return path === 'bo/getReport';
+}
