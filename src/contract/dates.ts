@@ -12,6 +12,8 @@ import { parseISO } from 'date-fns/parseISO';
 export const WIRE_DATE = 'yyyy-MM-dd';
 /** Display format of a date (SPEC.md §9). */
 export const DISPLAY_DATE = 'dd/MM/yyyy';
+/** Display format of a time of day: 24-hour in every language (SPEC.md §9, issue #20). */
+export const DISPLAY_TIME = 'HH:mm';
 
 /** Formats a local calendar date as `YYYY-MM-DD`. */
 export function toWireDate(date: Date): string {
@@ -35,6 +37,16 @@ export function parseDisplayDate(text: string): Date | null {
   if (!/^\d{1,2}\/\d{1,2}\/\d{4}$/.test(text.trim())) return null;
   const d = parse(text.trim(), 'd/M/yyyy', new Date(2000, 0, 1));
   return isValid(d) ? d : null;
+}
+
+/**
+ * An instant (a `Date` or epoch milliseconds) as the device shows it, in its own time zone:
+ * `{ date: 'DD/MM/YYYY', time: 'HH:mm' }`, the same in every language (SPEC.md §9). Every time of
+ * the interface (last sync, offline copies, sign-in) goes through here, never through
+ * `Intl`/react-intl date formats, whose order and 12-hour clock follow the language.
+ */
+export function displayInstant(instant: Date | number): { date: string; time: string } {
+  return { date: format(instant, DISPLAY_DATE), time: format(instant, DISPLAY_TIME) };
 }
 
 /** `YYYY-MM-DD` → `DD/MM/YYYY`; returns the input unchanged when it is not a wire date. */
