@@ -148,7 +148,8 @@ describe('PDF renderer', () => {
         data: new Uint8Array(await renderPdf(dataset, options)),
         isEvalSupported: false,
       }).promise;
-      const { info } = (await doc.getMetadata()) as { info: Record<string, unknown> };
+      // pdfjs types the info dictionary as a bare Object: read its fields as entries.
+      const info = Object.fromEntries(Object.entries((await doc.getMetadata()).info));
       await doc.destroy();
       const e = EXPECTED[language];
       expect(info.Title).toBe(e.title);
