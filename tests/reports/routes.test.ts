@@ -126,7 +126,8 @@ describe('GET bo/getReport', () => {
     expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(new Uint8Array(res.rawPayload).buffer);
-    expect(workbook.worksheets[0]!.getRow(1).getCell(5).value).toBe('Umsatz brutto');
+    // The column header comes under the heading block: title, chain, sites, period, currency, generated-at, blank.
+    expect(workbook.worksheets[0]!.getRow(8).getCell(5).value).toBe('Umsatz brutto');
   });
 
   it('applies the hour range, terminals and sellers of the query (a comma in a seller travels as the marker)', async () => {
