@@ -3,6 +3,8 @@
  * language's catalogue before the first render, so a signed-in user lands on their screen in
  * their language with no flash of the login. The service worker registers after that.
  */
+// First: zod must know it may not evaluate code before any schema of ours is built or used.
+import './lib/zod-jitless.ts';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -18,6 +18,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../contract/api.ts';
 import type { Config } from './config.ts';
 import { sessionCache } from './auth/tokens.ts';
+import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
@@ -50,8 +51,13 @@ export interface BuildAppOptions {
   database: Database;
   /** Folder of the built client (`dist/`); when absent the server answers the API only. */
   clientDir?: string;
-  /** Log requests and errors (pino, at `config.logLevel`); off in tests. */
+  /**
+   * Log requests and errors (logging.ts: pino at `config.logLevel`, in `config.logFormat`, one
+   * line per request); off in tests.
+   */
   logger?: boolean;
+  /** Where the log lines go (default standard output); tests collect them. */
+  logTo?: LogSink;
 }
 
 /**
@@ -118,7 +124,7 @@ const openApiTransform: SwaggerTransform = (document) => {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
+    ...(options.logger ? serverLogging(config, options.logTo) : { logger: false }),
     // Request bodies are report requests (a few site ids and dates): 1 MiB bounds them generously.
     bodyLimit: 1024 * 1024,
   });

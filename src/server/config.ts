@@ -6,6 +6,18 @@ import path from 'node:path';
 import { z } from 'zod';
 import { passwordProblems } from '../contract/password.ts';
 
+/** Formats of the server's log lines (logging.ts): short lines for a person, or pino's JSON. */
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * The log format: the one set (`LOG_FORMAT`), else text when the lines go to a terminal (a person
+ * reads them, the start banner above them) and JSON when they go elsewhere (a file, a collector).
+ */
+export function chooseLogFormat(setting: LogFormat | undefined, terminal: boolean): LogFormat {
+  return setting ?? (terminal ? 'text' : 'json');
+}
+
 const bool01 = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 const EnvSchema = z.object({
@@ -37,7 +49,10 @@ const EnvSchema = z.object({
     .default(12 * 60),
   /** Login attempts allowed per client address per minute. */
   COMPTOIR_LOGIN_RATE: z.coerce.number().int().positive().default(10),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: `warn` in the text format (no line per request), `info` in JSON (one line per request). */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** `text` (short lines for a person) or `json` (pino's lines); unset: text at a terminal, else JSON. */
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   /** SMTP server of outgoing mail (nodemailer URL, e.g. smtp://user:pass@host:587); unset = no mail. */
   SMTP_URL: z
     .string()
@@ -63,7 +78,11 @@ export interface Config {
   demoSeed: number;
   sessionMinutes: number;
   loginRatePerMinute: number;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  logLevel: NonNullable<z.infer<typeof EnvSchema>['LOG_LEVEL']>;
+  /** How log lines are written (logging.ts): short text lines or JSON. */
+  logFormat: LogFormat;
+  /** Days of sales the demo generator writes (default: its 13 months); not a setting, tests shorten it. */
+  demoDays?: number;
   /** SMTP URL of outgoing mail, or undefined when mail is not configured. */
   smtpUrl?: string | undefined;
   /** Sender of outgoing mail. */
@@ -75,9 +94,14 @@ export class ConfigError extends Error {}
 
 /**
  * Reads the configuration from `env` (default `process.env`). Empty strings count as unset.
+ * @param terminal whether the logs go to a person's terminal (default: standard output is a TTY),
+ *   which decides the log format and level that `env` leaves unset.
  * @throws ConfigError listing each bad variable and why.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: boolean = process.stdout.isTTY === true,
+): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -87,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const logFormat = chooseLogFormat(e.LOG_FORMAT, terminal);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -99,7 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: e.COMPTOIR_DEMO_SEED,
     sessionMinutes: e.COMPTOIR_SESSION_MINUTES,
     loginRatePerMinute: e.COMPTOIR_LOGIN_RATE,
-    logLevel: e.LOG_LEVEL,
+    logLevel: e.LOG_LEVEL ?? (logFormat === 'text' ? 'warn' : 'info'),
+    logFormat,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.COMPTOIR_MAIL_FROM,
   };

@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
 import { anySalesLoaded } from './db/data-loads.ts';
 import { type DemoResult, generateDemoChain } from './demo/generate.ts';
+import type { LogSink } from './logging.ts';
 import { releaseStartupMemory } from './memory.ts';
 
 /** A listening server and how to stop it. */
@@ -38,11 +39,12 @@ export function publicUrl(host: string, port: number): string {
  * Starts everything.
  * @param options.clientDir built client to serve (absent: API only).
  * @param options.log progress lines for the terminal.
+ * @param options.logTo where the server's log lines go (default standard output; logging.ts).
  * @throws the database's or the listener's error (e.g. EADDRINUSE); what was opened is closed first.
  */
 export async function startServer(
   config: Config,
-  options: { clientDir?: string | undefined; log?: (message: string) => void } = {},
+  options: { clientDir?: string | undefined; log?: (message: string) => void; logTo?: LogSink } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
@@ -53,13 +55,18 @@ export async function startServer(
     if (config.demo) {
       if (!(await anySalesLoaded(database.pool))) {
         log('No sales yet: creating the demo chain (COMPTOIR_DEMO=0 to start empty)…');
-        demo = await generateDemoChain(database.pool, { seed: config.demoSeed, log });
+        demo = await generateDemoChain(database.pool, {
+          seed: config.demoSeed,
+          log,
+          ...(config.demoDays ? { days: config.demoDays } : {}),
+        });
       }
     }
     app = await buildApp({
       config,
       database,
       logger: true,
+      ...(options.logTo ? { logTo: options.logTo } : {}),
       ...(options.clientDir ? { clientDir: options.clientDir } : {}),
     });
     await app.listen({ host: config.host, port: config.port });

@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import type { Dataset, Language } from '../../src/contract/reports.ts';
 import { renderCsv } from '../../src/server/reports/render/csv.ts';
@@ -61,6 +62,13 @@ const EXPECTED = {
     netSales: 'Umsatz brutto',
     chain: 'Kette: Le Comptoir',
   },
+} as const;
+
+/** The heading's sites line of the fixture's report, as the document properties repeat it. */
+const SITES_LINE = {
+  fr: 'Sites\u00a0: Paris Opéra, Lyon Part-Dieu',
+  en: 'Sites: Paris Opéra, Lyon Part-Dieu',
+  de: 'Standorte: Paris Opéra, Lyon Part-Dieu',
 } as const;
 
 describe('PDF renderer', () => {
@@ -131,6 +139,24 @@ describe('PDF renderer', () => {
     expect(page).toContain('Tranche horaire de 11:30 à 15:00');
     expect(page).toContain('Aucune donnée sur la période choisie.');
     expect(page).toContain(`Total 0 ${money('fr', 0)}`);
+  });
+
+  it("says the report, the chain, the period and sites and Comptoir in the document's information", async () => {
+    for (const language of LANGS) {
+      const { dataset, options } = await report(language);
+      const doc = await getDocument({
+        data: new Uint8Array(await renderPdf(dataset, options)),
+        isEvalSupported: false,
+      }).promise;
+      // pdfjs types the info dictionary as a bare Object: read its fields as entries.
+      const info = Object.fromEntries(Object.entries((await doc.getMetadata()).info));
+      await doc.destroy();
+      const e = EXPECTED[language];
+      expect(info.Title).toBe(e.title);
+      expect(info.Author).toBe('Le Comptoir');
+      expect(info.Subject).toBe(`${e.period} — ${SITES_LINE[language]}`);
+      expect(info.Creator).toBe('Comptoir');
+    }
   });
 
   it('is a real compressed PDF by default', async () => {

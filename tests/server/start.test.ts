@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordProblems } from '../../src/contract/password.ts';
-import { clientBuildReason, ensureClient } from '../../src/server/cli/start.ts';
+import { clientBuildReason, ensureClient, startAndAnnounce } from '../../src/server/cli/start.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { publicUrl, startServer } from '../../src/server/main.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -75,6 +75,61 @@ describe('starting the server', () => {
     expect(publicUrl('0.0.0.0', 8080)).toBe('http://localhost:8080/');
     expect(publicUrl('::1', 80)).toBe('http://[::1]:80/');
   });
+});
+
+describe('what a person sees at the terminal', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let root: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-banner-')); // no client: API only
+  });
+  afterAll(async () => {
+    await db.close();
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('ends start-up with the banner after the demo chain, then writes at most one short line per request', async () => {
+    // Progress lines and log lines into one list, in the order a terminal would show them.
+    const terminal: string[] = [];
+    const config = {
+      ...loadConfig({ DATABASE_URL: db.url, PORT: '0', COMPTOIR_DEMO: '1', LOG_LEVEL: 'info' }, true),
+      demoDays: 3,
+    };
+    expect(config.logFormat).toBe('text');
+    const server = await startAndAnnounce(config, {
+      root,
+      log: (m) => terminal.push(m),
+      logTo: { write: (text: string) => terminal.push(...text.split('\n').filter(Boolean)) },
+    });
+    try {
+      const banner = terminal.indexOf(`Comptoir is running at ${server.url}`);
+      const lastDemo = terminal.findLastIndex((l) => l.startsWith('Demo chain'));
+      expect(lastDemo).toBeGreaterThan(0);
+      expect(banner).toBeGreaterThan(lastDemo);
+      const password = server.administrator.generatedPassword!;
+      expect(terminal.slice(banner)).toEqual([
+        `Comptoir is running at ${server.url}`,
+        `  API documentation: ${server.url}api/docs`,
+        '  Administrator login: admin',
+        `  Administrator password: ${password}`,
+        expect.stringContaining('shown only this once'),
+        'Stop with Ctrl+C.',
+      ]);
+      expect(terminal.slice(0, banner).join('\n')).not.toContain(password);
+
+      const before = terminal.length;
+      expect((await fetch(`${server.url}api/version`)).status).toBe(200);
+      // The line is written once the answer has been sent: wait for it, and a little for any other.
+      await vi.waitFor(() => expect(terminal.length).toBeGreaterThan(before));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(terminal.slice(before)).toEqual([
+        expect.stringMatching(/^\d\d:\d\d:\d\d GET \/api\/version 200 \d+ ms$/),
+      ]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
 
 describe('npm start', () => {

@@ -11,6 +11,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Config, loadConfig } from '../config.ts';
+import type { LogSink } from '../logging.ts';
+// Types only: main.ts itself is loaded after the configuration check.
+import type { RunningServer } from '../main.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -85,6 +88,53 @@ export async function ensureClient(
   return dist;
 }
 
+/**
+ * The lines a person needs after start-up: the URL, the API documentation, the administrator's
+ * login and, at the very first start, the generated password (shown only this once).
+ */
+export function startBanner(server: Pick<RunningServer, 'url' | 'administrator'>): string[] {
+  const { administrator } = server;
+  const lines = [
+    '',
+    `Comptoir is running at ${server.url}`,
+    `  API documentation: ${server.url}api/docs`,
+    `  Administrator login: ${administrator.login}`,
+  ];
+  if (administrator.generatedPassword) {
+    lines.push(
+      `  Administrator password: ${administrator.generatedPassword}`,
+      '  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)',
+    );
+  } else if (administrator.created) {
+    lines.push('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+  }
+  lines.push('Stop with Ctrl+C.');
+  return lines;
+}
+
+/**
+ * Builds the client of `root` when needed, starts the server and prints the banner last, after
+ * every progress line (database, demo chain), so the URL and password are what the terminal shows.
+ * @param options.logTo where the server's log lines go (default standard output).
+ * @throws as {@link ensureClient} and main.ts's `startServer`.
+ */
+export async function startAndAnnounce(
+  config: Config,
+  options: { root: string; log: (message: string) => void; logTo?: LogSink },
+): Promise<RunningServer> {
+  const { log } = options;
+  // Loaded after the configuration check, so a bad setting is reported at once.
+  const { startServer } = await import('../main.ts');
+  const clientDir = await ensureClient(options.root, log);
+  const server = await startServer(config, {
+    clientDir,
+    log,
+    ...(options.logTo ? { logTo: options.logTo } : {}),
+  });
+  for (const line of startBanner(server)) log(line);
+  return server;
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -97,26 +147,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = (m: string) => console.log(m);
-  // Loaded after the configuration check, so a bad setting is reported at once.
-  const { startServer, stopOnSignals } = await import('../main.ts');
-  const clientDir = await ensureClient(ROOT, log);
-  const server = await startServer(config, { clientDir, log });
+  const server = await startAndAnnounce(config, { root: ROOT, log });
+  const { stopOnSignals } = await import('../main.ts');
   stopOnSignals(server, log);
-  const { administrator, demo } = server;
-  if (demo) log(`Demo chain: ${demo.sites} sites, ${demo.tickets} tickets, ${demo.lines} ticket lines.`);
-  log('');
-  log(`Comptoir is running at ${server.url}`);
-  log(`  API documentation: ${server.url}api/docs`);
-  log(`  Administrator login: ${administrator.login}`);
-  if (administrator.generatedPassword) {
-    log(`  Administrator password: ${administrator.generatedPassword}`);
-    log(
-      '  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)',
-    );
-  } else if (administrator.created) {
-    log('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
-  }
-  log('Stop with Ctrl+C.');
 }
 
 // Only when run as the entry point (`npm start`), so tests can import the helpers above.

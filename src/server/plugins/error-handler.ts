@@ -15,6 +15,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '../../contract/errors.ts';
 import type {} from './request-session.ts'; // request.session
 import { DomainError, type DomainErrorKind } from '../errors.ts';
+import { redactUrl } from '../logging.ts';
 
 /** The HTTP status of each kind of {@link DomainError}: the one place a domain failure meets HTTP. */
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -99,7 +100,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const { status, body } = errorAnswer(error);
     if (status >= 500) {
       request.log.error(
-        { err: error, method: request.method, url: request.url, userId: request.session?.userId ?? null },
+        {
+          err: error,
+          method: request.method,
+          url: redactUrl(request.url),
+          userId: request.session?.userId ?? null,
+        },
         'request failed',
       );
     }

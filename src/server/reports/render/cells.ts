@@ -64,29 +64,41 @@ export function isLandscape(dataset: Pick<Dataset, 'columns'>): boolean {
  * What a document says about its report above the table, one line each, in `options.language`:
  * the title with its variant, the chain, the sites, the period (or the explicit fiscal dates,
  * DD/MM/YYYY), the hour range and training mode when they apply, the currency, and when it was
- * generated (in `options.timeZone`, 24-hour). The PDF and the XLSX heading show the same lines.
+ * generated (in `options.timeZone`, 24-hour). The PDF and the XLSX heading show the same lines;
+ * `sites` and `period` are two of them, named for the document properties and the PDF's page header.
  */
 export function documentHeading(
   dataset: Dataset,
   options: RenderOptions,
-): { title: string; lines: string[] } {
+): { title: string; lines: string[]; sites: string; period: string } {
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => message(language, id, values);
   // French typography puts a (no-break) space before the colon.
   const colon = language === 'fr' ? '\u00a0: ' : ': ';
-  const lines = [
-    `${t('report.pdf.chain')}${colon}${options.chain}`,
-    `${t('report.pdf.sites')}${colon}${dataset.sites.map((s) => s.libelle).join(', ')}`,
-    options.fiscalDates
-      ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
-      : t('report.pdf.period', {
-          dateDebut: formatDate(dataset.dateDebut),
-          dateFin: formatDate(dataset.dateFin),
-        }),
-  ];
+  const sites = `${t('report.pdf.sites')}${colon}${dataset.sites.map((s) => s.libelle).join(', ')}`;
+  const period = options.fiscalDates
+    ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
+    : t('report.pdf.period', {
+        dateDebut: formatDate(dataset.dateDebut),
+        dateFin: formatDate(dataset.dateFin),
+      });
+  const lines = [`${t('report.pdf.chain')}${colon}${options.chain}`, sites, period];
   if (options.hours) lines.push(t('report.pdf.hours', options.hours));
   if (options.trainingMode) lines.push(t('report.pdf.trainingMode'));
   lines.push(t('report.pdf.currency', { currency: dataset.currency }));
   lines.push(t('report.pdf.generatedAt', formatInstant(new Date(dataset.generatedAt), options.timeZone)));
-  return { title: `${dataset.title} — ${t(`report.variant.${dataset.variant}`)}`, lines };
+  return { title: `${dataset.title} — ${t(`report.variant.${dataset.variant}`)}`, lines, sites, period };
+}
+
+/**
+ * The document properties of a report's file (PDF info dictionary, XLSX core properties), in
+ * `options.language`: `title` is the heading's title (report and variant), `author` the chain
+ * (`options.chain`), `subject` the period (or fiscal dates) and the sites, as the heading words them.
+ */
+export function documentProperties(
+  dataset: Dataset,
+  options: RenderOptions,
+): { title: string; author: string; subject: string } {
+  const { title, period, sites } = documentHeading(dataset, options);
+  return { title, author: options.chain, subject: `${period} — ${sites}` };
 }

@@ -19,8 +19,16 @@ import path from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, CustomTableLayout, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import type { Dataset } from '../../../contract/reports.ts';
-import { formatDate, formatInstant, message } from '../../i18n.ts';
-import { displayCell, isLandscape, isNumeric, type RenderOptions, totalsRow } from './cells.ts';
+import { message } from '../../i18n.ts';
+import {
+  displayCell,
+  documentHeading,
+  documentProperties,
+  isLandscape,
+  isNumeric,
+  type RenderOptions,
+  totalsRow,
+} from './cells.ts';
 import { CHART_SIZE, chartSvgFor } from './chart.ts';
 import { ROBOTO_DIR, ROBOTO_FILES, textWidth } from './pdf-metrics.ts';
 import { setSharedFonts } from './pdf-fonts.ts';
@@ -197,29 +205,19 @@ function reportTable(
   return { widths, rows: [header, ...body, totalCells] };
 }
 
-/** The lines above the table: title, chain, sites, period, hours, training mode, currency, generated-at. */
-function introLines(
-  dataset: Dataset,
-  options: RenderOptions,
-  heading: { title: string; period: string },
-  t: (id: string, values?: Record<string, string | number>) => string,
-): Content[] {
-  const { title, period } = heading;
-  const generated = formatInstant(new Date(dataset.generatedAt), options.timeZone);
-  // French typography puts a (no-break) space before the colon.
-  const colon = options.language === 'fr' ? '\u00a0: ' : ': ';
-  const intro: Content[] = [
-    { text: title, style: 'title' },
-    { text: `${t('report.pdf.chain')}${colon}${pdfText(options.chain)}` },
-    { text: `${t('report.pdf.sites')}${colon}${dataset.sites.map((s) => pdfText(s.libelle)).join(', ')}` },
-    { text: period },
+/**
+ * The lines above the table: the heading of {@link documentHeading} (title, chain, sites, period,
+ * hours, training mode, currency, generated-at), the title large and the generated-at muted.
+ */
+function introLines(heading: { title: string; lines: string[] }): Content[] {
+  const last = heading.lines.length - 1;
+  return [
+    { text: heading.title, style: 'title' },
+    ...heading.lines.map(
+      (line, i): Content =>
+        i === last ? { text: line, style: 'muted', margin: [0, 0, 0, 8] } : { text: line },
+    ),
   ];
-  if (options.hours) intro.push({ text: t('report.pdf.hours', options.hours) });
-  if (options.trainingMode) intro.push({ text: t('report.pdf.trainingMode') });
-  intro.push({ text: t('report.pdf.currency', { currency: dataset.currency }) });
-  intro.push({ text: t('report.pdf.generatedAt', generated), style: 'muted', margin: [0, 0, 0, 8] });
-
-  return intro;
 }
 
 /** The pdfmake document of `dataset` (exported for tests and benchmarks). */
@@ -231,16 +229,13 @@ export function pdfDefinition(
 ): TDocumentDefinitions {
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
-  const period = options.fiscalDates
-    ? t('report.pdf.dates', { dates: options.fiscalDates.map(formatDate).join(', ') })
-    : t('report.pdf.period', {
-        dateDebut: formatDate(dataset.dateDebut),
-        dateFin: formatDate(dataset.dateFin),
-      });
-  const title = `${pdfText(dataset.title)} — ${t(`report.variant.${dataset.variant}`)}`;
+  const shown = documentHeading(dataset, options);
+  const heading = { title: pdfText(shown.title), lines: shown.lines.map(pdfText) };
+  const { title } = heading;
+  const period = pdfText(shown.period);
   const landscape = isLandscape(dataset);
   const table = reportTable(dataset, language, landscape);
-  const content: Content[] = introLines(dataset, options, { title, period }, t);
+  const content: Content[] = introLines(heading);
   // Graph variant: the chart above the table, as wide as the page.
   if (chartSvg) {
     const size = landscape ? CHART_SIZE.landscape : CHART_SIZE.portrait;
@@ -263,7 +258,7 @@ export function pdfDefinition(
     pageSize: 'A4',
     pageOrientation: landscape ? 'landscape' : 'portrait',
     pageMargins: [36, 48, 36, 40],
-    info: { title: `${dataset.title} ${dataset.dateDebut} ${dataset.dateFin}`, creator: 'Comptoir' },
+    info: { ...documentProperties(dataset, options), creator: 'Comptoir' },
     header: (currentPage: number) =>
       currentPage === 1 ? '' : { text: `${title} · ${period}`, style: 'muted', margin: [36, 20, 36, 0] },
     footer: (currentPage: number, pageCount: number) => ({

@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
 import { parseWireDate } from '../../../contract/dates.ts';
 import { LOCALES } from '../../i18n.ts';
-import { documentHeading, type RenderOptions, totalsRow } from './cells.ts';
+import { documentHeading, documentProperties, type RenderOptions, totalsRow } from './cells.ts';
 import { claimRest } from './streamed.ts';
 
 /**
@@ -158,10 +158,10 @@ function describeWorkbook(
   dataset: Dataset,
   options: RenderOptions,
 ): void {
-  const { title, lines } = documentHeading(dataset, options);
-  workbook.creator = options.chain;
-  workbook.title = title;
-  workbook.subject = [lines[2], lines[1]].join(' — ');
+  const properties = documentProperties(dataset, options);
+  workbook.creator = properties.author;
+  workbook.title = properties.title;
+  workbook.subject = properties.subject;
   workbook.created = new Date(dataset.generatedAt);
 }
 
