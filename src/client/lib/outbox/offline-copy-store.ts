@@ -14,7 +14,7 @@
  * Written without DOM or worker globals beyond fetch/Request/Response, so the tests run it in Node.
  */
 import { basicAuthLogin } from '../../../contract/basic-auth.ts';
-import { isCacheableRead, isSlowRead } from '../../../contract/offline-reads.ts';
+import { isSlowRead } from '../../../contract/offline-reads.ts';
 import type { ComptoirDb, OfflineCopy } from './local-database.ts';
 import { OFFLINE_COPY_HEADER } from './offline-copy-protocol.ts';
 
