@@ -32,6 +32,7 @@ function isRefusal(refusal: unknown): boolean {
   return refusal !== null && refusal !== undefined && refusal !== false;
 }
 
+/** The form of the module comment: aria validation, `onSubmit` on submit, focus on refusal. */
 export function ValidatedForm({ onSubmit, refusal, formRef, children, ...props }: ValidatedFormProps) {
   const ownRef = useRef<HTMLFormElement>(null);
   const ref = formRef ?? ownRef;
