@@ -105,9 +105,10 @@ test('two drawers, the safe and a receipt written offline reach the server exact
   // A manager receipt, still offline.
   await page.getByRole('link', { name: 'Reçus' }).click();
   await expect(page.getByRole('heading', { name: 'Reçus managers' })).toBeVisible();
-  await page.getByLabel('Code vendeur', { exact: true }).fill('12');
-  await page.getByLabel('Nom du vendeur', { exact: true }).fill('Alice');
-  await page.getByLabel('Code manager', { exact: true }).fill('900');
+  // The labels of required fields end with their visible mark, "(obligatoire)".
+  await page.getByLabel(/^Code vendeur\b/).fill('12');
+  await page.getByLabel(/^Nom du vendeur\b/).fill('Alice');
+  await page.getByLabel(/^Code manager\b/).fill('900');
   await page.getByLabel('Montant reçu').fill('35,20');
   await page.getByLabel('Motif').fill(comment);
   await page.getByRole('button', { name: 'Enregistrer le reçu' }).click();

@@ -69,7 +69,9 @@ describe('cash count form', () => {
     expect(rows).toEqual([
       { part: 'cash', required: true, expected: 6500, counted: 6200, variance: -300 },
       { part: 'cheques', required: true, expected: 4500, counted: 4500, variance: 0 },
-      { part: 'mealVouchers', required: true, expected: 1000, counted: null, variance: null },
+      // Required and left empty: counted, and found empty (issue #20 item 3).
+      { part: 'mealVouchers', required: true, expected: 1000, counted: 0, variance: -1000 },
+      // Optional and left empty: not counted.
       { part: 'cardSlips', required: false, expected: 9000, counted: null, variance: null },
     ]);
   });
@@ -104,15 +106,22 @@ describe('cash count form', () => {
     if (result.ok) expect(CashCountBodySchema.safeParse(result.body).success).toBe(true);
   });
 
-  it('refuses a required part left empty or an unreadable amount, and a form rebuilt from the body keeps what was typed', () => {
+  it('takes a required part left empty as zero and an optional one as not counted (issue #20 item 3)', () => {
+    const form = { ...emptyCashCountForm(3, '2026-11-22', 2), cashTouched: true };
+    const result = toCashCountBody(form, requiredParts(null), NOW);
+    expect(result).toMatchObject({
+      ok: true,
+      body: { cash: [], chequesCents: 0, mealVouchersCents: 0, cardSlipsCents: null },
+    });
+    if (result.ok) expect(CashCountBodySchema.safeParse(result.body).success).toBe(true);
+  });
+
+  it('refuses an unreadable amount, and a form rebuilt from the body keeps what was typed', () => {
     const form = { ...emptyCashCountForm(3, '2026-11-22', 2), cheques: '12,3,4', cardSlips: '' };
     const result = toCashCountBody(form, requiredParts(null), NOW);
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.errors).toEqual([
-        { field: 'cheques', messageId: 'counting.error.amount' },
-        { field: 'mealVouchers', messageId: 'counting.error.required' },
-      ]);
+      expect(result.errors).toEqual([{ field: 'cheques', messageId: 'counting.error.amount' }]);
     }
     // The form object itself is untouched: the screen shows it again with the errors.
     expect(form.cheques).toBe('12,3,4');

@@ -165,12 +165,43 @@ describe('cash count screen', () => {
     expect(inputLabelled('Cheques').value).toBe('45.50');
   });
 
-  it('refuses a count missing a required part, says which, and keeps what was typed', async () => {
+  it('saves a required part left empty as zero (issue #20 item 3): nothing refused, the form asks nothing of the browser', async () => {
+    const form = container.querySelector<HTMLFormElement>('[data-testid="cash-count-form"]');
+    // The browser's own validation is off: refusals are the form's, at the field.
+    expect(form?.noValidate).toBe(true);
+    const cheques = inputLabelled('Cheques');
+    expect(cheques.getAttribute('aria-required')).toBe('true');
+    expect(cheques.required).toBe(false);
+    // "Required" is seen in the label, not only announced.
+    expect(container.querySelector(`label[for="${cheques.id}"]`)?.textContent).toContain('(required)');
+
     await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    expect(text('counted-cheques')).toBe('€0.00');
     await save();
+    await waitFor(() => container.querySelectorAll('[data-testid="cash-count-local"]').length === 1);
+    const [item] = await db().outbox.toArray();
+    expect(item?.body).toMatchObject({ chequesCents: 0, mealVouchersCents: null, cardSlipsCents: null });
+    expect(container.querySelector('[role="alert"]')).toBeNull();
+  });
+
+  it('refuses an unreadable amount with the translated message at the field, linked and focused, and keeps what was typed', async () => {
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await type(inputLabelled('Cheques'), '12,3,4');
+    await save();
+    await waitFor(() => inputLabelled('Cheques').getAttribute('aria-invalid') === 'true');
+    const cheques = inputLabelled('Cheques');
+    const message = en['counting.error.amount'];
+    // The message sits at the field and is part of its description (read with the field).
+    const describedBy = (cheques.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    const description = describedBy.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    expect(description).toContain(message);
+    expect(cheques.closest('.ui-field')?.querySelector('.ui-field__error')?.textContent).toBe(message);
+    // The focus goes to the field to fix, so a screen reader reads it there.
+    expect(document.activeElement).toBe(cheques);
     const alert = container.querySelector('[role="alert"]');
     expect(alert?.textContent).toContain('Cheques');
-    expect(alert?.textContent).toContain('Required.');
+    expect(alert?.textContent).toContain(message);
+    expect(cheques.value).toBe('12,3,4');
     expect(
       (container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement).value,
     ).toBe('3');

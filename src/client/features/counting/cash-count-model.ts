@@ -78,13 +78,23 @@ export function cashLines(quantities: Readonly<Record<number, number>>): Denomin
   }));
 }
 
+/**
+ * Cents of a typed total (cheques, meal vouchers, card slips): a required part left empty was
+ * counted and found empty, so it is 0 (issue #20 item 3); an optional one left empty was not
+ * counted (null). `'invalid'` when the text is not an amount.
+ */
+export function partCents(text: string, required: boolean): number | null | 'invalid' {
+  const v = parseMoneyToCents(text);
+  return v === null && required ? 0 : v;
+}
+
 /** Per part: counted cents (null = not counted or not a valid amount yet). */
 export function countedAmounts(
   form: CashCountForm,
   required: RequiredCounts,
 ): Record<CountPart, number | null> {
-  const amount = (text: string) => {
-    const v = parseMoneyToCents(text);
+  const amount = (part: 'cheques' | 'mealVouchers' | 'cardSlips') => {
+    const v = partCents(form[part], required[part]);
     return v === 'invalid' ? null : v;
   };
   return {
@@ -92,9 +102,9 @@ export function countedAmounts(
       required.cash || form.cashTouched || cashLines(form.quantities).length > 0
         ? denominationsTotalCents(cashLines(form.quantities))
         : null,
-    cheques: amount(form.cheques),
-    mealVouchers: amount(form.mealVouchers),
-    cardSlips: amount(form.cardSlips),
+    cheques: amount('cheques'),
+    mealVouchers: amount('mealVouchers'),
+    cardSlips: amount('cardSlips'),
   };
 }
 
@@ -166,7 +176,8 @@ export type BodyResult = { ok: true; body: CashCountBody } | { ok: false; errors
 
 /**
  * Builds the body of POST bo/comptage/save and validates it with the contract's schema and the
- * site's rules (a required part left empty is the server's 400 `MissingCount`, caught here first).
+ * site's rules: a required part left empty is sent as 0 (never null, which the server refuses
+ * with 400 `MissingCount`); an unreadable amount is a field error.
  * `countedAt` is the device's time of the count (ISO), kept by the server beside its own.
  */
 export function toCashCountBody(
@@ -179,13 +190,10 @@ export function toCashCountBody(
   if (form.dateFiscale === null) errors.push({ field: 'dateFiscale', messageId: 'counting.error.date' });
   if (form.caisse === null) errors.push({ field: 'caisse', messageId: 'counting.error.terminal' });
   const amount = (part: 'cheques' | 'mealVouchers' | 'cardSlips') => {
-    const v = parseMoneyToCents(form[part]);
-    if (v === 'invalid') {
-      errors.push({ field: part, messageId: 'counting.error.amount' });
-      return null;
-    }
-    if (v === null && required[part]) errors.push({ field: part, messageId: 'counting.error.required' });
-    return v;
+    const v = partCents(form[part], required[part]);
+    if (v !== 'invalid') return v;
+    errors.push({ field: part, messageId: 'counting.error.amount' });
+    return null;
   };
   const chequesCents = amount('cheques');
   const mealVouchersCents = amount('mealVouchers');

@@ -1,13 +1,18 @@
 /**
  * The sync state shown in the header on every signed-in screen (DESIGN.md §7): online or
  * offline, writes waiting, being sent, needing attention, and when a write last reached the
- * server. Counts come from the outbox through Dexie's liveQuery, which also sees the changes the
+ * server. It comes from the outbox through Dexie's liveQuery, which also sees the changes the
  * service worker or another tab makes, so the badge is right whoever replays.
+ *
+ * It is the one source of the badge and of /sync (issue #20 item 7): the list of writes and its
+ * counts arrive together in one answer of readOutboxState, and both screens derive what they say
+ * from this proxy alone, so one cannot show an item "sending" while the other says "waiting".
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { proxy } from 'valtio';
+import { proxy, ref } from 'valtio';
 import {
   forgetOfflineCopies,
+  type OutboxItem,
   readOutboxState,
   startOutbox,
   stopOutbox,
@@ -18,11 +23,14 @@ export interface SyncState {
   /** False until the outbox was read once: before that the badge does not claim anything. */
   loaded: boolean;
   online: boolean;
+  /** Counts of `items` per state. */
   waiting: number;
   sending: number;
   needsAttention: number;
   /** Epoch milliseconds of the last write that reached the server, null if none yet. */
   lastSyncedAt: number | null;
+  /** The signed-in user's writes still on the device, oldest first (the /sync list). */
+  items: readonly OutboxItem[];
 }
 
 export const syncState = proxy<SyncState>({
@@ -32,16 +40,18 @@ export const syncState = proxy<SyncState>({
   sending: 0,
   needsAttention: 0,
   lastSyncedAt: null,
+  items: ref([]),
 });
 
 /** What the badge says, most urgent first. */
 export type SyncSummary = 'checking' | 'offline' | 'needsAttention' | 'sending' | 'waiting' | 'synced';
 
-export function summarise(s: SyncState, replaying: boolean): SyncSummary {
+/** The state in one word, from the outbox's own counts only (as /sync shows them). */
+export function summarise(s: Omit<SyncState, 'items'>): SyncSummary {
   if (!s.loaded) return s.online ? 'checking' : 'offline';
   if (s.needsAttention > 0) return 'needsAttention';
   if (!s.online) return 'offline';
-  if (s.sending > 0 || (replaying && s.waiting > 0)) return 'sending';
+  if (s.sending > 0) return 'sending';
   if (s.waiting > 0) return 'waiting';
   return 'synced';
 }
@@ -56,7 +66,8 @@ export function startSync(login: string): () => void {
   subscription = liveQuery(async () => {
     return readOutboxState(login);
   }).subscribe({
-    next: (value) => Object.assign(syncState, value, { loaded: true }),
+    // The items are read-only answers: kept as they are (ref), not made reactive one by one.
+    next: ({ items, ...counts }) => Object.assign(syncState, counts, { items: ref(items), loaded: true }),
     error: (e: unknown) => console.error('sync state', e),
   });
   const setOnline = () => {
@@ -74,6 +85,7 @@ export function startSync(login: string): () => void {
 
 export function stopSync(): void {
   syncState.loaded = false;
+  syncState.items = ref([]);
   subscription?.unsubscribe();
   subscription = null;
   removeListeners?.();

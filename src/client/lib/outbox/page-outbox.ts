@@ -6,14 +6,12 @@
  * database: online or offline, a write goes through the outbox, so it is sent the same way,
  * exactly once, whatever happens to the network or the tab.
  */
-import { proxy } from 'valtio';
 import { API_BASE } from '../http.ts';
 import { db, type LocalRecord, type LocalTableName, type OutboxItem } from './local-database.ts';
 import { clearOfflineCopies } from './offline-copy-store.ts';
 import { startPageReplayer, type PageReplayer, requestBackgroundSync } from './page-replayer.ts';
 import {
   confirmDiscard,
-  countOutbox,
   type DiscardTicket,
   findItem,
   lastSyncedAt,
@@ -32,9 +30,6 @@ export type { DiscardTicket, LocalRecord, LocalTableName, OutboxCounts, OutboxIt
 export type { LocalSyncState } from './local-database.ts';
 export { OutboxItemBusy } from './queue.ts';
 
-/** `replaying` is true while this page runs a replay (the badge shows "sending"). */
-export const outboxRuntime = proxy({ replaying: false });
-
 let replayer: PageReplayer | null = null;
 
 /** Absolute API base of this page (`/api/` resolved against the page's address). */
@@ -47,9 +42,6 @@ export function startOutbox(): void {
   replayer ??= startPageReplayer({
     db: db(),
     apiBase: absoluteApiBase(),
-    onActivity: (running) => {
-      outboxRuntime.replaying = running;
-    },
   });
 }
 
@@ -57,7 +49,6 @@ export function startOutbox(): void {
 export function stopOutbox(): void {
   replayer?.stop();
   replayer = null;
-  outboxRuntime.replaying = false;
 }
 
 /** Asks for a replay now (the /sync screen's retry, after an edit). */
@@ -100,11 +91,6 @@ export function findWrite(id: string): Promise<OutboxItem | undefined> {
   return findItem(db(), id);
 }
 
-/** Every queued write of `login`, oldest first. */
-export function listWrites(login: string): Promise<OutboxItem[]> {
-  return listItems(db(), login);
-}
-
 /** The user's "retry now" on write `id`, then a replay. Throws OutboxItemBusy while it is sent. */
 export async function retryWrite(id: string): Promise<void> {
   await retryNow(db(), id);
@@ -135,12 +121,19 @@ export function listUnsentLocalRecords(
   return listUnsentRecords(db(), table, siteId, fiscalDate);
 }
 
-/** The counts of the sync badge for `login`, and the last time a write reached the server (epoch ms). */
+/**
+ * The outbox of `login` as every screen shows it: its writes (oldest first), their counts per
+ * state, and the last time a write reached the server (epoch ms, null if none did here). The
+ * counts are taken from the very list returned, in one read, so a badge and a list fed by one
+ * answer can never disagree (issue #20 item 7).
+ */
 export async function readOutboxState(
   login: string,
-): Promise<OutboxCounts & { lastSyncedAt: number | null }> {
-  const counts = await countOutbox(db(), login);
-  return { ...counts, lastSyncedAt: await lastSyncedAt(db()) };
+): Promise<OutboxCounts & { items: OutboxItem[]; lastSyncedAt: number | null }> {
+  const items = await listItems(db(), login);
+  const counts: OutboxCounts = { waiting: 0, sending: 0, needsAttention: 0 };
+  for (const item of items) counts[item.state] += 1;
+  return { ...counts, items, lastSyncedAt: await lastSyncedAt(db()) };
 }
 
 /** Forgets every offline copy of read-only answers (sign-out: they hold that user's figures). */

@@ -27,7 +27,6 @@
 import type { OutboxCredentials } from './credentials.ts';
 import type { ComptoirDb, OutboxItem } from './local-database.ts';
 import type { OutboxLock } from './lock.ts';
-import { LAST_SYNCED_KEY } from './queue.ts';
 import { ReplayScheduler, runWorker, type StopReason } from './replay-scheduler.ts';
 import { type BackoffOptions, type SendOptions, type SendOutcome, sendItem } from './replay-sender.ts';
 
@@ -156,8 +155,7 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
     .equals('waiting')
     .filter((i) => i.login === credentials.login)
     .count();
-  if (result.remaining === 0 && result.stoppedBy === null) {
-    await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
-  }
+  // "Last synced" moves only when a write reached the server (the sender records it with the
+  // answer): a run with nothing to send, offline or not, proves nothing about the server.
   return result;
 }

@@ -168,7 +168,9 @@ function CashCountEntry({
             onChange={(text) => setForm((f) => ({ ...f, [part]: text }))}
             isRequired={required[part]}
             errorMessage={errorText(part)}
-            description={required[part] ? undefined : intl.formatMessage({ id: 'counting.optionalHint' })}
+            description={intl.formatMessage({
+              id: required[part] ? 'counting.zeroHint' : 'counting.optionalHint',
+            })}
           />
         ))}
         <CommentField value={form.comment} onChange={(comment) => setForm((f) => ({ ...f, comment }))} />

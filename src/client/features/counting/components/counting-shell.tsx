@@ -11,6 +11,7 @@ import type { LocalRecord } from '../../../lib/outbox/page-outbox.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
+import { ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import type { CountingFieldError } from '../use-counting-form.ts';
@@ -95,7 +96,9 @@ export interface CountingFormProps<Field extends string> {
 
 /**
  * The entry form: its notice, its fields (`children`), the errors, then the buttons. Submitting
- * (button or Enter) calls `onSubmit`, never reloads the page.
+ * (button or Enter) calls `onSubmit`, never reloads the page. The browser never refuses it on its
+ * own (ValidatedForm): `onSubmit` validates, and each refusal shows at its field, translated,
+ * with the first invalid field focused, as well as in the list below the fields.
  */
 export function CountingForm<Field extends string>({
   testId,
@@ -110,14 +113,12 @@ export function CountingForm<Field extends string>({
   children,
 }: CountingFormProps<Field>) {
   return (
-    <form
-      ref={formRef}
+    <ValidatedForm
+      formRef={formRef}
       className="counting-form"
       data-testid={testId}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSubmit();
-      }}
+      refusal={errors}
+      onSubmit={() => void onSubmit()}
     >
       {notice ? (
         <p className="counting-form__fixing" role="status">
@@ -141,7 +142,7 @@ export function CountingForm<Field extends string>({
           <FormattedMessage id={submitLabel} />
         </Button>
       </div>
-    </form>
+    </ValidatedForm>
   );
 }
 

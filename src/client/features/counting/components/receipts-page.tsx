@@ -14,6 +14,7 @@ import { findLocalRecord, findWrite } from '../../../lib/outbox/page-outbox.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Select } from '../../../ui/select.tsx';
+import { RequiredLabel } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { receiptQueries } from '../counting-queries.ts';
 import {
@@ -71,7 +72,12 @@ function ReceiptEntry({ counting, sellers, editing, onCancelEdit }: ReceiptEntry
   const set = (field: ReceiptField) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   const requiredText = (field: TextFieldName, labelId: string, maxLength?: number) => (
     <TextField
-      label={intl.formatMessage({ id: labelId })}
+      label={
+        <RequiredLabel
+          label={intl.formatMessage({ id: labelId })}
+          mark={intl.formatMessage({ id: 'counting.required' })}
+        />
+      }
       value={form[field]}
       onChange={set(field)}
       isRequired

@@ -1,6 +1,7 @@
 /**
  * "Offline copy of 14:32" (DESIGN.md §7): shown above a screen while some of its figures came
- * from the service worker's offline copies rather than the server. Reset on every route change.
+ * from the service worker's offline copies rather than the server. Reset on every route change
+ * and when the device is back online (issue #20 item 8); a fresh answer clears its own copy.
  */
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -18,6 +19,13 @@ export function OfflineCopyBanner() {
     void pathname;
     resetOfflineCopies();
   }, [pathname]);
+
+  useEffect(() => {
+    // Back online, the screen's reads are asked again (TanStack Query refetches on reconnect):
+    // a read the network still cannot answer comes back as a copy and shows the banner again.
+    globalThis.addEventListener('online', resetOfflineCopies);
+    return () => globalThis.removeEventListener('online', resetOfflineCopies);
+  }, []);
 
   const oldest = oldestCopy(byKey);
   if (!oldest) return null;

@@ -12,14 +12,10 @@ import { notifyFailure } from '../../../lib/notifications.ts';
 import {
   confirmWriteDiscard,
   type DiscardTicket,
-  listWrites,
   type OutboxItem,
-  outboxRuntime,
   prepareWriteDiscard,
   retryWrite,
 } from '../../../lib/outbox/page-outbox.ts';
-import { useLiveQuery } from '../../../lib/outbox/use-live-query.ts';
-import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { summarise, syncState } from '../sync-state.ts';
@@ -103,13 +99,11 @@ function FixLink({ item }: { item: OutboxItem }) {
 }
 
 export function SyncPage() {
-  const { user } = useSnapshot(session);
+  // The list and its counts come from the badge's own state: the two can never disagree.
   const s = useSnapshot(syncState);
-  const runtime = useSnapshot(outboxRuntime);
   const intl = useIntl();
   const age = useAge();
-  const login = user?.login ?? '';
-  const items = useLiveQuery(() => listWrites(login), [login]);
+  const items = s.loaded ? s.items : undefined;
   const [ticket, setTicket] = useState<DiscardTicket | null>(null);
 
   const retry = async (id: string) => {
@@ -137,7 +131,7 @@ export function SyncPage() {
     }
   };
 
-  const summary = summarise(s, runtime.replaying);
+  const summary = summarise(s);
   return (
     <section className="sync-page" aria-labelledby="sync-title">
       <h1 id="sync-title">
