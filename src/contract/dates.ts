@@ -40,13 +40,14 @@ export function parseDisplayDate(text: string): Date | null {
 }
 
 /**
- * An instant (a `Date` or epoch milliseconds) as the device shows it, in its own time zone:
+ * An instant (a `Date`, epoch milliseconds or an ISO 8601 text) as the device shows it, in its own time zone:
  * `{ date: 'DD/MM/YYYY', time: 'HH:mm' }`, the same in every language (SPEC.md §9). Every time of
  * the interface (last sync, offline copies, sign-in) goes through here, never through
  * `Intl`/react-intl date formats, whose order and 12-hour clock follow the language.
  */
-export function displayInstant(instant: Date | number): { date: string; time: string } {
-  return { date: format(instant, DISPLAY_DATE), time: format(instant, DISPLAY_TIME) };
+export function displayInstant(instant: Date | number | string): { date: string; time: string } {
+  const at = typeof instant === 'string' ? parseISO(instant) : instant;
+  return { date: format(at, DISPLAY_DATE), time: format(at, DISPLAY_TIME) };
 }
 
 /** `YYYY-MM-DD` → `DD/MM/YYYY`; returns the input unchanged when it is not a wire date. */

@@ -17,6 +17,7 @@ import { TextField } from '../../../ui/text-field.tsx';
 import type { CountingFieldError } from '../use-counting-form.ts';
 import { SyncStateTag } from './sync-state-tag.tsx';
 import '../counting.css';
+import { displayInstant } from '../../../../contract/dates.ts';
 
 export interface CountingPageProps {
   /** Id of the title element (the page's accessible name). */
@@ -302,10 +303,9 @@ export function UnsentItem({
 
 /** When a count was saved or made (hours and minutes), followed by who made it when given. */
 export function CountingTime({ at, by }: { at: number | string; by?: string }) {
-  const intl = useIntl();
   return (
     <span className="counting-list__time">
-      {intl.formatTime(at, { hour: '2-digit', minute: '2-digit' })}
+      {displayInstant(at).time}
       {by === undefined ? null : ` · ${by}`}
     </span>
   );

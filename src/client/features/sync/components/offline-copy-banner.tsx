@@ -5,14 +5,14 @@
  */
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { offlineCopies, oldestCopy, resetOfflineCopies } from '../offline-copy-notices.ts';
+import { displayInstant } from '../../../../contract/dates.ts';
 
 export function OfflineCopyBanner() {
   const { byKey } = useSnapshot(offlineCopies);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const intl = useIntl();
 
   useEffect(() => {
     // Runs on every route change: a new screen starts fresh.
@@ -31,15 +31,8 @@ export function OfflineCopyBanner() {
   if (!oldest) return null;
   const date = new Date(oldest);
   const today = new Date().toDateString() === date.toDateString();
-  const when = today
-    ? intl.formatTime(date, { hour: '2-digit', minute: '2-digit' })
-    : intl.formatDate(date, {
-        day: '2-digit',
-        month: '2-digit',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-      });
+  const shown = displayInstant(date);
+  const when = today ? shown.time : `${shown.date} ${shown.time}`;
   return (
     <p
       className="offline-copy-banner"

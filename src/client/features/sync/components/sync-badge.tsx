@@ -6,15 +6,15 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { listenToServiceWorker } from '../offline-copy-notices.ts';
 import { startSync, summarise, syncState } from '../sync-state.ts';
 import '../sync.css';
+import { displayInstant } from '../../../../contract/dates.ts';
 
 export function SyncBadge({ login }: { login: string }) {
   const s = useSnapshot(syncState);
-  const intl = useIntl();
 
   useEffect(() => {
     listenToServiceWorker();
@@ -22,8 +22,7 @@ export function SyncBadge({ login }: { login: string }) {
   }, [login]);
 
   const summary = summarise(s);
-  const last =
-    s.lastSyncedAt === null ? null : intl.formatTime(s.lastSyncedAt, { hour: '2-digit', minute: '2-digit' });
+  const last = s.lastSyncedAt === null ? null : displayInstant(s.lastSyncedAt).time;
 
   // No aria-label: the link's name is its visible text (WCAG 2.5.3, axe label-content-name-mismatch),
   // followed by where it leads, for screen readers only.

@@ -20,6 +20,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { summarise, syncState } from '../sync-state.ts';
 import '../sync.css';
+import { displayInstant } from '../../../../contract/dates.ts';
 
 function useAge() {
   const intl = useIntl();
@@ -147,12 +148,7 @@ export function SyncPage() {
         <Fact label="sync.lastSynced">
           {s.lastSyncedAt === null
             ? '—'
-            : intl.formatDate(s.lastSyncedAt, {
-                day: '2-digit',
-                month: '2-digit',
-                hour: '2-digit',
-                minute: '2-digit',
-              })}
+            : `${displayInstant(s.lastSyncedAt).date} ${displayInstant(s.lastSyncedAt).time}`}
         </Fact>
       </dl>
       {items && items.length === 0 ? (
