@@ -3,7 +3,7 @@
  * charts on arrival and passes axe with a chart shown (items 12, 18, 19: no focusable part of a
  * chart inside aria-hidden, no h3 straight after the h1 on /home, /tickets and /graphs); the
  * navigation bar holds on one row at 1024 px (item 10); on a phone, /rapports keeps "Générer" on
- * screen without scrolling (item 14).
+ * screen without scrolling (item 14) and each key figure of a report on one line (item 11).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, type Page, test } from '@playwright/test';
@@ -82,5 +82,23 @@ test('on a phone, "Générer" on /rapports is on screen without scrolling', asyn
   await expect(generate).toBeInViewport();
   const box = await generate.boundingBox();
   expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+
+  // Item 11: a month of the whole chain on screen; every key figure holds on one line in its tile.
+  await page.getByRole('button', { name: /Période prédéfinie/ }).click();
+  await page.getByRole('option', { name: 'Mois précédent' }).click();
+  await page.getByRole('button', { name: "Afficher à l'écran" }).click();
+  const figures = page.locator('.rep-totals__item dd');
+  await expect(figures.first()).toBeVisible({ timeout: 60_000 });
+  const shapes = await figures.evaluateAll((all) =>
+    all.map((dd) => ({
+      text: dd.textContent,
+      lines: Math.round(
+        dd.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(dd).lineHeight),
+      ),
+      overflows: dd.scrollWidth > dd.clientWidth,
+    })),
+  );
+  expect(shapes.some((f) => f.text?.includes('€'))).toBe(true);
+  expect(shapes.filter((f) => f.lines !== 1 || f.overflows)).toEqual([]);
   await context.close();
 });
