@@ -31,6 +31,8 @@ test('/graphs shows the last full week on arrival, without a press', async ({ pa
   const day = (d: string) => new Date(`${d.split('/').reverse().join('-')}T12:00:00Z`).getUTCDay();
   expect([day(from ?? ''), day(to ?? '')]).toEqual([1, 0]);
   await expect(page.locator('.gr-chart svg').first()).toBeVisible();
+  // Nobody asked for it: the focus does not jump to the result.
+  await expect(result).not.toBeFocused();
 });
 
 test('/graphs with its charts, /home and /tickets: no focusable chart inside aria-hidden, headings in order', async ({

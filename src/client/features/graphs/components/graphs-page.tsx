@@ -115,7 +115,7 @@ export function GraphsPage() {
     if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
     shownOnArrival.current = true;
     selection.period = arrivalPeriod(selection.period);
-    void show((request) => loadCharts(request, language));
+    void show((request) => loadCharts(request, language), undefined, { focusResult: false });
   }, [scope.isLoading, scope.effective.length]);
 
   return (
