@@ -144,6 +144,21 @@ describe('/rapports offline', () => {
     expect(screen.container.querySelector('.rep-totals dd')?.textContent).toBe('1\u202f234,56\u00a0€');
   });
 
+  it('lists them too when the browser says online but a report request fails for the network', async () => {
+    setOnline(true);
+    screen = await renderScreen(<ReportsPage />, 'fr', fr);
+    expect(screen.container.querySelector('.rep-copies')).toBeNull();
+    // No server answers in this test: the request fails as on a dead network.
+    const show = [...screen.container.querySelectorAll('button')].find(
+      (b) => b.textContent === "Afficher à l'écran",
+    );
+    await act(async () => {
+      show?.click();
+    });
+    await waitUntil(() => items().length > 0, 10_000, 20);
+    expect(items()[0]?.querySelector('.rep-copies__title')?.textContent).toBe('Ventes');
+  });
+
   it('shows no list while online', async () => {
     setOnline(true);
     screen = await renderScreen(<ReportsPage />, 'fr', fr);
