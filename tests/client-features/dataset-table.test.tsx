@@ -6,6 +6,7 @@
  * shown and previous / next buttons in the interface's language, and the first page again when
  * another dataset comes.
  */
+import { readFileSync } from 'node:fs';
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import de from '../../i18n/de.json';
@@ -14,6 +15,7 @@ import fr from '../../i18n/fr.json';
 import type { Dataset } from '../../src/contract/reports.ts';
 import {
   DatasetTable,
+  DatasetTotals,
   PREVIEW_PAGE_ROWS,
 } from '../../src/client/features/reports/components/dataset-table.tsx';
 import { renderScreen, rerenderScreen, type Screen, unmountScreen } from './support.tsx';
@@ -142,5 +144,75 @@ describe('the report preview table', () => {
     expect(bodyRows()).toHaveLength(1);
     expect(bodyRows()[0]!.textContent).toBe(en['reports.preview.empty']);
     expect(document.querySelector('.rep-pager')).toBeNull();
+  });
+});
+
+/** A year-on-year comparison of 7 days whose year-earlier side sold on `previousDays` of them. */
+function comparison(previousDays: number): Dataset {
+  const rows = Array.from({ length: 7 }, (_, i) => ({
+    fiscalDate: `2026-11-0${i + 2}`,
+    netSales: 13_212_100,
+    previousNetSales: i < previousDays ? 9_000_000 : 0,
+  }));
+  const net = rows.reduce((n, r) => n + r.netSales, 0);
+  const previous = rows.reduce((n, r) => n + r.previousNetSales, 0);
+  return {
+    className: 'RapportVentesComparaison',
+    variant: 'Daily',
+    title: 'Comparaison',
+    currency: 'EUR',
+    dateDebut: '2026-11-02',
+    dateFin: '2026-11-08',
+    sites: [{ restaurantId: 1, libelle: 'Paris Opéra' }],
+    generatedAt: '2026-11-23T08:00:00.000Z',
+    columns: [
+      { key: 'fiscalDate', type: 'date', label: 'Date fiscale' },
+      { key: 'netSales', type: 'money', label: 'CA TTC' },
+      { key: 'previousNetSales', type: 'money', label: 'CA TTC N-1' },
+      { key: 'variancePercent', type: 'percent', label: 'Écart %' },
+    ],
+    rows,
+    totals: {
+      fiscalDate: null,
+      netSales: net,
+      previousNetSales: previous,
+      variancePercent: previous === 0 ? null : (net - previous) / previous,
+    },
+  };
+}
+
+const tiles = () =>
+  [...document.querySelectorAll('.rep-totals__item')].map((t) => [
+    t.querySelector('dt')?.textContent,
+    t.querySelector('dd')?.textContent,
+  ]);
+
+describe('the key figures above the report (issue #20 items 11 and 13)', () => {
+  it('gives the percentage against a year earlier only when that year sold on as many days', async () => {
+    screen = await renderScreen(<DatasetTotals dataset={comparison(7)} />, 'fr', fr);
+    expect(tiles().at(-1)).toEqual(['Écart %', '46,8\u00a0%']);
+  });
+
+  it('says "partial data a year earlier" instead of a percentage over a few days', async () => {
+    // One day of sales a year earlier against seven now: the server's percentage would be +927 %.
+    screen = await renderScreen(<DatasetTotals dataset={comparison(1)} />, 'en', en);
+    expect(tiles().at(-1)).toEqual(['Écart %', 'No comparison: partial data a year earlier']);
+    expect(document.querySelector('.rep-totals')?.textContent).not.toMatch(/\d\s?%/);
+  });
+
+  it('says "no sales a year earlier" when that year sold nothing, in German too', async () => {
+    screen = await renderScreen(<DatasetTotals dataset={comparison(0)} />, 'de', de);
+    expect(tiles().at(-1)).toEqual(['Écart %', 'Kein Vergleich: ein Jahr zuvor keine Umsätze']);
+  });
+
+  it('keeps each amount on one line: the tile value does not wrap', async () => {
+    screen = await renderScreen(<DatasetTotals dataset={comparison(7)} />, 'fr', fr);
+    const amount = document.querySelector('.rep-totals__item dd');
+    expect(amount?.textContent).toBe('924\u202f847,00\u00a0€');
+    // happy-dom lays nothing out: the rule itself is what holds the amount on one line.
+    const css = readFileSync('src/client/features/reports/components/reports.css', 'utf8');
+    const rule = /\.rep-totals__item dd \{[^}]*\}/.exec(css)?.[0] ?? '';
+    expect(rule).toContain('white-space: nowrap');
+    expect(rule).not.toContain('overflow-wrap: anywhere');
   });
 });

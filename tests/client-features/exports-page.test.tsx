@@ -17,7 +17,7 @@ import { ExportsPage, formatInstant } from '../../src/client/features/exports/co
 import { exportQueries } from '../../src/client/features/exports/export-queries.ts';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { queryClient } from '../../src/client/lib/query-client.ts';
-import { renderScreen, signInAs, unmountScreen } from './support.tsx';
+import { renderRoutedScreen, renderScreen, signInAs, unmountScreen } from './support.tsx';
 
 const today = toWireDate(new Date());
 
@@ -133,7 +133,7 @@ describe('exports page', () => {
       `All reports of ${today.split('-').reverse().join('/')} for Lyon Part-Dieu (ZIP)`,
     );
     expect(text(cards[1]!.querySelector('.ex-badge'))).toBe('No tickets received');
-    expect(text(cards[1])).toContain('Last loadnot recorded');
+    expect(text(cards[1])).toContain('Last loadNo ticket load recorded for this day');
     expect(cards[1]!.querySelector('button')).toBeNull();
   });
 
@@ -168,6 +168,29 @@ describe('exports page', () => {
     expect(rows[0]!.querySelector('td')?.getAttribute('data-label')).toBe('Period');
     expect(text(container.querySelector('.ex-buttons button'))).toBe('Show older ones');
     expect(text(container.querySelector('.ex-list-head button'))).toBe('My last report as PDF');
+  });
+
+  it('tells a manager, under a day with tickets and no report, that none was generated and where to make one (issue #20 item 15)', async () => {
+    i18nState.language = 'en';
+    signInAs({ id: 9, login: 'manager', language: 'en' });
+    const received = { ...status.sites[0]!, state: 'RECEIVED' as const, reports: 0, lastReportAt: null };
+    queryClient.setQueryData(exportQueries.status(9, today).queryKey, { ...status, sites: [received] });
+    queryClient.setQueryData(exportQueries.list(9, 'en', 1).queryKey, list);
+    ({ container, root } = await renderRoutedScreen(
+      { '/analyses/listExports': ExportsPage, '/rapports': () => <p>reports</p> },
+      '/analyses/listExports',
+      'en',
+      en,
+    ));
+    const card = container.querySelector('.ex-site');
+    expect(text(card?.querySelector('.ex-hint'))).toBe(
+      'No report generated for this day yet: generate one from Reports.',
+    );
+    expect(card?.querySelector('.ex-hint a')?.getAttribute('href')).toBe('/rapports');
+    // A day that has its reports needs no such word.
+    unmountScreen({ container, root });
+    await render('en', en);
+    expect(container.querySelector('.ex-hint')).toBeNull();
   });
 
   it('speaks German', async () => {

@@ -79,10 +79,27 @@ describe('sales over time with the year-earlier line', () => {
         { date: 'a', previousDate: 'b', net: 11_000, previousNet: 8_000 },
         { date: 'c', previousDate: 'd', net: 1_000, previousNet: 2_000 },
       ]),
-    ).toEqual({ net: 12_000, previousNet: 10_000, variance: 0.2 });
-    expect(
-      comparisonTotals([{ date: 'a', previousDate: 'b', net: 500, previousNet: 0 }]).variance,
-    ).toBeNull();
+    ).toEqual({ net: 12_000, previousNet: 10_000, coverage: 'full', variance: 0.2 });
+    expect(comparisonTotals([{ date: 'a', previousDate: 'b', net: 500, previousNet: 0 }])).toMatchObject({
+      coverage: 'none',
+      variance: null,
+    });
+  });
+
+  it('gives no variance when a year earlier sold on fewer days than the period (issue #20 item 13)', () => {
+    // A site opened late last year: one day of sales then against a full week now is no "+400 %".
+    const week = ['01', '02', '03', '04', '05', '06', '07'].map((d, i) => ({
+      date: `2026-11-${d}`,
+      previousDate: `2025-11-${d}`,
+      net: 100_000,
+      previousNet: i === 6 ? 140_000 : 0,
+    }));
+    expect(comparisonTotals(week)).toEqual({
+      net: 700_000,
+      previousNet: 140_000,
+      coverage: 'partial',
+      variance: null,
+    });
   });
 
   it('refuses a dataset whose period is not made of wire dates', () => {

@@ -43,7 +43,12 @@ export function HorizontalBarChart({ title, bars, format, formatTick }: Horizont
       <figcaption className="gr-figure__title">{title}</figcaption>
       <div className="gr-chart" style={{ height }} aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={[...bars]} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+          <BarChart
+            accessibilityLayer={false}
+            data={[...bars]}
+            layout="vertical"
+            margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+          >
             <CartesianGrid horizontal={false} stroke="var(--c-border)" />
             <XAxis
               type="number"

@@ -65,15 +65,38 @@ export function dailyComparison(dataset: Dataset): DailyPoint[] {
   return points;
 }
 
-/** Totals of a comparison and the variance as a fraction of last year (null when last year is 0). */
+/**
+ * How much of the period the year-earlier side covers: `none` when it sold nothing, `partial` when
+ * it sold on fewer days than the period did (a site opened during the year: a percentage against
+ * those few days would read "+400 %" and mean nothing), else `full`.
+ */
+export type ComparisonCoverage = 'full' | 'partial' | 'none';
+
+/** {@link ComparisonCoverage} from the number of days with sales on each side. */
+export function coverageOf(daysWithSales: number, previousDaysWithSales: number): ComparisonCoverage {
+  if (previousDaysWithSales === 0) return 'none';
+  return previousDaysWithSales < daysWithSales ? 'partial' : 'full';
+}
+
+/**
+ * Totals of a comparison (integer cents), its coverage, and the variance as a fraction of last
+ * year — null unless the coverage is `full`, so no screen shows a percentage that compares a
+ * period with a few days of it.
+ */
 export function comparisonTotals(points: readonly DailyPoint[]): {
   net: number;
   previousNet: number;
+  coverage: ComparisonCoverage;
   variance: number | null;
 } {
   const net = points.reduce((s, p) => s + p.net, 0);
   const previousNet = points.reduce((s, p) => s + p.previousNet, 0);
-  return { net, previousNet, variance: previousNet === 0 ? null : (net - previousNet) / previousNet };
+  const coverage = coverageOf(
+    points.filter((p) => p.net !== 0).length,
+    points.filter((p) => p.previousNet !== 0).length,
+  );
+  const variance = coverage === 'full' && previousNet !== 0 ? (net - previousNet) / previousNet : null;
+  return { net, previousNet, coverage, variance };
 }
 
 /** One bar: a category and its net sales incl. VAT in integer cents. */

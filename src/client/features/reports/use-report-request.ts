@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import type { Dataset, Language, ReportClassInfo, ReportVariant } from '../../../contract/reports.ts';
-import { download, type SearchParams } from '../../lib/http.ts';
+import { ApiFailure, download, type SearchParams } from '../../lib/http.ts';
 import { useLanguage } from '../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../lib/notifications.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -85,11 +85,18 @@ function checkReportRequest(
   return { params };
 }
 
+/** True for a failure of the network itself (no answer, time limit, a gateway with no server). */
+function isNetworkFailure(e: unknown): boolean {
+  return e instanceof ApiFailure && e.code === 'Network Error';
+}
+
 /**
  * State of the page's two requests. `generate(choice)` and `preview(choice)` run them; `dataset`
  * is the result shown on screen (`clearDataset` drops it when the choice changes) and gets the
  * focus through `previewHeading` when it appears: on a phone it is below the fold, and a screen
- * reader user hears its title.
+ * reader user hears its title. `networkFailed` tells the last request failed for the network
+ * (the page then offers its offline copies); `showCopy` shows a kept copy's dataset, with
+ * `copyStoredAt` the time of that copy (null for a dataset the server just answered).
  */
 export function useReportRequest() {
   const intl = useIntl();
@@ -101,6 +108,8 @@ export function useReportRequest() {
   const [previewing, setPreviewing] = useState(false);
   const [dataset, setDataset] = useState<Dataset | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const [networkFailed, setNetworkFailed] = useState(false);
+  const [copyStoredAt, setCopyStoredAt] = useState<number | null>(null);
   const previewHeading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (dataset) previewHeading.current?.focus();
@@ -126,8 +135,10 @@ export function useReportRequest() {
     try {
       const { blob, filename } = await download('bo/getReport', params, setProgress);
       saveFile(blob, filename);
+      setNetworkFailed(false);
       notify.success('exportOk');
     } catch (e) {
+      setNetworkFailed(isNetworkFailure(e));
       notifyFailure(e);
     } finally {
       setDownloading(false);
@@ -142,8 +153,11 @@ export function useReportRequest() {
       // Always asks the server again: "show" after a change of data must show the new figures.
       await queryClient.invalidateQueries({ queryKey: reportQueries.preview(params).queryKey });
       setDataset(await queryClient.fetchQuery(reportQueries.preview(params)));
+      setCopyStoredAt(null);
+      setNetworkFailed(false);
     } catch (e) {
       setDataset(null);
+      setNetworkFailed(isNetworkFailure(e));
       notifyFailure(e);
     } finally {
       setPreviewing(false);
@@ -157,6 +171,12 @@ export function useReportRequest() {
     busy: downloading || previewing,
     dataset,
     clearDataset: () => setDataset(null),
+    networkFailed,
+    copyStoredAt,
+    showCopy: (copy: Dataset, storedAt: number) => {
+      setCopyStoredAt(storedAt);
+      setDataset(copy);
+    },
     formError,
     previewHeading,
     generate,

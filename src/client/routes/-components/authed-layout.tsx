@@ -13,6 +13,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
 import { AppMark } from '../../app/app-mark.tsx';
+import { DistributionChip } from '../../app/distribution-chip.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { NavBar, type NavEntry, NavMenu } from '../../app/nav-menu.tsx';
 import { loadReferenceData } from '../../selection/load-reference-data.ts';
@@ -78,7 +79,7 @@ export function AuthedLayout() {
               <span className="app-header__name">
                 <FormattedMessage id="app.name" />
               </span>
-              {app.client ? <span className="app-header__client">{app.client}</span> : null}
+              <DistributionChip name={app.client} className="app-header__client" />
             </Link>
             <NavBar entries={navEntries} />
             <SyncBadge login={user.login} />
@@ -105,7 +106,7 @@ export function AuthedLayout() {
             <span>
               <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
             </span>
-            {app.client ? <span className="app-footer__client">{app.client}</span> : null}
+            <DistributionChip name={app.client} className="app-footer__client" />
             <span data-testid="server-version">
               {app.serverVersion === 'error' ? (
                 <FormattedMessage id="app.serverUnreachable" />

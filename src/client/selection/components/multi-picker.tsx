@@ -107,7 +107,8 @@ export function MultiPicker(props: MultiPickerProps) {
     <Disclosure className="sel-picker" defaultExpanded={props.defaultExpanded} isDisabled={props.isDisabled}>
       {({ isExpanded }) => (
         <>
-          <Heading className="sel-picker__heading" id={headingId}>
+          {/* Level 2: the pickers sit straight under the screen's h1 (axe heading-order). */}
+          <Heading level={2} className="sel-picker__heading" id={headingId}>
             <AriaButton slot="trigger" className="sel-picker__trigger">
               <span className="sel-picker__label">{props.label}</span>
               <span className="sel-picker__summary">{props.summary}</span>

@@ -34,7 +34,9 @@ export interface SelectionRequest {
  * effective site, notifies `NoSitesSelected`; `accept` may refuse the request (it notifies why
  * itself). Otherwise runs `load` with `loading` on and keeps what it resolves to as `result`; a
  * rejection empties `result` and is notified translated (notifyFailure). When a result appears,
- * the focus moves to the element given `resultHeading` (a heading with tabIndex -1).
+ * the focus moves to the element given `resultHeading` (a heading with tabIndex -1) — unless
+ * `options.focusResult` is false: a result shown on arrival, which nobody asked for, leaves the
+ * focus where the page starts.
  */
 export function useSelectionResult<T>() {
   const intl = useIntl();
@@ -45,14 +47,17 @@ export function useSelectionResult<T>() {
   const [loading, setLoading] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  const focusResult = useRef(true);
   useEffect(() => {
-    if (result) resultHeading.current?.focus();
+    if (result && focusResult.current) resultHeading.current?.focus();
   }, [result]);
 
   async function show(
     load: (request: SelectionRequest) => Promise<T | null>,
     accept?: (request: SelectionRequest) => boolean,
+    options: { focusResult?: boolean } = {},
   ) {
+    focusResult.current = options.focusResult ?? true;
     setFormError(null);
     const period = resolvePeriodChoice(selection.period);
     if (!period.ok) {

@@ -6,6 +6,7 @@
  * up the reports are a table (exports.css turns the same table into cards below 700 px).
  */
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { format as formatInstantText } from 'date-fns/format';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
@@ -278,7 +279,30 @@ function SiteState(props: {
           {t('exports.status.archive')}
         </Button>
       ) : null}
+      {site.tickets > 0 && site.reports === 0 ? <NoReportHint /> : null}
     </li>
+  );
+}
+
+/**
+ * What a manager reads under a day that has tickets but no report yet: what is missing and where
+ * to make one (issue #20 item 15), with the way to /rapports.
+ */
+function NoReportHint() {
+  const intl = useIntl();
+  return (
+    <p className="ex-hint">
+      {intl.formatMessage(
+        { id: 'exports.status.noReportHint' },
+        {
+          link: (chunks) => (
+            <Link to="/rapports" className="ex-hint__link">
+              {chunks}
+            </Link>
+          ),
+        },
+      )}
+    </p>
   );
 }
 

@@ -6,7 +6,7 @@
  * RapportVentesFamille and RapportVentesVendeur. Every chart has a title and its figures as text
  * (a summary or a table) for screen readers and for reading exact amounts on a phone.
  */
-import type { Ref } from 'react';
+import { type Ref, useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import {
   type Dataset,
@@ -22,7 +22,9 @@ import { Card } from '../../../ui/card.tsx';
 import { Table, type TableProps } from '../../../ui/table.tsx';
 import { buildReportParams } from '../../../lib/report-request.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
+import type { PeriodChoice } from '../../../selection/period.ts';
 import { selection } from '../../../selection/selection-state.ts';
+import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
 import { HorizontalBarChart } from '../../../ui/bar-chart.tsx';
 import { SalesLineChart } from './sales-line-chart.tsx';
@@ -83,10 +85,23 @@ async function loadCharts(
   return Object.keys(found).length > 0 ? found : null;
 }
 
-/** The /graphs screen: the sites and period, the "show" button, then the four charts. */
+/**
+ * The period the charts open on (issue #20 item 12): the selection's own, unless it is still the
+ * app's default, today — empty until the day's tickets arrive, and a single point on a line
+ * chart — which becomes the last full week (Monday to Sunday, period code W-1).
+ */
+export function arrivalPeriod(current: PeriodChoice): PeriodChoice {
+  return current.kind === 'code' && current.code === 'D' ? { kind: 'code', code: 'W-1' } : current;
+}
+
+/**
+ * The /graphs screen: the sites and period, the "show" button, then the four charts — shown on
+ * arrival for {@link arrivalPeriod} once the user's sites are known, without a press.
+ */
 export function GraphsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
+  const scope = useSiteScope();
   const {
     result: datasets,
     loading,
@@ -94,6 +109,14 @@ export function GraphsPage() {
     resultHeading,
     show,
   } = useSelectionResult<Partial<Record<ChartId, Dataset>>>();
+  const shownOnArrival = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the sites are known
+  useEffect(() => {
+    if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
+    shownOnArrival.current = true;
+    selection.period = arrivalPeriod(selection.period);
+    void show((request) => loadCharts(request, language), undefined, { focusResult: false });
+  }, [scope.isLoading, scope.effective.length]);
 
   return (
     <div className="gr-page">
@@ -211,7 +234,7 @@ function OverTime({ dataset, money, moneyTick }: { dataset: Dataset } & MoneyFor
       <p className="gr-summary">
         {totals.variance === null
           ? intl.formatMessage(
-              { id: 'graphs.summaryNoPrevious' },
+              { id: totals.coverage === 'partial' ? 'graphs.summaryPartial' : 'graphs.summaryNoPrevious' },
               { net: money(totals.net), previous: money(totals.previousNet) },
             )
           : intl.formatMessage(

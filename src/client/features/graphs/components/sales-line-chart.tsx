@@ -34,7 +34,11 @@ export function SalesLineChart(props: SalesLineChartProps) {
       <figcaption className="gr-figure__title">{title}</figcaption>
       <div className="gr-chart gr-chart--line" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={[...points]} margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
+          <LineChart
+            accessibilityLayer={false}
+            data={[...points]}
+            margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+          >
             <CartesianGrid vertical={false} stroke="var(--c-border)" />
             <XAxis
               dataKey="date"

@@ -10,6 +10,7 @@ import type { ColumnType, Dataset } from '../../../../contract/reports.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Table } from '../../../ui/table.tsx';
+import { datasetComparisonCoverage, isComparisonPercent } from '../dataset-comparison.ts';
 
 /**
  * Rows of the preview on screen at once. A year of a chain is thousands of rows, too many to draw
@@ -41,12 +42,18 @@ export function formatCell(
 
 /**
  * The dataset's totals as key figures above the table: on a phone the table scrolls sideways,
- * and the totals are what a manager looks for first.
+ * and the totals are what a manager looks for first. Each amount stays on one line (reports.css).
+ * A year-on-year percentage whose earlier period has no or partial sales says so instead
+ * (dataset-comparison.ts), and so does the tile when the server gave no percentage at all.
  */
 export function DatasetTotals({ dataset }: { dataset: Dataset }) {
   const intl = useIntl();
+  const coverage = datasetComparisonCoverage(dataset);
   const figures = dataset.columns.filter(
-    (c) => c.type !== 'text' && c.type !== 'date' && typeof dataset.totals[c.key] === 'number',
+    (c) =>
+      c.type !== 'text' &&
+      c.type !== 'date' &&
+      (typeof dataset.totals[c.key] === 'number' || (isComparisonPercent(c.key) && coverage !== 'full')),
   );
   if (figures.length === 0 || dataset.rows.length === 0) return null;
   return (
@@ -54,7 +61,13 @@ export function DatasetTotals({ dataset }: { dataset: Dataset }) {
       {figures.map((c) => (
         <div key={c.key} className="rep-totals__item">
           <dt>{c.label}</dt>
-          <dd>{formatCell(dataset.totals[c.key], c.type, dataset.currency, intl.locale)}</dd>
+          {isComparisonPercent(c.key) && coverage !== 'full' ? (
+            <dd className="rep-totals__note">
+              {intl.formatMessage({ id: `reports.comparison.${coverage}` })}
+            </dd>
+          ) : (
+            <dd>{formatCell(dataset.totals[c.key], c.type, dataset.currency, intl.locale)}</dd>
+          )}
         </div>
       ))}
     </dl>

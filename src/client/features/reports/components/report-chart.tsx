@@ -70,7 +70,11 @@ export function ReportChart({ dataset }: { dataset: Dataset }) {
       <div className="rep-chart__plot" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
           {chart.kind === 'line' ? (
-            <LineChart data={chart.points} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
+            <LineChart
+              accessibilityLayer={false}
+              data={chart.points}
+              margin={{ top: 8, right: 16, bottom: 4, left: 4 }}
+            >
               {axes}
               <Line
                 dataKey="y"
@@ -81,7 +85,11 @@ export function ReportChart({ dataset }: { dataset: Dataset }) {
               />
             </LineChart>
           ) : (
-            <BarChart data={chart.points} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
+            <BarChart
+              accessibilityLayer={false}
+              data={chart.points}
+              margin={{ top: 8, right: 16, bottom: 4, left: 4 }}
+            >
               {axes}
               <Bar dataKey="y" fill="var(--c-primary)" isAnimationActive={false} />
             </BarChart>

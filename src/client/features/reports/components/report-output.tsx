@@ -14,6 +14,7 @@ import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { DOWNLOAD_FORMATS, type DownloadFormat, selection } from '../../../selection/selection-state.ts';
 import type { ReportRequestState } from '../use-report-request.ts';
 import { DatasetTable, DatasetTotals } from './dataset-table.tsx';
+import { copyTime } from './offline-copies-card.tsx';
 import { ReportChart } from './report-chart.tsx';
 
 function isDownloadFormat(value: string): value is DownloadFormat {
@@ -23,7 +24,8 @@ function isDownloadFormat(value: string): value is DownloadFormat {
 /**
  * The format among `formats` (the chosen one is `format`), the form's error, the two buttons
  * (disabled while a request runs or no class is chosen; "show" also when the class has no JSON)
- * and a progress bar while downloading or computing.
+ * and a progress bar while downloading or computing. The error, buttons and progress form an
+ * action bar that a phone keeps at the bottom of the screen, so "generate" is never screens away.
  */
 export function ReportOutputCard(props: {
   edition: ReportClassInfo | undefined;
@@ -55,47 +57,56 @@ export function ReportOutputCard(props: {
           ))}
         </div>
       </RadioGroup>
-      {request.formError ? (
-        <p className="rep-form-error" role="alert">
-          {request.formError}
-        </p>
-      ) : null}
-      <div className="rep-buttons">
-        <Button variant="primary" onPress={props.onGenerate} isDisabled={request.busy || !edition}>
-          {intl.formatMessage({ id: 'reports.generate' })}
-        </Button>
-        <Button
-          onPress={props.onShow}
-          isDisabled={request.busy || !edition || !edition.formats.includes('JSON')}
-        >
-          {intl.formatMessage({ id: 'reports.show' })}
-        </Button>
+      {/* On a phone the bar stays at the bottom of the screen (reports.css, issue #20 item 14). */}
+      <div className="rep-actionbar">
+        {request.formError ? (
+          <p className="rep-form-error" role="alert">
+            {request.formError}
+          </p>
+        ) : null}
+        <div className="rep-buttons">
+          <Button variant="primary" onPress={props.onGenerate} isDisabled={request.busy || !edition}>
+            {intl.formatMessage({ id: 'reports.generate' })}
+          </Button>
+          <Button
+            onPress={props.onShow}
+            isDisabled={request.busy || !edition || !edition.formats.includes('JSON')}
+          >
+            {intl.formatMessage({ id: 'reports.show' })}
+          </Button>
+        </div>
+        {request.downloading ? (
+          <ProgressBar
+            className="rep-progress"
+            label={intl.formatMessage({ id: 'reports.downloading' }, { format })}
+            value={request.progress}
+          />
+        ) : null}
+        {request.previewing ? (
+          <ProgressBar
+            className="rep-progress"
+            label={intl.formatMessage({ id: 'reports.computing' })}
+            value={null}
+          />
+        ) : null}
       </div>
-      {request.downloading ? (
-        <ProgressBar
-          className="rep-progress"
-          label={intl.formatMessage({ id: 'reports.downloading' }, { format })}
-          value={request.progress}
-        />
-      ) : null}
-      {request.previewing ? (
-        <ProgressBar
-          className="rep-progress"
-          label={intl.formatMessage({ id: 'reports.computing' })}
-          value={null}
-        />
-      ) : null}
     </Card>
   );
 }
 
-/** The dataset shown on screen: its title (which `headingRef` focuses), period and sites, totals, chart and table. */
+/**
+ * The dataset shown on screen: its title (which `headingRef` focuses), period and sites, totals,
+ * chart and table; for a dataset opened from an offline copy, the time of that copy
+ * (`copyStoredAt`, epoch milliseconds).
+ */
 export function ReportPreview({
   dataset,
   headingRef,
+  copyStoredAt = null,
 }: {
   dataset: Dataset;
   headingRef: Ref<HTMLHeadingElement>;
+  copyStoredAt?: number | null;
 }) {
   const intl = useIntl();
   return (
@@ -113,6 +124,11 @@ export function ReportPreview({
           },
         )}
       </p>
+      {copyStoredAt === null ? null : (
+        <p className="rep-copy-note">
+          {intl.formatMessage({ id: 'reports.copies.shown' }, copyTime(copyStoredAt))}
+        </p>
+      )}
       <DatasetTotals dataset={dataset} />
       {dataset.variant === 'Graph' ? <ReportChart dataset={dataset} /> : null}
       <DatasetTable dataset={dataset} />

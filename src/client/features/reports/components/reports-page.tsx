@@ -8,10 +8,14 @@
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { ReportVariant } from '../../../../contract/reports.ts';
+import { useSnapshot } from 'valtio';
+import { session } from '../../../lib/session.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
+import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import type { DownloadFormat } from '../../../selection/selection-state.ts';
 import { useReportClass, useReportShaping } from '../use-report-choice.ts';
 import { type ReportRequestChoice, useReportRequest } from '../use-report-request.ts';
+import { OfflineCopiesCard, useOnline } from './offline-copies-card.tsx';
 import { ReportChoiceCard } from './report-choice-card.tsx';
 import { ReportOutputCard, ReportPreview } from './report-output.tsx';
 import './reports.css';
@@ -40,6 +44,10 @@ export function ReportsPage({ favourites }: ReportsPageProps = {}) {
   const report = useReportClass();
   const shaping = useReportShaping(report.edition, request.clearDataset);
   const { edition, variant, format } = report;
+  const { user } = useSnapshot(session);
+  const { sites } = useReferenceData();
+  // With no network the copies this device keeps are what the manager can open (issue #20 item 9).
+  const offline = !useOnline() || request.networkFailed;
   const choice: ReportRequestChoice = {
     edition,
     variant,
@@ -72,8 +80,21 @@ export function ReportsPage({ favourites }: ReportsPageProps = {}) {
         onShow={() => void request.preview(choice)}
       />
 
+      {offline && user ? (
+        <OfflineCopiesCard
+          login={user.login}
+          editions={report.editions}
+          sites={sites}
+          onOpen={request.showCopy}
+        />
+      ) : null}
+
       {request.dataset ? (
-        <ReportPreview dataset={request.dataset} headingRef={request.previewHeading} />
+        <ReportPreview
+          dataset={request.dataset}
+          headingRef={request.previewHeading}
+          copyStoredAt={request.copyStoredAt}
+        />
       ) : null}
     </div>
   );
