@@ -4,11 +4,10 @@
  * request it answered (class, variant, period, sites) and when, so /rapports can list them with
  * no network and open one without asking the same report again.
  *
- * Reads through lib/outbox/offline-copy-list.ts; page-outbox.ts is to re-export it (the features'
- * one door into the outbox), and this import then moves there.
+ * Reads them through lib/outbox/page-outbox.ts, the features' one door into the outbox.
  */
 import { type Dataset, DatasetAnswerSchema } from '../../../contract/reports.ts';
-import { listOfflineCopies, readOfflineCopy } from '../../lib/outbox/offline-copy-list.ts';
+import { listOfflineCopies, readOfflineCopy } from '../../lib/outbox/page-outbox.ts';
 
 /** The API path of a report (SPEC.md §7). */
 const REPORT_PATH = 'bo/getReport';

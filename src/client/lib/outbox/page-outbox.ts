@@ -29,6 +29,8 @@ import {
 export type { DiscardTicket, LocalRecord, LocalTableName, OutboxCounts, OutboxItem, WriteToQueue };
 export type { LocalSyncState } from './local-database.ts';
 export { OutboxItemBusy } from './queue.ts';
+/** Offline copies kept by the service worker, listed and read back for a screen that shows them offline. */
+export { listOfflineCopies, type OfflineCopyEntry, readOfflineCopy } from './offline-copy-list.ts';
 
 let replayer: PageReplayer | null = null;
 
