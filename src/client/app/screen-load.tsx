@@ -8,7 +8,6 @@
  */
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ProgressBar } from '../ui/progress-bar.tsx';
 
 /** SPEC.md §9: a screen's code may take up to 120 seconds to arrive. */
 export const SCREEN_LOAD_LIMIT_MS = 120_000;
@@ -63,9 +62,21 @@ export function ScreenPending() {
     return () => clearTimeout(timer);
   }, []);
   if (late) return <ScreenLoadFailed reason="timeout" />;
+  // The indeterminate bar of ui/progress-bar.tsx, drawn with the same classes and ARIA as
+  // react-aria's ProgressBar renders it, but without it: this component is in every screen's
+  // first load (the login's included), where react-aria's ProgressBar would cost ~5.6 kB gzip of
+  // the login route's 150 kB budget (bench/bundle.ts).
+  const label = intl.formatMessage({ id: 'app.screenLoad.loading' });
   return (
     <div className="screen-load">
-      <ProgressBar label={intl.formatMessage({ id: 'app.screenLoad.loading' })} value={null} />
+      <div className="ui-progress" role="progressbar" aria-label={label}>
+        <div className="ui-progress__header">
+          <span className="ui-progress__label">{label}</span>
+        </div>
+        <div className="ui-progress__track">
+          <div className="ui-progress__fill ui-progress__fill--indeterminate" />
+        </div>
+      </div>
     </div>
   );
 }
