@@ -59,14 +59,41 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * Stops a PostgreSQL server still running on `pgDir` (left by a killed process), waiting up
- * to 30 s for it to release the folder. Does nothing when none runs.
+ * Whether process `pid` is a PostgreSQL server of `pgDir`: its command line (Linux's
+ * /proc/PID/cmdline) runs a program named `postgres` with `-D` naming that folder. False when
+ * it cannot be read (another system, or the process is gone): a pid in a stale
+ * `postmaster.pid` may by now be any process of the machine.
  */
-async function stopOrphan(pgDir: string, log: (m: string) => void): Promise<void> {
+export function isPostgresOf(pid: number, pgDir: string): boolean {
+  let args: string[];
+  try {
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return false;
+  }
+  const dataDir = args[args.indexOf('-D') + 1];
+  if (path.basename(args[0] ?? '') !== 'postgres' || !args.includes('-D') || !dataDir) return false;
+  return path.resolve(dataDir) === path.resolve(pgDir);
+}
+
+/**
+ * Stops a PostgreSQL server still running on `pgDir` (left by a killed process), waiting up
+ * to 30 s for it to release the folder. Does nothing when none runs, and never signals a
+ * process that is not a PostgreSQL server of `pgDir` ({@link isPostgresOf}): the pid of a stale
+ * `postmaster.pid` may have been given to another process since (issue #17 item 7). PostgreSQL
+ * itself then sees the lock file as stale and starts.
+ */
+export async function stopOrphan(pgDir: string, log: (m: string) => void): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
+  if (!isPostgresOf(pid, pgDir)) {
+    log(
+      `postmaster.pid on ${pgDir} names pid ${pid}, which is not a PostgreSQL server of that folder: left alone.`,
+    );
+    return;
+  }
   log(`A PostgreSQL server (pid ${pid}) left running on ${pgDir} is being stopped first.`);
   process.kill(pid, 'SIGINT'); // "fast shutdown": rolls back open transactions, then exits
   const until = Date.now() + 30_000;
