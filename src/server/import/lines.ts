@@ -152,6 +152,23 @@ interface LineValues {
   milli: bigint;
 }
 
+/** A {@link LineValues} to fill, reused line after line (no terminal yet: -1). */
+function emptyLineValues(): LineValues {
+  return {
+    ref: '',
+    wall: '',
+    negative: false,
+    amount: 0,
+    excl: 0,
+    terminal: -1,
+    seller: null,
+    method: null,
+    suffix: '',
+    group: '',
+    milli: 0n,
+  };
+}
+
 const THOUSANDTHS: bigint[] = [1000n, 100n, 10n, 1n];
 
 /** `value` in thousandths, rounded half away from zero as PostgreSQL rounds it into a numeric of scale 3. */
@@ -492,19 +509,7 @@ export class BlockReader {
       milli: [],
       read: 0,
     };
-    const v: LineValues = {
-      ref: '',
-      wall: '',
-      negative: false,
-      amount: 0,
-      excl: 0,
-      terminal: -1,
-      seller: null,
-      method: null,
-      suffix: '',
-      group: '',
-      milli: 0n,
-    };
+    const v = emptyLineValues();
     const keep = () => {
       lines.refs.push(v.ref);
       lines.walls.push(v.wall);
@@ -669,19 +674,7 @@ export class Assembler {
    */
   async add(lines: ReadLines): Promise<{ rows: string; count: number; read: number; error?: BlockError }> {
     const out: string[] = [];
-    const v: LineValues = {
-      ref: '',
-      wall: '',
-      negative: false,
-      amount: 0,
-      excl: 0,
-      terminal: -1,
-      seller: null,
-      method: null,
-      suffix: '',
-      group: '',
-      milli: 0n,
-    };
+    const v = emptyLineValues();
     const n = lines.refs.length;
     for (let i = 0; i < n; i++) {
       v.ref = lines.refs[i] as string;

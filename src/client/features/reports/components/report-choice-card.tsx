@@ -37,19 +37,18 @@ function OptionalChoice(props: {
   );
 }
 
+/** The report's class choice, its shaping choice, and what to do when another class is chosen. */
+interface ReportChoiceProps {
+  report: ReportClassChoice;
+  shaping: ReportShapingChoice;
+  onClassChange: () => void;
+}
+
 /**
  * The card with the report list (a message while it loads, a retry button when it failed) and the
  * chosen report's fields; `onClassChange` is called when another class is chosen.
  */
-export function ReportChoiceCard({
-  report,
-  shaping,
-  onClassChange,
-}: {
-  report: ReportClassChoice;
-  shaping: ReportShapingChoice;
-  onClassChange: () => void;
-}) {
+export function ReportChoiceCard({ report, shaping, onClassChange }: ReportChoiceProps) {
   const intl = useIntl();
   const { metrics, editions } = report;
   return (
@@ -74,15 +73,7 @@ export function ReportChoiceCard({
 }
 
 /** Class and variant of the report, then its sort, grouping and filter. */
-function ReportFields({
-  report,
-  shaping,
-  onClassChange,
-}: {
-  report: ReportClassChoice;
-  shaping: ReportShapingChoice;
-  onClassChange: () => void;
-}) {
+function ReportFields({ report, shaping, onClassChange }: ReportChoiceProps) {
   const intl = useIntl();
   const { editions, edition, variant } = report;
   return (
