@@ -34,7 +34,9 @@ async function violations(page: Page, screen: string): Promise<string[]> {
     .withTags([...WCAG_A_AA, 'best-practice', 'experimental'])
     .analyze();
   return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${screen}: ${v.id} (${v.impact}) ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
+    v.nodes.map(
+      (n) => `${screen}: ${v.id} (${v.impact}) ${n.html.slice(0, 300)} — ${n.failureSummary ?? ''}`,
+    ),
   );
 }
 

@@ -129,9 +129,12 @@ describe('exports page', () => {
     expect(text(cards[0])).toContain('Net sales (incl. VAT)€12,345.50');
     expect(text(cards[0])).toContain(`Last load${formatInstant('2026-11-04T02:00:00.000Z')} · file:lyon.csv`);
     expect(text(cards[0])).toContain('Reports covering this day2');
-    expect(cards[0]!.querySelector('button')?.getAttribute('aria-label')).toBe(
-      `All reports of ${today.split('-').reverse().join('/')} for Lyon Part-Dieu (ZIP)`,
+    // The name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
+    const zip = cards[0]!.querySelector('button');
+    expect(zip?.getAttribute('aria-label')).toBe(
+      `All reports of the day (ZIP): ${today.split('-').reverse().join('/')}, Lyon Part-Dieu`,
     );
+    expect(zip?.getAttribute('aria-label')?.startsWith(text(zip))).toBe(true);
     expect(text(cards[1]!.querySelector('.ex-badge'))).toBe('No tickets received');
     expect(text(cards[1])).toContain('Last loadNo ticket load recorded for this day');
     expect(cards[1]!.querySelector('button')).toBeNull();
@@ -161,9 +164,12 @@ describe('exports page', () => {
       '–',
     ]);
     expect(cells(rows[1]!)[7]).toBe('Empty (no data)');
-    expect(rows[1]!.querySelector('button')?.getAttribute('aria-label')).toBe(
-      'Download Comparison with last year of 03/11/2026 again as CSV',
+    // The name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
+    const button = rows[1]!.querySelector('button');
+    expect(button?.getAttribute('aria-label')).toBe(
+      'Download again (CSV): Comparison with last year of 03/11/2026',
     );
+    expect(button?.getAttribute('aria-label')?.startsWith(text(button))).toBe(true);
     // Phone cards read each value under its column's name.
     expect(rows[0]!.querySelector('td')?.getAttribute('data-label')).toBe('Period');
     expect(text(container.querySelector('.ex-buttons button'))).toBe('Show older ones');
