@@ -46,6 +46,18 @@ export const ERROR_CODES = [
   // Added by the reports (issue #4): a PDF or on-screen report with more rows than can be laid
   // out or shown (render/index.ts MATERIALISED_ROWS); CSV and XLSX have no such limit.
   'ReportTooLarge',
+  // Added by administration (issue #18, src/contract/administration.ts ADMIN_ERROR_CODES).
+  'LoginTaken',
+  'InUse',
+  'LastAdministrator',
+  'SelfChange',
+  'UnknownExtra',
+  'UnknownRight',
+  'PasswordPolicy',
+  'PasswordMismatch',
+  'WrongPassword',
+  'InvalidField',
+  'usedToken',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

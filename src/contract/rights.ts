@@ -83,6 +83,38 @@ export const API_RIGHTS = {
   'POST bo/setContreCode': { anyOf: ['COFFRE'] },
   'GET bo/home/envoieMail': { anyOf: ['COFFRE'] },
   'GET bo/home/envoieMailManquant': { anyOf: ['COFFRE'] },
+  // Administration, my account, password reset, messages (issue #18, src/contract/administration.ts).
+  // getUtilisateur / saveUtilisateur: one's own account with a session; another user's needs
+  // CONFIGURATION (checked by the route). getRegroupements without `id` is administration's list.
+  'GET bo/infra/getUtilisateur': 'session',
+  'POST bo/infra/saveUtilisateur': 'session',
+  'GET bo/infra/getSocietes': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/getProfils': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/getUtilisateurs': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/getDroits': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newSociete': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/saveSociete': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newSite': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/saveSite': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newRegroupement': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/saveRegroupement': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newProfile': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/saveProfile': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newUtilisateur': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/removeSociete': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/removeRegroupement': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/removeProfil': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/removeUtilisateur': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/getAudit': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/getMessages': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/newMessage': { anyOf: ['CONFIGURATION'] },
+  'POST bo/infra/saveMessage': { anyOf: ['CONFIGURATION'] },
+  'GET bo/infra/removeMessage': { anyOf: ['CONFIGURATION'] },
+  'GET messages/all': 'session',
+  'POST messages/dismiss': 'session',
+  'GET reinit/sendReinitMail': 'public',
+  'GET reinit/reinitPassword': 'public',
+  'POST reinit/reinitPassword': 'public',
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 
@@ -101,6 +133,7 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/bi': { anyOf: ['BI'] },
   '/fec': { anyOf: ['FEC_CONFIGURATION'] },
   '/config/bdd': { anyOf: ['ACCES_BASE'] },
+  '/config/rules': { anyOf: ['CONFIGURATION'] },
   '/config': { anyOf: ['CONFIGURATION'] },
 };
 

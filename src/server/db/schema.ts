@@ -31,7 +31,11 @@ export const companies = pgTable('companies', {
   /** Brand (enseigne) the company trades under. */
   enseigne: text('enseigne'),
   siret: text('siret'),
+  /** SIREN (9 digits), the company's French register number; the SIRET's first nine digits. */
+  siren: text('siren'),
   codeLicence: text('code_licence'),
+  /** The company's code in the till vendor's installation (SPEC.md §3 `codeImplant`). */
+  codeImplant: text('code_implant'),
 });
 
 /** A site (restaurant, shop). `id` is the wire `restaurantId`. */
@@ -55,6 +59,9 @@ export const sites = pgTable('sites', {
 export const groups = pgTable('groups', {
   id: serial('id').primaryKey(),
   raisonSociale: text('raison_sociale').notNull().unique(),
+  /** Companies whose sites are added to / removed from the group's sites (SPEC.md §3). */
+  societesPlus: integer('societes_plus').array().notNull().default(sql`'{}'::int[]`),
+  societesMoins: integer('societes_moins').array().notNull().default(sql`'{}'::int[]`),
 });
 
 export const groupSites = pgTable(
@@ -128,6 +135,8 @@ export const users = pgTable('users', {
   codeExploitant: text('code_exploitant'),
   activationKey: text('activation_key'),
   rePasswordKey: text('re_password_key'),
+  /** A deactivated user cannot sign in; their sessions are revoked when deactivated (issue #18). */
+  active: boolean('active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -262,14 +271,30 @@ export const dailySales = pgTable(
   (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate] })],
 );
 
-/** Audit log of sensitive operations (who, when, what, why). No operation empties it (DESIGN.md §5). */
-export const auditLog = pgTable('audit_log', {
-  id: serial('id').primaryKey(),
-  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  userId: integer('user_id'),
-  action: text('action').notNull(),
-  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
-});
+/**
+ * Audit log of sensitive operations (who, when, what, before → after, from where). No operation
+ * empties it (DESIGN.md §5) and a trigger refuses UPDATE and DELETE (migration 0009): rows are
+ * only ever added, in the transaction of the change they record (issue #18).
+ * `action` is `<kind>.<verb>` (e.g. `user.create`); `kind` its first part; `targetId` the id of
+ * the changed row as text; `before`/`after` the row's fields before and after (null on create /
+ * delete); `address` the caller's IP address.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id'),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    kind: text('kind'),
+    targetId: text('target_id'),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    address: text('address'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_user_idx').on(t.userId, t.at)],
+);
 
 /** Ticket ids, unique across sites so loads never collide; bulk loads reserve blocks with nextval. */
 export const ticketIdSeq = pgSequence('ticket_id_seq');
