@@ -1,0 +1,190 @@
+/**
+ * /config/profils (SPEC.md §2 Administration, issue #18): every profile with its rights, its
+ * site scope and how many users hold it; create and edit in a dialog (profile-form.tsx); remove
+ * after a confirmation (SPEC.md §5), refused while users hold it (InUse, naming them). On a
+ * phone the table's rows read as cards (users-admin.css).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Droit, Profile } from '../../../../contract/administration.ts';
+import { useLanguage } from '../../../lib/i18n.tsx';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { Table } from '../../../ui/table.tsx';
+import { type ProfileFormProblems, profileRefusal } from '../profile-form-model.ts';
+import { removeProfile, useUsersAdminMutation, usersAdminQueries } from '../users-admin-queries.ts';
+import { FormRefusal, useProblemText } from './form-parts.tsx';
+import { ProfileForm } from './profile-form.tsx';
+import { LoadFailed, labelled } from './list-parts.tsx';
+import './users-admin.css';
+
+type Editing = null | 'new' | number;
+
+/** The /config/profils screen of the module comment. */
+export function ProfilesPage() {
+  const intl = useIntl();
+  const [language] = useLanguage();
+  const profiles = useQuery(usersAdminQueries.profiles());
+  const rights = useQuery(usersAdminQueries.rights(language));
+  const companies = useQuery(usersAdminQueries.companies());
+  const [editing, setEditing] = useState<Editing>(null);
+  const [removing, setRemoving] = useState<Profile | null>(null);
+  const edited = typeof editing === 'number' ? profiles.data?.find((p) => p.id === editing) : undefined;
+
+  return (
+    <div className="ua-page">
+      <div className="ua-head">
+        <h1 className="ua-title">{intl.formatMessage({ id: 'profilesAdmin.title' })}</h1>
+        <Button variant="primary" onPress={() => setEditing('new')} isDisabled={!rights.data}>
+          {intl.formatMessage({ id: 'profilesAdmin.new' })}
+        </Button>
+      </div>
+      {profiles.isPending ? (
+        <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
+      ) : profiles.isError ? (
+        <LoadFailed onRetry={() => void profiles.refetch()} />
+      ) : (
+        <ProfileTable
+          profiles={profiles.data}
+          rights={rights.data ?? []}
+          onEdit={setEditing}
+          onRemove={setRemoving}
+        />
+      )}
+      <Dialog
+        title={intl.formatMessage(
+          { id: edited ? 'profilesAdmin.edit.title' : 'profilesAdmin.new.title' },
+          { titre: edited?.titre ?? '' },
+        )}
+        isOpen={editing === 'new' || edited !== undefined}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setEditing(null);
+        }}
+        isDismissable={false}
+      >
+        <ProfileForm
+          key={edited?.id ?? 'new'}
+          profile={edited ?? null}
+          rights={rights.data ?? []}
+          companies={companies.data ?? []}
+          onSaved={() => setEditing(null)}
+          onCancel={() => setEditing(null)}
+        />
+      </Dialog>
+      <RemoveProfileDialog profile={removing} onClose={() => setRemoving(null)} />
+    </div>
+  );
+}
+
+/** The profiles as a table (cards on a phone): title, rights, scope, users, and the actions. */
+function ProfileTable(props: {
+  profiles: readonly Profile[];
+  rights: readonly Droit[];
+  onEdit: (id: number) => void;
+  onRemove: (profile: Profile) => void;
+}) {
+  const intl = useIntl();
+  const col = (id: string) => intl.formatMessage({ id: `profilesAdmin.column.${id}` });
+  const rightName = (code: string) => props.rights.find((r) => r.code === code)?.libelle ?? code;
+  const columns = ['titre', 'droits', 'scope', 'users', 'actions'].map((key) => ({
+    key,
+    label: col(key),
+    isRowHeader: key === 'titre',
+    align: key === 'users' ? ('end' as const) : undefined,
+  }));
+  const rows = [...props.profiles]
+    .sort((a, b) => a.titre.localeCompare(b.titre))
+    .map((p) => ({
+      id: String(p.id),
+      cells: {
+        titre: p.titre,
+        droits: labelled(col('droits'), p.droits.map(rightName).join(', ') || '—'),
+        scope: labelled(col('scope'), scopeText(intl.formatMessage, p)),
+        users: labelled(col('users'), p.users),
+        actions: (
+          <div className="ua-row-actions">
+            <Button
+              onPress={() => props.onEdit(p.id)}
+              aria-label={intl.formatMessage({ id: 'profilesAdmin.edit.label' }, { titre: p.titre })}
+            >
+              {intl.formatMessage({ id: 'profilesAdmin.edit' })}
+            </Button>
+            <Button
+              className="ua-danger"
+              onPress={() => props.onRemove(p)}
+              aria-label={intl.formatMessage({ id: 'profilesAdmin.remove.label' }, { titre: p.titre })}
+            >
+              {intl.formatMessage({ id: 'profilesAdmin.remove' })}
+            </Button>
+          </div>
+        ),
+      },
+    }));
+  return (
+    <Table
+      className="ua-table"
+      label={intl.formatMessage({ id: 'profilesAdmin.list' })}
+      columns={columns}
+      rows={rows}
+      empty={intl.formatMessage({ id: 'profilesAdmin.empty' })}
+    />
+  );
+}
+
+/** "Every site", or how many sites and companies are chosen, added and removed. */
+function scopeText(
+  format: (d: { id: string }, v?: Record<string, string | number>) => string,
+  p: Profile,
+): string {
+  if (p.allSites) return format({ id: 'profilesAdmin.scope.all' });
+  return format(
+    { id: 'profilesAdmin.scope.summary' },
+    { sites: p.restaurantIds.length, plus: p.societesPlus.length, minus: p.societesMoins.length },
+  );
+}
+
+/** The confirmation before removing `profile` (SPEC.md §5); InUse names the users holding it. */
+function RemoveProfileDialog({ profile, onClose }: { profile: Profile | null; onClose: () => void }) {
+  const intl = useIntl();
+  const text = useProblemText();
+  const remove = useUsersAdminMutation(removeProfile);
+  const [problems, setProblems] = useState<ProfileFormProblems | null>(null);
+  function close() {
+    setProblems(null);
+    onClose();
+  }
+  return (
+    <Dialog
+      role="alertdialog"
+      title={intl.formatMessage({ id: 'profilesAdmin.remove.title' })}
+      isOpen={profile !== null}
+      onOpenChange={(isOpen) => {
+        if (!isOpen) close();
+      }}
+      isDismissable={!remove.isPending}
+    >
+      {profile ? (
+        <>
+          <p>{intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: profile.titre })}</p>
+          <FormRefusal text={text(problems?.form)} />
+          <div className="ua-buttons">
+            <Button
+              className="ua-danger ua-danger--solid"
+              isDisabled={remove.isPending}
+              onPress={() => {
+                setProblems(null);
+                remove.mutateAsync(profile.id).then(close, (e: unknown) => setProblems(profileRefusal(e)));
+              }}
+            >
+              {intl.formatMessage({ id: 'profilesAdmin.remove.confirm' })}
+            </Button>
+            <Button autoFocus onPress={close} isDisabled={remove.isPending}>
+              {intl.formatMessage({ id: 'usersAdmin.cancel' })}
+            </Button>
+          </div>
+        </>
+      ) : null}
+    </Dialog>
+  );
+}

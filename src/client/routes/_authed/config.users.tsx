@@ -1,0 +1,20 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { UsersPage } from '../../features/users-admin/components/users-page.tsx';
+import { usersAdminQueries } from '../../features/users-admin/users-admin-queries.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { session } from '../../lib/session.ts';
+
+/**
+ * /config/users (SPEC.md §2 Administration; right CONFIGURATION, src/contract/rights.ts): the
+ * users of the chain. The loader starts reading the users, profiles and companies early; failures
+ * show on the page.
+ */
+export const Route = createFileRoute('/_authed/config/users')({
+  loader: () => {
+    if (!session.user?.droits.includes('CONFIGURATION')) return;
+    void queryClient.prefetchQuery(usersAdminQueries.users());
+    void queryClient.prefetchQuery(usersAdminQueries.profiles());
+    void queryClient.prefetchQuery(usersAdminQueries.companies());
+  },
+  component: UsersPage,
+});
