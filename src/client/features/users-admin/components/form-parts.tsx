@@ -87,7 +87,9 @@ export function PasswordRules({ password, id }: { password: string; id: string }
           <li key={rule} className="ua-rules__rule" data-met={met || undefined}>
             <span aria-hidden="true">{met ? '✓' : '✗'}</span>{' '}
             <span className="visually-hidden">
-              {intl.formatMessage({ id: met ? 'usersAdmin.password.met' : 'usersAdmin.password.missing' })}
+              {intl.formatMessage({
+                id: met ? 'usersAdmin.password.met' : 'usersAdmin.password.missing',
+              })}{' '}
             </span>
             {intl.formatMessage({ id: `usersAdmin.password.rule.${rule}` })}
           </li>

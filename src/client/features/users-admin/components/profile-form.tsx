@@ -7,7 +7,6 @@
  * was typed stays until the save succeeds.
  */
 import { useState } from 'react';
-import { Label } from 'react-aria-components/Label';
 import { Radio, RadioGroup } from 'react-aria-components/RadioGroup';
 import { useIntl } from 'react-intl';
 import {
@@ -168,13 +167,13 @@ function SiteScope(props: {
   const t = (id: string) => intl.formatMessage({ id: `profilesAdmin.scope.${id}` });
   return (
     <fieldset className="ua-fieldset">
-      <legend>{t('title')}</legend>
+      <legend id="ua-scope-legend">{t('title')}</legend>
       <RadioGroup
         className="ua-radios"
+        aria-labelledby="ua-scope-legend"
         value={draft.scope}
         onChange={(v) => props.onChange((d) => ({ ...d, scope: v === 'all' ? 'all' : 'chosen' }))}
       >
-        <Label className="visually-hidden">{t('title')}</Label>
         <Radio value="all" className="ua-radio">
           {t('all')}
         </Radio>

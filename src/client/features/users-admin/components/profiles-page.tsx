@@ -63,14 +63,18 @@ export function ProfilesPage() {
         }}
         isDismissable={false}
       >
-        <ProfileForm
-          key={edited?.id ?? 'new'}
-          profile={edited ?? null}
-          rights={rights.data ?? []}
-          companies={companies.data ?? []}
-          onSaved={() => setEditing(null)}
-          onCancel={() => setEditing(null)}
-        />
+        {rights.data ? (
+          <ProfileForm
+            key={edited?.id ?? 'new'}
+            profile={edited ?? null}
+            rights={rights.data}
+            companies={companies.data ?? []}
+            onSaved={() => setEditing(null)}
+            onCancel={() => setEditing(null)}
+          />
+        ) : (
+          <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
+        )}
       </Dialog>
       <RemoveProfileDialog profile={removing} onClose={() => setRemoving(null)} />
     </div>

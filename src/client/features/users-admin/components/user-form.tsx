@@ -7,7 +7,6 @@
  * stays until the save succeeds.
  */
 import { useState } from 'react';
-import { Label } from 'react-aria-components/Label';
 import { Radio, RadioGroup } from 'react-aria-components/RadioGroup';
 import { useIntl } from 'react-intl';
 import {
@@ -207,14 +206,14 @@ function PasswordChoice(props: {
   const { draft, update } = props;
   return (
     <fieldset className="ua-fieldset">
-      <legend>{intl.formatMessage({ id: 'usersAdmin.password' })}</legend>
+      <legend id="ua-password-legend">{intl.formatMessage({ id: 'usersAdmin.password' })}</legend>
       {props.isNew ? (
         <RadioGroup
           className="ua-radios"
+          aria-labelledby="ua-password-legend"
           value={draft.setPassword ? 'now' : 'link'}
           onChange={(v) => update({ setPassword: v === 'now' })}
         >
-          <Label className="visually-hidden">{intl.formatMessage({ id: 'usersAdmin.password' })}</Label>
           <Radio value="link" className="ua-radio">
             {intl.formatMessage({ id: 'usersAdmin.password.link' })}
           </Radio>
