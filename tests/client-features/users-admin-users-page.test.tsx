@@ -86,6 +86,7 @@ describe('/config/users', () => {
     await waitFor(() => dialogText().includes('Nouvel utilisateur'));
     await type('Identifiant', 'gerant');
     await type('E-mail', 'marie@example.com');
+    await choose('Profil', 'profile-gerant', document.querySelector('[role="dialog"]')!);
     await type('Code exploitant', 'EX-12');
     await tick('Définir un mot de passe maintenant');
     await type('Mot de passe', 'abcdefgh');
@@ -108,7 +109,6 @@ describe('/config/users', () => {
     expect(inputLabelled('Code exploitant').value).toBe('EX-12');
 
     await type('Identifiant', 'marie');
-    await choose('Profil', 'profile-gerant', document.querySelector('[role="dialog"]')!);
     await submitForm('user-form');
     await waitFor(() => rowOf('marie') !== undefined);
     expect(successes()).toEqual(['success.SuccessMod']);
@@ -127,6 +127,9 @@ describe('/config/users', () => {
     await press('Nouvel utilisateur');
     await type('Identifiant', 'paul');
     await type('E-mail', 'paul@example.com');
+    await submitForm('user-form');
+    expect(dialogText()).toContain('Ce champ est obligatoire.');
+    await choose('Profil', 'profile-gerant', document.querySelector('[role="dialog"]')!);
     await submitForm('user-form');
     await waitFor(() => rowOf('paul') !== undefined);
     await waitFor(() => received.some((m) => m.to && JSON.stringify(m.to).includes('paul@example.com')));

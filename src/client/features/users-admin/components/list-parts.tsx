@@ -14,13 +14,14 @@ export function LoadFailed({ onRetry }: { onRetry: () => void }) {
   );
 }
 
-/** A cell's content with its column name, shown only where rows read as cards (a phone). */
+/**
+ * A cell's content with its column name, shown (and read) only where rows read as cards on a
+ * phone: there a screen reader may no longer announce the column header, so the cell says it.
+ */
 export function labelled(label: string, content: ReactNode): ReactNode {
   return (
     <>
-      <span className="ua-cell-label" aria-hidden="true">
-        {label}
-      </span>
+      <span className="ua-cell-label">{label}</span>
       {content}
     </>
   );

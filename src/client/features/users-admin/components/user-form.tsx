@@ -50,11 +50,12 @@ export interface UserFormProps {
 }
 
 /** The form's state, its checks and its submit (create, or save). */
-function useUserForm({ user, profiles, language, onSaved }: UserFormProps) {
+function useUserForm({ user, language, onSaved }: UserFormProps) {
   const intl = useIntl();
   const name = (id: string) => intl.formatMessage({ id });
   const [draft, setDraft] = useState<UserDraft>(() =>
-    user ? userDraftOf(user, language) : newUserDraft(profiles[0]?.id ?? null, language),
+    // No profile chosen for a new user: a default would be one click from granting too much.
+    user ? userDraftOf(user, language) : newUserDraft(null, language),
   );
   const [problems, setProblems] = useState<UserFormProblems>(NO_PROBLEMS);
   const create = useUsersAdminMutation(createUser);
@@ -123,6 +124,7 @@ export function UserForm(props: UserFormProps) {
         options={props.profiles.map((p) => ({ id: p.id, label: p.titre }))}
         value={draft.profileId}
         onChange={(id) => update({ profileId: Number(id) })}
+        placeholder={intl.formatMessage({ id: 'usersAdmin.field.profile.placeholder' })}
       />
       <FormRefusal text={text(problems.fields.profileId)} />
       <Select
