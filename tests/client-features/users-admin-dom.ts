@@ -12,12 +12,24 @@ export function buttonsNamed(scope: ParentNode, name: string): HTMLButtonElement
   );
 }
 
-/** Presses the button named `name` in `scope` (the document by default), inside act. */
+/**
+ * Presses the button named `name` in `scope` (the document by default) once it is there and
+ * enabled (a button waits while its write is pending), inside act. Throws "no button named …"
+ * after 15 s (a loaded machine).
+ */
 export async function press(name: string, scope: ParentNode = document): Promise<void> {
-  const [button] = buttonsNamed(scope, name);
-  if (!button) throw new Error(`no button named ${name}`);
+  const start = Date.now();
+  let button = buttonsNamed(scope, name).find((b) => !b.disabled);
+  while (!button) {
+    if (Date.now() - start > 15_000) throw new Error(`no button named ${name}`);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 25));
+    });
+    button = buttonsNamed(scope, name).find((b) => !b.disabled);
+  }
+  const found = button;
   await act(async () => {
-    button.click();
+    found.click();
   });
 }
 
@@ -28,13 +40,22 @@ function choiceLabel(text: string, scope: ParentNode): HTMLLabelElement | undefi
   );
 }
 
-/** Clicks the checkbox or radio whose label reads `text` in `scope`, inside act. */
+/** Clicks the checkbox or radio whose label reads `text` in `scope` once it is there (15 s at most), inside act. */
 export async function tick(text: string, scope: ParentNode = document): Promise<void> {
-  const label = choiceLabel(text, scope);
-  const input = label?.querySelector<HTMLInputElement>('input[type="checkbox"], input[type="radio"]');
-  if (!input) throw new Error(`no checkbox or radio labelled ${text}`);
+  const find = () =>
+    choiceLabel(text, scope)?.querySelector<HTMLInputElement>('input[type="checkbox"], input[type="radio"]');
+  const start = Date.now();
+  let input = find();
+  while (!input) {
+    if (Date.now() - start > 15_000) throw new Error(`no checkbox or radio labelled ${text}`);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 25));
+    });
+    input = find();
+  }
+  const found = input;
   await act(async () => {
-    input.click();
+    found.click();
   });
 }
 

@@ -25,7 +25,7 @@ let root: Root;
 let rights: Droit[];
 
 const LIST = 'List of profiles';
-const waitFor = (predicate: () => boolean) => waitUntil(predicate, 8_000, 25);
+const waitFor = (predicate: () => boolean) => waitUntil(predicate, 15_000, 25);
 const type = (label: string, value: string) => typeInto(inputLabelled(label), value);
 const rowOf = (titre: string) => tableRows(LIST).find((r) => r[0] === titre);
 const dialog = () => document.querySelector<HTMLElement>('[role="dialog"]')!;
@@ -50,8 +50,9 @@ afterEach(async () => {
 });
 
 describe('/config/profils', () => {
-  it('lists each profile with its rights as the server names them, its sites and how many users hold it', () => {
+  it('lists each profile with its rights as the server names them, its sites and how many users hold it', async () => {
     const name = (code: string) => rights.find((r) => r.code === code)?.libelle;
+    await waitFor(() => rowOf('profile-admin')?.[1] !== 'CONFIGURATION, RAPPORTS');
     expect(rowOf('profile-admin')).toEqual([
       'profile-admin',
       `${name('CONFIGURATION')}, ${name('RAPPORTS')}`,
@@ -97,7 +98,7 @@ describe('/config/profils', () => {
 
   it('edits a profile: what the server holds is ticked', async () => {
     await press('Edit profile-gerant');
-    await waitFor(() => dialogText().includes('Profile profile-gerant'));
+    await waitFor(() => dialogText().includes('Profile profile-gerant') && dialogText().includes('Lyon'));
     expect(isTicked('Paris', dialog())).toBe(true);
     expect(isTicked('Lyon', dialog())).toBe(false);
     await press('Cancel', dialog());

@@ -25,7 +25,7 @@ let root: Root;
 const LIST = 'Liste des utilisateurs';
 /** French typography: the catalogue puts a no-break space before a colon. */
 const nb = (text: string) => text.replaceAll(' :', '\u00a0:');
-const waitFor = (predicate: () => boolean) => waitUntil(predicate, 8_000, 25);
+const waitFor = (predicate: () => boolean) => waitUntil(predicate, 15_000, 25);
 const type = (label: string, value: string) => typeInto(inputLabelled(label), value);
 const logins = () => tableRows(LIST).map((r) => r[0]);
 const rowOf = (login: string) => tableRows(LIST).find((r) => r[0] === login);
@@ -110,9 +110,8 @@ describe('/config/users', () => {
 
     await type('Identifiant', 'marie');
     await submitForm('user-form');
-    await waitFor(() => rowOf('marie') !== undefined);
+    await waitFor(() => rowOf('marie') !== undefined && dialogText() === '');
     expect(successes()).toEqual(['success.SuccessMod']);
-    expect(dialogText()).toBe('');
     const marie = await adminGet<Utilisateur>('bo/infra/getUtilisateur?login=marie');
     expect(marie).toMatchObject({
       email: 'marie@example.com',
