@@ -240,6 +240,9 @@ describe('profile form', () => {
       id: 'profilesAdmin.error.InUse',
       values: { names: 'marie, paul' },
     });
+    expect(profileRefusal(new ApiFailure('SelfChange', 409)).form).toEqual({
+      id: 'profilesAdmin.error.SelfChange',
+    });
     expect(
       profileRefusal(new ApiFailure('UnknownRight', 400, { rights: ['X'] })).fields.droits?.values,
     ).toEqual({ names: 'X' });

@@ -4,7 +4,8 @@
  * server labels them in the interface language (getDroits); a profile created with rights, chosen
  * sites, a ticket option and a criterion comes back from the server as typed (SuccessMod); an
  * empty title is refused at its field before any call; removing a profile still held is refused
- * naming its users, removing an unused one succeeds after the confirmation.
+ * naming its users, removing an unused one succeeds after the confirmation; taking administration
+ * away from one's own profile is refused and said so.
  */
 import { adminGet, chain, closeAll } from './users-admin-api.ts';
 import type { Root } from 'react-dom/client';
@@ -101,6 +102,20 @@ describe('/config/profils', () => {
     await waitFor(() => dialogText().includes('Profile profile-gerant') && dialogText().includes('Lyon'));
     expect(isTicked('Paris', dialog())).toBe(true);
     expect(isTicked('Lyon', dialog())).toBe(false);
+    await press('Cancel', dialog());
+  });
+
+  it("refuses to take administration away from one's own profile, keeping the form as it was typed", async () => {
+    const administration = rights.find((r) => r.code === 'CONFIGURATION')!;
+    await press('Edit profile-admin');
+    await waitFor(() => dialogText().includes('Profile profile-admin'));
+    await tick(administration.libelle, dialog());
+    await submitForm('profile-form');
+    await waitFor(() => dialog().querySelector('[role="alert"]') !== null);
+    expect(dialog().querySelector('[role="alert"]')?.textContent).toMatch(/^Refused: /);
+    expect(isTicked(administration.libelle, dialog())).toBe(false);
+    const admin = (await adminGet<Profile[]>('bo/infra/getProfils')).find((p) => p.titre === 'profile-admin');
+    expect(admin?.droits).toContain('CONFIGURATION');
     await press('Cancel', dialog());
   });
 

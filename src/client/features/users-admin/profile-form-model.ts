@@ -130,7 +130,8 @@ function listOf(value: unknown): string {
 
 /**
  * A refusal of a save or a removal as problems: UnknownRight at the rights (naming them),
- * InvalidField at its field, InUse naming the users, LastAdministrator for the form.
+ * InvalidField at its field, InUse naming the users, LastAdministrator and SelfChange (taking
+ * CONFIGURATION from one's own profile) for the form.
  */
 export function profileRefusal(error: unknown): ProfileFormProblems {
   if (!(error instanceof ApiFailure)) return { fields: {}, form: { id: 'app.unexpectedError' } };
@@ -151,7 +152,7 @@ export function profileRefusal(error: unknown): ProfileFormProblems {
       fields: {},
       form: { id: 'profilesAdmin.error.InUse', values: { names: listOf(details?.users) } },
     };
-  if (code === 'LastAdministrator')
-    return { fields: {}, form: { id: 'profilesAdmin.error.LastAdministrator' } };
+  if (code === 'LastAdministrator' || code === 'SelfChange')
+    return { fields: {}, form: { id: `profilesAdmin.error.${code}` } };
   return { fields: {}, form: { id: `error.${code}` } };
 }

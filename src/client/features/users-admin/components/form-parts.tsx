@@ -15,10 +15,17 @@ import { RequiredLabel } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import type { Problem } from '../user-form-model.ts';
 
-/** The message of `problem`, or undefined. */
+/**
+ * The message of `problem`, or undefined. A code the catalogues do not know (a refusal added to
+ * the server later) reads as the generic error rather than as its message id.
+ */
 export function useProblemText(): (problem: Problem | undefined | null) => string | undefined {
   const intl = useIntl();
-  return (problem) => (problem ? intl.formatMessage({ id: problem.id }, problem.values) : undefined);
+  return (problem) => {
+    if (!problem) return undefined;
+    const id = problem.id in intl.messages ? problem.id : 'app.unexpectedError';
+    return intl.formatMessage({ id }, problem.values);
+  };
 }
 
 export interface CheckOption {
