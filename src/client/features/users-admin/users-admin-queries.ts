@@ -108,6 +108,7 @@ export async function createUser({ query, codeExploitant, password }: NewUserReq
     ? [{ key: 'code_exploitant', value: codeExploitant.trim(), type: 'STRING' as const }]
     : [];
   const { password: _p, rePasswordKey: _r, ...fields } = query;
+  // `as`: the contract's coerced fields take `unknown` as input; newUserRequest puts only text and numbers there.
   const answer = await write('post', 'bo/infra/newUtilisateur', fields as SearchParams, {
     extras,
     ...(password ?? {}),
