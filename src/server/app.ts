@@ -27,6 +27,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
+import { adminUserRoutes } from './routes/admin-user-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
+      await api.register(adminUserRoutes, { database, sessions });
     },
     { prefix: API_PREFIX },
   );
