@@ -27,6 +27,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
+import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
@@ -199,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
+      await api.register(adminProfileRoutes, { database, sessions });
     },
     { prefix: API_PREFIX },
   );
