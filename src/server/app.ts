@@ -29,6 +29,7 @@ import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
+import { auditRoutes } from './routes/audit-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });
+      await api.register(auditRoutes, { database });
     },
     { prefix: API_PREFIX },
   );
