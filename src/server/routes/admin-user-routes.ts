@@ -93,6 +93,7 @@ async function saveUtilisateurRoutes(
           '400 InvalidField, PasswordPolicy, PasswordMismatch, WrongPassword; 409 LoginTaken, ' +
           'SelfChange, LastAdministrator. Writes user.save / user.passwordChange to the audit log.',
         tags: ['administration'],
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         querystring: IdQuery,
         body: SaveUtilisateurBodySchema,
         response: { 200: UtilisateurSchema, ...errorResponses },

@@ -517,5 +517,7 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
     ]) {
       expect(paths).toContain(`/api/bo/infra/${p}`);
     }
+    const save = res.json().paths['/api/bo/infra/saveUtilisateur'].post;
+    expect(Object.keys(save.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
   });
 });
