@@ -449,7 +449,7 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
   });
 
   describe('removing (removeUtilisateur)', () => {
-    it('removes a user with their sessions and favourites; audits their fields', async () => {
+    it('removes a user with their sessions and favourites, keeping their report editions; audits their fields', async () => {
       const id = await t.createUser({
         login: 'partant',
         password: PASSWORD,
@@ -467,12 +467,22 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
         partant,
       );
       expect(fav.statusCode).toBe(200);
+      const edition = await t.database.pool.query<{ id: number }>(
+        `INSERT INTO report_editions (user_id, login, class_name, variant, format, language, date_debut, date_fin, request, status)
+         VALUES ($1, 'partant', 'RapportVentes', 'Daily', 'PDF', 'fr', '2026-03-01', '2026-03-02', '{}', 'OK') RETURNING id`,
+        [id],
+      );
       const res = await get(`bo/infra/removeUtilisateur?id=${id}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ id });
       expect((await get('bo/infra/getUtilisateur?login=partant', partant)).statusCode).toBe(401);
       const left = await t.database.pool.query('SELECT 1 FROM favourites WHERE user_id = $1', [id]);
       expect(left.rows).toEqual([]);
+      // The chain's record of the report stays, without its author's row but with their login.
+      const kept = await t.database.pool.query('SELECT user_id, login FROM report_editions WHERE id = $1', [
+        edition.rows[0]!.id,
+      ]);
+      expect(kept.rows).toEqual([{ user_id: null, login: 'partant' }]);
       expect((await audit('user.remove')).at(-1)).toMatchObject({
         user_id: adminId,
         target_id: String(id),
@@ -518,6 +528,66 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
       expect(paths).toContain(`/api/bo/infra/${p}`);
     }
     const save = res.json().paths['/api/bo/infra/saveUtilisateur'].post;
-    expect(Object.keys(save.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(save.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+  });
+});
+
+describe('two administrators demoting each other at the same moment', () => {
+  let t: TestApp;
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lets one demotion through and refuses the other (LastAdministrator): the chain keeps an administrator', async () => {
+    t = await createTestApp();
+    const aId = await t.createUser({
+      login: 'chefA',
+      password: PASSWORD,
+      droits: ['CONFIGURATION'],
+      allSites: true,
+    });
+    const bId = await t.createUser({
+      login: 'chefB',
+      password: PASSWORD,
+      droits: ['CONFIGURATION'],
+      allSites: true,
+    });
+    await t.createUser({ login: 'employe', password: PASSWORD, droits: [] });
+    const { rows } = await t.database.pool.query<{ id: number }>(
+      `SELECT profile_id AS id FROM users WHERE login = 'employe'`,
+    );
+    const plain = rows[0]!.id;
+    const a = await t.signIn('chefA', PASSWORD);
+    const b = await t.signIn('chefB', PASSWORD);
+    const demote = (id: number, headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/bo/infra/saveUtilisateur?id=${id}`,
+        headers,
+        payload: { profileId: plain },
+      });
+    // Hold the administrators' lock so both requests pass the rights guard and wait on it together.
+    const holder = await t.database.pool.connect();
+    await holder.query(`SELECT pg_advisory_lock(hashtext('comptoir.administrators'))`);
+    const pending = Promise.all([demote(bId, a), demote(aId, b)]);
+    for (let waiting = 0; waiting < 2; await new Promise((r) => setTimeout(r, 20))) {
+      const { rows: locks } = await holder.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      waiting = locks[0]!.n;
+    }
+    await holder.query(`SELECT pg_advisory_unlock(hashtext('comptoir.administrators'))`);
+    holder.release();
+    const answers = await pending;
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409]);
+    expect(answers.find((r) => r.statusCode === 409)!.json().code).toBe('LastAdministrator');
+    const left = await t.database.pool.query(
+      `SELECT u.login FROM users u JOIN profiles p ON p.id = u.profile_id WHERE 'CONFIGURATION' = ANY(p.droits)`,
+    );
+    expect(left.rows).toHaveLength(1);
   });
 });
