@@ -30,6 +30,7 @@ import {
   checkIdsExist,
   checkNewPassword,
   forbidden,
+  invalidField,
   isAdministrator,
   lockAdministrators,
   profileRights,
@@ -85,7 +86,9 @@ const empty = (v: string | undefined) => (v === undefined ? undefined : v.trim()
 async function wantedValues(db: Queryable, body: SaveUserBody): Promise<Values> {
   const wanted: Values = {
     login: body.login,
-    email: body.email === undefined ? undefined : checkEmail(body.email),
+    // An empty e-mail is refused below only when it would clear one (SPEC.md's form sends every
+    // field, '' for a user who never had an address).
+    email: body.email === undefined ? undefined : body.email.trim() === '' ? null : checkEmail(body.email),
     profile: body.profileId,
     theme: empty(body.theme),
     couleur: body.couleur === undefined ? undefined : checkColour(body.couleur),
@@ -211,6 +214,8 @@ export async function saveUtilisateur(
   const current = await lockCurrent(db, id);
   const wanted = await wantedValues(db, body);
   const changed = changedFields(current, wanted);
+  if (changed.includes('email') && wanted.email === null)
+    throw invalidField('email', 'an e-mail is required');
   await checkAllowed(db, actor, self, changed, wanted, administrators);
   if (changed.length > 0) await writeChanges(db, actor, id, current, wanted, changed);
   if (mayDemote) await checkAdministratorsLeft(db, administrators);

@@ -274,10 +274,21 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
       expect((await audit()).length).toBe(before);
     });
 
-    it('refuses an invalid e-mail at its field', async () => {
+    it('refuses an invalid e-mail at its field, and clearing one', async () => {
       const res = await save(managerId, { email: 'gerant@' }, manager);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'InvalidField', details: { field: 'email' } });
+      const cleared = await save(managerId, { email: ' ' }, manager);
+      expect(cleared.json()).toMatchObject({ code: 'InvalidField', details: { field: 'email' } });
+    });
+
+    it('takes an empty e-mail for a user who never had one as no change', async () => {
+      const { rows } = await t.database.pool.query<{ id: number }>(
+        `SELECT id FROM users WHERE login = 'admin'`,
+      );
+      const res = await save(rows[0]!.id, { email: '', theme: 'light' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ email: null, theme: 'light' });
     });
 
     it('changes one’s password with the current one, ending the other sessions but not this one', async () => {
