@@ -28,6 +28,8 @@ import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-g
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
+import { adminGroupRoutes } from './routes/admin-group-routes.ts';
+import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
@@ -197,6 +199,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
+      await api.register(adminSiteRoutes, { database });
+      await api.register(adminGroupRoutes);
     },
     { prefix: API_PREFIX },
   );
