@@ -10,11 +10,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AdminRegroupementSchema, RegroupementInputSchema } from '../../contract/administration.ts';
 import { createGroup, removeGroup, saveGroup } from '../administration/groups.ts';
 import { writeTx } from '../plugins/idempotency.ts';
-import { auditActor, RemovedAnswer, TargetIdQuery } from './admin-write-helpers.ts';
+import { auditActor, RemovedAnswer, targetIdQuery } from './admin-write-helpers.ts';
 import { errorResponses } from './common.ts';
 
 const tags = ['administration'];
-const GroupIdQuery = TargetIdQuery('group');
+const GroupIdQuery = targetIdQuery('group');
 
 const GROUP_DESCRIPTION =
   'Effective sites (`sites`) = `restaurantIds` + sites of `societesIdPlus` − sites of ' +

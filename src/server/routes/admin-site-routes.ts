@@ -19,13 +19,13 @@ import { createCompany, listSocietes, removeCompany, saveCompany } from '../admi
 import { createSite, saveSite } from '../administration/sites.ts';
 import type { Database } from '../db/connect.ts';
 import { writeTx } from '../plugins/idempotency.ts';
-import { auditActor, RemovedAnswer, settleCaches, TargetIdQuery } from './admin-write-helpers.ts';
+import { auditActor, RemovedAnswer, settleCaches, targetIdQuery } from './admin-write-helpers.ts';
 import { errorResponses } from './common.ts';
 
 const tags = ['administration'];
 
-const CompanyIdQuery = TargetIdQuery('company');
-const SiteIdQuery = TargetIdQuery('site');
+const CompanyIdQuery = targetIdQuery('company');
+const SiteIdQuery = targetIdQuery('site');
 
 const COMPANY_ERRORS =
   '400 InvalidField with details.field: `siret` (its first nine digits must be the SIREN), ' +

@@ -9,7 +9,7 @@ import type { AuditActor } from '../audit/audit-log.ts';
 import { sessionOf } from './common.ts';
 
 /** `id` of save* / remove* calls: the id of the `what` (company, site, group), not the caller's. */
-export function TargetIdQuery(what: string) {
+export function targetIdQuery(what: string) {
   return z.object({ id: z.coerce.number().int().positive().describe(`id of the ${what}`) });
 }
 

@@ -208,6 +208,35 @@ describe('administration of sites (newSite, saveSite)', () => {
     expect(beta!.restaurantIds).toEqual([s.chain.sites.lyon, s.chain.sites.nantes, s.chain.sites.lille]);
   });
 
+  it("renames a site in the reports at once (the reports' site cache is emptied before the answer)", async () => {
+    const userId = await s.t.createUser({
+      login: 'ines',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      restaurantIds: [s.chain.sites.nantes],
+    });
+    const headers = await s.t.signIn('ines', PASSWORD);
+    const reportSites = async () => {
+      const res = await s.get(
+        `bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=JSON` +
+          `&dateDebut=2026-03-01&dateFin=2026-03-02&sites[]=${s.chain.sites.nantes}`,
+        headers,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().sites.map((x: { libelle: string }) => x.libelle);
+    };
+    expect(await reportSites()).toEqual(['Nantes']);
+    const res = await s.post(`bo/infra/saveSite?id=${s.chain.sites.nantes}`, {
+      libelle: 'Nantes Centre',
+      societeId: s.chain.companies.beta,
+      currency: 'EUR',
+      timeZone: 'Europe/Paris',
+      dayStart: '00:00',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await reportSites()).toEqual(['Nantes Centre']);
+  });
+
   it('answers a replayed Idempotency-Key with the first answer and one audit entry', async () => {
     const headers = { ...s.admin, 'idempotency-key': crypto.randomUUID() };
     const body = {
