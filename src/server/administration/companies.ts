@@ -20,7 +20,7 @@ import type { Societe, SocieteInputSchema } from '../../contract/administration.
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
-import { invalidField, notFound, requireFreeName } from './company-site-checks.ts';
+import { invalidField, notFound, requireFreeName, uniqueName } from './company-site-checks.ts';
 import { listAdminSites, moveSite } from './sites.ts';
 
 /** A company to save as the contract's schema parsed it. */
@@ -109,10 +109,12 @@ export async function createCompany(
   input: CompanyToSave,
 ): Promise<Societe> {
   await checkCompany(db, input, null);
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO companies (raison_sociale, enseigne, siren, siret, code_licence, code_implant)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [input.raisonSociale, input.enseigne, input.siren, input.siret, input.codeLicence, input.codeImplant],
+  const { rows } = await uniqueName('raisonSociale', input.raisonSociale, () =>
+    db.query<{ id: number }>(
+      `INSERT INTO companies (raison_sociale, enseigne, siren, siret, code_licence, code_implant)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [input.raisonSociale, input.enseigne, input.siren, input.siret, input.codeLicence, input.codeImplant],
+    ),
   );
   const id = rows[0]!.id;
   if (input.restaurantId !== undefined) await moveSite(db, actor, input.restaurantId, id);
@@ -143,10 +145,20 @@ export async function saveCompany(
   if (locked.rows.length === 0) throw notFound('company', id);
   const before = await readCompany(db, id);
   await checkCompany(db, input, id);
-  await db.query(
-    `UPDATE companies SET raison_sociale = $2, enseigne = $3, siren = $4, siret = $5, code_licence = $6,
-            code_implant = $7 WHERE id = $1`,
-    [id, input.raisonSociale, input.enseigne, input.siren, input.siret, input.codeLicence, input.codeImplant],
+  await uniqueName('raisonSociale', input.raisonSociale, () =>
+    db.query(
+      `UPDATE companies SET raison_sociale = $2, enseigne = $3, siren = $4, siret = $5, code_licence = $6,
+              code_implant = $7 WHERE id = $1`,
+      [
+        id,
+        input.raisonSociale,
+        input.enseigne,
+        input.siren,
+        input.siret,
+        input.codeLicence,
+        input.codeImplant,
+      ],
+    ),
   );
   if (input.restaurantId !== undefined) await moveSite(db, actor, input.restaurantId, id);
   const after = await readCompany(db, id);

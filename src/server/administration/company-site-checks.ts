@@ -72,3 +72,20 @@ export async function requireExisting(
   const unknown = [...new Set(ids)].filter((id) => !found.has(id)).sort((a, b) => a - b);
   if (unknown.length > 0) throw invalidField(field, `unknown ${field}: ${unknown.join(', ')}`, { unknown });
 }
+
+/**
+ * Runs `write` (an INSERT or UPDATE of a unique name) and turns a unique violation into the
+ * same refusal as {@link requireFreeName}: two administrators saving the same new name at once
+ * both pass the check, and the database's constraint refuses the second.
+ * @throws DomainError invalid `InvalidField` `{ field, duplicate: true }`; any other error as is.
+ */
+export async function uniqueName<T>(field: string, name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '23505') {
+      throw invalidField(field, `${field} "${name}" is already used`, { duplicate: true });
+    }
+    throw error;
+  }
+}

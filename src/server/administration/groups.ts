@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { AdminRegroupement, RegroupementInputSchema } from '../../contract/administration.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
-import { notFound, requireExisting, requireFreeName } from './company-site-checks.ts';
+import { notFound, requireExisting, requireFreeName, uniqueName } from './company-site-checks.ts';
 
 /** A group to save as the contract's schema parsed it. */
 export type GroupToSave = z.output<typeof RegroupementInputSchema>;
@@ -112,9 +112,11 @@ export async function createGroup(
   input: GroupToSave,
 ): Promise<AdminRegroupement> {
   await checkGroup(db, input, null);
-  const { rows } = await db.query<{ id: number }>(
-    'INSERT INTO groups (raison_sociale, societes_plus, societes_moins) VALUES ($1, $2, $3) RETURNING id',
-    [input.raisonSociale, distinct(input.societesIdPlus), distinct(input.societesIdMoins)],
+  const { rows } = await uniqueName('raisonSociale', input.raisonSociale, () =>
+    db.query<{ id: number }>(
+      'INSERT INTO groups (raison_sociale, societes_plus, societes_moins) VALUES ($1, $2, $3) RETURNING id',
+      [input.raisonSociale, distinct(input.societesIdPlus), distinct(input.societesIdMoins)],
+    ),
   );
   const id = rows[0]!.id;
   await writeGroupSites(db, id, input.restaurantIds);
@@ -144,9 +146,13 @@ export async function saveGroup(
   if (locked.rows.length === 0) throw notFound('group', id);
   const before = await readGroup(db, id);
   await checkGroup(db, input, id);
-  await db.query(
-    'UPDATE groups SET raison_sociale = $2, societes_plus = $3, societes_moins = $4 WHERE id = $1',
-    [id, input.raisonSociale, distinct(input.societesIdPlus), distinct(input.societesIdMoins)],
+  await uniqueName('raisonSociale', input.raisonSociale, () =>
+    db.query('UPDATE groups SET raison_sociale = $2, societes_plus = $3, societes_moins = $4 WHERE id = $1', [
+      id,
+      input.raisonSociale,
+      distinct(input.societesIdPlus),
+      distinct(input.societesIdMoins),
+    ]),
   );
   await writeGroupSites(db, id, input.restaurantIds);
   const after = await readGroup(db, id);

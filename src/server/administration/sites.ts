@@ -21,7 +21,13 @@ import type { AdminSite, SiteInputSchema } from '../../contract/administration.t
 import type { Seller, Terminal } from '../../contract/api.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
-import { invalidField, notFound, requireExisting, requireFreeName } from './company-site-checks.ts';
+import {
+  invalidField,
+  notFound,
+  requireExisting,
+  requireFreeName,
+  uniqueName,
+} from './company-site-checks.ts';
 
 /** A site to save as the contract's schema parsed it. */
 export type SiteToSave = z.output<typeof SiteInputSchema>;
@@ -156,10 +162,12 @@ function auditView(site: AdminSite): Record<string, unknown> {
  */
 export async function createSite(db: Queryable, actor: AuditActor, input: SiteToSave): Promise<AdminSite> {
   const site = await checkedSite(db, input, null);
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO sites (libelle, company_id, code_implant, currency, time_zone, day_start, extras)
-     VALUES ($1, $2, $3, $4, $5, $6, jsonb_build_object('code_implant', $3::text)) RETURNING id`,
-    [site.libelle, site.societeId, site.codeImplant, site.currency, site.timeZone, site.dayStart],
+  const { rows } = await uniqueName('libelle', site.libelle, () =>
+    db.query<{ id: number }>(
+      `INSERT INTO sites (libelle, company_id, code_implant, currency, time_zone, day_start, extras)
+       VALUES ($1, $2, $3, $4, $5, $6, jsonb_build_object('code_implant', $3::text)) RETURNING id`,
+      [site.libelle, site.societeId, site.codeImplant, site.currency, site.timeZone, site.dayStart],
+    ),
   );
   const id = rows[0]!.id;
   await writeTerminalsAndSellers(db, id, site);
@@ -191,11 +199,13 @@ export async function saveSite(
   if (locked.rows.length === 0) throw notFound('site', id);
   const [before] = await listAdminSites(db, [id]);
   const site = await checkedSite(db, input, id);
-  await db.query(
-    `UPDATE sites SET libelle = $2, company_id = $3, code_implant = $4, currency = $5, time_zone = $6,
-            day_start = $7, extras = extras || jsonb_build_object('code_implant', $4::text)
-      WHERE id = $1`,
-    [id, site.libelle, site.societeId, site.codeImplant, site.currency, site.timeZone, site.dayStart],
+  await uniqueName('libelle', site.libelle, () =>
+    db.query(
+      `UPDATE sites SET libelle = $2, company_id = $3, code_implant = $4, currency = $5, time_zone = $6,
+              day_start = $7, extras = extras || jsonb_build_object('code_implant', $4::text)
+        WHERE id = $1`,
+      [id, site.libelle, site.societeId, site.codeImplant, site.currency, site.timeZone, site.dayStart],
+    ),
   );
   await writeTerminalsAndSellers(db, id, site);
   const [after] = await listAdminSites(db, [id]);

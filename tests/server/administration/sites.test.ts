@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminSiteSchema, SocieteSchema } from '../../../src/contract/administration.ts';
 import { CaissesAnswerSchema, SitesAnswerSchema, VendeursAnswerSchema } from '../../../src/contract/api.ts';
+import { uniqueName } from '../../../src/server/administration/company-site-checks.ts';
 import { type AdminSetup, adminSetup, PASSWORD } from './company-site-setup.ts';
 
 describe('administration of sites (newSite, saveSite)', () => {
@@ -254,6 +255,22 @@ describe('administration of sites (newSite, saveSite)', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     const created = (await s.audit('site.create')).filter((r) => r.after?.libelle === 'Brest');
     expect(created).toHaveLength(1);
+  });
+
+  it('turns a unique violation of a name saved at the same time by someone else into the same refusal', async () => {
+    const write = () =>
+      s.t.database.pool.query('INSERT INTO sites (libelle, company_id) VALUES ($1, $2)', [
+        'Lille',
+        s.chain.companies.beta,
+      ]);
+    await expect(uniqueName('libelle', 'Lille', write)).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'InvalidField',
+      details: { field: 'libelle', duplicate: true },
+    });
+    await expect(uniqueName('libelle', 'x', () => Promise.reject(new Error('other')))).rejects.toThrow(
+      'other',
+    );
   });
 
   it('publishes its calls in the OpenAPI document, saying existing tickets keep their fiscal dates', async () => {
