@@ -121,7 +121,8 @@ function registerCompanyWrites(app: FastifyInstance): void {
 
 const SITE_DESCRIPTION =
   '`dayStart` (HH:mm) and `timeZone` (IANA, stored in its canonical spelling) decide how later ' +
-  'imports assign fiscal dates; tickets already imported keep their fiscal dates. ' +
+  'imports assign fiscal dates; tickets already imported keep their fiscal dates. A new ' +
+  '`currency` labels later imports; amounts already imported are not converted. ' +
   '`codeImplant` is kept in the site and in `extras.code_implant` (bo/getSites). ' +
   '`caisses` / `vendeurs` rename or add terminals and sellers; those not listed are kept. ' +
   'A new `societeId` moves the site to that company (and changes the scope of users who add or ' +
