@@ -31,6 +31,8 @@ import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
+import { adminGroupRoutes } from './routes/admin-group-routes.ts';
+import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
@@ -203,6 +205,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });
       await api.register(auditRoutes, { database });
+      await api.register(adminSiteRoutes, { database });
+      await api.register(adminGroupRoutes);
     },
     { prefix: API_PREFIX },
   );
