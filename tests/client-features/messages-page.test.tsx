@@ -11,7 +11,6 @@ import fr from '../../i18n/fr.json';
 import { MessagesPage } from '../../src/client/features/messages/components/messages-page.tsx';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
-import { queryClient } from '../../src/client/lib/query-client.ts';
 import { signIn } from '../../src/client/lib/session.ts';
 import { renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
 
