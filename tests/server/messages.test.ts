@@ -308,6 +308,7 @@ describe('messages from the administration', () => {
     const res = await save(m.id, message({ texts: {} }));
     expect(res.json()).toMatchObject({ code: 'InvalidField', details: { field: 'texts' } });
     expect((await auditRows(m.id)).map((r) => r.action)).toEqual(['message.create']);
+    expect((await mine(paris)).map((x) => x.text)).toEqual(['Inventaire dimanche']);
     expect((await save(m.id + 1000, message())).statusCode).toBe(404);
   });
 
