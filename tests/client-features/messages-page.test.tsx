@@ -1,7 +1,7 @@
 /**
  * /config/messages against the real API server (messages-server.ts), rendered with react-dom in
- * happy-dom: an administrator writes a message for one site through the form and it reaches that
- * site's users; refusals show at their field and keep what was typed; editing and deleting (after
+ * happy-dom: an administrator writes a message for one site, or one profile (bo/infra/getProfils),
+ * through the form and it reaches that site's users or that profile's holders only; refusals show at their field and keep what was typed; editing and deleting (after
  * its confirmation) are told with SuccessMod.
  */
 import { chain, server as t } from './messages-server.ts';
@@ -127,6 +127,27 @@ describe('/config/messages', () => {
     expect(listed()[0]?.textContent).toContain('Sites visésParis');
     expect((await messagesFor(paris)).map((m) => m.text)).toEqual(['Inventaire dimanche à 8 h']);
     expect(await messagesFor(lyon)).toEqual([]);
+  });
+
+  it("targets a profile chosen from bo/infra/getProfils: the message reaches that profile's holders only", async () => {
+    const lyonProfile = (
+      await t.database.pool.query<{ titre: string }>(
+        `SELECT p.titre FROM profiles p JOIN users u ON u.profile_id = p.id WHERE u.login = 'lyon'`,
+      )
+    ).rows[0]!.titre;
+    await press(buttonNamed(page(), 'Nouveau message'));
+    await typeInto(fieldLabelled('Texte en français'), 'Formation des gérants lundi');
+    await press(buttonNamed(page(), 'Profils visésAucun profil choisi▾'));
+    const option = () =>
+      [...page().querySelectorAll<HTMLElement>('[role="option"]')].find((o) => o.textContent === lyonProfile);
+    await waitUntil(() => option() !== undefined, 5_000, 20);
+    await press(option()!);
+    await submit();
+    await waitUntil(() => listed().length === 1, 5_000, 20);
+
+    expect(listed()[0]?.textContent).toContain(`Profils visés${lyonProfile}`);
+    expect((await messagesFor(lyon)).map((m) => m.text)).toEqual(['Formation des gérants lundi']);
+    expect(await messagesFor(paris)).toEqual([]);
   });
 
   it('refuses a message without text or ending before it starts, at the field, keeping what was typed', async () => {
