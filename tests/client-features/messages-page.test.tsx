@@ -122,6 +122,8 @@ describe('/config/messages', () => {
     await waitUntil(() => listed().length === 1, 5_000, 20);
 
     expect(form()).toBeNull();
+    // The focus is not lost with the form: it is back on "New message".
+    expect(document.activeElement?.textContent).toBe('Nouveau message');
     expect(successes()).toEqual(['SuccessMod']);
     expect(listed()[0]?.textContent).toContain('Inventaire dimanche à 8 h');
     expect(listed()[0]?.textContent).toContain('Sites visésParis');

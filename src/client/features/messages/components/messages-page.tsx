@@ -5,7 +5,7 @@
  * Saves and deletes are told with SPEC.md §8's SuccessMod.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminMessage } from '../../../../contract/administration.ts';
 import { wireToDisplay } from '../../../../contract/dates.ts';
@@ -35,6 +35,13 @@ export function MessagesPage() {
     label: s.libelle,
   }));
   const [editing, setEditing] = useState<Editing>(null);
+  const newButtonId = useId();
+  const wasEditing = useRef(false);
+  // The form goes once saved or cancelled: the focus comes back to "New message", not to the page's start.
+  useEffect(() => {
+    if (wasEditing.current && editing === null) document.getElementById(newButtonId)?.focus();
+    wasEditing.current = editing !== null;
+  }, [editing, newButtonId]);
   const [deleting, setDeleting] = useState<AdminMessage | null>(null);
   const names = {
     sites: new Map(sites.map((s) => [Number(s.id), s.label])),
@@ -46,7 +53,12 @@ export function MessagesPage() {
     <div className="msg-page">
       <div className="msg-head">
         <h1 className="msg-title">{intl.formatMessage({ id: 'messages.title' })}</h1>
-        <Button variant="primary" onPress={() => setEditing('new')} isDisabled={editing !== null}>
+        <Button
+          id={newButtonId}
+          variant="primary"
+          onPress={() => setEditing('new')}
+          isDisabled={editing !== null}
+        >
           {intl.formatMessage({ id: 'messages.new' })}
         </Button>
       </div>
