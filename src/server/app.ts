@@ -37,6 +37,7 @@ import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
+import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
@@ -198,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(homeRoutes, { database });
       await api.register(countingRoutes, { database, config });
       await api.register(favouriteRoutes, { database });
+      await api.register(messageRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution, reportSites });
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
