@@ -19,6 +19,7 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
@@ -76,6 +77,11 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
 } as any)
+const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
+  id: '/reinit/changePassword',
+  path: '/reinit/changePassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   id: '/analyses/coffre',
   path: '/analyses/coffre',
@@ -128,6 +134,7 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -146,6 +153,7 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -166,6 +174,7 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -186,6 +195,7 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
@@ -204,6 +214,7 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
@@ -223,6 +234,7 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
@@ -236,6 +248,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   Char91indexChar93Route: typeof Char91indexChar93Route
+  ReinitChangePasswordRoute: typeof ReinitChangePasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -309,6 +322,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
       parentRoute: typeof AuthedRoute
+    }
+    '/reinit/changePassword': {
+      id: '/reinit/changePassword'
+      path: '/reinit/changePassword'
+      fullPath: '/reinit/changePassword'
+      preLoaderRoute: typeof ReinitChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authed/analyses/coffre': {
       id: '/_authed/analyses/coffre'
@@ -405,6 +425,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   Char91indexChar93Route: Char91indexChar93Route,
+  ReinitChangePasswordRoute: ReinitChangePasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
