@@ -1,22 +1,27 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage } from 'react-intl';
-import { z } from 'zod';
 import { AppMark } from '../app/app-mark.tsx';
 import { LanguageChoice } from '../app/language-choice.tsx';
 import { ResetPasswordPage } from '../features/password-reset/components/reset-password-page.tsx';
+import { optionalString } from '../lib/route-params.ts';
 
-/** The query of a reset link (account/password-reset.ts builds it): both or neither. */
-const ResetSearchSchema = z.object({
-  email: z.string().max(254).optional().catch(undefined),
-  key: z.string().max(200).optional().catch(undefined),
-});
+/**
+ * The query of a reset link (account/password-reset.ts builds it). Read without zod: route
+ * options stay in the start-up bundle (lib/route-params.ts).
+ */
+function resetSearch(search: Record<string, unknown>): {
+  email?: string | undefined;
+  key?: string | undefined;
+} {
+  return { email: optionalString(search, 'email'), key: optionalString(search, 'key') };
+}
 
 /**
  * `/reinit/changePassword` (SPEC.md §2), public: the reset link's form, or the forgotten-password
  * form without a link; in the login's card, with its language choice.
  */
 export const Route = createFileRoute('/reinit/changePassword')({
-  validateSearch: ResetSearchSchema,
+  validateSearch: resetSearch,
   component: ChangePassword,
 });
 
