@@ -10,7 +10,8 @@
  * (Playwright hands its environment to the server it starts); playwright.config.ts may set it too.
  */
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, devices, expect, type Page, test } from '@playwright/test';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { E2E } from './env.ts';
@@ -131,4 +132,70 @@ test('a forgotten password: the link of the mail sets a new one, which signs in;
   await second.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
   await expect(second.getByRole('alert').filter({ hasText: 'Ce lien a déjà servi' })).toBeVisible();
   await expect(second.getByRole('button', { name: 'Recevoir un nouveau lien' })).toBeVisible();
+});
+
+const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/** axe's violations on `page` as it is now, one line per rule and element. */
+async function violations(page: Page, state: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags([...WCAG_A_AA, 'best-practice', 'experimental'])
+    .analyze();
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${state}: ${v.id} (${v.impact}) ${n.html.slice(0, 300)} — ${n.failureSummary ?? ''}`),
+  );
+}
+
+/**
+ * The reset screens on `device`, driven by the keyboard only: the forgotten-password form refused
+ * empty, the link's form with its errors shown, and a link that does not work. Answers axe's
+ * violations in each state, and whether the page is wider than the screen.
+ */
+async function walkByKeyboard(browser: Browser, device: (typeof devices)[string]): Promise<string[]> {
+  const context = await browser.newContext({ ...device, baseURL: E2E.baseURL, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const found: string[] = [];
+  const overflow = async (state: string) => {
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+    if (wide) found.push(`${state}: wider than the screen`);
+  };
+  await page.goto('/reinit/changePassword');
+  await page.getByLabel('Identifiant ou e-mail').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Saisissez votre identifiant ou votre e-mail.')).toBeVisible();
+  await expect(page.getByLabel('Identifiant ou e-mail')).toBeFocused();
+  found.push(...(await violations(page, 'forgotten password, refused')));
+  await overflow('forgotten password');
+
+  await page.goto('/reinit/changePassword?email=nobody%40example.com&key=not-a-key');
+  await page.getByLabel('Nouveau mot de passe', { exact: false }).first().focus();
+  await page.keyboard.type('court');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('autre');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Il manque : au moins 10 caractères', { exact: false })).toBeVisible();
+  found.push(...(await violations(page, 'new password, refused')));
+  await overflow('new password');
+
+  await page.getByLabel('Nouveau mot de passe', { exact: false }).first().fill('Valable-E2e-2026!');
+  await page.getByLabel('Confirmation du nouveau mot de passe').fill('Valable-E2e-2026!');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('alert').filter({ hasText: "Ce lien a expiré ou n'est pas valable." }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Recevoir un nouveau lien' })).toBeFocused();
+  found.push(...(await violations(page, 'link not valid')));
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Identifiant ou e-mail')).toHaveValue('nobody@example.com');
+  await context.close();
+  return found;
+}
+
+test.describe('the reset screens pass axe (WCAG A and AA) and work by keyboard, in French', () => {
+  test('on a tablet', async ({ browser }) => {
+    expect(await walkByKeyboard(browser, devices['Galaxy Tab S4'])).toEqual([]);
+  });
+  test('on a phone', async ({ browser }) => {
+    expect(await walkByKeyboard(browser, devices['Pixel 7'])).toEqual([]);
+  });
 });

@@ -81,7 +81,8 @@ export function NewPasswordForm({ email, resetKey, onPasswordSet, onAskNewLink }
         <p className="reset-form__problem" role="alert">
           {intl.formatMessage({ id: `reset.link.${linkProblem}` })}
         </p>
-        <Button variant="primary" className="reset-form__submit" onPress={onAskNewLink}>
+        {/* The field that had the focus is gone: the way on takes it, right after the alert. */}
+        <Button variant="primary" className="reset-form__submit" onPress={onAskNewLink} autoFocus>
           {intl.formatMessage({ id: 'reset.link.askAgain' })}
         </Button>
       </div>
