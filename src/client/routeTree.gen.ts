@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -19,6 +20,7 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
@@ -41,6 +43,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAccountRoute = AuthedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
@@ -76,6 +83,11 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   id: '/tickets',
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
+} as any)
+const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
+  id: '/reinit/changePassword',
+  path: '/reinit/changePassword',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   id: '/analyses/coffre',
@@ -127,6 +139,7 @@ const AuthedTicketsSiteIdTicketIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -134,6 +147,7 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -146,6 +160,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -153,6 +168,7 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -167,6 +183,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/account': typeof AuthedAccountRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -174,6 +191,7 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
@@ -188,6 +206,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -195,6 +214,7 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
@@ -207,6 +227,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -214,6 +235,7 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
@@ -227,6 +249,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/account'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -234,6 +257,7 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
@@ -248,6 +272,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   Char91indexChar93Route: typeof Char91indexChar93Route
+  ReinitChangePasswordRoute: typeof ReinitChangePasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -272,6 +297,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/account': {
+      id: '/_authed/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
@@ -321,6 +353,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
       parentRoute: typeof AuthedRoute
+    }
+    '/reinit/changePassword': {
+      id: '/reinit/changePassword'
+      path: '/reinit/changePassword'
+      fullPath: '/reinit/changePassword'
+      preLoaderRoute: typeof ReinitChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authed/analyses/coffre': {
       id: '/_authed/analyses/coffre'
@@ -382,6 +421,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -400,6 +440,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAccountRoute: AuthedAccountRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -426,6 +467,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   Char91indexChar93Route: Char91indexChar93Route,
+  ReinitChangePasswordRoute: ReinitChangePasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

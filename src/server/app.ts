@@ -40,6 +40,7 @@ import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
+import { reinitRoutes } from './routes/reinit-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(idempotencyPlugin, { pool: database.pool }); // first: wraps every later write route
       await api.register(metaRoutes, { config });
       await api.register(sessionRoutes, { database, config, sessions });
+      await api.register(reinitRoutes, { database, config });
       await api.register(referenceRoutes, { database, config });
       await api.register(homeRoutes, { database });
       await api.register(countingRoutes, { database, config });

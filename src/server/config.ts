@@ -63,6 +63,22 @@ const EnvSchema = z.object({
     .string()
     .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address')
     .default('Comptoir <comptoir@localhost>'),
+  /** Minutes a password-reset link stays valid (issue #18: 1 h by default). */
+  COMPTOIR_RESET_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(60),
+  /**
+   * The address users reach the app at (`https://comptoir.example.com`), which reset links
+   * point to; unset: `http://localhost:<PORT>`. Never taken from a request's Host header, which
+   * a caller chooses (reset-link poisoning).
+   */
+  COMPTOIR_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// address without query')
+    .optional(),
 });
 
 /** The validated configuration. `dataDir` is absolute. */
@@ -87,6 +103,10 @@ export interface Config {
   smtpUrl?: string | undefined;
   /** Sender of outgoing mail. */
   mailFrom?: string;
+  /** Minutes a password-reset link stays valid (COMPTOIR_RESET_MINUTES, default 60). */
+  resetMinutes: number;
+  /** Public address of the app, without a trailing slash: reset links start with it (COMPTOIR_PUBLIC_URL). */
+  publicUrl: string;
 }
 
 /** Thrown when the environment holds a bad value; `message` names every bad variable. */
@@ -128,5 +148,7 @@ export function loadConfig(
     logFormat,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.COMPTOIR_MAIL_FROM,
+    resetMinutes: e.COMPTOIR_RESET_MINUTES,
+    publicUrl: (e.COMPTOIR_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }
