@@ -24,6 +24,7 @@ import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
@@ -142,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
   installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
 
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
