@@ -16,12 +16,19 @@
  * - Once parsed, every string of the body (keys included) is checked for what JSON escapes can
  *   spell (`\u0000`, a lone surrogate `\ud800`) and form escapes decode to (`%00`): 400 `InvalidText`.
  *
+ * - What Node's HTTP parser refuses before Fastify sees a request (a raw NUL or byte ≥ 0x80 in the
+ *   URL, a NUL in a header: its own bare 400) is answered in SPEC.md §8's shape too
+ *   ({@link answerClientError}).
+ *
  * Answers never echo the refused text: the details say where (`url`, `header`, `body`) and, for
  * a header, its name. These are 4xx answers, so nothing is written to the error log.
  */
 import { isUtf8 } from 'node:buffer';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiError, ErrorCode } from '../../contract/errors.ts';
 import { ApiHttpError } from './error-handler.ts';
 
 /** Deepest JSON nesting accepted in a body: our deepest body is 3 levels; 32 leaves room. */
@@ -267,4 +274,44 @@ export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async function checkParsedBody(request) {
     if (request.body !== undefined && !isCleanValue(request.body)) throw invalidText('body');
   });
+}
+
+/** Node's parser errors that mean "a character that is not allowed": a URL or a header that is not text. */
+const INVALID_TEXT_ERRORS = new Set(['HPE_INVALID_URL', 'HPE_INVALID_HEADER_TOKEN', 'HPE_INVALID_CHARACTER']);
+
+/** Status and §8 code of a request Node's HTTP parser refused with `code`. */
+function clientErrorAnswer(code: string | undefined): { status: number; body: ApiError } {
+  const answer = (status: number, errorCode: ErrorCode, message: string) => ({
+    status,
+    body: { code: errorCode, message },
+  });
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return answer(408, 'BadRequest', 'request timeout');
+  if (code === 'HPE_HEADER_OVERFLOW') return answer(431, 'BadRequest', 'request headers too large');
+  if (code && INVALID_TEXT_ERRORS.has(code))
+    return answer(400, 'InvalidText', 'the URL or a header is not valid text');
+  return answer(400, 'BadRequest', 'malformed HTTP request');
+}
+
+/**
+ * Fastify's `clientErrorHandler`: answers a request that Node's HTTP parser refused in SPEC.md
+ * §8's shape (`{ code, message }`) instead of Fastify's own, then closes the connection. Logs
+ * only the parser's code at debug level: the error's `rawPacket` holds the request as sent, its
+ * credentials and query included, so it never reaches a log line.
+ */
+export function answerClientError(
+  this: FastifyInstance,
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, body } = clientErrorAnswer(error.code);
+  this.log.debug({ parserError: error.code ?? 'unknown', status }, 'request refused by the HTTP parser');
+  if (socket.writable) {
+    const json = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy();
 }
