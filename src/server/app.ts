@@ -28,7 +28,12 @@ import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
+import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
+import { adminUserRoutes } from './routes/admin-user-routes.ts';
+import { auditRoutes } from './routes/audit-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
+import { adminGroupRoutes } from './routes/admin-group-routes.ts';
+import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
@@ -201,6 +206,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
+      await api.register(adminUserRoutes, { database, sessions });
+      await api.register(adminProfileRoutes, { database, sessions });
+      await api.register(auditRoutes, { database });
+      await api.register(adminSiteRoutes, { database });
+      await api.register(adminGroupRoutes);
     },
     { prefix: API_PREFIX },
   );
