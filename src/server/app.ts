@@ -24,6 +24,7 @@ import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
@@ -134,6 +135,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.logger ? serverLogging(config, options.logTo) : { logger: false }),
     // Request bodies are report requests (a few site ids and dates): 1 MiB bounds them generously.
     bodyLimit: 1024 * 1024,
+    // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
+    clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -149,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
   installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
 
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
