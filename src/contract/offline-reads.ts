@@ -5,6 +5,8 @@
  * kept nor answered from a copy. Paths are relative to the API base, without the leading slash.
  */
 
+import { isWriteGet } from './rights.ts';
+
 /** GETs of the home widgets that write (send e-mails): never cached though under bo/home/. */
 export const HOME_WRITES = new Set(['bo/home/envoieMail', 'bo/home/envoieMailManquant']);
 
@@ -39,6 +41,8 @@ export const READ_ONLY_PATHS = new Set([
  * to the API base, without the leading slash.
  */
 export function isCacheableRead(path: string, params: URLSearchParams): boolean {
+  // Whatever the rules below say, a GET declared a write (contract/rights.ts) is never kept.
+  if (isWriteGet(`GET ${path}`)) return false;
   if (path.startsWith('bo/home/')) return !HOME_WRITES.has(path) && !path.slice(8).includes('/');
   // The on-screen report (JSON dataset); PDF, CSV and XLSX downloads are not kept.
   if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
