@@ -23,6 +23,7 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -99,6 +100,11 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
+  id: '/config/$',
+  path: '/config/$',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -132,6 +138,7 @@ export interface FileRoutesByFullPath {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -150,6 +157,7 @@ export interface FileRoutesByTo {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -170,6 +178,7 @@ export interface FileRoutesById {
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/$': typeof AuthedConfigSplatRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -190,6 +199,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -208,6 +218,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -227,6 +238,7 @@ export interface FileRouteTypes {
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/$'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -338,6 +350,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/$': {
+      id: '/_authed/config/$'
+      path: '/config/$'
+      fullPath: '/config/$'
+      preLoaderRoute: typeof AuthedConfigSplatRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -374,6 +393,7 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -391,6 +411,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigSplatRoute: AuthedConfigSplatRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,
