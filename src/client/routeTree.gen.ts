@@ -25,6 +25,7 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
@@ -112,6 +113,11 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
+  id: '/config/$',
+  path: '/config/$',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
   id: '/config/messages',
   path: '/config/messages',
@@ -152,6 +158,7 @@ export interface FileRoutesByFullPath {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -173,6 +180,7 @@ export interface FileRoutesByTo {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -196,6 +204,7 @@ export interface FileRoutesById {
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/$': typeof AuthedConfigSplatRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -219,6 +228,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -240,6 +250,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -262,6 +273,7 @@ export interface FileRouteTypes {
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/$'
     | '/_authed/config/messages'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
@@ -389,6 +401,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/$': {
+      id: '/_authed/config/$'
+      path: '/config/$'
+      fullPath: '/config/$'
+      preLoaderRoute: typeof AuthedConfigSplatRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/messages': {
       id: '/_authed/config/messages'
       path: '/config/messages'
@@ -433,6 +452,7 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
@@ -452,6 +472,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigSplatRoute: AuthedConfigSplatRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
