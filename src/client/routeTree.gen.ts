@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -19,10 +20,13 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
+import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedConfigProfilsRouteImport } from './routes/_authed/config.profils'
 import { Route as AuthedConfigUsersRouteImport } from './routes/_authed/config.users'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
@@ -42,6 +46,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAccountRoute = AuthedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
@@ -78,6 +87,11 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
 } as any)
+const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
+  id: '/reinit/changePassword',
+  path: '/reinit/changePassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   id: '/analyses/coffre',
   path: '/analyses/coffre',
@@ -101,6 +115,16 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
+  id: '/config/$',
+  path: '/config/$',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
+  id: '/config/messages',
+  path: '/config/messages',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigProfilsRoute = AuthedConfigProfilsRouteImport.update({
   id: '/config/profils',
   path: '/config/profils',
@@ -133,6 +157,7 @@ const AuthedTicketsSiteIdTicketIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -140,10 +165,13 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/users': typeof AuthedConfigUsersRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -153,6 +181,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -160,10 +189,13 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/users': typeof AuthedConfigUsersRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -175,6 +207,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/account': typeof AuthedAccountRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -182,10 +215,13 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/$': typeof AuthedConfigSplatRoute
+  '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/config/profils': typeof AuthedConfigProfilsRoute
   '/_authed/config/users': typeof AuthedConfigUsersRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -197,6 +233,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -204,10 +241,13 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
+    | '/config/messages'
     | '/config/profils'
     | '/config/users'
     | '/analyses/comptageCaisses/$action'
@@ -217,6 +257,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -224,10 +265,13 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
+    | '/config/messages'
     | '/config/profils'
     | '/config/users'
     | '/analyses/comptageCaisses/$action'
@@ -238,6 +282,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/account'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -245,10 +290,13 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/$'
+    | '/_authed/config/messages'
     | '/_authed/config/profils'
     | '/_authed/config/users'
     | '/_authed/analyses/comptageCaisses/$action'
@@ -260,6 +308,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   Char91indexChar93Route: typeof Char91indexChar93Route
+  ReinitChangePasswordRoute: typeof ReinitChangePasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -284,6 +333,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/account': {
+      id: '/_authed/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
@@ -334,6 +390,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedTicketsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/reinit/changePassword': {
+      id: '/reinit/changePassword'
+      path: '/reinit/changePassword'
+      fullPath: '/reinit/changePassword'
+      preLoaderRoute: typeof ReinitChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authed/analyses/coffre': {
       id: '/_authed/analyses/coffre'
       path: '/analyses/coffre'
@@ -360,6 +423,20 @@ declare module '@tanstack/react-router' {
       path: '/analyses/repartitions'
       fullPath: '/analyses/repartitions'
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/$': {
+      id: '/_authed/config/$'
+      path: '/config/$'
+      fullPath: '/config/$'
+      preLoaderRoute: typeof AuthedConfigSplatRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/messages': {
+      id: '/_authed/config/messages'
+      path: '/config/messages'
+      fullPath: '/config/messages'
+      preLoaderRoute: typeof AuthedConfigMessagesRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/config/profils': {
@@ -401,6 +478,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -412,6 +490,8 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
+  AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedConfigProfilsRoute: typeof AuthedConfigProfilsRoute
   AuthedConfigUsersRoute: typeof AuthedConfigUsersRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
@@ -420,6 +500,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAccountRoute: AuthedAccountRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -431,6 +512,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigSplatRoute: AuthedConfigSplatRoute,
+  AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedConfigProfilsRoute: AuthedConfigProfilsRoute,
   AuthedConfigUsersRoute: AuthedConfigUsersRoute,
   AuthedAnalysesComptageCaissesActionRoute:
@@ -447,6 +530,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   Char91indexChar93Route: Char91indexChar93Route,
+  ReinitChangePasswordRoute: ReinitChangePasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
