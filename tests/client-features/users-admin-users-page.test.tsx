@@ -91,11 +91,11 @@ describe('/config/users', () => {
     await tick('Définir un mot de passe maintenant');
     await type('Mot de passe', 'abcdefgh');
     await type('Confirmation du mot de passe', 'abcdefgh');
-    expect(document.querySelector('.ua-rules')?.textContent).toContain(nb('Manquante : une majuscule'));
+    expect(document.querySelector('.ui-password-rules')?.textContent).toContain('✗ une majuscule (manquant)');
     await submitForm('user-form');
     expect(fieldError('Mot de passe')).toBe(
       nb(
-        'Mot de passe trop faible : il manque 10 caractères au moins, une majuscule, un chiffre, un caractère spécial.',
+        'Mot de passe trop faible : il manque au moins 10 caractères, une majuscule, un chiffre, un caractère spécial.',
       ),
     );
     expect(await userCount()).toBe(before);

@@ -7,7 +7,7 @@
  * server text.
  */
 import { LANGUAGES, type SaveUtilisateurBody, type Utilisateur } from '../../../contract/administration.ts';
-import { type PasswordProblem, passwordProblems } from '../../../contract/password.ts';
+import { passwordProblems } from '../../../contract/password.ts';
 import type { Language } from '../../../contract/reports.ts';
 import { ApiFailure } from '../../lib/http.ts';
 import type { NewUserRequest } from './users-admin-queries.ts';
@@ -106,11 +106,6 @@ export function withCompany(
 /** Same check as a browser's `type=email`: something@domain, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Message ids of the password policy's problems (contract/password.ts), in the policy's order. */
-export function passwordProblemId(problem: PasswordProblem): string {
-  return `usersAdmin.password.${problem}`;
-}
-
 /** The problem of a password breaking the policy: one message naming every missing rule. */
 function policyProblem(problems: readonly string[], name: (p: string) => string): Problem {
   return { id: 'usersAdmin.error.PasswordPolicy', values: { problems: problems.map(name).join(', ') } };
@@ -128,8 +123,7 @@ export function checkUserDraft(draft: UserDraft, name: (id: string) => string): 
   if (draft.profileId === null) fields.profileId = { id: 'usersAdmin.error.required' };
   if (draft.setPassword) {
     const problems = passwordProblems(draft.password);
-    if (problems.length > 0)
-      fields.password = policyProblem(problems, (p) => name(`usersAdmin.password.${p}`));
+    if (problems.length > 0) fields.password = policyProblem(problems, (p) => name(`password.${p}`));
     if (draft.confirmation !== draft.password)
       fields.confirmation = { id: 'usersAdmin.error.PasswordMismatch' };
   }
@@ -215,7 +209,7 @@ export function refusalProblems(error: unknown, name: (id: string) => string): U
   if (code === 'PasswordPolicy') {
     const problems = listOf(details?.problems);
     return {
-      fields: { password: policyProblem(problems, (p) => name(`usersAdmin.password.${p}`)) },
+      fields: { password: policyProblem(problems, (p) => name(`password.${p}`)) },
       form: null,
     };
   }

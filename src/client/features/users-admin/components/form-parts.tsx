@@ -9,10 +9,8 @@ import { FieldError } from 'react-aria-components/FieldError';
 import { Label } from 'react-aria-components/Label';
 import { Text } from 'react-aria-components/Text';
 import { useIntl } from 'react-intl';
-import { type PasswordProblem, passwordProblems } from '../../../../contract/password.ts';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel } from '../../../ui/form.tsx';
-import { TextField } from '../../../ui/text-field.tsx';
+import { NewPasswordFields } from '../../../ui/password-fields.tsx';
 import type { Problem } from '../user-form-model.ts';
 
 /**
@@ -80,68 +78,29 @@ export function FormRefusal({ text }: { text: string | undefined }) {
   );
 }
 
-const RULES: readonly PasswordProblem[] = ['tooShort', 'noUpper', 'noLower', 'noDigit', 'noSpecial'];
-
-/** The policy's rules, each said met or missing for `password` (contract/password.ts). */
-export function PasswordRules({ password, id }: { password: string; id: string }) {
-  const intl = useIntl();
-  const missing = new Set(passwordProblems(password));
-  return (
-    <ul className="ua-rules" id={id} aria-label={intl.formatMessage({ id: 'usersAdmin.password.rules' })}>
-      {RULES.map((rule) => {
-        const met = !missing.has(rule);
-        return (
-          <li key={rule} className="ua-rules__rule" data-met={met || undefined}>
-            <span aria-hidden="true">{met ? '✓' : '✗'}</span>{' '}
-            <span className="visually-hidden">
-              {intl.formatMessage({
-                id: met ? 'usersAdmin.password.met' : 'usersAdmin.password.missing',
-              })}{' '}
-            </span>
-            {intl.formatMessage({ id: `usersAdmin.password.rule.${rule}` })}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-/** Password and confirmation, both required, with the live rules under the password. */
+/**
+ * Password and confirmation with the policy's rules shown live (ui/password-fields.tsx, as on
+ * /account and the reset link); the errors are this form's own problems, translated.
+ */
 export function PasswordFields(props: {
   password: string;
   confirmation: string;
   onPassword: (value: string) => void;
   onConfirmation: (value: string) => void;
   passwordError: string | undefined;
-  confirmationError: string | undefined;
+  /** True when the confirmation was refused (it differs from the password). */
+  confirmationRefused: boolean;
 }) {
-  const intl = useIntl();
-  const mark = intl.formatMessage({ id: 'usersAdmin.required' });
   return (
     <div className="ua-password">
-      <TextField
-        label={<RequiredLabel label={intl.formatMessage({ id: 'usersAdmin.field.password' })} mark={mark} />}
-        type="password"
-        autoComplete="new-password"
-        value={props.password}
-        onChange={props.onPassword}
-        isRequired
-        isInvalid={props.passwordError !== undefined}
-        errorMessage={props.passwordError}
-        aria-describedby="ua-password-rules"
-      />
-      <PasswordRules password={props.password} id="ua-password-rules" />
-      <TextField
-        label={
-          <RequiredLabel label={intl.formatMessage({ id: 'usersAdmin.field.confirmation' })} mark={mark} />
-        }
-        type="password"
-        autoComplete="new-password"
-        value={props.confirmation}
-        onChange={props.onConfirmation}
-        isRequired
-        isInvalid={props.confirmationError !== undefined}
-        errorMessage={props.confirmationError}
+      <NewPasswordFields
+        password={props.password}
+        confirmation={props.confirmation}
+        onPasswordChange={props.onPassword}
+        onConfirmationChange={props.onConfirmation}
+        shown={props.confirmationRefused ? { password: null, confirmation: 'mismatch' } : null}
+        serverError={props.passwordError}
+        labels={{ password: 'usersAdmin.field.password', confirmation: 'usersAdmin.field.confirmation' }}
       />
     </div>
   );

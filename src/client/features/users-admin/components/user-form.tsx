@@ -235,7 +235,7 @@ function PasswordChoice(props: {
           onPassword={(password) => update({ password })}
           onConfirmation={(confirmation) => update({ confirmation })}
           passwordError={text(props.problems.fields.password)}
-          confirmationError={text(props.problems.fields.confirmation)}
+          confirmationRefused={props.problems.fields.confirmation !== undefined}
         />
       ) : null}
     </fieldset>
