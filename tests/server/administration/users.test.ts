@@ -267,7 +267,7 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
       const before = (await audit()).length;
       const own = await save(managerId, { profileId: adminProfile, email: 'g3@example.fr' }, manager);
       expect(own.statusCode).toBe(403);
-      expect(own.json()).toMatchObject({ code: 'Forbidden', details: { fields: ['profile'] } });
+      expect(own.json()).toMatchObject({ code: 'Forbidden', details: { fields: ['profileId'] } });
       const other = await save(adminId, { email: 'x@example.fr' }, manager);
       expect(other.statusCode).toBe(403);
       expect((await get('bo/infra/getUtilisateur?login=gerant', manager)).json().email).toBe('g2@example.fr');
