@@ -6,10 +6,9 @@
  * Guarantees:
  * - a user without CONFIGURATION saving another user, or changing a field of their own other
  *   than the self-service ones, is refused (403 `Forbidden`, `details.fields` naming the body's
- *   fields); a field sent
- *   unchanged (SPEC.md's form sends every field) is no change;
- * - nobody deactivates or demotes themselves (`SelfChange`) nor the last active administrator
- *   (`LastAdministrator`);
+ *   fields); a field sent unchanged (SPEC.md's form sends every field) is no change;
+ * - nobody deactivates or demotes themselves (`SelfChange`, or `LastAdministrator` when they are
+ *   the only active administrator) nor leaves the chain without an active administrator;
  * - a password change revokes the user's other sessions (the caller's own is kept when they
  *   change their own password); a deactivation revokes them all;
  * - the update and its audit entries (`user.save` with the changed fields before → after, no key;
