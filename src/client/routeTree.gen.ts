@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -19,10 +20,12 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -40,6 +43,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAccountRoute = AuthedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
@@ -76,6 +84,11 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
 } as any)
+const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
+  id: '/reinit/changePassword',
+  path: '/reinit/changePassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   id: '/analyses/coffre',
   path: '/analyses/coffre',
@@ -99,6 +112,11 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
+  id: '/config/messages',
+  path: '/config/messages',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -121,6 +139,7 @@ const AuthedTicketsSiteIdTicketIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -128,10 +147,12 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -139,6 +160,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -146,10 +168,12 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -159,6 +183,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/account': typeof AuthedAccountRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -166,10 +191,12 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -179,6 +206,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -186,10 +214,12 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -197,6 +227,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -204,10 +235,12 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -216,6 +249,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/account'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -223,10 +257,12 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/messages'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -236,6 +272,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   Char91indexChar93Route: typeof Char91indexChar93Route
+  ReinitChangePasswordRoute: typeof ReinitChangePasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -260,6 +297,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/account': {
+      id: '/_authed/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
@@ -310,6 +354,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedTicketsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/reinit/changePassword': {
+      id: '/reinit/changePassword'
+      path: '/reinit/changePassword'
+      fullPath: '/reinit/changePassword'
+      preLoaderRoute: typeof ReinitChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authed/analyses/coffre': {
       id: '/_authed/analyses/coffre'
       path: '/analyses/coffre'
@@ -338,6 +389,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/messages': {
+      id: '/_authed/config/messages'
+      path: '/config/messages'
+      fullPath: '/config/messages'
+      preLoaderRoute: typeof AuthedConfigMessagesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -363,6 +421,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -374,12 +433,14 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAccountRoute: AuthedAccountRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -391,6 +452,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,
@@ -405,6 +467,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   Char91indexChar93Route: Char91indexChar93Route,
+  ReinitChangePasswordRoute: ReinitChangePasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

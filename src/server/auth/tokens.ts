@@ -160,13 +160,21 @@ export async function resolveSession(
 }
 
 /**
- * Splits `Authorization: Basic base64(login:secret)`; null when absent or malformed.
+ * Splits `Authorization: Basic base64(login:secret)`; null when absent or malformed, and when
+ * it does not decode to valid UTF-8 without NUL (PostgreSQL refuses a NUL in text): such a
+ * header is no credentials, so the call answers 401 like any other (issue #17 item 1).
  * The secret is the password at login and the token afterwards (DESIGN.md §4).
  */
 export function parseBasic(header: string | undefined): { login: string; secret: string } | null {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
   if (!m) return null;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(m[1]!, 'base64'));
+  } catch {
+    return null;
+  }
+  if (text.includes('\u0000')) return null;
   const colon = text.indexOf(':');
   if (colon <= 0) return null;
   return { login: text.slice(0, colon), secret: text.slice(colon + 1) };
