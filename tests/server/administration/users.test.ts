@@ -407,6 +407,19 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
       });
     });
 
+    it('keeps an activation key out of the answer and the audit log', async () => {
+      const res = await save(targetId, { activationKey: 'ACTIVATE-ME-123', theme: 'dark' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('ACTIVATE-ME-123');
+      const entry = (await audit('user.save')).at(-1)!;
+      expect(entry.after).toEqual({ theme: 'dark' });
+      expect(JSON.stringify(entry)).not.toContain('ACTIVATE-ME-123');
+      const { rows } = await t.database.pool.query('SELECT activation_key FROM users WHERE id = $1', [
+        targetId,
+      ]);
+      expect(rows).toEqual([{ activation_key: 'ACTIVATE-ME-123' }]);
+    });
+
     it('changes profile, companies and login; a login in use is refused', async () => {
       const res = await save(targetId, {
         login: 'cible2',
