@@ -61,7 +61,7 @@ describe('/config/profils', () => {
       '1',
       'EditDelete',
     ]);
-    expect(rowOf('profile-gerant')?.slice(2, 4)).toEqual(['1 site, 0 company(ies) added, 0 removed', '1']);
+    expect(rowOf('profile-gerant')?.slice(2, 4)).toEqual(['1 site', '1']);
   });
 
   it('refuses an empty title at its field; creates a profile that comes back as typed', async () => {
