@@ -23,6 +23,10 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
+import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
+import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
+import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -99,6 +103,26 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
+  id: '/config/audit',
+  path: '/config/audit',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
+  id: '/config/groupes',
+  path: '/config/groupes',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigRulesRoute = AuthedConfigRulesRouteImport.update({
+  id: '/config/rules',
+  path: '/config/rules',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigSitesRoute = AuthedConfigSitesRouteImport.update({
+  id: '/config/sites',
+  path: '/config/sites',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -132,6 +156,10 @@ export interface FileRoutesByFullPath {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -150,6 +178,10 @@ export interface FileRoutesByTo {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -170,6 +202,10 @@ export interface FileRoutesById {
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/audit': typeof AuthedConfigAuditRoute
+  '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
+  '/_authed/config/rules': typeof AuthedConfigRulesRoute
+  '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -190,6 +226,10 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/audit'
+    | '/config/groupes'
+    | '/config/rules'
+    | '/config/sites'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -208,6 +248,10 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/audit'
+    | '/config/groupes'
+    | '/config/rules'
+    | '/config/sites'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -227,6 +271,10 @@ export interface FileRouteTypes {
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/audit'
+    | '/_authed/config/groupes'
+    | '/_authed/config/rules'
+    | '/_authed/config/sites'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -338,6 +386,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/audit': {
+      id: '/_authed/config/audit'
+      path: '/config/audit'
+      fullPath: '/config/audit'
+      preLoaderRoute: typeof AuthedConfigAuditRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/groupes': {
+      id: '/_authed/config/groupes'
+      path: '/config/groupes'
+      fullPath: '/config/groupes'
+      preLoaderRoute: typeof AuthedConfigGroupesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/rules': {
+      id: '/_authed/config/rules'
+      path: '/config/rules'
+      fullPath: '/config/rules'
+      preLoaderRoute: typeof AuthedConfigRulesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/sites': {
+      id: '/_authed/config/sites'
+      path: '/config/sites'
+      fullPath: '/config/sites'
+      preLoaderRoute: typeof AuthedConfigSitesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -374,6 +450,10 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
+  AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
+  AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
+  AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -391,6 +471,10 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigAuditRoute: AuthedConfigAuditRoute,
+  AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
+  AuthedConfigRulesRoute: AuthedConfigRulesRoute,
+  AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,
