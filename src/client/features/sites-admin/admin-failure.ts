@@ -1,7 +1,9 @@
 /**
  * How a refused administration write is told (issue #18: "refusals shown at the field or as
  * persistent errors, translated"): `InvalidField` at the field the server names, `InUse` as a
- * persistent error naming what still uses the thing, anything else by its SPEC.md §8 code.
+ * persistent error naming what still uses the thing (sites, groups, profiles, users), anything
+ * else by its SPEC.md §8 code. `InvalidField` says why when the server does: a name already taken
+ * (`duplicate`), or ids that no longer exist (`unknown`).
  */
 import { ApiFailure } from '../../lib/http.ts';
 
@@ -27,11 +29,23 @@ export function adminRefusal(error: unknown, messages: Record<string, unknown>):
   if (!(error instanceof ApiFailure)) return { field: null, messageId: 'error.savedError', inUse: null };
   const details = error.details ?? {};
   if (error.code === 'InUse') {
-    const inUse = [...names(details.sites), ...names(details.groups), ...names(details.users)];
+    const inUse = [
+      ...names(details.sites),
+      ...names(details.groups),
+      ...names(details.profiles),
+      ...names(details.users),
+    ];
     return { field: null, messageId: 'sitesAdmin.error.inUse', inUse };
   }
   if (error.code === 'InvalidField' && typeof details.field === 'string') {
-    return { field: details.field, messageId: 'sitesAdmin.error.invalidField', inUse: null };
+    // A name another company, site or group already has; ids that no longer exist (removed meanwhile).
+    const messageId =
+      details.duplicate === true
+        ? 'sitesAdmin.error.duplicate'
+        : Array.isArray(details.unknown)
+          ? 'sitesAdmin.error.unknown'
+          : 'sitesAdmin.error.invalidField';
+    return { field: details.field, messageId, inUse: null };
   }
   const id = `error.${error.code}`;
   return { field: null, messageId: id in messages ? id : 'error.savedError', inUse: null };
