@@ -49,7 +49,9 @@ async function open(page: React.ReactNode, ready: () => boolean) {
 }
 const companies = () => readAsAdmin<Societe[]>('bo/infra/getSocietes');
 const cardOf = (name: string) => {
-  const card = [...screen.container.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === name);
+  const card = [...screen.container.querySelectorAll('section')].find(
+    (s) => s.querySelector('h2')?.textContent === name,
+  );
   if (!card) throw new Error(`no card ${name}`);
   return card;
 };
@@ -101,7 +103,9 @@ describe('/config/sites', () => {
 
     await typeInto(inputLabelled('SIREN', dialog()), '987 654 321');
     await typeInto(inputLabelled('SIRET', dialog()), '12345678900022');
-    expect(errorOf(inputLabelled('SIRET', dialog()))).toBe('Le SIRET doit commencer par le SIREN de la société.');
+    expect(errorOf(inputLabelled('SIRET', dialog()))).toBe(
+      'Le SIRET doit commencer par le SIREN de la société.',
+    );
     expect(await companies()).toHaveLength(before);
 
     await typeInto(inputLabelled('SIRET', dialog()), '98765432100022');
@@ -121,7 +125,9 @@ describe('/config/sites', () => {
     await press(cardOf('Alpha SAS'), 'Supprimer la société Alpha SAS');
     await press(dialog(), 'Supprimer définitivement');
     await waitFor(() => dialog().querySelector('[role="alert"]') !== null);
-    expect(dialog().querySelector('[role="alert"]')?.textContent).toMatch(/encore des sites \((Paris, Lyon|Lyon, Paris)\)/);
+    expect(dialog().querySelector('[role="alert"]')?.textContent).toMatch(
+      /encore des sites \((Paris, Lyon|Lyon, Paris)\)/,
+    );
     expect((await companies()).some((c) => c.raisonSociale === 'Alpha SAS')).toBe(true);
     await press(dialog(), 'Annuler');
 
@@ -145,7 +151,9 @@ describe('/config/sites', () => {
     await typeInto(inputLabelled('Début de la journée commerciale', dialog()), '06:30');
     await submitForm('site-form');
     await waitFor(() => successes().length > 0);
-    const paris = (await companies()).flatMap((c) => c.sites).find((s) => s.restaurantId === chain.sites.paris);
+    const paris = (await companies())
+      .flatMap((c) => c.sites)
+      .find((s) => s.restaurantId === chain.sites.paris);
     expect(paris?.dayStart).toBe('06:30');
     expect(paris?.caisses.find((c) => c.id === 1)?.libelle).toBe('Comptoir');
   });
@@ -163,10 +171,14 @@ describe('/config/groupes', () => {
     await act(async () => {
       alphaBox.click();
     });
-    expect(dialog().querySelector('[role="status"]')?.textContent).toBe('Le groupe comptera 2 sites\u00a0: Paris, Lyon.');
+    expect(dialog().querySelector('[role="status"]')?.textContent).toBe(
+      'Le groupe comptera 2 sites\u00a0: Paris, Lyon.',
+    );
     await submitForm('group-form');
     await waitFor(() => successes().length > 0);
-    const sud = (await readAsAdmin<AdminRegroupement[]>('bo/infra/getRegroupements')).find((g) => g.raisonSociale === 'Sud');
+    const sud = (await readAsAdmin<AdminRegroupement[]>('bo/infra/getRegroupements')).find(
+      (g) => g.raisonSociale === 'Sud',
+    );
     expect(sud).toMatchObject({ societesPlus: [chain.companies.alpha], restaurantIds: [] });
     expect([...(sud?.sites ?? [])].sort()).toEqual([chain.sites.paris, chain.sites.lyon].sort());
 
