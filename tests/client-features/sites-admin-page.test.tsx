@@ -166,7 +166,7 @@ describe('/config/groupes', () => {
     await typeInto(inputLabelled('Nom du groupe', dialog()), 'Sud');
     const alphaBox = [...dialog().querySelectorAll('fieldset, [role="group"]')]
       .find((g) => g.textContent?.startsWith('Sociétés ajoutées'))
-      ?.querySelector<HTMLInputElement>('input[value="' + chain.companies.alpha + '"]');
+      ?.querySelector<HTMLInputElement>(`input[value="${chain.companies.alpha}"]`);
     if (!alphaBox) throw new Error('no box for Alpha SAS among the companies added');
     await act(async () => {
       alphaBox.click();
