@@ -5,7 +5,7 @@
  * kind and by a period typed DD/MM/YYYY (a start after the end refused at the field, the typing
  * kept); paged 25 at a time.
  */
-import { adminId, chain, closeAll, t } from './admin-screens-api.ts';
+import { adminId, chain, closeAll, counterId, t } from './admin-screens-api.ts';
 import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
@@ -76,6 +76,14 @@ beforeAll(async () => {
     after: { raisonSociale: 'Nord', restaurantIds: [chain.sites.paris] },
     address: '198.51.100.2',
   });
+  await audit('2026-03-03T10:00:00Z', {
+    user: counterId,
+    action: 'user.save',
+    target: counterId,
+    before: { email: null },
+    after: { email: 'compteur@example.com' },
+    address: '192.0.2.9',
+  });
   await signIn('admin', PASSWORD);
 });
 afterAll(() => closeAll());
@@ -106,7 +114,7 @@ async function open() {
 describe('/config/audit', () => {
   it('lists entries newest first with who, when, target, address and only the changed fields', async () => {
     await open();
-    const [group, company] = items();
+    const [group, , company] = items();
     expect(group?.querySelector('h2')?.textContent).toBe('Groupe · création');
     expect(facts(group)).toEqual([
       'Qui=admin',
@@ -117,7 +125,7 @@ describe('/config/audit', () => {
     expect(diffRows(group)).toEqual(['Raison sociale | — | Nord', `Sites | — | ${chain.sites.paris}`]);
     expect(company?.querySelector('h2')?.textContent).toBe('Société · modification');
     expect(diffRows(company)).toEqual(['Raison sociale | Alpha | Alpha SAS']);
-    expect(screen.container.querySelector('[role="status"]')?.textContent).toBe('Entrées 1 à 25 sur 32');
+    expect(screen.container.querySelector('[role="status"]')?.textContent).toBe('Entrées 1 à 25 sur 33');
   });
 
   it('pages 25 entries at a time', async () => {
@@ -129,9 +137,9 @@ describe('/config/audit', () => {
       next?.click();
     });
     await waitFor(
-      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 26 à 32 sur 32',
+      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 26 à 33 sur 33',
     );
-    expect(items()).toHaveLength(7);
+    expect(items()).toHaveLength(8);
     expect(screen.container.textContent).toContain('Page 2 sur 2');
   });
 
@@ -152,16 +160,36 @@ describe('/config/audit', () => {
     expect(items()[0]?.querySelector('h2')?.textContent).toBe('Groupe · création');
   });
 
+  /** Chooses `value` in the choice (react-aria Select, through its form <select>) that offers it. */
+  async function choose(value: string) {
+    await waitFor(() =>
+      [...screen.container.querySelectorAll('select')].some((s) =>
+        [...s.options].some((o) => o.value === value),
+      ),
+    );
+    const select = [...screen.container.querySelectorAll('select')].find((s) =>
+      [...s.options].some((o) => o.value === value),
+    );
+    await act(async () => {
+      if (!select) return;
+      select.value = value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
+
+  it('filters by who made the change', async () => {
+    await open();
+    await choose(String(counterId));
+    await waitFor(
+      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 1 à 1 sur 1',
+    );
+    expect(facts(items()[0])[0]).toBe('Qui=compteur');
+    expect(diffRows(items()[0])).toEqual(['E-mail | — | compteur@example.com']);
+  });
+
   it('filters by kind', async () => {
     await open();
-    const kind = [...screen.container.querySelectorAll('select')].find((s) =>
-      [...s.options].some((o) => o.value === 'company'),
-    );
-    if (!kind) throw new Error('no kind choice');
-    await act(async () => {
-      kind.value = 'company';
-      kind.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await choose('company');
     await waitFor(
       () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 1 à 1 sur 1',
     );

@@ -22,6 +22,7 @@ export interface AuditFilters {
 
 const UsersAnswerSchema = z.array(UtilisateurSchema);
 
+/** Query-key factory of /config/audit, keyed by the signed-in user. */
 export const auditQueries = {
   all: () => ['audit', session.user?.id ?? null] as const,
   /** One page (`page` from 0) of the entries matching `filters`; the previous page stays shown while the next loads. */

@@ -16,6 +16,7 @@ function signedInUserId(): number {
   return user.id;
 }
 
+/** Query-key factory of /config/rules; `all()` is the prefix a change invalidates. */
 export const rulesAdminQueries = {
   all: () => ['rules-admin'] as const,
   /** GET bo/getListRules?id — every site's rules, ordered by site then rule. */

@@ -28,7 +28,10 @@ const SocietesAnswerSchema = z.array(SocieteSchema);
 const RegroupementsAnswerSchema = z.array(AdminRegroupementSchema);
 const RemovedSchema = z.object({ id: z.number().int() });
 
-/** Query-key factory of the chain's companies, sites and groups (administration view). */
+/**
+ * Query-key factory of the chain's companies, sites and groups (administration view), keyed by
+ * the signed-in user so another administrator on the device never reads the first one's cache.
+ */
 export const sitesAdminQueries = {
   all: () => ['sites-admin', session.user?.id ?? null] as const,
   /** GET bo/infra/getSocietes — every company with its sites, 'NON REMPLI' ones included (`hidden`). */

@@ -30,6 +30,7 @@ export function periodIsValid(f: AuditFilters): boolean {
   return f.dateDebut === null || f.dateFin === null || f.dateDebut <= f.dateFin;
 }
 
+/** The filter fieldset of the module comment; every change reports the new filters at once. */
 export function AuditFilterBar({ filters, seenKinds, onChange }: AuditFilterBarProps) {
   const intl = useIntl();
   const users = useQuery(auditQueries.users());

@@ -30,6 +30,7 @@ function zoneMatches(zone: string, typed: string): boolean {
   return fold(zone).includes(fold(typed.trim()));
 }
 
+/** The time zone combo box of the module comment; `errorMessage` marks it invalid and shows under it. */
 export function TimeZoneField({
   label,
   description,
