@@ -155,9 +155,12 @@ describe('/config/audit', () => {
     await typeInto(inputLabelled('Du', screen.container), '02/03/2026');
     await typeInto(inputLabelled('Au', screen.container), '06/03/2026');
     await waitFor(
-      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 1 à 1 sur 1',
+      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 1 à 2 sur 2',
     );
-    expect(items()[0]?.querySelector('h2')?.textContent).toBe('Groupe · création');
+    expect(items().map((i) => i.querySelector('h2')?.textContent)).toEqual([
+      'Groupe · création',
+      'Utilisateur · modification',
+    ]);
   });
 
   /** Chooses `value` in the choice (react-aria Select, through its form <select>) that offers it. */
