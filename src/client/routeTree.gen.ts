@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -19,12 +20,14 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
+import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
 import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
@@ -44,6 +47,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAccountRoute = AuthedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
@@ -80,6 +88,11 @@ const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AuthedRoute,
 } as any)
+const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
+  id: '/reinit/changePassword',
+  path: '/reinit/changePassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedAnalysesCoffreRoute = AuthedAnalysesCoffreRouteImport.update({
   id: '/analyses/coffre',
   path: '/analyses/coffre',
@@ -111,6 +124,11 @@ const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
 const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
   id: '/config/groupes',
   path: '/config/groupes',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
+  id: '/config/messages',
+  path: '/config/messages',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigRulesRoute = AuthedConfigRulesRouteImport.update({
@@ -145,6 +163,7 @@ const AuthedTicketsSiteIdTicketIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -152,12 +171,14 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -167,6 +188,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -174,12 +196,14 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -191,6 +215,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/account': typeof AuthedAccountRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -198,12 +223,14 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/config/audit': typeof AuthedConfigAuditRoute
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
+  '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
   '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
@@ -215,6 +242,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -222,12 +250,14 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/audit'
     | '/config/groupes'
+    | '/config/messages'
     | '/config/rules'
     | '/config/sites'
     | '/analyses/comptageCaisses/$action'
@@ -237,6 +267,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/index'
+    | '/account'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -244,12 +275,14 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/audit'
     | '/config/groupes'
+    | '/config/messages'
     | '/config/rules'
     | '/config/sites'
     | '/analyses/comptageCaisses/$action'
@@ -260,6 +293,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/account'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -267,12 +301,14 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
     | '/_authed/config/audit'
     | '/_authed/config/groupes'
+    | '/_authed/config/messages'
     | '/_authed/config/rules'
     | '/_authed/config/sites'
     | '/_authed/analyses/comptageCaisses/$action'
@@ -284,6 +320,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   Char91indexChar93Route: typeof Char91indexChar93Route
+  ReinitChangePasswordRoute: typeof ReinitChangePasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -308,6 +345,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/account': {
+      id: '/_authed/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
@@ -358,6 +402,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedTicketsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/reinit/changePassword': {
+      id: '/reinit/changePassword'
+      path: '/reinit/changePassword'
+      fullPath: '/reinit/changePassword'
+      preLoaderRoute: typeof ReinitChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authed/analyses/coffre': {
       id: '/_authed/analyses/coffre'
       path: '/analyses/coffre'
@@ -400,6 +451,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigGroupesRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/messages': {
+      id: '/_authed/config/messages'
+      path: '/config/messages'
+      fullPath: '/config/messages'
+      preLoaderRoute: typeof AuthedConfigMessagesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/rules': {
       id: '/_authed/config/rules'
       path: '/config/rules'
@@ -439,6 +497,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -452,6 +511,7 @@ interface AuthedRouteChildren {
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
+  AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
   AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
@@ -460,6 +520,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAccountRoute: AuthedAccountRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -473,6 +534,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedConfigAuditRoute: AuthedConfigAuditRoute,
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
+  AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,
   AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
@@ -489,6 +551,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   Char91indexChar93Route: Char91indexChar93Route,
+  ReinitChangePasswordRoute: ReinitChangePasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

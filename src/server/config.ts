@@ -1,6 +1,7 @@
 /**
  * Server configuration, read once from the environment and validated at start-up (issue #2,
- * DESIGN.md §9). A bad value stops the server with a message naming the variable.
+ * DESIGN.md §9). A bad value stops the server with a message naming the variable and its rule,
+ * never the value.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -63,6 +64,22 @@ const EnvSchema = z.object({
     .string()
     .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address')
     .default('Comptoir <comptoir@localhost>'),
+  /** Minutes a password-reset link stays valid (issue #18: 1 h by default). */
+  COMPTOIR_RESET_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(60),
+  /**
+   * The address users reach the app at (`https://comptoir.example.com`), which reset links
+   * point to; unset: `http://localhost:<PORT>`. Never taken from a request's Host header, which
+   * a caller chooses (reset-link poisoning).
+   */
+  COMPTOIR_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// address without query')
+    .optional(),
 });
 
 /** The validated configuration. `dataDir` is absolute. */
@@ -87,9 +104,13 @@ export interface Config {
   smtpUrl?: string | undefined;
   /** Sender of outgoing mail. */
   mailFrom?: string;
+  /** Minutes a password-reset link stays valid (COMPTOIR_RESET_MINUTES, default 60). */
+  resetMinutes: number;
+  /** Public address of the app, without a trailing slash: reset links start with it (COMPTOIR_PUBLIC_URL). */
+  publicUrl: string;
 }
 
-/** Thrown when the environment holds a bad value; `message` names every bad variable. */
+/** Thrown when the environment holds a bad value; `message` names every bad variable and rule, no value. */
 export class ConfigError extends Error {}
 
 /**
@@ -105,9 +126,9 @@ export function loadConfig(
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
-    );
+    // The variable and its rule only, never the value: it may be a password or a URL holding one,
+    // and this message is printed and logged (issue #17 item 3).
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -128,5 +149,7 @@ export function loadConfig(
     logFormat,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.COMPTOIR_MAIL_FROM,
+    resetMinutes: e.COMPTOIR_RESET_MINUTES,
+    publicUrl: (e.COMPTOIR_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

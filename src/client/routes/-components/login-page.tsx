@@ -1,10 +1,11 @@
 /**
  * The login screen (SPEC.md §2 `/` and `/index`, §5): login and password required, language
  * choice kept locally. A failed sign-in shows badCredentials / Network Error… in the notification
- * area and keeps what was typed; success opens /home. Built on plain DOM elements (no react-aria)
+ * area and keeps what was typed; success opens /home. "Forgotten password?" opens
+ * /reinit/changePassword, which mails a reset link. Built on plain DOM elements (no react-aria)
  * so the first screen stays within the JavaScript budget (issue #2 §7).
  */
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { AppMark } from '../../app/app-mark.tsx';
@@ -12,6 +13,7 @@ import { LanguageChoice } from '../../app/language-choice.tsx';
 import { clearNotifications, notifyFailure } from '../../lib/notifications.ts';
 import { signIn } from '../../lib/session.ts';
 import { PlainTextField } from '../../ui/plain-text-field.tsx';
+import './login-forgotten.css';
 
 export function LoginPage() {
   const intl = useIntl();
@@ -100,6 +102,11 @@ export function LoginPage() {
             <FormattedMessage id={pending ? 'login.submitting' : 'login.submit'} />
           </button>
         </form>
+        <p className="login__forgotten">
+          <Link to="/reinit/changePassword" className="login__forgotten-link">
+            <FormattedMessage id="reset.forgotten" />
+          </Link>
+        </p>
         <LanguageChoice className="login__languages" />
       </div>
     </main>
