@@ -70,15 +70,17 @@ export function AuditPage() {
           </ol>
         </>
       )}
-      <nav className="al-pager" aria-label={intl.formatMessage({ id: 'audit.pages' })}>
-        <Button onPress={() => setPage((p) => Math.max(0, p - 1))} isDisabled={page === 0}>
-          {intl.formatMessage({ id: 'audit.previous' })}
-        </Button>
-        <span>{intl.formatMessage({ id: 'audit.page' }, { page: page + 1, pages })}</span>
-        <Button onPress={() => setPage((p) => p + 1)} isDisabled={page + 1 >= pages}>
-          {intl.formatMessage({ id: 'audit.next' })}
-        </Button>
-      </nav>
+      {pages > 1 ? (
+        <nav className="al-pager" aria-label={intl.formatMessage({ id: 'audit.pages' })}>
+          <Button onPress={() => setPage((p) => Math.max(0, p - 1))} isDisabled={page === 0}>
+            {intl.formatMessage({ id: 'audit.previous' })}
+          </Button>
+          <span>{intl.formatMessage({ id: 'audit.page' }, { page: page + 1, pages })}</span>
+          <Button onPress={() => setPage((p) => p + 1)} isDisabled={page + 1 >= pages}>
+            {intl.formatMessage({ id: 'audit.next' })}
+          </Button>
+        </nav>
+      ) : null}
     </div>
   );
 }
