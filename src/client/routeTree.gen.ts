@@ -25,6 +25,7 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
@@ -116,6 +117,11 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
+  id: '/config/$',
+  path: '/config/$',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
   id: '/config/audit',
   path: '/config/audit',
@@ -176,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -201,6 +208,7 @@ export interface FileRoutesByTo {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -228,6 +236,7 @@ export interface FileRoutesById {
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/$': typeof AuthedConfigSplatRoute
   '/_authed/config/audit': typeof AuthedConfigAuditRoute
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
@@ -255,6 +264,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/config/audit'
     | '/config/groupes'
     | '/config/messages'
@@ -280,6 +290,7 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
     | '/config/audit'
     | '/config/groupes'
     | '/config/messages'
@@ -306,6 +317,7 @@ export interface FileRouteTypes {
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/$'
     | '/_authed/config/audit'
     | '/_authed/config/groupes'
     | '/_authed/config/messages'
@@ -437,6 +449,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/$': {
+      id: '/_authed/config/$'
+      path: '/config/$'
+      fullPath: '/config/$'
+      preLoaderRoute: typeof AuthedConfigSplatRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/audit': {
       id: '/_authed/config/audit'
       path: '/config/audit'
@@ -509,6 +528,7 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
   AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
@@ -532,6 +552,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigSplatRoute: AuthedConfigSplatRoute,
   AuthedConfigAuditRoute: AuthedConfigAuditRoute,
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
