@@ -161,6 +161,21 @@ describe("a group's effective sites, everywhere", () => {
     });
   });
 
+  it('bo/getGroupements offers a group made only of an added company, not one whose sites are all removed', async () => {
+    await s.post('bo/infra/newRegroupement', {
+      raisonSociale: 'Vide',
+      restaurantIds: [s.chain.sites.nantes],
+      societesIdMoins: [s.chain.companies.beta],
+    });
+    const res = await s.get(
+      `bo/getGroupements?id=${readerId}&rapportGeneralClassName=RapportVentes&filtre=GROUPE` +
+        `&dateDebut=2026-03-01&dateFin=2026-03-02&restaurantId=${s.chain.sites.nantes}`,
+      reader,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().groupements.map((g: { label: string }) => g.label)).toEqual(['Beta seule', 'Ouest']);
+  });
+
   it("shows a change of a group's company lists at once, even one made behind the server's back", async () => {
     const res = await s.post(`bo/infra/saveRegroupement?id=${betaOnly}`, {
       raisonSociale: 'Beta seule',
