@@ -26,8 +26,12 @@ import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
+import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
+import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedConfigProfilsRouteImport } from './routes/_authed/config.profils'
+import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
+import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedConfigUsersRouteImport } from './routes/_authed/config.users'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
@@ -120,6 +124,16 @@ const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
   path: '/config/$',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
+  id: '/config/audit',
+  path: '/config/audit',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
+  id: '/config/groupes',
+  path: '/config/groupes',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
   id: '/config/messages',
   path: '/config/messages',
@@ -128,6 +142,16 @@ const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
 const AuthedConfigProfilsRoute = AuthedConfigProfilsRouteImport.update({
   id: '/config/profils',
   path: '/config/profils',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigRulesRoute = AuthedConfigRulesRouteImport.update({
+  id: '/config/rules',
+  path: '/config/rules',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigSitesRoute = AuthedConfigSitesRouteImport.update({
+  id: '/config/sites',
+  path: '/config/sites',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigUsersRoute = AuthedConfigUsersRouteImport.update({
@@ -171,8 +195,12 @@ export interface FileRoutesByFullPath {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -195,8 +223,12 @@ export interface FileRoutesByTo {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -221,8 +253,12 @@ export interface FileRoutesById {
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/config/$': typeof AuthedConfigSplatRoute
+  '/_authed/config/audit': typeof AuthedConfigAuditRoute
+  '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/config/profils': typeof AuthedConfigProfilsRoute
+  '/_authed/config/rules': typeof AuthedConfigRulesRoute
+  '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/config/users': typeof AuthedConfigUsersRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -247,8 +283,12 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/audit'
+    | '/config/groupes'
     | '/config/messages'
     | '/config/profils'
+    | '/config/rules'
+    | '/config/sites'
     | '/config/users'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -271,8 +311,12 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/audit'
+    | '/config/groupes'
     | '/config/messages'
     | '/config/profils'
+    | '/config/rules'
+    | '/config/sites'
     | '/config/users'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -296,8 +340,12 @@ export interface FileRouteTypes {
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
     | '/_authed/config/$'
+    | '/_authed/config/audit'
+    | '/_authed/config/groupes'
     | '/_authed/config/messages'
     | '/_authed/config/profils'
+    | '/_authed/config/rules'
+    | '/_authed/config/sites'
     | '/_authed/config/users'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
@@ -432,6 +480,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigSplatRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/audit': {
+      id: '/_authed/config/audit'
+      path: '/config/audit'
+      fullPath: '/config/audit'
+      preLoaderRoute: typeof AuthedConfigAuditRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/groupes': {
+      id: '/_authed/config/groupes'
+      path: '/config/groupes'
+      fullPath: '/config/groupes'
+      preLoaderRoute: typeof AuthedConfigGroupesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/messages': {
       id: '/_authed/config/messages'
       path: '/config/messages'
@@ -444,6 +506,20 @@ declare module '@tanstack/react-router' {
       path: '/config/profils'
       fullPath: '/config/profils'
       preLoaderRoute: typeof AuthedConfigProfilsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/rules': {
+      id: '/_authed/config/rules'
+      path: '/config/rules'
+      fullPath: '/config/rules'
+      preLoaderRoute: typeof AuthedConfigRulesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/sites': {
+      id: '/_authed/config/sites'
+      path: '/config/sites'
+      fullPath: '/config/sites'
+      preLoaderRoute: typeof AuthedConfigSitesRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/config/users': {
@@ -491,8 +567,12 @@ interface AuthedRouteChildren {
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
+  AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
+  AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedConfigProfilsRoute: typeof AuthedConfigProfilsRoute
+  AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
+  AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedConfigUsersRoute: typeof AuthedConfigUsersRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
@@ -513,8 +593,12 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedConfigSplatRoute: AuthedConfigSplatRoute,
+  AuthedConfigAuditRoute: AuthedConfigAuditRoute,
+  AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedConfigProfilsRoute: AuthedConfigProfilsRoute,
+  AuthedConfigRulesRoute: AuthedConfigRulesRoute,
+  AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedConfigUsersRoute: AuthedConfigUsersRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
