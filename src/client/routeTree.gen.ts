@@ -25,6 +25,7 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigIndexRouteImport } from './routes/_authed/config/index'
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
@@ -119,6 +120,11 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigIndexRoute = AuthedConfigIndexRouteImport.update({
+  id: '/config/',
+  path: '/config/',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
   id: '/config/$',
   path: '/config/$',
@@ -202,6 +208,7 @@ export interface FileRoutesByFullPath {
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
+  '/config/': typeof AuthedConfigIndexRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -230,6 +237,7 @@ export interface FileRoutesByTo {
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
+  '/config': typeof AuthedConfigIndexRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -260,6 +268,7 @@ export interface FileRoutesById {
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
   '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/config/users': typeof AuthedConfigUsersRoute
+  '/_authed/config/': typeof AuthedConfigIndexRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -290,6 +299,7 @@ export interface FileRouteTypes {
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
+    | '/config/'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -318,6 +328,7 @@ export interface FileRouteTypes {
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
+    | '/config'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -347,6 +358,7 @@ export interface FileRouteTypes {
     | '/_authed/config/rules'
     | '/_authed/config/sites'
     | '/_authed/config/users'
+    | '/_authed/config/'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -473,6 +485,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/': {
+      id: '/_authed/config/'
+      path: '/config'
+      fullPath: '/config/'
+      preLoaderRoute: typeof AuthedConfigIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/$': {
       id: '/_authed/config/$'
       path: '/config/$'
@@ -574,6 +593,7 @@ interface AuthedRouteChildren {
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
   AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedConfigUsersRoute: typeof AuthedConfigUsersRoute
+  AuthedConfigIndexRoute: typeof AuthedConfigIndexRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -600,6 +620,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,
   AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedConfigUsersRoute: AuthedConfigUsersRoute,
+  AuthedConfigIndexRoute: AuthedConfigIndexRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,

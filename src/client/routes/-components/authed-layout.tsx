@@ -40,6 +40,8 @@ export const NAV = [
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },
+  { to: '/account', messageId: 'nav.account', group: 'settings' },
+  { to: '/config', messageId: 'nav.administration' },
 ] as const satisfies readonly NavEntry[];
 
 function allowed(requirement: Requirement, rights: readonly string[]): boolean {
@@ -101,7 +103,9 @@ export function AuthedLayout() {
           </main>
           <footer className="app-footer">
             <span>
-              <FormattedMessage id="nav.signedInAs" values={{ login: user.login }} />
+              <Link to="/account" className="app-footer__account">
+                <FormattedMessage id="nav.signedInAs" values={{ login: user.login }} />
+              </Link>
             </span>
             <span>
               <FormattedMessage id="app.clientVersion" values={{ version: app.version }} />
