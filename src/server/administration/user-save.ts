@@ -5,10 +5,10 @@
  *
  * Guarantees:
  * - a user without CONFIGURATION saving another user, or changing a field of their own other
- *   than the self-service ones, is refused (403 `Forbidden`, `details.fields`); a field sent
- *   unchanged (SPEC.md's form sends every field) is no change;
- * - nobody deactivates or demotes themselves (`SelfChange`) nor the last active administrator
- *   (`LastAdministrator`);
+ *   than the self-service ones, is refused (403 `Forbidden`, `details.fields` naming the body's
+ *   fields); a field sent unchanged (SPEC.md's form sends every field) is no change;
+ * - nobody deactivates or demotes themselves (`SelfChange`, or `LastAdministrator` when they are
+ *   the only active administrator) nor leaves the chain without an active administrator;
  * - a password change revokes the user's other sessions (the caller's own is kept when they
  *   change their own password); a deactivation revokes them all;
  * - the update and its audit entries (`user.save` with the changed fields before → after, no key;
@@ -60,6 +60,12 @@ type Values = Partial<Record<Field, unknown>>;
 
 /** What a user may change of their own account without CONFIGURATION (issue #18 "my account"). */
 const SELF_SERVICE: ReadonlySet<Field> = new Set<Field>(['email', 'theme', 'couleur', 'language']);
+/** The body's name of a field where it differs from the audit's (refusals name the body's). */
+const BODY_NAMES: Partial<Record<Field, string>> = {
+  profile: 'profileId',
+  societesPlus: 'societesIdPlus',
+  societesMoins: 'societesIdMoins',
+};
 /** Never written to the audit log. */
 const SECRET_FIELDS: ReadonlySet<Field> = new Set<Field>(['activationKey']);
 
@@ -129,7 +135,10 @@ async function checkAllowed(
 ) {
   if (!isAdministrator(actor.droits)) {
     const refused = changed.filter((f) => !SELF_SERVICE.has(f));
-    if (refused.length > 0) throw forbidden('needs the right CONFIGURATION', { fields: refused });
+    if (refused.length > 0) {
+      const fields = refused.map((f) => BODY_NAMES[f] ?? f);
+      throw forbidden('needs the right CONFIGURATION', { fields });
+    }
     return;
   }
   if (!self) return;

@@ -267,7 +267,7 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
       const before = (await audit()).length;
       const own = await save(managerId, { profileId: adminProfile, email: 'g3@example.fr' }, manager);
       expect(own.statusCode).toBe(403);
-      expect(own.json()).toMatchObject({ code: 'Forbidden', details: { fields: ['profile'] } });
+      expect(own.json()).toMatchObject({ code: 'Forbidden', details: { fields: ['profileId'] } });
       const other = await save(adminId, { email: 'x@example.fr' }, manager);
       expect(other.statusCode).toBe(403);
       expect((await get('bo/infra/getUtilisateur?login=gerant', manager)).json().email).toBe('g2@example.fr');
@@ -405,6 +405,19 @@ describe('users and my account (bo/infra/getUtilisateur(s), newUtilisateur, save
         user_id: adminId,
         target_id: String(targetId),
       });
+    });
+
+    it('keeps an activation key out of the answer and the audit log', async () => {
+      const res = await save(targetId, { activationKey: 'ACTIVATE-ME-123', theme: 'dark' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('ACTIVATE-ME-123');
+      const entry = (await audit('user.save')).at(-1)!;
+      expect(entry.after).toEqual({ theme: 'dark' });
+      expect(JSON.stringify(entry)).not.toContain('ACTIVATE-ME-123');
+      const { rows } = await t.database.pool.query('SELECT activation_key FROM users WHERE id = $1', [
+        targetId,
+      ]);
+      expect(rows).toEqual([{ activation_key: 'ACTIVATE-ME-123' }]);
     });
 
     it('changes profile, companies and login; a login in use is refused', async () => {
