@@ -52,7 +52,10 @@ async function settle(container: HTMLElement): Promise<HTMLElement[]> {
     5_000,
     20,
   );
-  await act(async () => {}); // the answer rendered
+  // Query's observers are told on a timer (setTimeout 0): give the answer time to render.
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 50));
+  });
   return [...container.querySelectorAll<HTMLElement>('.msg-notice')];
 }
 
