@@ -177,6 +177,8 @@ function userRoutes(api: Api, pool: Pool): void {
         summary: 'The signed-in user dismisses message `id` (404 NotFound when it is not theirs)',
         tags: ['messages'],
         querystring: MessageIdQuery,
+        // Declared so every POST has a body schema (issue #17): none, or an empty object.
+        body: z.object({}).strict().nullish().describe('nothing: the message is named by `id`'),
         response: { 200: IdAnswer, ...errorResponses },
       },
     },
