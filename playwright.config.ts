@@ -56,6 +56,8 @@ export default defineConfig({
       // default limit of 10 sign-ins a minute, which the server tests check (tests/server/auth).
       COMPTOIR_LOGIN_RATE: '120',
       LOG_LEVEL: 'warn',
+      // Reset links go to the SMTP server of e2e/mailbox.ts.
+      SMTP_URL: E2E.smtpUrl,
     },
   },
 });

@@ -5,62 +5,27 @@
  * the link does not work twice. Afterwards the administrator gets E2E.password back (the same way,
  * through the API), so the specs that follow sign in as before.
  *
- * The e2e server must mail to this spec's SMTP server: run it with SMTP_URL set, e.g.
- * `SMTP_URL=smtp://127.0.0.1:2593 E2E_PORT=8093 npx playwright test e2e/password-reset.spec.ts`
- * (Playwright hands its environment to the server it starts); playwright.config.ts may set it too.
+ * The e2e server mails to this spec's SMTP server (e2e/mailbox.ts): playwright.config.ts hands it
+ * E2E.smtpUrl as SMTP_URL (an SMTP_URL in the environment wins).
  */
-import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { E2E } from './env.ts';
 import { e2eDatabase } from './helpers.ts';
+import { type Mailbox, openMailbox } from './mailbox.ts';
 
 const NEW_PASSWORD = 'Reinit-E2e-2026!';
 const ADMIN_EMAIL = 'admin@comptoir.example';
 
-const received: ParsedMail[] = [];
-let smtp: SMTPServer | undefined;
-
-/** Port of SMTP_URL, the server the e2e server mails to. */
-function smtpPort(): number {
-  const url = process.env.SMTP_URL;
-  if (!url)
-    throw new Error(
-      'Set SMTP_URL=smtp://127.0.0.1:<port> for the e2e server: this spec receives its mail there.',
-    );
-  return Number(new URL(url).port || 25);
-}
+let mailbox: Mailbox;
 
 /** The link of the next mail that arrives (after `before` mails), as the server wrote it. */
-async function nextLink(before: number): Promise<URL> {
-  await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(before);
-  const text = received[before]?.text ?? '';
-  const match = /https?:\/\/\S+/.exec(text);
-  if (!match) throw new Error(`no link in the mail: ${text}`);
-  return new URL(match[0]);
+function nextLink(before: number): Promise<URL> {
+  return mailbox.nextLink(before);
 }
 
 test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  const server = smtp;
-  await new Promise<void>((resolve, reject) => {
-    server.on('error', reject);
-    server.listen(smtpPort(), '127.0.0.1', resolve);
-  });
-  expect((server.server.address() as AddressInfo).port).toBe(smtpPort());
+  mailbox = await openMailbox();
   // The demo administrator has no e-mail address: give them one, as /config/users would.
   const db = e2eDatabase();
   try {
@@ -72,7 +37,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async ({ request }) => {
   // Give the administrator their usual password back, through the same two calls.
-  const before = received.length;
+  const before = mailbox.received.length;
   const headers = { 'X-Requested-With': 'XMLHttpRequest' };
   const sent = await request.get(`/api/reinit/sendReinitMail?user=${E2E.login}`, { headers });
   expect(sent.status()).toBe(200);
@@ -86,7 +51,7 @@ test.afterAll(async ({ request }) => {
     },
   });
   expect(reset.status()).toBe(200);
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox.close();
 });
 
 test('a forgotten password: the link of the mail sets a new one, which signs in; the link works once', async ({
@@ -96,13 +61,13 @@ test('a forgotten password: the link of the mail sets a new one, which signs in;
   await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click();
   await expect(page).toHaveURL(/\/reinit\/changePassword$/);
   await expect(page.getByRole('heading', { name: 'Mot de passe oublié', level: 1 })).toBeVisible();
-  const before = received.length;
+  const before = mailbox.received.length;
   await page.getByLabel('Identifiant ou e-mail').fill(E2E.login);
   await page.getByRole('button', { name: 'Envoyer le lien' }).click();
   await expect(page.getByText('Un e-mail de réinitialisation vous a été envoyé.')).toBeVisible();
 
   const link = await nextLink(before);
-  const mail = received[before]!;
+  const mail = mailbox.received[before]!;
   expect(mail.subject).toContain('réinitialisation de votre mot de passe');
   expect(link.pathname).toBe('/reinit/changePassword');
   expect(link.searchParams.get('email')).toBe(ADMIN_EMAIL);

@@ -1,0 +1,59 @@
+/**
+ * A real SMTP server for the e2e specs that need mail (issue #18: reset links): it listens on the
+ * port of E2E.smtpUrl, the SMTP_URL the e2e server is started with (playwright.config.ts), and
+ * keeps every mail it receives, parsed, in arrival order.
+ */
+import type { AddressInfo } from 'node:net';
+import { expect } from '@playwright/test';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { E2E } from './env.ts';
+
+/** The mails received so far and the server receiving them; {@link openMailbox} starts it. */
+export interface Mailbox {
+  received: ParsedMail[];
+  /**
+   * The first link of the mail that arrives after `before` mails, as the server wrote it.
+   * @throws when no mail comes within 15 s or the mail holds no link.
+   */
+  nextLink(before: number): Promise<URL>;
+  close(): Promise<void>;
+}
+
+/** Port of SMTP_URL, the server the e2e server mails to. */
+function smtpPort(): number {
+  return Number(new URL(E2E.smtpUrl).port || 25);
+}
+
+/** Starts the SMTP server on SMTP_URL's port (127.0.0.1, no TLS, no authentication). */
+export async function openMailbox(): Promise<Mailbox> {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.on('error', reject);
+    server.listen(smtpPort(), '127.0.0.1', resolve);
+  });
+  expect((server.server.address() as AddressInfo).port).toBe(smtpPort());
+  return {
+    received,
+    async nextLink(before) {
+      await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(before);
+      const text = received[before]?.text ?? '';
+      const match = /https?:\/\/\S+/.exec(text);
+      if (!match) throw new Error(`no link in the mail: ${text}`);
+      return new URL(match[0]);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
