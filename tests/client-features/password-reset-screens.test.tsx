@@ -5,17 +5,19 @@
  * policy named at the field, a mismatch, then the password set and the login screen), and a used
  * or expired link saying so and offering a new one.
  */
-import { apiBase, closeAll, lastLink, OLD_PASSWORD, received, t } from './password-reset-api.ts';
+import { apiBase, closeAll, lastLink, marieId, OLD_PASSWORD, received, t } from './password-reset-api.ts';
 import { createHash } from 'node:crypto';
 import { act } from 'react';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import { ResetPasswordPage } from '../../src/client/features/password-reset/components/reset-password-page.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
+import { session } from '../../src/client/lib/session.ts';
 import {
   inputLabelled,
   type RoutedScreen,
   renderRoutedScreen,
+  signInAs,
   submitForm,
   typeInto,
   unmountScreen,
@@ -135,10 +137,14 @@ describe('the reset link', () => {
     expect(fieldError(confirmation())).toBe(fr['error.PasswordMismatch']);
     expect(password().value).toBe(NEW_PASSWORD);
 
+    // Marie is still signed in in this browser: once the password is set, that session is gone
+    // too, so the login screen shows rather than /home refused ("session expired").
+    signInAs({ id: marieId, login: 'marie' });
     await typeInto(confirmation(), NEW_PASSWORD);
     await submitForm('reset-new-form');
     await waitUntil(() => screen!.router.state.location.pathname === '/', 5_000, 20);
     expect(codes()).toContain('success:SuccessMod');
+    expect(session.user).toBeNull();
     await t.signIn('marie', NEW_PASSWORD);
     await expect(t.signIn('marie', OLD_PASSWORD)).rejects.toThrow(/401/);
   });

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { ApiFailure } from '../../../lib/http.ts';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { session, signOut } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { ValidatedForm } from '../../../ui/form.tsx';
 import {
@@ -61,6 +62,10 @@ export function NewPasswordForm({ email, resetKey, onPasswordSet, onAskNewLink }
     setPending(true);
     try {
       await setPasswordByLink({ email, key: resetKey, password });
+      // A session stored in this browser is void now (the reset revoked the account's sessions);
+      // kept, the login route would send it to /home, whose first call, refused, would replace
+      // the success below with "session expired".
+      if (session.user) await signOut('user');
       await onPasswordSet();
       notify.success('SuccessMod');
     } catch (e) {
