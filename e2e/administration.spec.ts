@@ -173,8 +173,11 @@ async function checkUserScope(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Utilisateurs' })).toHaveCount(0);
 }
 
-/** Step 3: the administrator mails a reset link; the user sets NEW_PASSWORD through it. */
-async function resetByLink(admin: Page, user: Page): Promise<void> {
+/**
+ * Step 3: the administrator mails a reset link; the user sets NEW_PASSWORD through it, in the
+ * browser of `user`, while `elsewhere` (the same user on another device) keeps its old session.
+ */
+async function resetByLink(admin: Page, user: Page, elsewhere: Page): Promise<void> {
   await admin.goto('/config/users');
   await admin.getByRole('button', { name: `Modifier ${ANNECY.login}` }).click();
   const dialog = admin.getByRole('dialog');
@@ -197,10 +200,15 @@ async function resetByLink(admin: Page, user: Page): Promise<void> {
   await expect(linkPage.getByText('Modification enregistrée.')).toBeVisible();
   await linkPage.close();
 
-  // The old session's next call is refused: back to the login screen.
+  // This browser is back at the login; the other device's next call is refused, and says so.
   await user.goto('/rapports');
   await expect(user.getByRole('button', { name: 'Se connecter' })).toBeVisible();
   await expect(user).toHaveURL(new RegExp(`^${E2E.baseURL}/$`));
+  // A fresh load of /home asks the messages of the session, which the server no longer knows.
+  await elsewhere.goto('/home');
+  await expect(elsewhere.getByText('Session expirée : reconnectez-vous.')).toBeVisible();
+  await expect(elsewhere.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await elsewhere.context().close();
   // The first password no longer signs in, the new one does.
   await user.getByLabel('Identifiant').fill(ANNECY.login);
   await user.getByLabel('Mot de passe').fill(FIRST_PASSWORD);
@@ -264,8 +272,10 @@ test('an administrator onboards a one-site user: scope, reset link, message and 
   await signInAs(user, ANNECY.login, FIRST_PASSWORD);
   await checkUserScope(user);
 
-  // 3. Reset link from /config/users.
-  await resetByLink(admin, user);
+  // 3. Reset link from /config/users; the same user is signed in on another device too.
+  const elsewhere = await newUserPage(browser);
+  await signInAs(elsewhere, ANNECY.login, FIRST_PASSWORD);
+  await resetByLink(admin, user, elsewhere);
 
   // 4. A message to SITE: its user sees it, the user of another site does not.
   await createMessage(admin);
