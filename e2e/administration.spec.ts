@@ -316,5 +316,8 @@ test('an administrator onboards a one-site user: scope, reset link, message and 
   for (const value of [ANNECY.profile, ANNECY.login, ANNECY.email, MESSAGE]) {
     await expect(journal.getByRole('cell', { name: new RegExp(value) }).first()).toBeVisible();
   }
+  // The message's first and last days, as every date on screen: DD/MM/YYYY.
+  const message = journal.getByRole('listitem').filter({ hasText: 'Message · création' });
+  await expect(message.getByRole('cell', { name: /^\d{2}\/\d{2}\/\d{4}$/ })).toHaveCount(2);
   await user.context().close();
 });

@@ -149,17 +149,12 @@ describe('audit diff', () => {
     ]);
   });
 
-  it('writes values as text: empty, yes/no, lists, objects', () => {
+  it('writes values as text: empty, yes/no, lists, objects, dates as DD/MM/YYYY', () => {
     const words = { empty: '—', yes: 'oui', no: 'non' };
-    expect([null, true, false, [1, 2], [], { a: 1 }, 'x', 3].map((v) => valueText(v, words))).toEqual([
-      '—',
-      'oui',
-      'non',
-      '1, 2',
-      '—',
-      '{"a":1}',
-      'x',
-      '3',
-    ]);
+    expect(
+      [null, true, false, [1, 2], [], { a: 1 }, 'x', 3, '2026-11-26', '2026-11-26 x'].map((v) =>
+        valueText(v, words),
+      ),
+    ).toEqual(['—', 'oui', 'non', '1, 2', '—', '{"a":1}', 'x', '3', '26/11/2026', '2026-11-26 x']);
   });
 });

@@ -3,6 +3,7 @@
  * only the fields whose value changed, in a stable order (the order of `after`, then fields only
  * `before` had). A create has no `before` (every field is new), a removal no `after`.
  */
+import { wireToDisplay } from '../../../contract/dates.ts';
 
 /** One changed field: its value before and after (undefined: the field did not exist then). */
 export interface FieldChange {
@@ -31,7 +32,8 @@ export function changedFields(
 
 /**
  * A stored value as text: absent or null → `empty`, a boolean → `yes`/`no`, a list → its items
- * joined with ", ", an object → its JSON, anything else → its text.
+ * joined with ", ", an object → its JSON, a wire date (`YYYY-MM-DD`, e.g. a message's first
+ * day) → DD/MM/YYYY as every date on screen (contract/dates.ts), anything else → its text.
  */
 export function valueText(value: unknown, words: { empty: string; yes: string; no: string }): string {
   if (value === undefined || value === null || value === '') return words.empty;
@@ -39,5 +41,5 @@ export function valueText(value: unknown, words: { empty: string; yes: string; n
   if (Array.isArray(value))
     return value.length === 0 ? words.empty : value.map((v) => valueText(v, words)).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return wireToDisplay(String(value));
 }
