@@ -319,5 +319,12 @@ test('an administrator onboards a one-site user: scope, reset link, message and 
   // The message's first and last days, as every date on screen: DD/MM/YYYY.
   const message = journal.getByRole('listitem').filter({ hasText: 'Message · création' });
   await expect(message.getByRole('cell', { name: /^\d{2}\/\d{2}\/\d{4}$/ })).toHaveCount(2);
+
+  // Clean up for the specs that follow: the message goes (the administrator reaches every site).
+  await admin.goto('/config/messages');
+  await admin.getByRole('button', { name: `Supprimer le message « ${MESSAGE} »` }).click();
+  await admin.getByRole('alertdialog').getByRole('button', { name: 'Supprimer' }).click();
+  await expect(admin.getByRole('alertdialog')).toBeHidden();
+  await expect(admin.getByText(MESSAGE)).toHaveCount(0);
   await user.context().close();
 });
