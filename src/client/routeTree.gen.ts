@@ -25,6 +25,8 @@ import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analy
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
+import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
+import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -111,6 +113,16 @@ const AuthedAnalysesRepartitionsRoute =
     path: '/analyses/repartitions',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
+  id: '/config/$',
+  path: '/config/$',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
+  id: '/config/messages',
+  path: '/config/messages',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -146,6 +158,8 @@ export interface FileRoutesByFullPath {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -166,6 +180,8 @@ export interface FileRoutesByTo {
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/config/$': typeof AuthedConfigSplatRoute
+  '/config/messages': typeof AuthedConfigMessagesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -188,6 +204,8 @@ export interface FileRoutesById {
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
+  '/_authed/config/$': typeof AuthedConfigSplatRoute
+  '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -210,6 +228,8 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
+    | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -230,6 +250,8 @@ export interface FileRouteTypes {
     | '/analyses/listExports'
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
+    | '/config/$'
+    | '/config/messages'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -251,6 +273,8 @@ export interface FileRouteTypes {
     | '/_authed/analyses/listExports'
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
+    | '/_authed/config/$'
+    | '/_authed/config/messages'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -377,6 +401,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnalysesRepartitionsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/$': {
+      id: '/_authed/config/$'
+      path: '/config/$'
+      fullPath: '/config/$'
+      preLoaderRoute: typeof AuthedConfigSplatRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/messages': {
+      id: '/_authed/config/messages'
+      path: '/config/messages'
+      fullPath: '/config/messages'
+      preLoaderRoute: typeof AuthedConfigMessagesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -414,6 +452,8 @@ interface AuthedRouteChildren {
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
+  AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
+  AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -432,6 +472,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
+  AuthedConfigSplatRoute: AuthedConfigSplatRoute,
+  AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,

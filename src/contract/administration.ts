@@ -412,7 +412,8 @@ export const AuditAnswerSchema = z.object({ entries: z.array(AuditEntrySchema), 
 /**
  * Error codes of administration (added to errors.ts ERROR_CODES; `details` in brackets):
  * - `LoginTaken` 409: the login exists.
- * - `InUse` 409: a profile, group or company still used (`{ users?: string[], sites?: string[], groups?: string[] }`).
+ * - `InUse` 409: a profile, group or company still used (`{ users?: string[], sites?: string[], groups?: string[],
+ *   profiles?: string[] }`: logins, libelles, names, titles).
  * - `LastAdministrator` 409: the change would leave no active user holding CONFIGURATION.
  * - `SelfChange` 409: an administrator removing, deactivating or demoting themselves.
  * - `UnknownExtra` 400: a newUtilisateur extra not in USER_EXTRA_KEYS (`{ keys }`).
@@ -420,7 +421,9 @@ export const AuditAnswerSchema = z.object({ entries: z.array(AuditEntrySchema), 
  * - `PasswordPolicy` 400: the password breaks SPEC.md §5 (`{ problems: PasswordProblem[] }`).
  * - `PasswordMismatch` 400: password and confirmation differ.
  * - `WrongPassword` 400: the current password given for a change is wrong.
- * - `InvalidField` 400: a field's value is refused (`{ field }`), e.g. an e-mail, SIRET, time zone.
+ * - `InvalidField` 400: a field's value is refused (`{ field }`), e.g. an e-mail, SIRET, time zone;
+ *   `duplicate: true` when the name is taken (raisonSociale, libelle), `unknown: number[]` for ids
+ *   that do not exist (restaurantIds, societesIdPlus…).
  * - `usedToken` 400: a reset link already used (SPEC.md §8's `expiredToken` 400 for expired ones,
  *   `userNull` 404 for an unknown user or e-mail).
  */

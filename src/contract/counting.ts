@@ -402,6 +402,11 @@ export type SignaturesAnswer = z.infer<typeof SignaturesAnswerSchema>;
  * signed-in user's id; `managerName` is the countersigning manager's login and `managerCode`
  * their manager code (see bo/setContreCode). The manager must hold COFFRE on the site and must
  * not be the user who counted. Answers the countersigned {@link SafeCountSchema}.
+ *
+ * `managerName`, `managerCode` and `commentaire` may come in the query (SPEC.md §7's form) or in
+ * a JSON body {@link CountersignBodySchema} (our client's form: a code in a URL ends up in
+ * proxies' and browsers' logs); the body's value wins. `managerName` and `managerCode` are
+ * required in one or the other (400 BadRequest).
  * Errors: 404 NotFound (no count), 400 `BadManagerCode` (unknown manager, no code, wrong code,
  * or the counter themself), 409 `AlreadyCountersigned`.
  */
@@ -409,10 +414,21 @@ export const CountersignQuerySchema = z.object({
   restaurantId: z.coerce.number().int().positive(),
   id: z.coerce.number().int().positive(),
   datefiscale: FiscalDateSchema,
-  managerName: z.string().min(1),
-  managerCode: z.string().min(1),
-  commentaire: z.string().max(1000).default(''),
+  managerName: z.string().min(1).optional(),
+  managerCode: z.string().min(1).optional(),
+  commentaire: z.string().max(1000).optional(),
 });
+
+/** The body of POST fluxfin/contre_signe (all optional: the SPEC.md §7 form sends none). */
+export const CountersignBodySchema = z
+  .object({
+    managerName: z.string().min(1).max(100),
+    managerCode: z.string().min(1).max(100),
+    commentaire: z.string().max(1000),
+  })
+  .partial()
+  .strict();
+export type CountersignBody = z.infer<typeof CountersignBodySchema>;
 
 /**
  * A manager code: 4 to 6 digits, chosen by the manager, stored as an argon2id hash (never in

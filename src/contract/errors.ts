@@ -58,6 +58,9 @@ export const ERROR_CODES = [
   'WrongPassword',
   'InvalidField',
   'usedToken',
+  // Added by input hardening (issue #17 item 1): a text from outside (URL, header we read, body)
+  // holds a NUL character or is not valid UTF-8 (plugins/input-guard.ts).
+  'InvalidText',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

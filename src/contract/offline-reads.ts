@@ -2,11 +2,11 @@
  * Which GETs of the API (SPEC.md §7) are plain reads whose answers the service worker may keep as
  * offline copies (DESIGN.md §4 and §7). An allow-list: a GET not named here — among them the GETs
  * that change data (bo/home/envoieMail, bo/updateRule, the administration's remove*…) — is never
- * kept nor answered from a copy. Paths are relative to the API base, without the leading slash.
+ * kept nor answered from a copy, and the GETs declared writes (contract/rights.ts WRITE_GETS) are
+ * refused first whatever the rules below say. Paths are relative to the API base, without the
+ * leading slash.
  */
-
-/** GETs of the home widgets that write (send e-mails): never cached though under bo/home/. */
-export const HOME_WRITES = new Set(['bo/home/envoieMail', 'bo/home/envoieMailManquant']);
+import { isWriteGet } from './rights.ts';
 
 /** Read-only paths (relative to the API base) whose answers are kept. */
 export const READ_ONLY_PATHS = new Set([
@@ -39,7 +39,10 @@ export const READ_ONLY_PATHS = new Set([
  * to the API base, without the leading slash.
  */
 export function isCacheableRead(path: string, params: URLSearchParams): boolean {
-  if (path.startsWith('bo/home/')) return !HOME_WRITES.has(path) && !path.slice(8).includes('/');
+  // Whatever the rules below say, a GET declared a write (contract/rights.ts) is never kept.
+  if (isWriteGet(`GET ${path}`)) return false;
+  // Home widgets; the mails sent from under bo/home/ are declared writes, refused above.
+  if (path.startsWith('bo/home/')) return !path.slice(8).includes('/');
   // The on-screen report (JSON dataset); PDF, CSV and XLSX downloads are not kept.
   if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
   // The day's safe counts and a period's list; not the PDF receipt.

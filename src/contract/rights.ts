@@ -118,6 +118,35 @@ export const API_RIGHTS = {
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 
+/**
+ * The GETs of SPEC.md §7 that change data (issue #17 item 5; issue #18: every `remove*`), declared
+ * once. The server refuses at start-up (plugins/rights-guard.ts) a route of this list registered
+ * without `config.write: true` (one transaction, Idempotency-Key honoured) or with a HEAD twin
+ * (`exposeHeadRoute: false`: a HEAD would act too), and a GET with `config.write` missing from
+ * it; the service worker never keeps their answers (contract/offline-reads.ts).
+ *
+ * `GET bo/logout` stays out: it only revokes the caller's own token, which a repeat or a HEAD
+ * leaves revoked, and nothing is worth replaying.
+ */
+export const WRITE_GETS = [
+  'GET bo/favoris/remove',
+  'GET bo/updateRule',
+  'GET bo/home/envoieMail',
+  'GET bo/home/envoieMailManquant',
+  'GET bo/infra/removeSociete',
+  'GET bo/infra/removeRegroupement',
+  'GET bo/infra/removeProfil',
+  'GET bo/infra/removeUtilisateur',
+  'GET bo/infra/removeMessage',
+  'GET reinit/sendReinitMail',
+  'GET reinit/reinitPassword',
+] as const satisfies readonly ApiRoute[];
+
+/** True when `key` names a GET that changes data ({@link WRITE_GETS}). */
+export function isWriteGet(key: string): boolean {
+  return (WRITE_GETS as readonly string[]).includes(key);
+}
+
 /** Screens (SPEC.md §2 routes) and the rights they need; absent means any signed-in user. */
 export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/rapports': { anyOf: ['RAPPORTS'] },

@@ -24,14 +24,21 @@ import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
 import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { reportSiteCache } from './reports/request.ts';
+import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
+import { adminUserRoutes } from './routes/admin-user-routes.ts';
+import { auditRoutes } from './routes/audit-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
+import { adminGroupRoutes } from './routes/admin-group-routes.ts';
+import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
+import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { reinitRoutes } from './routes/reinit-routes.ts';
@@ -128,6 +135,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.logger ? serverLogging(config, options.logTo) : { logger: false }),
     // Request bodies are report requests (a few site ids and dates): 1 MiB bounds them generously.
     bodyLimit: 1024 * 1024,
+    // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
+    clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -143,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
   installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
 
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
@@ -195,10 +205,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(homeRoutes, { database });
       await api.register(countingRoutes, { database, config });
       await api.register(favouriteRoutes, { database });
+      await api.register(messageRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution, reportSites });
       await api.register(distributionRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
+      await api.register(adminUserRoutes, { database, sessions });
+      await api.register(adminProfileRoutes, { database, sessions });
+      await api.register(auditRoutes, { database });
+      await api.register(adminSiteRoutes, { database });
+      await api.register(adminGroupRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -1,6 +1,7 @@
 /**
  * Server configuration, read once from the environment and validated at start-up (issue #2,
- * DESIGN.md §9). A bad value stops the server with a message naming the variable.
+ * DESIGN.md §9). A bad value stops the server with a message naming the variable and its rule,
+ * never the value.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -109,7 +110,7 @@ export interface Config {
   publicUrl: string;
 }
 
-/** Thrown when the environment holds a bad value; `message` names every bad variable. */
+/** Thrown when the environment holds a bad value; `message` names every bad variable and rule, no value. */
 export class ConfigError extends Error {}
 
 /**
@@ -125,9 +126,9 @@ export function loadConfig(
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`,
-    );
+    // The variable and its rule only, never the value: it may be a password or a URL holding one,
+    // and this message is printed and logged (issue #17 item 3).
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

@@ -7,22 +7,49 @@
  *   `14:03:15 WARN change feed lost its connection: …`. An error keeps its stack below it.
  * - json: pino's own lines, one object a line, for a log collector.
  *
- * Secrets never reach a line, whatever the format: a URL is logged with the values of its
- * secret-looking query parameters (passwords, tokens, codes: `bo/checkContreCode?…&contreCode=`)
- * replaced, no request header is logged, and fields named like a secret are censored.
+ * Secrets never reach a line, whatever the format or the writer (issue #17 item 3): every line
+ * passes through {@link redactEntry} on its way out, which replaces the values of secret-looking
+ * query parameters in any text (passwords, tokens, keys, codes: `bo/checkContreCode?…&contreCode=`),
+ * `Basic …` credentials, and fields named like a secret. No request header is logged.
  */
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
-import type { Config } from './config.ts';
+import type { Config, LogFormat } from './config.ts';
 
 /** Where log lines are written: standard output, or a test's collector. */
 export interface LogSink {
   write(text: string): unknown;
 }
 
-/** Query parameter names whose values are secrets (or may be): never logged. */
-const SECRET_NAME = /pass|pwd|token|secret|code|auth|key|sig/i;
+/**
+ * Query parameter names whose values are secrets (or may be): never logged. Wide on purpose
+ * (`code` catches `contreCode`, `managerCode`, `codeManager`; `key` catches `rePasswordKey`,
+ * `resetPasswordKey`): a redacted harmless value costs nothing, a logged secret is a leak.
+ */
+const SECRET_NAME = /pass|pwd|token|secret|code|auth|key|sig|cookie/i;
+/**
+ * Field names of a log object whose values are secrets. As {@link SECRET_NAME} without `code`
+ * and `sig`, which would hide error codes (`err.code`, `BadManagerCode`) and trade fields
+ * (`designation`); inside a request's `query`, `body`, `params` or `headers`, where fields are
+ * wire names, {@link SECRET_NAME} applies whole.
+ */
+const SECRET_FIELD = /pass|pwd|token|secret|auth|key|cookie|contrecode|managercode|codemanager/i;
+/** Log object fields that hold a request's wire fields. */
+const WIRE_PARTS = new Set(['query', 'body', 'params', 'headers']);
 const REDACTED = '[redacted]';
+/** `name=value` of a query string inside any text (a URL, an error message): group 2 is the name. */
+const QUERY_PAIR = /([?&])([^=&\s?#"'<>]+)=([^&\s#"'<>]*)/g;
+/** HTTP credentials inside any text: `Basic base64`, `Bearer token`. */
+const CREDENTIALS = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/gi;
+
+/** The query parameter name `raw` (as written in a URL) decoded, or as written when malformed. */
+function paramName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '));
+  } catch {
+    return raw; // a malformed escape: judge the name as written
+  }
+}
 
 /**
  * `url` (path and query, as a request line has it) with the value of every query parameter whose
@@ -37,15 +64,43 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq < 0) return pair;
-      let name = pair.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replaceAll('+', ' '));
-      } catch {
-        // A malformed escape: judge the name as written.
-      }
-      return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+      return SECRET_NAME.test(paramName(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
     });
   return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+/**
+ * `text` (any logged string: a message, an error's message or stack, a URL) with the values of
+ * secret-looking query parameters of the URLs it quotes and any `Basic …`/`Bearer …` credentials
+ * replaced by `[redacted]`.
+ */
+export function redactText(text: string): string {
+  return text
+    .replace(QUERY_PAIR, (pair: string, sep: string, name: string) =>
+      SECRET_NAME.test(paramName(name)) ? `${sep}${name}=${REDACTED}` : pair,
+    )
+    .replace(CREDENTIALS, (_m: string, scheme: string) => `${scheme} ${REDACTED}`);
+}
+
+/** Deepest level of a log object that {@link redactEntry} looks into; log objects are shallow. */
+const MAX_REDACT_DEPTH = 12;
+
+/**
+ * `value` (a parsed log line or part of one) with every secret removed: fields named like a
+ * secret ({@link SECRET_FIELD}; {@link SECRET_NAME} inside a request's wire parts) censored,
+ * every string passed through {@link redactText}. Below MAX_REDACT_DEPTH everything is censored.
+ */
+export function redactEntry(value: unknown, depth = 0, wire = false): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_REDACT_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactEntry(v, depth + 1, wire));
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) {
+    const secret = wire ? SECRET_NAME.test(name) : SECRET_FIELD.test(name);
+    out[name] = secret ? REDACTED : redactEntry(inner, depth + 1, WIRE_PARTS.has(name));
+  }
+  return out;
 }
 
 /** pino's levels by number, as the text format names them (info, the usual one, is not named). */
@@ -117,13 +172,24 @@ export function textLine(entry: LogObject): string {
   return line;
 }
 
-/** A pino destination writing each log object to `out` as a {@link textLine}. */
-export function textDestination(out: LogSink): { write(json: string): void } {
+/**
+ * A pino destination writing each log object to `out`, every secret removed ({@link
+ * redactEntry}): as a {@link textLine} in the text format, as one JSON line in the JSON format.
+ * The last guard of "no secret in a log line", whatever wrote the line (our code, Fastify, a
+ * plugin) and however it got there (a URL in an error message, a field of a serialized object).
+ */
+export function redactingDestination(out: LogSink, format: LogFormat): { write(json: string): void } {
   return {
     write(json) {
-      out.write(`${textLine(JSON.parse(json) as LogObject)}\n`);
+      const entry = redactEntry(JSON.parse(json)) as LogObject;
+      out.write(format === 'text' ? `${textLine(entry)}\n` : `${JSON.stringify(entry)}\n`);
     },
   };
+}
+
+/** A pino destination writing each log object to `out` as a {@link textLine}, secrets removed. */
+export function textDestination(out: LogSink): { write(json: string): void } {
+  return redactingDestination(out, 'text');
 }
 
 /**
@@ -170,21 +236,23 @@ export function serverLogging(
         res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
         err: pino.stdSerializers.err,
       },
-      // Belt and braces: no code of ours logs these fields, but a future line might.
+      // Belt and braces: redactingDestination censors these (and more) anyway.
       redact: {
         paths: [
           'password',
           'token',
           'contreCode',
+          'managerCode',
           '*.authorization',
           '*.password',
           '*.token',
           '*.contreCode',
+          '*.managerCode',
         ],
         censor: REDACTED,
       },
     },
-    config.logFormat === 'text' ? textDestination(out) : out,
+    redactingDestination(out, config.logFormat),
   );
   return { loggerInstance, logController: new OneLinePerRequest() };
 }

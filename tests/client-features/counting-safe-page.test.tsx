@@ -102,8 +102,33 @@ async function countersignedName(date: string): Promise<string | null> {
   return rows[0]?.name ?? null;
 }
 
+/**
+ * The URLs of the requests the client sends while `work` runs, read on their way to the real
+ * fetch (which still sends them).
+ */
+async function requestedUrls(work: () => Promise<void>): Promise<string[]> {
+  const urls: string[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = function recordUrl(input, init) {
+    urls.push(input instanceof Request ? input.url : String(input));
+    return realFetch(input, init);
+  };
+  try {
+    await work();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  return urls;
+}
+
 describe('safe screen: countersignature and e-mails', () => {
-  it("lists the month's counts waiting for a countersignature; a wrong manager code is refused and what was typed stays", async () => {
+  it("lists the month's counts waiting for a countersignature; a wrong manager code is refused at its field and what was typed stays; the code never travels in a URL", async () => {
+    const urls = await requestedUrls(countersignWrongThenRight);
+    expect(urls.some((u) => u.includes('/fluxfin/contre_signe?'))).toBe(true);
+    expect(urls.filter((u) => /[?&](managerCode|contreCode|code)=/i.test(u))).toEqual([]);
+  });
+
+  async function countersignWrongThenRight(): Promise<void> {
     await render(<SafeCountPage fixOutboxId={undefined} />);
     await waitFor(() => awaiting().length === 2);
     await press(awaitingOf(today), 'Countersign');
@@ -113,6 +138,7 @@ describe('safe screen: countersignature and e-mails', () => {
     await type('Comment', 'coffre vérifié');
     await submit('countersign-form');
     await waitFor(() => document.body.textContent?.includes('Incorrect manager code.') ?? false);
+    expect(inputLabelled('Manager code').getAttribute('aria-invalid')).toBe('true');
     expect(inputLabelled('Login of the countersigning manager').value).toBe('chef');
     expect(inputLabelled('Comment').value).toBe('coffre vérifié');
     expect(await countersignedBy(today)).toBeNull();
@@ -123,7 +149,7 @@ describe('safe screen: countersignature and e-mails', () => {
     expect(await countersignedBy(today)).toBe('chef');
     expect(notifications.items.map((n) => n.messageId)).toContain('success.safeCountersigned');
     await waitFor(() => awaiting().length === 1);
-  });
+  }
 
   it('offline, a countersignature is not sent: the dialog says so and keeps what was typed, and it goes once back online', async () => {
     await render(<SafeCountPage fixOutboxId={undefined} />);

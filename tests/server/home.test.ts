@@ -67,8 +67,9 @@ describe('home sales widget (bo/home/ventes)', () => {
       url: url(String(chain.sites.paris)),
       headers: limited,
     });
-    expect(outside.statusCode).toBe(400);
-    expect(outside.json()).toMatchObject({ code: 'NoSites' });
+    // Only sites outside the scope: refused, not answered as an empty selection (issue #18).
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json()).toMatchObject({ code: 'Forbidden' });
   });
 
   it('answers zero for days without sales, and defaults to today', async () => {

@@ -223,7 +223,14 @@ describe('reference data of the user scope', () => {
     expect(restrictToScope([3, 9, 1], [1, 2, 3])).toEqual([1, 3]);
     expect(restrictToScope([], [1, 2])).toEqual([1, 2]);
     expect(restrictToScope(undefined, [4])).toEqual([4]);
-    expect(restrictToScope([9], [1])).toEqual([]);
+    expect(restrictToScope([], [])).toEqual([]);
+  });
+
+  it('restrictToScope refuses a choice of which no site is in the scope (403 Forbidden)', () => {
+    expect(() => restrictToScope([9], [1])).toThrow(
+      expect.objectContaining({ kind: 'forbidden', code: 'Forbidden' }),
+    );
+    expect(() => restrictToScope([9, 10], [])).toThrow(expect.objectContaining({ code: 'Forbidden' }));
   });
 });
 

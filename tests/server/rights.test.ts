@@ -99,6 +99,23 @@ describe('a route outside the rights table stops the start-up', () => {
     await expect(app.ready()).rejects.toThrow(/GET \/api\/bo\/secret has no config\.rights/);
   });
 
+  it('rejects a GET that changes data (WRITE_GETS) registered as a plain read, with its HEAD twin', async () => {
+    const app = await buildApp({ config, database });
+    app.register(
+      async function readLikeRemove(api) {
+        api.get(
+          '/bo/favoris/remove',
+          { config: { rights: 'GET bo/favoris/remove' } },
+          async function remove() {
+            return { id: 1 };
+          },
+        );
+      },
+      { prefix: '/api' },
+    );
+    await expect(app.ready()).rejects.toThrow(/\/api\/bo\/favoris\/remove changes data \(WRITE_GETS\)/);
+  });
+
   it('rejects a route naming the rights of another path or method', () => {
     expect(() =>
       checkRouteRights({

@@ -108,15 +108,27 @@ describe('what a person sees at the terminal', () => {
       expect(lastDemo).toBeGreaterThan(0);
       expect(banner).toBeGreaterThan(lastDemo);
       const password = server.administrator.generatedPassword!;
+      const demoUsers = server.demo!.users;
+      expect(demoUsers.map((u) => u.login)).toEqual([
+        'gerant.bellecour',
+        'responsable.brasseries',
+        'comptable',
+      ]);
       expect(terminal.slice(banner)).toEqual([
         `Comptoir is running at ${server.url}`,
         `  API documentation: ${server.url}api/docs`,
         '  Administrator login: admin',
         `  Administrator password: ${password}`,
         expect.stringContaining('shown only this once'),
+        expect.stringMatching(/^ {2}Demo users .*shown only this once/),
+        ...demoUsers.map((u) => `    ${u.login} / ${u.password}: ${u.description}`),
         'Stop with Ctrl+C.',
       ]);
-      expect(terminal.slice(0, banner).join('\n')).not.toContain(password);
+      // Printed in the banner only: no progress or log line carries a password.
+      for (const secret of [password, ...demoUsers.map((u) => u.password)]) {
+        expect(terminal.slice(0, banner).join('\n')).not.toContain(secret);
+        expect(terminal.filter((l) => l.includes(secret))).toHaveLength(1);
+      }
 
       const before = terminal.length;
       expect((await fetch(`${server.url}api/version`)).status).toBe(200);

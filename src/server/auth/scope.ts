@@ -5,6 +5,7 @@
  * query so every route and report (src/server/reports) sees the same scope.
  */
 import type { Queryable } from '../db/queryable.ts';
+import { DomainError } from '../errors.ts';
 
 /**
  * Ids of the sites user `userId` may see, ascending; empty for an unknown user.
@@ -35,7 +36,14 @@ export function siteScopeSql(userIdSql: string): string {
 /**
  * The sites of `requested` that are in `scope`, ascending; all of `scope` when `requested` is
  * empty or absent (SPEC.md §5: "with no sites chosen, all the user's sites are used").
- * Sites outside the scope are dropped, never an error: a user cannot learn which ids exist.
+ *
+ * A request naming some sites in scope and some outside keeps the former and drops the others
+ * (a selection kept from an earlier scope still shows what it can). A request naming sites of
+ * which NONE is in scope is refused (issue #18's rights matrix: a user asking only for a site
+ * outside their scope gets 403), the same way whether those sites exist or not, so the answer
+ * tells nothing about which ids exist. Favourites keep their own rule (favourites/
+ * user-favourites.ts: out-of-scope sites dropped, 400 `NoSitesSelected` when none is left).
+ * @throws DomainError forbidden `Forbidden` when `requested` names sites and none is in `scope`.
  */
 export function restrictToScope(
   requested: readonly number[] | undefined,
@@ -43,5 +51,9 @@ export function restrictToScope(
 ): number[] {
   if (!requested || requested.length === 0) return [...scope];
   const wanted = new Set(requested);
-  return scope.filter((id) => wanted.has(id));
+  const kept = scope.filter((id) => wanted.has(id));
+  if (kept.length === 0) {
+    throw new DomainError('forbidden', 'Forbidden', 'none of the requested sites is in your scope');
+  }
+  return kept;
 }

@@ -5,7 +5,8 @@
  *
  * Guarantees: an unknown login, a wrong password and a login that differs from the one the
  * client named all fail alike (`unauthenticated`, `badCredentials`), in about the same time (a
- * hash is verified even for an unknown login), so a caller cannot learn which logins exist.
+ * hash is verified even for an unknown login), so a caller cannot learn which logins exist. A
+ * deactivated user (`users.active` false, issue #18) is refused the same way, as an unknown login.
  */
 import type pg from 'pg';
 import type { ConnexionAnswer } from '../../contract/api.ts';
@@ -48,8 +49,8 @@ function badCredentials(): DomainError {
  * Checks `credentials` and opens a session of `sessionMinutes` minutes (sliding, tokens.ts).
  * @returns the user as GET bo/connexion answers it (SPEC.md §7) with the new session `token`,
  *   handed out this once.
- * @throws DomainError unauthenticated `badCredentials` when the login is unknown, the password
- *   wrong, or `expectedLogin` differs from `login`.
+ * @throws DomainError unauthenticated `badCredentials` when the login is unknown or deactivated,
+ *   the password wrong, or `expectedLogin` differs from `login`.
  */
 export async function signIn(
   pool: pg.Pool,
@@ -62,7 +63,7 @@ export async function signIn(
   }
   const { rows } = await pool.query<LoginRow>(
     `SELECT u.id, u.login, u.password_hash, p.droits, u.role, u.currency, u.code_exploitant, u.language
-     FROM users u JOIN profiles p ON p.id = u.profile_id WHERE u.login = $1`,
+     FROM users u JOIN profiles p ON p.id = u.profile_id WHERE u.login = $1 AND u.active`,
     [credentials.login],
   );
   const user = rows[0];

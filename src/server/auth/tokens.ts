@@ -1,11 +1,14 @@
 /**
  * Session tokens (DESIGN.md §4): 256-bit random values handed to the client once, stored only
  * as their SHA-256, expiring `sessionMinutes` after the last use (sliding, written at most once
- * a minute so a burst of calls does not write a row per call), revoked at logout.
+ * a minute so a burst of calls does not write a row per call), revoked at logout, on a password
+ * change (but the caller's own) and when the user is deactivated or removed. A deactivated user's
+ * token is refused even before its row goes (`users.active`, issue #18).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, TableCache } from '../db/changes.ts';
+import type { Queryable } from '../db/queryable.ts';
 import type { Session } from './session.ts';
 import { siteScopeSql } from './scope.ts';
 
@@ -56,6 +59,24 @@ export async function revokeSession(pool: pg.Pool, token: string, cache?: Sessio
   cache?.forget(hashed);
 }
 
+/**
+ * Ends every session of user `userId` but the one whose token hash is `keepTokenHash` (the
+ * caller's own, after changing their password), in `db`'s transaction when it is one. Caches
+ * learn it through the change feed once committed (migration 0007's trigger on `sessions`).
+ * @returns how many sessions were ended.
+ */
+export async function revokeUserSessions(
+  db: Queryable,
+  userId: number,
+  keepTokenHash: string | null = null,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR token_hash <> $2)',
+    [userId, keepTokenHash],
+  );
+  return rowCount ?? 0;
+}
+
 interface SessionRow {
   user_id: number;
   login: string;
@@ -75,7 +96,7 @@ interface SessionRow {
 const SESSION_CHECK_SQL = `SELECT u.id AS user_id, u.login, p.droits, u.role, u.currency, u.code_exploitant, u.language,
             s.expires_at, ${siteScopeSql('u.id')} AS site_ids
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.id = u.profile_id
-      WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now()`;
+      WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now() AND u.active`;
 
 async function readSession(pool: pg.Pool, hashed: string, login: string): Promise<CachedSession | null> {
   const { rows } = await pool.query<SessionRow>({
@@ -139,13 +160,21 @@ export async function resolveSession(
 }
 
 /**
- * Splits `Authorization: Basic base64(login:secret)`; null when absent or malformed.
+ * Splits `Authorization: Basic base64(login:secret)`; null when absent or malformed, and when
+ * it does not decode to valid UTF-8 without NUL (PostgreSQL refuses a NUL in text): such a
+ * header is no credentials, so the call answers 401 like any other (issue #17 item 1).
  * The secret is the password at login and the token afterwards (DESIGN.md §4).
  */
 export function parseBasic(header: string | undefined): { login: string; secret: string } | null {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
   if (!m) return null;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(m[1]!, 'base64'));
+  } catch {
+    return null;
+  }
+  if (text.includes('\u0000')) return null;
   const colon = text.indexOf(':');
   if (colon <= 0) return null;
   return { login: text.slice(0, colon), secret: text.slice(colon + 1) };

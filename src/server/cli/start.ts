@@ -1,7 +1,8 @@
 /**
  * `npm start` (issue #2 §1): checks the configuration, builds the client when `dist/` is missing
  * or older than its sources, then starts the server (src/server/main.ts) and prints the URL and
- * the administrator's login — and, at the very first start, the generated password, once.
+ * the administrator's login — and, at the very first start, the generated password, once, with
+ * the demo users' logins and generated passwords when the demo chain is created.
  *
  * Exit status: 1 on a bad setting (the message names the variable), a failed client build, or a
  * start-up failure.
@@ -90,9 +91,11 @@ export async function ensureClient(
 
 /**
  * The lines a person needs after start-up: the URL, the API documentation, the administrator's
- * login and, at the very first start, the generated password (shown only this once).
+ * login and, at the very first start, the generated password (shown only this once); when the
+ * demo chain was created at this start, its users' logins and generated passwords, also once
+ * (README.md "Demo users").
  */
-export function startBanner(server: Pick<RunningServer, 'url' | 'administrator'>): string[] {
+export function startBanner(server: Pick<RunningServer, 'url' | 'administrator' | 'demo'>): string[] {
   const { administrator } = server;
   const lines = [
     '',
@@ -107,6 +110,11 @@ export function startBanner(server: Pick<RunningServer, 'url' | 'administrator'>
     );
   } else if (administrator.created) {
     lines.push('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+  }
+  const demoUsers = server.demo?.users ?? [];
+  if (demoUsers.length > 0) {
+    lines.push('  Demo users (login / password, generated now and shown only this once; see README.md):');
+    for (const u of demoUsers) lines.push(`    ${u.login} / ${u.password}: ${u.description}`);
   }
   lines.push('Stop with Ctrl+C.');
   return lines;

@@ -8,6 +8,7 @@
  * cold drinks are at 5.5 %, while sandwiches, hot dishes and hot drinks (sold for immediate
  * consumption) are at 10 %. Each family has one rate.
  */
+import type { Right } from '../../contract/rights.ts';
 
 /** Brand style, driving the day-parts and ticket contents. */
 export type SiteKind = 'brasserie' | 'bakery';
@@ -283,3 +284,54 @@ export const BAKERY = {
     ['Chocolat chaud', 280],
   ]),
 };
+
+/** Which sites a demo user's profile covers. */
+export type DemoScope =
+  /** One site: index in {@link SITES}. */
+  | { site: number }
+  /** Every site, present and future, of one company (the profile's `societesPlus`): index in {@link COMPANIES}. */
+  | { company: number }
+  /** Every site of the chain, present and future. */
+  | 'all';
+
+/** A user of the demo chain besides the administrator, showing the rights model at work (issue #18). */
+export interface DemoUserSpec {
+  login: string;
+  /** Title of the user's own profile (SPEC.md §3). */
+  profile: string;
+  droits: readonly Right[];
+  scope: DemoScope;
+  /** Who they are and what they can do, as the start banner prints it (English, like the banner). */
+  description: string;
+}
+
+/**
+ * The demo users (README.md "Demo users"): a site manager, an area manager over the three
+ * brasseries of SAS Brasseries du Comptoir, and an accountant who reads every site's reports and
+ * FEC but counts nothing. Their passwords are generated at the demo's creation and shown once.
+ */
+export const DEMO_USERS: readonly DemoUserSpec[] = [
+  {
+    login: 'gerant.bellecour',
+    profile: 'Gérant de site',
+    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS'],
+    scope: { site: 0 },
+    description:
+      'site manager of Le Comptoir Lyon Bellecour only: counting, safe, receipts, reports, tickets',
+  },
+  {
+    login: 'responsable.brasseries',
+    profile: 'Responsable de zone',
+    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS', 'BI'],
+    scope: { company: 0 },
+    description:
+      'area manager of the three Le Comptoir brasseries (Lyon, Annecy, Grenoble): as the site manager, plus BI',
+  },
+  {
+    login: 'comptable',
+    profile: 'Comptable',
+    droits: ['RAPPORTS', 'FEC_CONFIGURATION'],
+    scope: 'all',
+    description: 'accountant of every site: reports and FEC exports, no counting',
+  },
+];

@@ -1,7 +1,8 @@
 /**
  * The demo chain (issue #2 §2): what `npm start` loads into an empty database so the app shows
  * something true to life on first use — 2 companies, 6 sites in Europe/Paris, groups, terminals,
- * sellers, and 13 months of tickets up to the current hour, about a million ticket lines.
+ * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and three
+ * users besides the administrator who show the rights model (catalogue.ts DEMO_USERS, users.ts).
  *
  * Guarantees:
  * - Deterministic: the data of a site and fiscal date comes from a generator seeded with
@@ -40,6 +41,7 @@ import {
   SITES,
   type SiteKind,
 } from './catalogue.ts';
+import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
   /** Same seed (and same hour of `now`) → same data. */
@@ -60,6 +62,8 @@ export interface DemoResult {
   sites: number;
   tickets: number;
   lines: number;
+  /** The demo users created now with their generated passwords (users.ts): print them once. */
+  users: DemoUser[];
 }
 
 const TIME_ZONE = 'Europe/Paris';
@@ -660,7 +664,8 @@ export function demoFiscalDates(now: Date, dayStart: string, days?: number): { f
   return { from: dayText(firstDay), to: dayText(lastDay) };
 }
 
-async function insertReference(client: pg.ClientBase): Promise<number[]> {
+/** Writes companies, sites, groups, terminals and sellers; answers the ids of companies and sites, in catalogue order. */
+async function insertReference(client: pg.ClientBase): Promise<{ companyIds: number[]; siteIds: number[] }> {
   const companyIds: number[] = [];
   for (const c of COMPANIES) {
     const { rows } = await client.query<{ id: number }>(
@@ -711,7 +716,7 @@ async function insertReference(client: pg.ClientBase): Promise<number[]> {
     'INSERT INTO sellers (site_id, code, nom) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])',
     [sellers.map((t) => t[0]), sellers.map((t) => t[1]), sellers.map((t) => t[2])],
   );
-  return siteIds;
+  return { companyIds, siteIds };
 }
 
 /**
@@ -981,7 +986,7 @@ async function finishChain(
  * Creates the demo chain in one transaction (see the module comment) and refreshes `daily_sales`.
  * Expects a database without the demo's companies and sites (`npm start` calls it when the
  * tickets table is empty).
- * @returns how many sites, tickets and ticket lines were written.
+ * @returns how many sites, tickets and ticket lines were written, and the demo users created with their passwords.
  * @throws the database's error (unique violation when the chain already exists); nothing is written then.
  */
 export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Promise<DemoResult> {
@@ -993,11 +998,13 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
   let failed = false;
   let ticketCount = 0;
   let lineCount = 0;
+  let users: DemoUser[] = [];
   try {
     await client.query('BEGIN');
     await client.query('SET LOCAL synchronous_commit = off');
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-    const siteIds = await insertReference(client);
+    const { companyIds, siteIds } = await insertReference(client);
+    users = await createDemoUsers(client, siteIds, companyIds);
     const end: ChainEnd = { recreate: [], refreshes: [], loads: [] };
     const emptied = new Set<string>();
     for (const table of ['tickets', 'ticket_lines', 'payments']) {
@@ -1028,5 +1035,5 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
   log(
     `Demo chain created: ${SITES.length} sites, ${ticketCount} tickets, ${lineCount} lines in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
-  return { sites: SITES.length, tickets: ticketCount, lines: lineCount };
+  return { sites: SITES.length, tickets: ticketCount, lines: lineCount, users };
 }

@@ -42,7 +42,9 @@ interface DaySales {
  * that order: tickets, net sales and average ticket in cents including VAT (`round(net /
  * tickets)`, 0 without a ticket); a day without sales answers zeros. The currency is the sites'
  * when they share one, else the user's.
- * @throws DomainError invalid `NoSites` when no chosen site is in the scope.
+ * @throws DomainError forbidden `Forbidden` when sites are chosen and none is in the scope
+ *   (auth/scope.ts restrictToScope; chosen sites outside it are dropped otherwise); invalid
+ *   `NoSites` when none is chosen and the scope is empty.
  */
 export async function homeSales(db: Queryable, request: HomeSalesRequest): Promise<HomeSalesAnswer> {
   const siteIds = restrictToScope(request.siteIds, request.scope);

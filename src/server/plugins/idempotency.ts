@@ -93,16 +93,53 @@ export function writeTx(request: FastifyRequest): pg.PoolClient {
   return request.writeTx;
 }
 
-/** JSON with object keys sorted at every depth, so equal values hash equally. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/** Text written as it is by {@link canonical} (brackets, commas, keys), as opposed to a value to write. */
+class Written {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
   }
-  return JSON.stringify(value) ?? 'null';
+}
+
+/** The parts of an array or object for {@link canonical}: its brackets, separators, keys and values. */
+function partsOf(item: object): unknown[] {
+  if (Array.isArray(item)) {
+    const parts: unknown[] = [new Written('[')];
+    for (let i = 0; i < item.length; i++) {
+      if (i > 0) parts.push(new Written(','));
+      parts.push(item[i]);
+    }
+    parts.push(new Written(']'));
+    return parts;
+  }
+  const entries = Object.entries(item as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const parts: unknown[] = [new Written('{')];
+  for (const [i, [k, v]] of entries.entries())
+    parts.push(new Written(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`), v);
+  parts.push(new Written('}'));
+  return parts;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so equal values hash equally; `undefined` in an
+ * array is `null`, in an object left out. Iterative (a stack, no recursion), so no nesting can
+ * overflow it, whatever parser made the body (plugins/input-guard.ts refuses JSON deeper than
+ * 32, but the hash does not rely on it).
+ */
+function canonical(value: unknown): string {
+  const out: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item instanceof Written) out.push(item.text);
+    else if (item !== null && typeof item === 'object') {
+      const parts = partsOf(item);
+      for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]);
+    } else out.push(JSON.stringify(item) ?? 'null');
+  }
+  return out.join('');
 }
 
 /** Path, and SHA-256 (hex) of the request's identity: method, path, query (minus `_`) and body. */

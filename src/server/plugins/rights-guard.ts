@@ -6,11 +6,15 @@
  * token (401 `Unauthorized`); `{ anyOf }` → a valid token and one of the rights (403
  * `Forbidden`). Every API route except the exempt ones also requires the `X-Requested-With`
  * header (SPEC.md §7; 400 `MissingClientHeader`), a cheap guard against cross-site form posts.
+ *
+ * The GETs that change data (contract/rights.ts WRITE_GETS) are checked the same way at start-up:
+ * each must be registered with `config.write: true` and without a HEAD twin, and a GET marked
+ * `config.write` must be in that list (issue #17 item 5).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type pg from 'pg';
 import { CLIENT_HEADER } from '../../contract/api.ts';
-import { API_RIGHTS, type ApiRoute } from '../../contract/rights.ts';
+import { API_RIGHTS, type ApiRoute, isWriteGet } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session, config.rights
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
 import { ApiHttpError } from './error-handler.ts';
@@ -70,7 +74,38 @@ export function checkRouteRights(route: RouteOptions): void {
       );
     }
   }
+  checkWriteGet(route, methods, key);
   documentRequirement(route, key);
+}
+
+/**
+ * Holds a GET route to the WRITE_GETS declaration (contract/rights.ts): a declared write is
+ * registered with `config.write: true` and `exposeHeadRoute: false`, and no GET route is marked
+ * `config.write` without being declared.
+ * @throws Error naming the route and what to change.
+ */
+function checkWriteGet(route: RouteOptions, methods: readonly string[], key: ApiRoute): void {
+  if (!methods.includes('GET') && !methods.includes('HEAD')) return;
+  const where = `Route ${methods.join(',')} ${route.url}`;
+  if (!isWriteGet(key)) {
+    if (route.config?.write === true) {
+      throw new Error(
+        `${where} is marked config.write but "${key}" is not in WRITE_GETS (src/contract/rights.ts): declare it there`,
+      );
+    }
+    return;
+  }
+  if (methods.includes('HEAD')) {
+    throw new Error(
+      `${where} changes data (WRITE_GETS): it must have no HEAD route (exposeHeadRoute: false)`,
+    );
+  }
+  if (route.config?.write !== true) {
+    throw new Error(`${where} changes data (WRITE_GETS): register it with config.write: true`);
+  }
+  if (route.exposeHeadRoute !== false) {
+    throw new Error(`${where} changes data (WRITE_GETS): register it with exposeHeadRoute: false`);
+  }
 }
 
 /** Says in the route's OpenAPI description what it requires; public routes need no credentials. */

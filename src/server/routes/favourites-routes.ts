@@ -16,6 +16,7 @@ import {
 } from '../../contract/favourites.ts';
 import type { Database } from '../db/connect.ts';
 import { listFavourites, removeFavourite, saveFavourite } from '../favourites/user-favourites.ts';
+import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
 
 const IdQuery = z.object({ id: UserIdParam });
@@ -70,7 +71,10 @@ export async function favouriteRoutes(app: FastifyInstance, options: { database:
   api.get(
     '/bo/favoris/remove',
     {
-      config: { rights: 'GET bo/favoris/remove' },
+      // A GET that deletes (contract/rights.ts WRITE_GETS): one transaction, Idempotency-Key
+      // honoured, and no automatic HEAD twin, which would delete too.
+      config: { rights: 'GET bo/favoris/remove', write: true },
+      exposeHeadRoute: false,
       schema: {
         summary: 'Deletes one of the user’s own favourites (404 NotFound otherwise)',
         tags: ['favourites'],
@@ -81,7 +85,7 @@ export async function favouriteRoutes(app: FastifyInstance, options: { database:
     async function removeUserFavourite(request) {
       const session = ownSession(request, request.query.id);
       const { favoriId } = request.query;
-      await removeFavourite(pool, session.userId, favoriId);
+      await removeFavourite(writeTx(request), session.userId, favoriId);
       return { id: favoriId };
     },
   );

@@ -1,7 +1,8 @@
 /**
  * GET bo/home/{widget} (SPEC.md §7): the home dashboard's widgets. This issue has one widget,
  * `ventes` (home/home-sales.ts): sales of the chosen sites for the fiscal dates datePerso-1 and
- * datePerso. An unknown widget answers 404 `NotFound`; no site of the scope, 400 `NoSites`.
+ * datePerso. An unknown widget answers 404 `NotFound`; chosen sites none of which is in the
+ * scope, 403 `Forbidden` (others are dropped); no site in the scope at all, 400 `NoSites`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

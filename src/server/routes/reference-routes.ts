@@ -3,6 +3,8 @@
  * sellers, terminals): GET bo/getSites, bo/getEnseignes, bo/getSirets,
  * bo/infra/getRegroupements, bo/getCaisses, bo/getVendeurs. Every answer is limited to the
  * sites of `session.siteIds` (SPEC.md §6); groups and companies appear only through those sites.
+ * One exception: bo/infra/getRegroupements without `id` is administration's list of every
+ * group (issue #18, right CONFIGURATION, administration/groups.ts).
  * The reads are in src/server/reference/.
  */
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +18,9 @@ import {
   SitesAnswerSchema,
   VendeursAnswerSchema,
 } from '../../contract/api.ts';
+import { AdminRegroupementSchema } from '../../contract/administration.ts';
+import { satisfies } from '../../contract/rights.ts';
+import { listAdminGroups } from '../administration/groups.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { listBrands, listCompanies } from '../reference/companies.ts';
@@ -23,7 +28,8 @@ import { sellersBySite } from '../reference/sellers.ts';
 import { listSiteGroups } from '../reference/site-groups.ts';
 import { listSites } from '../reference/sites.ts';
 import { terminalsBySite } from '../reference/terminals.ts';
-import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
+import { errorResponses, ownSession, sessionOf, UserIdParam } from './common.ts';
 
 const IdQuery = z.object({ id: UserIdParam });
 const tags = ['reference data'];
@@ -95,7 +101,26 @@ function registerCompanyRoutes(app: FastifyInstance, { database }: ReferenceOpti
   );
 }
 
-/** GET bo/infra/getRegroupements: the groups holding the scope's sites. */
+/**
+ * Query of GET bo/infra/getRegroupements: with `id` (the caller's own id) the groups of the
+ * user's scope, as before; without it administration's list of every group.
+ */
+const RegroupementsQuery = z.object({
+  id: UserIdParam.optional().describe(
+    'id of the signed-in user: the groups of their scope; absent: every group (needs CONFIGURATION)',
+  ),
+});
+
+/**
+ * The two answers of GET bo/infra/getRegroupements. Administration's first: the serializer keeps
+ * the first member that parses, and a scope answer (no `sites`) never parses as it.
+ */
+const RegroupementsAnswerSchema = z.union([
+  z.array(AdminRegroupementSchema).describe('without `id`: every group (AdminRegroupement)'),
+  z.array(RegroupementSchema).describe("with `id`: the groups of the user's scope (Regroupement)"),
+]);
+
+/** GET bo/infra/getRegroupements: the groups holding the scope's sites, or administration's list. */
 function registerSiteGroupRoutes(app: FastifyInstance, { database }: ReferenceOptions): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
@@ -103,14 +128,28 @@ function registerSiteGroupRoutes(app: FastifyInstance, { database }: ReferenceOp
     {
       config: { rights: 'GET bo/infra/getRegroupements' },
       schema: {
-        summary: "Groups of sites holding at least one of the user's sites, restricted to those sites",
+        summary:
+          "With `id`: groups of sites holding at least one of the user's sites, restricted to those sites. " +
+          'Without `id`: every group for administration',
+        description:
+          'Without `id` (right CONFIGURATION, else 403 Forbidden) each group has its own sites ' +
+          '(`restaurantIds`), added and removed companies (`societesPlus`, `societesMoins`), the ' +
+          'raisons sociales it spans and `sites`, its effective site ids (restaurantIds + sites of ' +
+          'societesPlus − sites of societesMoins).',
         tags,
-        querystring: IdQuery,
-        response: { 200: z.array(RegroupementSchema), ...errorResponses },
+        querystring: RegroupementsQuery,
+        response: { 200: RegroupementsAnswerSchema, ...errorResponses },
       },
     },
     async function getSiteGroups(request) {
-      const session = ownSession(request, request.query.id);
+      const { id } = request.query;
+      if (id === undefined) {
+        if (!satisfies({ anyOf: ['CONFIGURATION'] }, sessionOf(request).droits)) {
+          throw new ApiHttpError(403, 'Forbidden', 'the list of every group needs CONFIGURATION');
+        }
+        return listAdminGroups(database.pool);
+      }
+      const session = ownSession(request, id);
       return listSiteGroups(database.pool, session.siteIds);
     },
   );

@@ -1,6 +1,6 @@
 /**
  * The safe screen's online actions (issue #3 point 2): a manager's countersignature
- * (bo/checkContreCode, then fluxfin/contre_signe), the manager's own code (bo/setContreCode) and
+ * (fluxfin/contre_signe, which checks the code), the manager's own code (bo/setContreCode) and
  * the e-mails (bo/home/envoieMail, envoieMailManquant).
  *
  * Why they do not go through the outbox like the counts: a countersignature proves the manager is
@@ -12,7 +12,7 @@
  */
 import { subDays } from 'date-fns/subDays';
 import {
-  CheckContreCodeAnswerSchema,
+  type CountersignBody,
   OkAnswerSchema,
   IDEMPOTENCY_KEY_HEADER,
   type MailAnswer,
@@ -21,14 +21,7 @@ import {
   SafeCountSchema,
 } from '../../../contract/counting.ts';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
-import {
-  ApiFailure,
-  getJson,
-  http,
-  type SearchParams,
-  toApiFailure,
-  toSearchParams,
-} from '../../lib/http.ts';
+import { ApiFailure, http, type SearchParams, toApiFailure, toSearchParams } from '../../lib/http.ts';
 
 /** Days back from the chosen fiscal date that the "waiting for countersignature" list covers. */
 export const AWAITING_DAYS = 31;
@@ -92,20 +85,6 @@ async function keyedCall<T>(
   }
 }
 
-/**
- * GET bo/checkContreCode: is `code` the manager code of the user of login `managerLogin`?
- * @throws ApiFailure (`Network Error` offline; 429 TooManyRequests after too many tries).
- */
-export async function checkManagerCode(userId: number, managerLogin: string, code: string): Promise<boolean> {
-  requireOnline();
-  const answer = await getJson('bo/checkContreCode', CheckContreCodeAnswerSchema, {
-    id: userId,
-    code: managerLogin,
-    contreCode: code,
-  });
-  return answer.valide;
-}
-
 /** A countersignature as typed: the latest safe count of `site` on `dateFiscale`, by manager `managerName`. */
 export interface CountersignInput {
   site: number;
@@ -118,24 +97,26 @@ export interface CountersignInput {
 }
 
 /**
- * POST fluxfin/contre_signe: answers the countersigned safe count.
+ * POST fluxfin/contre_signe: answers the countersigned safe count. The manager's login, code and
+ * the comment travel in the JSON body, never in the URL (which proxies and browsers log: issue
+ * #17 item 3); the server checks the code in the same request, so no separate bo/checkContreCode
+ * call puts it in a URL first.
  * @throws ApiFailure — 400 BadManagerCode, 404 NotFound, 409 AlreadyCountersigned (src/contract/counting.ts),
  * `Network Error` offline.
  */
 export function countersign(userId: number, input: CountersignInput, key: string): Promise<SafeCount> {
+  const body: CountersignBody = {
+    managerName: input.managerName,
+    managerCode: input.managerCode,
+    commentaire: input.commentaire,
+  };
   return keyedCall(
     'post',
     'fluxfin/contre_signe',
-    {
-      restaurantId: input.site,
-      id: userId,
-      datefiscale: input.dateFiscale,
-      managerName: input.managerName,
-      managerCode: input.managerCode,
-      commentaire: input.commentaire,
-    },
+    { restaurantId: input.site, id: userId, datefiscale: input.dateFiscale },
     key,
-    (body) => SafeCountSchema.parse(body),
+    (answer) => SafeCountSchema.parse(answer),
+    body,
   );
 }
 

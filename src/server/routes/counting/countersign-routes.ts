@@ -10,6 +10,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CheckContreCodeAnswerSchema,
+  type CountersignBody,
+  CountersignBodySchema,
   CountersignQuerySchema,
   FiscalDateSchema,
   OkAnswerSchema,
@@ -24,9 +26,31 @@ import {
   signatureStatuses,
 } from '../../counting/countersignatures.ts';
 import { requireSite } from '../../counting/sites.ts';
+import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
+
+/**
+ * The countersigning manager's login and code and the comment, from the body or else the query
+ * (contract/counting.ts CountersignQuerySchema).
+ * @throws ApiHttpError 400 BadRequest naming the field missing from both.
+ */
+function countersignerOf(
+  query: z.output<typeof CountersignQuerySchema>,
+  body: CountersignBody | null | undefined,
+): { managerLogin: string; managerCode: string; comment: string } {
+  const managerLogin = body?.managerName ?? query.managerName;
+  const managerCode = body?.managerCode ?? query.managerCode;
+  if (managerLogin === undefined) throw missingField('managerName');
+  if (managerCode === undefined) throw missingField('managerCode');
+  return { managerLogin, managerCode, comment: body?.commentaire ?? query.commentaire ?? '' };
+}
+
+/** The 400 of a countersignature field given neither in the body nor in the query. */
+function missingField(field: string): ApiHttpError {
+  return new ApiHttpError(400, 'BadRequest', `${field} is required, in the body or the query`, { field });
+}
 
 /** Registers the signatures list, fluxfin/contre_signe, bo/checkContreCode and bo/setContreCode. */
 export async function countersignRoutes(app: FastifyInstance, options: CountingOptions) {
@@ -59,8 +83,11 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
       schema: {
         summary:
           'A manager countersigns the latest safe count of a site and fiscal date with their manager code',
+        description:
+          'managerName, managerCode and commentaire in the JSON body (preferred: no code in a URL) or in the query (SPEC.md §7)',
         tags: ['counting'],
         querystring: CountersignQuerySchema,
+        body: CountersignBodySchema.nullish(), // the SPEC.md §7 form has no body
         response: { 200: SafeCountSchema, ...errorResponses },
       },
     },
@@ -71,9 +98,7 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
       return countersignLatestSafeCount(writeTx(request), {
         site: q.restaurantId,
         fiscalDate: q.datefiscale,
-        managerLogin: q.managerName,
-        managerCode: q.managerCode,
-        comment: q.commentaire,
+        ...countersignerOf(q, request.body),
       });
     },
   );

@@ -1,7 +1,8 @@
 /**
  * The manager countersignature of a safe count (issue #3 point 2): another manager types their
- * login and manager code, and a comment; the code is checked first (bo/checkContreCode), then the
- * latest count of the site and day is countersigned (fluxfin/contre_signe). It needs the network
+ * login and manager code, and a comment, and the latest count of the site and day is countersigned
+ * (fluxfin/contre_signe, which checks the code: a wrong one is shown at the code's field; the code
+ * travels in the request's body, never in a URL). It needs the network
  * (safe-signatures.ts says why): offline, the dialog says so and keeps everything typed until it
  * is sent or the manager picks another count.
  */
@@ -16,7 +17,7 @@ import { CommentField } from './counting-shell.tsx';
 import { ManagerCodeField } from './manager-code-field.tsx';
 import { OnlineDialogForm, useProblemText } from './online-dialog-form.tsx';
 import { safeQueries } from '../counting-queries.ts';
-import { checkManagerCode, countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
+import { countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
 
 /** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
 export interface CountersignTarget {
@@ -115,8 +116,8 @@ function CountersignFields({
 }
 
 /**
- * The countersign dialog of `target`: checks the manager code, then countersigns under one
- * Idempotency-Key per typed request (a retry after a lost answer countersigns once).
+ * The countersign dialog of `target`: countersigns under one Idempotency-Key per typed request (a
+ * retry after a lost answer countersigns once); a wrong manager code is shown at its field.
  */
 export function CountersignDialog({
   userId,
@@ -142,10 +143,6 @@ export function CountersignDialog({
     if (wrong.managerName || wrong.managerCode) return;
     setBusy(true);
     try {
-      if (!(await checkManagerCode(userId, managerName, draft.managerCode))) {
-        setProblems({ managerCode: 'error.BadManagerCode' });
-        return;
-      }
       const input = {
         site: target.site,
         dateFiscale: target.dateFiscale,
@@ -162,7 +159,9 @@ export function CountersignDialog({
     } catch (e) {
       const outcome = failureOutcome(e, 'counting.online.countersign');
       if (outcome.settle) keys.settle();
-      setProblems({ attempt: outcome.messageId });
+      // A wrong code is the code field's problem: shown there, where it is typed again.
+      const wrongCode = outcome.messageId === 'error.BadManagerCode';
+      setProblems(wrongCode ? { managerCode: outcome.messageId } : { attempt: outcome.messageId });
     } finally {
       setBusy(false);
     }
