@@ -26,7 +26,11 @@ import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/
 import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed/analyses/recuManagers'
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
+import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
+import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
+import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
+import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -118,9 +122,29 @@ const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
   path: '/config/$',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
+  id: '/config/audit',
+  path: '/config/audit',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
+  id: '/config/groupes',
+  path: '/config/groupes',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
   id: '/config/messages',
   path: '/config/messages',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigRulesRoute = AuthedConfigRulesRouteImport.update({
+  id: '/config/rules',
+  path: '/config/rules',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigSitesRoute = AuthedConfigSitesRouteImport.update({
+  id: '/config/sites',
+  path: '/config/sites',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
@@ -159,7 +183,11 @@ export interface FileRoutesByFullPath {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -181,7 +209,11 @@ export interface FileRoutesByTo {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
+  '/config/rules': typeof AuthedConfigRulesRoute
+  '/config/sites': typeof AuthedConfigSitesRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/analyses/comptageCaisses': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -205,7 +237,11 @@ export interface FileRoutesById {
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/config/$': typeof AuthedConfigSplatRoute
+  '/_authed/config/audit': typeof AuthedConfigAuditRoute
+  '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
+  '/_authed/config/rules': typeof AuthedConfigRulesRoute
+  '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
   '/_authed/analyses/comptageCaisses/': typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -229,7 +265,11 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/audit'
+    | '/config/groupes'
     | '/config/messages'
+    | '/config/rules'
+    | '/config/sites'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses/'
@@ -251,7 +291,11 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/audit'
+    | '/config/groupes'
     | '/config/messages'
+    | '/config/rules'
+    | '/config/sites'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
     | '/analyses/comptageCaisses'
@@ -274,7 +318,11 @@ export interface FileRouteTypes {
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
     | '/_authed/config/$'
+    | '/_authed/config/audit'
+    | '/_authed/config/groupes'
     | '/_authed/config/messages'
+    | '/_authed/config/rules'
+    | '/_authed/config/sites'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
     | '/_authed/analyses/comptageCaisses/'
@@ -408,11 +456,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigSplatRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/audit': {
+      id: '/_authed/config/audit'
+      path: '/config/audit'
+      fullPath: '/config/audit'
+      preLoaderRoute: typeof AuthedConfigAuditRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/groupes': {
+      id: '/_authed/config/groupes'
+      path: '/config/groupes'
+      fullPath: '/config/groupes'
+      preLoaderRoute: typeof AuthedConfigGroupesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/messages': {
       id: '/_authed/config/messages'
       path: '/config/messages'
       fullPath: '/config/messages'
       preLoaderRoute: typeof AuthedConfigMessagesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/rules': {
+      id: '/_authed/config/rules'
+      path: '/config/rules'
+      fullPath: '/config/rules'
+      preLoaderRoute: typeof AuthedConfigRulesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/sites': {
+      id: '/_authed/config/sites'
+      path: '/config/sites'
+      fullPath: '/config/sites'
+      preLoaderRoute: typeof AuthedConfigSitesRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/analyses/comptageCaisses/': {
@@ -453,7 +529,11 @@ interface AuthedRouteChildren {
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
+  AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
+  AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
+  AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
+  AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
   AuthedAnalysesComptageCaissesIndexRoute: typeof AuthedAnalysesComptageCaissesIndexRoute
@@ -473,7 +553,11 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedConfigSplatRoute: AuthedConfigSplatRoute,
+  AuthedConfigAuditRoute: AuthedConfigAuditRoute,
+  AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
+  AuthedConfigRulesRoute: AuthedConfigRulesRoute,
+  AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,
   AuthedTicketsSiteIdTicketIdRoute: AuthedTicketsSiteIdTicketIdRoute,

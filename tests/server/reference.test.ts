@@ -232,6 +232,53 @@ describe('reference data of the user scope', () => {
     );
     expect(() => restrictToScope([9, 10], [])).toThrow(expect.objectContaining({ code: 'Forbidden' }));
   });
+
+  it("counts the sites of a group's added companies, minus its removed ones, in getSites and getRegroupements", async () => {
+    const { rows } = await t.database.pool.query<{ id: number }>(
+      `INSERT INTO groups (raison_sociale, societes_plus, societes_moins) VALUES ('Alpha entière', $1, '{}'),
+              ('Sans Beta', $2, $3) RETURNING id`,
+      [[chain.companies.alpha], [chain.companies.alpha, chain.companies.beta], [chain.companies.beta]],
+    );
+    const [alphaOnly, withoutBeta] = rows.map((r) => r.id);
+    await t.database.pool.query('INSERT INTO group_sites (group_id, site_id) VALUES ($1, $2)', [
+      withoutBeta,
+      chain.sites.lille,
+    ]);
+    try {
+      const sites = SitesAnswerSchema.parse((await get(`/api/bo/getSites?id=${adminId}`)).json());
+      expect(Object.fromEntries(sites.map((s) => [s.libelle, s.groupe]))).toEqual({
+        Paris: ['Alpha entière', 'Nord', 'Sans Beta'],
+        Lyon: ['Alpha entière', 'Sans Beta'],
+        Nantes: ['Ouest'],
+        // Lille is a site of Sans Beta, but of company Beta, which Sans Beta removes.
+        Lille: ['Nord'],
+      });
+      const groups = RegroupementSchema.array().parse(
+        (await get(`/api/bo/infra/getRegroupements?id=${adminId}`)).json(),
+      );
+      const alpha = [chain.sites.paris, chain.sites.lyon];
+      expect(groups.filter((g) => g.id === alphaOnly || g.id === withoutBeta)).toEqual([
+        {
+          id: alphaOnly,
+          raisonSociale: 'Alpha entière',
+          raisonsSociales: ['Alpha SAS'],
+          restaurantIds: alpha,
+          societesPlus: [],
+          societesMoins: [],
+        },
+        {
+          id: withoutBeta,
+          raisonSociale: 'Sans Beta',
+          raisonsSociales: ['Alpha SAS'],
+          restaurantIds: alpha,
+          societesPlus: [],
+          societesMoins: [],
+        },
+      ]);
+    } finally {
+      await t.database.pool.query('DELETE FROM groups WHERE id = ANY($1::int[])', [[alphaOnly, withoutBeta]]);
+    }
+  });
 });
 
 describe('getSites for a TOTAL distribution', () => {

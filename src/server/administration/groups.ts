@@ -6,17 +6,21 @@
  *
  * A group's effective sites are its own sites (`restaurantIds`) plus the sites of the companies
  * it adds (`societesPlus`), minus those of the companies it removes (`societesMoins`): removal
- * wins, as in a user's scope (auth/scope.ts).
+ * wins, as in a user's scope (auth/scope.ts). Their one definition is reference/site-groups.ts's
+ * GROUP_SITES_SQL, which bo/getSites, getRegroupements?id and the reports read too.
  *
  * Removal: no profile, user or message refers to a group by id (profiles and messages target
  * sites and companies), so a group is always removable. Favourite reports may name a group
  * (`groupement`); the client already ignores a favourite's group that no longer exists.
- * Groups feed no server cache (the session holds sites, not groups).
+ * Groups feed no server cache (the session holds sites, not groups; the report-site cache holds
+ * each site's clock, currency and brand): a change shows at once, so the group routes need not
+ * wait for the change feed as the site routes do (routes/admin-write-helpers.ts settleCaches).
  */
 import type { z } from 'zod';
 import type { AdminRegroupement, RegroupementInputSchema } from '../../contract/administration.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
+import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
 import { notFound, requireExisting, requireFreeName, uniqueName } from './company-site-checks.ts';
 
 /** A group to save as the contract's schema parsed it. */
@@ -38,18 +42,15 @@ interface GroupRow {
  */
 export async function listAdminGroups(db: Queryable, id?: number): Promise<AdminRegroupement[]> {
   const { rows } = await db.query<GroupRow>(
-    `WITH g AS (
-       SELECT g.id, g.raison_sociale, g.societes_plus, g.societes_moins,
-              array(SELECT gs.site_id FROM group_sites gs WHERE gs.group_id = g.id ORDER BY gs.site_id) AS restaurant_ids
-         FROM groups g WHERE $1::int IS NULL OR g.id = $1)
-     SELECT g.*,
-            array(SELECT s.id FROM sites s
-                   WHERE (s.id = ANY(g.restaurant_ids) OR s.company_id = ANY(g.societes_plus))
-                     AND NOT s.company_id = ANY(g.societes_moins) ORDER BY s.id) AS sites,
-            array(SELECT DISTINCT c.raison_sociale FROM sites s JOIN companies c ON c.id = s.company_id
-                   WHERE (s.id = ANY(g.restaurant_ids) OR s.company_id = ANY(g.societes_plus))
-                     AND NOT s.company_id = ANY(g.societes_moins) ORDER BY c.raison_sociale) AS raisons_sociales
-       FROM g ORDER BY g.raison_sociale, g.id`,
+    `WITH effective AS (SELECT * FROM ${GROUP_SITES_SQL} e WHERE $1::int IS NULL OR e.group_id = $1)
+     SELECT g.id, g.raison_sociale, g.societes_plus, g.societes_moins,
+            array(SELECT gs.site_id FROM group_sites gs WHERE gs.group_id = g.id ORDER BY gs.site_id) AS restaurant_ids,
+            array(SELECT e.site_id FROM effective e WHERE e.group_id = g.id ORDER BY e.site_id) AS sites,
+            array(SELECT DISTINCT c.raison_sociale
+                    FROM effective e JOIN sites s ON s.id = e.site_id JOIN companies c ON c.id = s.company_id
+                   WHERE e.group_id = g.id ORDER BY c.raison_sociale) AS raisons_sociales
+       FROM groups g WHERE $1::int IS NULL OR g.id = $1
+      ORDER BY g.raison_sociale, g.id`,
     [id ?? null],
   );
   return rows.map((r) => ({

@@ -15,7 +15,6 @@
  *   {@link MAX_JSON_DEPTH} is refused with 400 `BadRequest` before it is parsed.
  * - Once parsed, every string of the body (keys included) is checked for what JSON escapes can
  *   spell (`\u0000`, a lone surrogate `\ud800`) and form escapes decode to (`%00`): 400 `InvalidText`.
- *
  * - What Node's HTTP parser refuses before Fastify sees a request (a raw NUL or byte ≥ 0x80 in the
  *   URL, a NUL in a header: its own bare 400) is answered in SPEC.md §8's shape too
  *   ({@link answerClientError}).
@@ -27,11 +26,11 @@ import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RequestPayload } from 'fastify';
 import type { ApiError, ErrorCode } from '../../contract/errors.ts';
 import { ApiHttpError } from './error-handler.ts';
 
-/** Deepest JSON nesting accepted in a body: our deepest body is 3 levels; 32 leaves room. */
+/** Deepest JSON nesting accepted in a body: ours nest a few levels; 32 leaves any honest client room. */
 export const MAX_JSON_DEPTH = 32;
 
 /**
@@ -195,17 +194,27 @@ export class BodyCheck extends Transform {
   #depth = 0;
   #inString = false;
   #escaped = false;
-  /** Bytes seen so far: Fastify compares it with Content-Length. */
-  receivedEncodedLength = 0;
+  readonly #source: { receivedEncodedLength?: number };
+  #received = 0;
 
-  constructor(kind: BodyKind) {
+  /** `source` is the stream it reads: a request, or a decompressing stream in front of one. */
+  constructor(kind: BodyKind, source: { receivedEncodedLength?: number }) {
     super();
     this.#kind = kind;
+    this.#source = source;
+  }
+
+  /**
+   * Bytes received as sent, which Fastify compares with Content-Length: the decompressing
+   * stream's count when the body was compressed, else the bytes seen here.
+   */
+  get receivedEncodedLength(): number {
+    return this.#source.receivedEncodedLength ?? this.#received;
   }
 
   override _transform(data: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
     const chunk = typeof data === 'string' ? Buffer.from(data) : data;
-    this.receivedEncodedLength += chunk.length;
+    this.#received += chunk.length;
     try {
       if (chunk.includes(0)) throw invalidText('body');
       this.#decoder.decode(chunk, { stream: true });
@@ -254,6 +263,23 @@ export class BodyCheck extends Transform {
   }
 }
 
+/** True when the request's body is compressed (a Content-Encoding other than identity). */
+function isEncoded(request: FastifyRequest): boolean {
+  const encoding = request.headers['content-encoding'];
+  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
+}
+
+/** `payload` read through a {@link BodyCheck} when its content type is one we check. */
+function checkedPayload(request: FastifyRequest, payload: RequestPayload): RequestPayload {
+  const kind = bodyKind(request.headers['content-type']);
+  if (kind === null) return payload;
+  const check = new BodyCheck(kind, payload);
+  payload.on('error', function passOnReadError(e) {
+    check.destroy(e);
+  });
+  return payload.pipe(check);
+}
+
 /**
  * Installs the checks on the root instance `app`: call it after the security headers (so the
  * 400s carry them) and before the rights guard (so a bad URL never reaches its session look-up).
@@ -263,13 +289,18 @@ export function installInputGuard(app: FastifyInstance): void {
     checkUrlAndHeaders(request);
   });
   app.addHook('preParsing', async function checkBodyAsItArrives(request, _reply, payload) {
-    const kind = bodyKind(request.headers['content-type']);
-    if (kind === null) return payload;
-    const check = new BodyCheck(kind);
-    payload.on('error', function passOnReadError(e) {
-      check.destroy(e);
-    });
-    return payload.pipe(check);
+    return isEncoded(request) ? payload : checkedPayload(request, payload);
+  });
+  // A compressed body is checked once decompressed: @fastify/compress decompresses it in a
+  // route-level preParsing hook put first, so this one, appended, reads its output.
+  app.addHook('onRoute', function checkDecompressedBodies(route) {
+    const own = route.preParsing === undefined ? [] : [route.preParsing].flat();
+    route.preParsing = [
+      ...own,
+      async function checkDecompressedBody(request, _reply, payload) {
+        return isEncoded(request) ? checkedPayload(request, payload) : payload;
+      },
+    ];
   });
   app.addHook('preValidation', async function checkParsedBody(request) {
     if (request.body !== undefined && !isCleanValue(request.body)) throw invalidText('body');

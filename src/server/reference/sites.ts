@@ -5,6 +5,7 @@
  */
 import type { Site } from '../../contract/api.ts';
 import type { Queryable } from '../db/queryable.ts';
+import { GROUP_SITES_SQL } from './site-groups.ts';
 
 /** SPEC.md §3: a site in no group, or any site when the client type is TOTAL, is in group 'TOUS'. */
 export const ALL_GROUP = 'TOUS';
@@ -25,7 +26,8 @@ interface SiteRow {
 
 /**
  * The sites `siteIds` (a user's scope), ascending restaurantId. `groupe` names the groups
- * holding the site, alphabetically, or `['TOUS']` when none does or when `distribution` is
+ * holding the site among their effective sites (site-groups.ts: own sites, plus the sites of
+ * added companies, minus those of removed ones), alphabetically, or `['TOUS']` when none does or when `distribution` is
  * `TOTAL`; `extras` is the site's free data plus its `code_implant` (null when unknown).
  */
 export async function listSites(
@@ -37,7 +39,7 @@ export async function listSites(
   const { rows } = await db.query<SiteRow>(
     `SELECT s.id, s.libelle, s.company_id, s.currency, s.time_zone, s.code_implant, s.extras,
           coalesce(array_agg(g.raison_sociale ORDER BY g.raison_sociale) FILTER (WHERE g.id IS NOT NULL), '{}') AS groupes
-     FROM sites s LEFT JOIN group_sites gs ON gs.site_id = s.id LEFT JOIN groups g ON g.id = gs.group_id
+     FROM sites s LEFT JOIN ${GROUP_SITES_SQL} gs ON gs.site_id = s.id LEFT JOIN groups g ON g.id = gs.group_id
     WHERE s.id = ANY($1) GROUP BY s.id ORDER BY s.id`,
     [siteIds],
   );

@@ -13,6 +13,7 @@ import type { Dataset, Language } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
 import { hasMessage, LOCALES, message } from '../i18n.ts';
+import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
 import { DIMENSIONS, type Dimension, groupableNames, selectsTickets } from './shaping.ts';
 import { findReportClass } from './registry.ts';
 import { checkedPeriod } from './request.ts';
@@ -205,7 +206,7 @@ export async function groupements(database: Database, q: GroupementsQuery): Prom
     case 'GROUPE': {
       const { rows } = await pool.query<{ id: number; raison_sociale: string }>(
         `SELECT g.id, g.raison_sociale FROM groups g
-          WHERE EXISTS (SELECT 1 FROM group_sites gs WHERE gs.group_id = g.id AND gs.site_id = ANY($1::int[]))
+          WHERE EXISTS (SELECT 1 FROM ${GROUP_SITES_SQL} gs WHERE gs.group_id = g.id AND gs.site_id = ANY($1::int[]))
           ORDER BY g.raison_sociale`,
         [q.siteIds],
       );

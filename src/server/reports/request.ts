@@ -22,6 +22,7 @@ import type { Language, ReportFormat } from '../../contract/reports.ts';
 import type { ChangeFeed, TableCache } from '../db/changes.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
+import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
 import { findReportClass } from './registry.ts';
 import { intersect, parseSort, type Shaping, splitFilter } from './shaping.ts';
 import type { HourRange, ReportClass, ReportRequest, ReportSite } from './types.ts';
@@ -169,25 +170,31 @@ export async function loadReportSites(
   return cache ? ((await cache.get(ids.join(','), read)) ?? []) : read();
 }
 
-/** Sites of the groups `groupIds` that lie in `scope`, ascending (filtre=GROUPE). */
+/**
+ * Effective sites (reference/site-groups.ts) of the groups `groupIds` that lie in `scope`,
+ * ascending (filtre=GROUPE).
+ */
 async function sitesOfGroups(
   database: Database,
   groupIds: number[],
   scope: readonly number[],
 ): Promise<number[]> {
   const { rows } = await database.pool.query<{ site_id: number }>(
-    `SELECT DISTINCT site_id FROM group_sites
-      WHERE group_id = ANY($1::int[]) AND site_id = ANY($2::int[]) ORDER BY site_id`,
+    `SELECT DISTINCT gs.site_id FROM ${GROUP_SITES_SQL} gs
+      WHERE gs.group_id = ANY($1::int[]) AND gs.site_id = ANY($2::int[]) ORDER BY gs.site_id`,
     [groupIds, scope],
   );
   return rows.map((r) => r.site_id);
 }
 
-/** The group names of each of `siteIds` (regroupement=GROUPE), sorted; sites without group absent. */
+/**
+ * The names of the groups holding each of `siteIds` among their effective sites
+ * (reference/site-groups.ts), sorted, for regroupement=GROUPE; sites in no group absent.
+ */
 async function groupsOfSites(database: Database, siteIds: number[]): Promise<Record<number, string[]>> {
   const { rows } = await database.pool.query<{ site_id: number; names: string[] }>(
     `SELECT gs.site_id, array_agg(g.raison_sociale ORDER BY g.raison_sociale) AS names
-       FROM group_sites gs JOIN groups g ON g.id = gs.group_id
+       FROM ${GROUP_SITES_SQL} gs JOIN groups g ON g.id = gs.group_id
       WHERE gs.site_id = ANY($1::int[]) GROUP BY gs.site_id`,
     [siteIds],
   );

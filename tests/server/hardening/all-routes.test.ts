@@ -62,6 +62,24 @@ describe('a NUL anywhere in a request is a 400 on every API route, never a 500 o
     expect(res.json()).toMatchObject({ code: 'BadRequest', details: { maxDepth: 32 } });
   });
 
+  it('POST bo/infra/saveUtilisateur: a %00, a lone %FF or a split sequence in its form body answers 400 InvalidText', async () => {
+    for (const payload of [
+      'email=a%00b%40x.fr',
+      'theme=%FF',
+      'theme=%C3&couleur=%A9',
+      'login=root&theme=\u0000',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/bo/infra/saveUtilisateur?id=${id}`,
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'InvalidText', details: { where: 'body' } });
+    }
+  });
+
   it('wrote no line at error level for any of them', () => {
     expect(t.lines.length).toBeGreaterThan(keys.length); // the requests were logged
     expect(t.errorLines()).toEqual([]);

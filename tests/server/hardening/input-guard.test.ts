@@ -1,4 +1,5 @@
 import fastifyFormbody from '@fastify/formbody';
+import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../../src/contract/api.ts';
@@ -149,6 +150,24 @@ describe('the input guard of the app', () => {
     const atLimit = await favourite(nested(MAX_JSON_DEPTH));
     expect(atLimit.statusCode).toBe(400);
     expect(atLimit.json().details?.maxDepth).toBeUndefined();
+  });
+
+  it('checks a compressed body once decompressed', async () => {
+    const gzipped = (body: string | Buffer) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/bo/favoris/save?id=${userId}`,
+        headers: { ...headers, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync(body),
+      });
+    // Clean: decompressed, parsed and refused by the route's schema only.
+    const clean = await gzipped('{"libelle":"café"}');
+    expect(clean.statusCode).toBe(400);
+    expect(clean.json()).toMatchObject({ code: 'BadRequest', details: { issues: expect.any(Array) } });
+    for (const bad of ['{"libelle":"a\\u0000"}', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])]) {
+      expect((await gzipped(bad)).json(), String(bad)).toMatchObject({ code: 'InvalidText' });
+    }
+    expect((await gzipped(nested(10_000))).json()).toMatchObject({ details: { maxDepth: MAX_JSON_DEPTH } });
   });
 
   it('refuses a NUL in a text/plain body', async () => {

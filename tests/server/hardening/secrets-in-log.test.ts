@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../../src/contract/api.ts';
 import { ConfigError, loadConfig } from '../../../src/server/config.ts';
@@ -12,6 +13,7 @@ const WRONG_CODE = '864209';
 const RESET_KEY = 'rk-7Qz4-reset-key-Wd9';
 const NEW_PASSWORD = 'Nouveau-Mot2passe!';
 const CONFIRM_KEY = 'confirm-Key-3Xv8';
+const CHANGED_PASSWORD = 'Autre-Mot3passe?';
 
 /** The occurrences of `secret` in `lines`, as a whole word (a code is not part of a longer number). */
 function occurrences(lines: string[], secret: string): string[] {
@@ -106,7 +108,16 @@ describe.each([
   });
 
   it('wrote none of the codes, passwords, keys or tokens', () => {
-    const secrets = [MANAGER_CODE, WRONG_CODE, RESET_KEY, NEW_PASSWORD, CONFIRM_KEY, PASSWORD, token];
+    const secrets = [
+      MANAGER_CODE,
+      WRONG_CODE,
+      RESET_KEY,
+      NEW_PASSWORD,
+      CONFIRM_KEY,
+      CHANGED_PASSWORD,
+      PASSWORD,
+      token,
+    ];
     for (const secret of secrets) expect(occurrences(lines, secret), secret).toEqual([]);
     for (const login of ['boss', 'counter']) {
       for (const secret of [PASSWORD, token]) {
@@ -119,8 +130,8 @@ describe.each([
 /**
  * Signs in (password in Basic), sets a manager code (body), saves a safe count, checks the code
  * (SPEC query form), countersigns with the code in the body and in the query (a wrong one), and
- * calls the password-reset and user-creation URLs that carry passwords and keys in the query
- * (served by administration's routes once merged, else answered 404: logged all the same).
+ * calls the password-reset URLs that carry a password and a key in the query (answered 404 until
+ * their routes are merged: logged all the same), and the account routes ({@link useAccountRoutes}).
  * @returns the session token of the user who counted.
  */
 async function useSecretRoutes(t: LoggedApp): Promise<string> {
@@ -129,7 +140,7 @@ async function useSecretRoutes(t: LoggedApp): Promise<string> {
   const bossId = await t.createUser('boss', ['COFFRE']);
   const counter = await t.signIn('counter');
   const boss = await t.signIn('boss');
-  const send = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+  const send: Send = (method, url, headers, payload) =>
     t.app.inject({ method, url: `/api/${url}`, headers, ...(payload ? { payload } : {}) });
 
   expect(
@@ -167,18 +178,65 @@ async function useSecretRoutes(t: LoggedApp): Promise<string> {
     resetPasswordKey: RESET_KEY,
     password: NEW_PASSWORD,
   });
-  await send(
-    'POST',
-    `bo/infra/newUtilisateur?login=zoe&password=${NEW_PASSWORD}&rePasswordKey=${CONFIRM_KEY}&profileId=1`,
-    boss,
-    [],
-  );
+  await useAccountRoutes(t, send);
   // A failed sign-in and a call with a wrong token: credentials in headers, never logged.
   await send('GET', 'bo/connexion?username=boss', {
     ...anonymous,
     authorization: basic('boss', NEW_PASSWORD),
   });
   return tokenOf(counter);
+}
+
+type Send = (
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object | string,
+) => Promise<LightMyRequestResponse>;
+
+/**
+ * An administrator creates a user with the password in the query (SPEC §7 form; once with a
+ * confirmation that differs), the user signs in with it and changes it through saveUtilisateur's
+ * form body (current password, new one and its confirmation).
+ */
+async function useAccountRoutes(t: LoggedApp, send: Send): Promise<void> {
+  await t.createUser('chief'); // every right
+  const chief = await t.signIn('chief');
+  const { rows } = await t.database.pool.query<{ id: number }>(
+    `SELECT id FROM profiles WHERE titre = 'profile-chief'`,
+  );
+  const create = `bo/infra/newUtilisateur?login=zoe&profileId=${rows[0]!.id}&password=${encodeURIComponent(NEW_PASSWORD)}`;
+  const mismatch = await send('POST', `${create}&rePasswordKey=${CONFIRM_KEY}`, chief, []);
+  expect(mismatch.json()).toMatchObject({ code: 'PasswordMismatch' });
+  const created = await send(
+    'POST',
+    `${create}&rePasswordKey=${encodeURIComponent(NEW_PASSWORD)}`,
+    chief,
+    [],
+  );
+  expect(created.statusCode, created.body).toBe(200);
+  const signIn = await send('GET', 'bo/connexion?username=zoe', {
+    [CLIENT_HEADER]: CLIENT_HEADER_VALUE,
+    authorization: basic('zoe', NEW_PASSWORD),
+  });
+  const zoe = {
+    [CLIENT_HEADER]: CLIENT_HEADER_VALUE,
+    authorization: basic('zoe', signIn.json<{ token: string }>().token),
+  };
+  const form = new URLSearchParams({
+    updatePassword: 'true',
+    currentPassword: NEW_PASSWORD,
+    password: CHANGED_PASSWORD,
+    rePasswordKey: CHANGED_PASSWORD,
+  });
+  const { id } = signIn.json<{ id: number }>();
+  const changed = await t.app.inject({
+    method: 'POST',
+    url: `/api/bo/infra/saveUtilisateur?id=${id}`,
+    headers: { ...zoe, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form.toString(),
+  });
+  expect(changed.statusCode, changed.body).toBe(200);
 }
 
 /** The token inside the Basic header of a signed-in user's headers. */

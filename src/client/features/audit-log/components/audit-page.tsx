@@ -1,0 +1,148 @@
+/**
+ * /config/audit (issue #18): the administration's audit log, read only. Filters: who, what kind
+ * of thing, and a period typed DD/MM/YYYY (SPEC.md §9); newest first, a page at a time. Each
+ * entry says who, when (DD/MM/YYYY HH:mm in every language), the action, its target, the address
+ * it came from, and the changed fields as before → after.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { AuditEntry } from '../../../../contract/administration.ts';
+import { displayInstant } from '../../../../contract/dates.ts';
+import { Button } from '../../../ui/button.tsx';
+import { cardClass } from '../../../ui/card.tsx';
+import { changedFields, valueText } from '../audit-diff.ts';
+import { labelOr } from '../audit-labels.ts';
+import { AUDIT_PAGE_SIZE, type AuditFilters, auditQueries } from '../audit-queries.ts';
+import { AuditFilterBar } from './audit-filter-bar.tsx';
+import './audit-log.css';
+
+const NO_FILTERS: AuditFilters = { userId: null, kind: null, dateDebut: null, dateFin: null };
+
+/** The /config/audit screen. */
+export function AuditPage() {
+  const intl = useIntl();
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [page, setPage] = useState(0);
+  const [periodOk, setPeriodOk] = useState(true);
+  const entries = useQuery({ ...auditQueries.page(filters, page), enabled: periodOk });
+  const total = entries.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+  const seenKinds = (entries.data?.entries ?? []).map((e) => e.kind).filter((k): k is string => k !== null);
+  return (
+    <div className="al-page">
+      <h1 className="al-title">{intl.formatMessage({ id: 'audit.title' })}</h1>
+      <p className="al-muted">{intl.formatMessage({ id: 'audit.intro' })}</p>
+      <AuditFilterBar
+        filters={filters}
+        seenKinds={seenKinds}
+        onChange={(next, valid) => {
+          setFilters(next);
+          setPeriodOk(valid);
+          setPage(0);
+        }}
+      />
+      {entries.isError ? (
+        <div className="al-error" role="alert">
+          <p>{intl.formatMessage({ id: 'audit.loadFailed' })}</p>
+          <Button onPress={() => void entries.refetch()}>{intl.formatMessage({ id: 'audit.retry' })}</Button>
+        </div>
+      ) : !entries.data ? (
+        <p className="al-muted">{intl.formatMessage({ id: 'audit.loading' })}</p>
+      ) : entries.data.entries.length === 0 ? (
+        <p className={`${cardClass} al-muted`}>{intl.formatMessage({ id: 'audit.empty' })}</p>
+      ) : (
+        <>
+          <p className="al-muted" role="status">
+            {intl.formatMessage(
+              { id: 'audit.range' },
+              {
+                from: page * AUDIT_PAGE_SIZE + 1,
+                to: page * AUDIT_PAGE_SIZE + entries.data.entries.length,
+                total,
+              },
+            )}
+          </p>
+          <ol className="al-list" aria-label={intl.formatMessage({ id: 'audit.list' })}>
+            {entries.data.entries.map((e) => (
+              <AuditItem key={e.id} entry={e} />
+            ))}
+          </ol>
+        </>
+      )}
+      {pages > 1 ? (
+        <nav className="al-pager" aria-label={intl.formatMessage({ id: 'audit.pages' })}>
+          <Button onPress={() => setPage((p) => Math.max(0, p - 1))} isDisabled={page === 0}>
+            {intl.formatMessage({ id: 'audit.previous' })}
+          </Button>
+          <span>{intl.formatMessage({ id: 'audit.page' }, { page: page + 1, pages })}</span>
+          <Button onPress={() => setPage((p) => p + 1)} isDisabled={page + 1 >= pages}>
+            {intl.formatMessage({ id: 'audit.next' })}
+          </Button>
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+/** One entry: who, when, action, target, address, and its changes. */
+function AuditItem({ entry }: { entry: AuditEntry }) {
+  const intl = useIntl();
+  const { date, time } = displayInstant(entry.at);
+  const [kind = entry.action, verb = ''] = entry.action.split('.');
+  const kindLabel = labelOr(intl, `audit.kind.${kind}`, kind);
+  const action = `${kindLabel} · ${labelOr(intl, `audit.verb.${verb}`, verb)}`;
+  const none = intl.formatMessage({ id: 'audit.none' });
+  const facts: [string, string][] = [
+    ['audit.who', entry.login ?? intl.formatMessage({ id: 'audit.anonymous' })],
+    ['audit.when', intl.formatMessage({ id: 'audit.at' }, { date, time })],
+    ['audit.target', entry.targetId ? `${kindLabel} #${entry.targetId}` : none],
+    ['audit.address', entry.address ?? none],
+  ];
+  return (
+    <li className="al-item">
+      <h2 className="al-item__action">{action}</h2>
+      <dl className="al-facts">
+        {facts.map(([id, value]) => (
+          <div key={id} className="al-facts__row">
+            <dt>{intl.formatMessage({ id })}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <AuditDiff entry={entry} />
+    </li>
+  );
+}
+
+/** The changed fields of an entry as a table: field, before, after. */
+function AuditDiff({ entry }: { entry: AuditEntry }) {
+  const intl = useIntl();
+  const changes = changedFields(entry.before, entry.after);
+  if (changes.length === 0) return <p className="al-muted">{intl.formatMessage({ id: 'audit.noChange' })}</p>;
+  const words = {
+    empty: intl.formatMessage({ id: 'audit.none' }),
+    yes: intl.formatMessage({ id: 'audit.yes' }),
+    no: intl.formatMessage({ id: 'audit.no' }),
+  };
+  return (
+    <table className="al-diff" aria-label={intl.formatMessage({ id: 'audit.changes' })}>
+      <thead>
+        <tr>
+          <th scope="col">{intl.formatMessage({ id: 'audit.field' })}</th>
+          <th scope="col">{intl.formatMessage({ id: 'audit.before' })}</th>
+          <th scope="col">{intl.formatMessage({ id: 'audit.after' })}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((c) => (
+          <tr key={c.field}>
+            <th scope="row">{labelOr(intl, `audit.field.${c.field}`, c.field)}</th>
+            <td className="al-diff__before">{valueText(c.before, words)}</td>
+            <td className="al-diff__after">{valueText(c.after, words)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

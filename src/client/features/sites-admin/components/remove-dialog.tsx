@@ -1,0 +1,96 @@
+/**
+ * The confirmation before removing a company (SPEC.md §5). The server refuses while the company
+ * has sites (`InUse`): the dialog then stays open and names them, so the user knows what to move
+ * or remove first.
+ */
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { Societe } from '../../../../contract/administration.ts';
+import { notify } from '../../../lib/notifications.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Dialog } from '../../../ui/dialog.tsx';
+import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
+import { removeCompany, removeGroup } from '../sites-admin-queries.ts';
+
+export interface RemoveDialogProps {
+  /** What is removed (null: closed): its id and the name the dialog shows. */
+  target: { id: number; name: string } | null;
+  /** `company` or `group`: the call and the texts. */
+  kind: 'company' | 'group';
+  onClose: () => void;
+}
+
+/** The confirmation of the module comment, for a company or a group. */
+export function RemoveDialog({ target, kind, onClose }: RemoveDialogProps) {
+  const intl = useIntl();
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<AdminRefusal | null>(null);
+  const prefix = kind === 'company' ? 'sitesAdmin.company.remove' : 'groupsAdmin.remove';
+  const close = () => {
+    setRefusal(null);
+    onClose();
+  };
+
+  async function confirm(id: number) {
+    setBusy(true);
+    setRefusal(null);
+    try {
+      await (kind === 'company' ? removeCompany(id) : removeGroup(id));
+      notify.success('SuccessMod');
+      close();
+    } catch (e) {
+      setRefusal(adminRefusal(e, intl.messages));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog
+      role="alertdialog"
+      title={intl.formatMessage({ id: `${prefix}.title` })}
+      isOpen={target !== null}
+      onOpenChange={(open) => {
+        if (!open) close();
+      }}
+      isDismissable={!busy}
+    >
+      {target ? (
+        <>
+          <p>{intl.formatMessage({ id: `${prefix}.body` }, { name: target.name })}</p>
+          {refusal ? (
+            <p className="sa-form-error" role="alert">
+              {intl.formatMessage(
+                { id: refusal.inUse ? `${prefix}.inUse` : refusal.messageId },
+                { names: refusal.inUse?.join(', ') ?? '' },
+              )}
+            </p>
+          ) : null}
+          <div className="sa-buttons">
+            <Button
+              className="sa-danger sa-danger--solid"
+              isDisabled={busy}
+              onPress={() => void confirm(target.id)}
+            >
+              {intl.formatMessage({ id: 'sitesAdmin.remove.confirm' })}
+            </Button>
+            <Button autoFocus onPress={close} isDisabled={busy}>
+              {intl.formatMessage({ id: 'sitesAdmin.cancel' })}
+            </Button>
+          </div>
+        </>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** The company removal of the module comment. */
+export function RemoveCompanyDialog({ company, onClose }: { company: Societe | null; onClose: () => void }) {
+  return (
+    <RemoveDialog
+      kind="company"
+      target={company ? { id: company.id, name: company.raisonSociale } : null}
+      onClose={onClose}
+    />
+  );
+}
