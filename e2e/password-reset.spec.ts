@@ -5,9 +5,8 @@
  * the link does not work twice. Afterwards the administrator gets E2E.password back (the same way,
  * through the API), so the specs that follow sign in as before.
  *
- * The e2e server must mail to this spec's SMTP server: run it with SMTP_URL set, e.g.
- * `SMTP_URL=smtp://127.0.0.1:2593 E2E_PORT=8093 npx playwright test e2e/password-reset.spec.ts`
- * (Playwright hands its environment to the server it starts); playwright.config.ts may set it too.
+ * The e2e server mails to this spec's SMTP server at SMTP_URL, which playwright.config.ts sets
+ * (port E2E_PORT + 5000 when unset) for the server and the workers alike.
  */
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
