@@ -7,6 +7,10 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { E2E } from './e2e/env.ts';
 
+// The e2e server mails to an SMTP server the mail specs start on this port (password reset,
+// administration); set here so the workers, which inherit the environment, read the same URL.
+process.env.SMTP_URL ??= `smtp://127.0.0.1:${E2E.port + 5000}`;
+
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
@@ -55,9 +59,9 @@ export default defineConfig({
       // The suite signs in some thirty times, often within a minute from one address: above the
       // default limit of 10 sign-ins a minute, which the server tests check (tests/server/auth).
       COMPTOIR_LOGIN_RATE: '120',
+      SMTP_URL: process.env.SMTP_URL,
+      COMPTOIR_PUBLIC_URL: E2E.baseURL,
       LOG_LEVEL: 'warn',
-      // Reset links go to the SMTP server of e2e/mailbox.ts.
-      SMTP_URL: E2E.smtpUrl,
     },
   },
 });

@@ -21,28 +21,39 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { cataloguePart } from './src/client/lib/catalogue-parts.ts';
 
-const CATALOGUE = /[\\/]i18n[\\/](fr|en|de)\.json$/;
+const CATALOGUE = /[\\/]i18n[\\/](fr|en|de)\.json(?:\?part=(start|later))?$/;
 const COMPILED_SUFFIX = '.compiled.js';
+const COMPILED = /^(.*)\.(start|later|all)\.compiled\.js$/;
 
-/** Serves `i18n/<lang>.json` to the client as `{ id: MessageFormatElement[] }` (parsed here, not in the browser). */
+/**
+ * Serves `i18n/<lang>.json` to the client as `{ id: MessageFormatElement[] }` (parsed here, not in
+ * the browser); `i18n/<lang>.json?part=start|later` as the messages of that part only
+ * (src/client/lib/catalogue-parts.ts).
+ */
 function precompiledCatalogues(): Plugin {
   return {
     name: 'comptoir:precompiled-catalogues',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!CATALOGUE.test(source)) return null;
-      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const match = CATALOGUE.exec(source);
+      if (!match) return null;
+      const bare = source.replace(/\?.*$/, '');
+      const resolved = await this.resolve(bare, importer, { ...options, skipSelf: true });
       // A new id not ending in .json, so Vite's JSON plugin leaves it to us.
-      return resolved ? `${resolved.id}${COMPILED_SUFFIX}` : null;
+      return resolved ? `${resolved.id}.${match[2] ?? 'all'}${COMPILED_SUFFIX}` : null;
     },
     load(id) {
-      if (!id.endsWith(COMPILED_SUFFIX)) return null;
-      const file = id.slice(0, -COMPILED_SUFFIX.length);
+      const match = COMPILED.exec(id);
+      if (!match) return null;
+      const [, file, part] = match as unknown as [string, string, 'start' | 'later' | 'all'];
       this.addWatchFile(file);
       const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
       const compiled = Object.fromEntries(
-        Object.entries(catalogue).map(([key, message]) => [key, parse(message)]),
+        Object.entries(catalogue)
+          .filter(([key]) => part === 'all' || cataloguePart(key) === part)
+          .map(([key, message]) => [key, parse(message)]),
       );
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`;
     },

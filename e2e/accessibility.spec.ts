@@ -24,6 +24,15 @@ const SCREENS = [
   '/analyses/listExports',
   '/analyses/recuManagers',
   '/analyses/repartitions',
+  '/account',
+  '/config',
+  '/config/users',
+  '/config/profils',
+  '/config/groupes',
+  '/config/sites',
+  '/config/messages',
+  '/config/rules',
+  '/config/audit',
 ];
 
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];

@@ -7,6 +7,4 @@ export const E2E = {
   dataDir: path.resolve('.tmp', 'e2e-data'),
   login: 'admin',
   password: 'E2e-Admin-2026!',
-  /** Where the e2e server mails (SMTP_URL); e2e/mailbox.ts listens there. Beside the app's port, so parallel runs differ. */
-  smtpUrl: process.env.SMTP_URL ?? `smtp://127.0.0.1:${20_000 + Number(process.env.E2E_PORT ?? 8090)}`,
 } as const;

@@ -60,8 +60,16 @@ test('at 1024 px the navigation entries sit on one row', async ({ browser }) => 
   });
   const page = await context.newPage();
   await signIn(page);
-  const links = page.locator('.app-nav__link');
+  const links = page.locator('.app-nav .app-nav__link');
   await expect(links.last()).toHaveText('Reçus');
+  // The settings links sit in the header's first row, beside the sync badge (app/nav-menu.tsx NavTools).
+  const administration = page.locator('.app-tools').getByRole('link', { name: 'Administration' });
+  await expect(administration).toBeVisible();
+  const [toolTop, syncTop] = await Promise.all([
+    administration.evaluate((a) => Math.round(a.getBoundingClientRect().bottom)),
+    page.locator('.app-header__logout').evaluate((b) => Math.round(b.getBoundingClientRect().bottom)),
+  ]);
+  expect(Math.abs(toolTop - syncTop)).toBeLessThan(8);
   const tops = await links.evaluateAll((all) => all.map((a) => Math.round(a.getBoundingClientRect().top)));
   expect(tops.length).toBeGreaterThanOrEqual(10);
   expect(new Set(tops).size).toBe(1);

@@ -1,13 +1,12 @@
 /**
  * A real SMTP server for the e2e specs that need mail (issue #18: reset links): it listens on the
- * port of E2E.smtpUrl, the SMTP_URL the e2e server is started with (playwright.config.ts), and
+ * port of SMTP_URL, which playwright.config.ts sets for the e2e server and the workers alike, and
  * keeps every mail it receives, parsed, in arrival order.
  */
 import type { AddressInfo } from 'node:net';
 import { expect } from '@playwright/test';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { E2E } from './env.ts';
 
 /** The mails received so far and the server receiving them; {@link openMailbox} starts it. */
 export interface Mailbox {
@@ -22,7 +21,10 @@ export interface Mailbox {
 
 /** Port of SMTP_URL, the server the e2e server mails to. */
 function smtpPort(): number {
-  return Number(new URL(E2E.smtpUrl).port || 25);
+  const url = process.env.SMTP_URL;
+  if (!url)
+    throw new Error('SMTP_URL is unset: playwright.config.ts sets it for the e2e server and the specs.');
+  return Number(new URL(url).port || 25);
 }
 
 /** Starts the SMTP server on SMTP_URL's port (127.0.0.1, no TLS, no authentication). */

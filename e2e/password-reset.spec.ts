@@ -5,8 +5,8 @@
  * the link does not work twice. Afterwards the administrator gets E2E.password back (the same way,
  * through the API), so the specs that follow sign in as before.
  *
- * The e2e server mails to this spec's SMTP server (e2e/mailbox.ts): playwright.config.ts hands it
- * E2E.smtpUrl as SMTP_URL (an SMTP_URL in the environment wins).
+ * The e2e server mails to this spec's SMTP server (e2e/mailbox.ts) at SMTP_URL, which
+ * playwright.config.ts sets (port E2E_PORT + 5000 when unset) for the server and the workers alike.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';

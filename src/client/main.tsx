@@ -1,6 +1,6 @@
 /**
  * Entry point: reads the stored session and language (idb-keyval) and loads only the active
- * language's catalogue before the first render, so a signed-in user lands on their screen in
+ * language's catalogue (its start part) before the first render, so a signed-in user lands on their screen in
  * their language with no flash of the login. The service worker registers after that.
  */
 // First: zod must know it may not evaluate code before any schema of ours is built or used.
@@ -12,7 +12,7 @@ import { router } from './app/router.tsx';
 import { registerServiceWorker } from './app/service-worker.ts';
 import './app/styles.css';
 import { appState } from './lib/app-state.ts';
-import { I18nProvider, initLanguage } from './lib/i18n.tsx';
+import { ensureFullCatalogue, I18nProvider, initLanguage } from './lib/i18n.tsx';
 import { restoreSession } from './lib/session.ts';
 
 if (appState.isMobile) document.documentElement.dataset.mobile = 'true';
@@ -29,3 +29,6 @@ createRoot(root).render(
 );
 
 void registerServiceWorker();
+// The catalogue's later part (the signed-in screens' messages), fetched now so sign-in seldom waits
+// for it; routes/_authed.tsx awaits it before a signed-in screen shows, and reports a failure there.
+void ensureFullCatalogue().catch(() => {});

@@ -83,11 +83,15 @@ describe('my details', () => {
     await press(button);
     await waitUntil(() => document.querySelector('[role="option"]') !== null, 5_000, 20);
     await press([...document.querySelectorAll('[role="option"]')].find((o) => o.textContent === 'Deutsch'));
+    // The list closes (its exit runs on timers): let it finish inside act before the save.
+    await waitUntil(() => document.querySelector('[role="listbox"]') === null, 5_000, 20);
     await submitForm('account-profile-form');
-    await waitUntil(() => i18nState.language === 'de', 5_000, 20);
+    const saveButton = () =>
+      document.querySelector<HTMLButtonElement>('[data-testid="account-profile-form"] button[type="submit"]');
+    await waitUntil(() => i18nState.language === 'de' && !saveButton()?.disabled, 5_000, 20);
     const { rows } = await t.database.pool.query('SELECT language FROM users WHERE id = $1', [paulId]);
     expect(rows[0].language).toBe('de');
-    await setLanguage('fr');
+    await act(() => setLanguage('fr'));
   });
 });
 

@@ -113,11 +113,13 @@ describe('/config/messages', () => {
     await typeInto(fieldLabelled('Texte en français'), 'Inventaire dimanche à 8 h');
     // The site picker: open it, choose Paris.
     await press(buttonNamed(page(), 'Sites visésAucun site choisi▾'));
-    await waitUntil(() => [...page().querySelectorAll('[role="option"]')].length > 0, 5_000, 20);
-    const parisOption = [...page().querySelectorAll<HTMLElement>('[role="option"]')].find((o) =>
-      o.textContent?.includes('Paris'),
-    );
-    await press(parisOption!);
+    // Under load the list may show before the sites are in it: wait for Paris itself.
+    const parisOption = () =>
+      [...page().querySelectorAll<HTMLElement>('[role="option"]')].find((o) =>
+        o.textContent?.includes('Paris'),
+      );
+    await waitUntil(() => parisOption() !== undefined, 5_000, 20);
+    await press(parisOption()!);
     await submit();
     await waitUntil(() => listed().length === 1, 5_000, 20);
 

@@ -45,6 +45,29 @@ export function NavBar({ entries }: { entries: readonly NavEntry[] }) {
 }
 
 /**
+ * Wide screens: the settings entries (Administration…) as links in the header's first row, beside
+ * the sync badge and the language choice, so the bar of screens below stays on one row on a tablet
+ * (issue #20 item 10). Phones show them in the Menu sheet with the others. Nothing when empty.
+ */
+export function NavTools({ entries }: { entries: readonly NavEntry[] }) {
+  const intl = useIntl();
+  if (entries.length === 0) return null;
+  return (
+    <nav className="app-tools" aria-label={intl.formatMessage({ id: 'nav.group.settings' })}>
+      <ul className="app-tools__list">
+        {entries.map((n) => (
+          <li key={String(n.to)}>
+            <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
+              <FormattedMessage id={n.messageId} />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
  * The phone "Menu" button and its sheet: the allowed entries by group (current page marked with
  * `aria-current="page"`), then the language choice and sign-out. Closes on navigation (a link
  * pressed, or the path changed by back/forward), on Escape and on a click outside.

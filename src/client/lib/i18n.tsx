@@ -1,14 +1,17 @@
 /**
  * Languages of the interface (SPEC.md §1, §9: fr default, en, de). The choice is kept in
  * idb-keyval (SPEC.md §3 "the language choice is stored locally"); French when none is stored
- * (SPEC.md §4). Each catalogue `i18n/<lang>.json` is its own chunk, loaded on demand, so the first
- * load carries only the active language. `<html lang>` follows the choice.
+ * (SPEC.md §4). Each catalogue `i18n/<lang>.json` is its own pair of chunks, loaded on demand, so
+ * the first load carries only the active language, and of it only the `start` part
+ * (lib/catalogue-parts.ts); the `later` part is fetched after the first paint and awaited before a
+ * signed-in screen shows ({@link ensureFullCatalogue}). `<html lang>` follows the choice.
  */
 import { get, set } from 'idb-keyval';
 import { type ReactNode, useCallback } from 'react';
 import { IntlProvider } from 'react-intl';
 import { proxy, useSnapshot } from 'valtio';
 import type { Language } from '../../contract/reports.ts';
+import type { CataloguePart } from './catalogue-parts.ts';
 
 /** The languages offered, French first (the default and the source language). */
 export const LANGUAGES = ['fr', 'en', 'de'] as const satisfies readonly Language[];
@@ -20,11 +23,20 @@ export const LANGUAGE_KEY = 'comptoir.language';
 /** A catalogue: message id → ICU message. */
 export type Catalogue = Record<string, string>;
 
-// One dynamic import per language, written out so the bundler makes one chunk each.
-const loaders: Record<Language, () => Promise<{ default: Catalogue }>> = {
-  fr: () => import('../../../i18n/fr.json'),
-  en: () => import('../../../i18n/en.json'),
-  de: () => import('../../../i18n/de.json'),
+// One dynamic import per language and part, written out so the bundler makes one chunk each.
+const loaders: Record<Language, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
+  fr: {
+    start: () => import('../../../i18n/fr.json?part=start'),
+    later: () => import('../../../i18n/fr.json?part=later'),
+  },
+  en: {
+    start: () => import('../../../i18n/en.json?part=start'),
+    later: () => import('../../../i18n/en.json?part=later'),
+  },
+  de: {
+    start: () => import('../../../i18n/de.json?part=start'),
+    later: () => import('../../../i18n/de.json?part=later'),
+  },
 };
 
 export function isLanguage(value: unknown): value is Language {
@@ -37,20 +49,47 @@ export const i18nState = proxy<{ language: Language; messages: Catalogue | null 
   messages: null,
 });
 
+/** Start parts loaded, by language. */
 const loaded = new Map<Language, Catalogue>();
+/** Whole catalogues (start and later parts merged), by language. */
+const complete = new Map<Language, Catalogue>();
 
-/** Loads (once) the catalogue of `language`. Rejects when the chunk cannot be fetched. */
-export async function loadCatalogue(language: Language): Promise<Catalogue> {
+/** Loads (once) the start part of `language`'s catalogue. Rejects when the chunk cannot be fetched. */
+async function loadStart(language: Language): Promise<Catalogue> {
   const cached = loaded.get(language);
   if (cached) return cached;
-  const { default: catalogue } = await loaders[language]();
+  const { default: catalogue } = await loaders[language].start();
   loaded.set(language, catalogue);
   return catalogue;
 }
 
-/** The languages whose catalogue has been loaded so far (to check laziness). */
+/**
+ * Loads (once) the whole catalogue of `language`, both parts merged. Rejects when a chunk cannot
+ * be fetched.
+ */
+export async function loadCatalogue(language: Language): Promise<Catalogue> {
+  const cached = complete.get(language);
+  if (cached) return cached;
+  const [start, { default: later }] = await Promise.all([loadStart(language), loaders[language].later()]);
+  const whole = { ...start, ...later };
+  complete.set(language, whole);
+  return whole;
+}
+
+/** The languages whose catalogue (at least its start part) has been loaded so far (to check laziness). */
 export function loadedLanguages(): Language[] {
   return [...loaded.keys()];
+}
+
+/**
+ * Makes the active language's whole catalogue the one shown (loading its later part once).
+ * Awaited before a signed-in screen renders (routes/_authed.tsx) and started after the first
+ * paint (main.tsx) so sign-in seldom waits for it. Rejects when the chunk cannot be fetched.
+ */
+export async function ensureFullCatalogue(): Promise<void> {
+  const language = i18nState.language;
+  const whole = await loadCatalogue(language);
+  if (i18nState.language === language && i18nState.messages !== whole) applyLanguage(language, whole);
 }
 
 function applyLanguage(language: Language, messages: Catalogue): void {
@@ -72,11 +111,11 @@ export async function initLanguage(): Promise<Language> {
   }
   const wanted = isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
   try {
-    applyLanguage(wanted, await loadCatalogue(wanted));
+    applyLanguage(wanted, await loadStart(wanted));
     return wanted;
   } catch (e) {
     if (wanted === DEFAULT_LANGUAGE) throw e;
-    applyLanguage(DEFAULT_LANGUAGE, await loadCatalogue(DEFAULT_LANGUAGE));
+    applyLanguage(DEFAULT_LANGUAGE, await loadStart(DEFAULT_LANGUAGE));
     return DEFAULT_LANGUAGE;
   }
 }

@@ -15,7 +15,8 @@ import { type Requirement, satisfies, screenRequirement } from '../../../contrac
 import { AppMark } from '../../app/app-mark.tsx';
 import { DistributionChip } from '../../app/distribution-chip.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
-import { NavBar, type NavEntry, NavMenu } from '../../app/nav-menu.tsx';
+import { navGroup } from '../../app/nav-groups.ts';
+import { NavBar, type NavEntry, NavMenu, NavTools } from '../../app/nav-menu.tsx';
 import { loadReferenceData } from '../../selection/load-reference-data.ts';
 import { OfflineCopyBanner } from '../../features/sync/components/offline-copy-banner.tsx';
 import { SyncBadge } from '../../features/sync/components/sync-badge.tsx';
@@ -40,9 +41,18 @@ export const NAV = [
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },
-  { to: '/account', messageId: 'nav.account', group: 'settings' },
   { to: '/config', messageId: 'nav.administration' },
 ] as const satisfies readonly NavEntry[];
+
+/**
+ * My account in the phone's Menu sheet; wide screens reach it from "Signed in as …" in the footer,
+ * which keeps the header's first row from wrapping on a tablet.
+ */
+const ACCOUNT_ENTRY = {
+  to: '/account',
+  messageId: 'nav.account',
+  group: 'settings',
+} as const satisfies NavEntry;
 
 function allowed(requirement: Requirement, rights: readonly string[]): boolean {
   return satisfies(requirement, rights);
@@ -83,13 +93,14 @@ export function AuthedLayout() {
               </span>
               <DistributionChip name={app.client} className="app-header__client" />
             </Link>
-            <NavBar entries={navEntries} />
+            <NavBar entries={navEntries.filter((n) => navGroup(n) !== 'settings')} />
+            <NavTools entries={navEntries.filter((n) => navGroup(n) === 'settings')} />
             <SyncBadge login={user.login} />
             <LanguageChoice className="app-header__languages" />
             <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
               <FormattedMessage id="nav.logout" />
             </Button>
-            <NavMenu entries={navEntries} login={user.login} />
+            <NavMenu entries={[...navEntries, ACCOUNT_ENTRY]} login={user.login} />
           </header>
           <main className="app-main" id="main" tabIndex={-1}>
             <OfflineCopyBanner />
