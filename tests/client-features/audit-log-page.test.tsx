@@ -174,6 +174,10 @@ describe('/config/audit', () => {
     expect(facts(reset).slice(0, 1)).toEqual(['Qui=Anonyme (lien de réinitialisation)']);
     expect(facts(reset)[2]).toBe('Cible=Utilisateur « compteur »');
     expect(diffRows(reset)).toEqual(['Par | — | lien reçu par e-mail', 'Sessions fermées | — | 1']);
+    // A site's entry records no name: the site of that id in the reference data names it.
+    const site = items()[5];
+    await waitFor(() => facts(site)[2] === 'Cible=Site « Lyon »');
+    expect(diffRows(site)).toEqual(['Début de journée | 05:00 | 06:00']);
   });
 
   it('pages 25 entries at a time', async () => {

@@ -23,6 +23,7 @@ function lookups(catalogue: Record<string, string>, locale: string): AuditLookup
     ]),
     profiles: new Map([[5, 'Caissiers']]),
     users: new Map([[7, 'compteur']]),
+    companies: new Map([[3, 'Alpha SAS']]),
     locale,
   };
 }
@@ -57,6 +58,8 @@ describe('audit values', () => {
     expect(fieldValueText('profileIds', [5], look)).toBe('Caissiers');
     expect(fieldValueText('profile', 5, look)).toBe('Caissiers');
     expect(fieldValueText('restaurantIds', [], look)).toBe('—');
+    expect(fieldValueText('societeId', 3, look)).toBe('Alpha SAS');
+    expect(fieldValueText('societesPlus', [3, 8], look)).toBe('Alpha SAS, #8');
   });
 
   it('shows rights by their labels, languages by their names, codes translated', () => {
@@ -78,6 +81,7 @@ describe('audit values', () => {
     );
     expect(fieldValueText('criteres', { zone: 'Nord' }, look)).toBe('zone: Nord');
     expect(fieldValueText('caisses', [{ id: 1, libelle: 'Caisse 1' }], look)).toBe('Caisse 1');
+    expect(fieldValueText('vendeurs', [{ code: '12', nom: 'Léa' }], look)).toBe('Léa');
     expect(fieldValueText('fromDate', '2026-03-01', look)).toBe('01/03/2026');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * An audit entry's values and target in the reader's language (issue #18 follow-up): the server
  * stores ids and codes (src/server/administration, messages, account: `droits` as right codes,
- * `restaurantIds` as site ids, `profile`/`profileIds` as profile ids, `severity`, `language`,
+ * `restaurantIds` as site ids, `profile`/`profileIds` as profile ids, `societe*` as company ids, `severity`, `language`,
  * `via` as codes, `texts` and `optionsTickets` as objects); the screen names them. Pure: the
  * catalogue and the names of sites, profiles and users come in through {@link AuditLookups}.
  */
@@ -16,6 +16,8 @@ export interface AuditLookups {
   sites: ReadonlyMap<number, string>;
   /** Profile id → titre (GET bo/infra/getProfils). */
   profiles: ReadonlyMap<number, string>;
+  /** Company id → raisonSociale (GET bo/infra/getSocietes). */
+  companies: ReadonlyMap<number, string>;
   /** User id → login (GET bo/infra/getUtilisateurs). */
   users: ReadonlyMap<number, string>;
   /** The interface language, whose text of a message names it first. */
@@ -57,7 +59,7 @@ function plainText(value: unknown, look: AuditLookups): string {
     return value.length === 0 ? look.words.empty : value.map((v) => plainText(v, look)).join(', ');
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    const name = o.libelle ?? o.titre ?? o.login ?? o.raisonSociale;
+    const name = o.libelle ?? o.nom ?? o.titre ?? o.login ?? o.raisonSociale;
     return typeof name === 'string' ? name : objectText(o, (k) => k, look);
   }
   return valueText(value, look.words);
@@ -69,6 +71,9 @@ const FIELD_TEXT: Record<string, (value: unknown, look: AuditLookups) => string>
   restaurantIds: (v, look) => each(v, named(look.sites), look),
   sites: (v, look) => each(v, named(look.sites), look),
   restaurantId: (v, look) => each(v, named(look.sites), look),
+  societeId: (v, look) => each(v, named(look.companies), look),
+  societesPlus: (v, look) => each(v, named(look.companies), look),
+  societesMoins: (v, look) => each(v, named(look.companies), look),
   profile: (v, look) => each(v, named(look.profiles), look),
   profileIds: (v, look) => each(v, named(look.profiles), look),
   severity: (v, look) => each(v, coded('audit.severity.', look), look),
@@ -114,12 +119,13 @@ const NAMES_BY_KIND: Record<string, (look: AuditLookups) => ReadonlyMap<number, 
   user: (look) => look.users,
   profile: (look) => look.profiles,
   site: (look) => look.sites,
+  company: (look) => look.companies,
 };
 
 /**
  * The target's name, or null when nothing names it: the name the entry recorded (after, else
  * before: login, titre, raisonSociale, libelle, a message's text in the reader's language), else
- * the user, profile or site of that id the lookups know.
+ * the user, profile, site or company of that id the lookups know.
  */
 export function targetName(entry: AuditTarget, look: AuditLookups): string | null {
   for (const fields of [entry.after, entry.before]) {

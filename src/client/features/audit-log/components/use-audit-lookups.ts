@@ -1,6 +1,7 @@
 /**
  * The lookups naming an audit entry's ids and codes (audit-values.ts): the catalogue of the
- * interface language, the user's sites (reference data, selection/), the profiles and the users.
+ * interface language, the user's sites (reference data, selection/), the profiles, the companies
+ * and the users.
  * A list still loading, or refused, names nothing yet: its ids show as `#id` meanwhile.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ export function useAuditLookups(): AuditLookups {
   const sites = useQuery(referenceQueries.sites());
   const profiles = useQuery(auditQueries.profiles());
   const users = useQuery(auditQueries.users());
+  const companies = useQuery(auditQueries.companies());
   return useMemo(
     () => ({
       message: (id: string) => (id in intl.messages ? intl.formatMessage({ id }) : undefined),
@@ -44,8 +46,13 @@ export function useAuditLookups(): AuditLookups {
         (u) => u.id,
         (u) => u.login,
       ),
+      companies: byId(
+        companies.data,
+        (c) => c.id,
+        (c) => c.raisonSociale,
+      ),
       locale: intl.locale,
     }),
-    [intl, sites.data, profiles.data, users.data],
+    [intl, sites.data, profiles.data, users.data, companies.data],
   );
 }
