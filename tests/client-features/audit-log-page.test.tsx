@@ -3,9 +3,9 @@
  * happy-dom, on audit rows written as the server writes them: newest first, each entry with
  * who, when (DD/MM/YYYY HH:mm), action, target, address and only the changed fields; filtered by
  * kind and by a period typed DD/MM/YYYY (a start after the end refused at the field, the typing
- * kept); paged 25 at a time.
+ * kept); paged 25 at a time; fields, values and targets named in French, not as ids or codes.
  */
-import { adminId, chain, closeAll, counterId, t } from './admin-screens-api.ts';
+import { adminId, chain, closeAll, counterId, readAsAdmin, t } from './admin-screens-api.ts';
 import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
@@ -49,6 +49,8 @@ async function audit(
 
 const COMPANY_SAVED = '2026-03-01T09:15:00Z';
 const GROUP_CREATED = '2026-03-05T17:40:00Z';
+/** The administrator's profile, which the message entry targets by id. */
+let adminProfile: { id: number; titre: string };
 
 beforeAll(async () => {
   for (let i = 0; i < 30; i++) {
@@ -84,6 +86,30 @@ beforeAll(async () => {
     after: { email: 'compteur@example.com' },
     address: '192.0.2.9',
   });
+  const profiles =
+    await readAsAdmin<{ id: number; titre: string; droits: string[] }[]>('bo/infra/getProfils');
+  adminProfile = profiles.find((p) => p.droits.includes('CONFIGURATION'))!;
+  await audit('2026-03-07T08:00:00Z', {
+    user: null,
+    action: 'user.passwordReset',
+    target: counterId,
+    after: { via: 'emailLink', sessionsRevoked: 1 },
+    address: '192.0.2.10',
+  });
+  await audit('2026-03-08T08:00:00Z', {
+    user: adminId,
+    action: 'message.create',
+    target: 1,
+    after: {
+      texts: { en: 'Closed on Monday', fr: 'Fermé lundi' },
+      severity: 'warning',
+      fromDate: '2026-03-09',
+      toDate: '2026-03-10',
+      restaurantIds: [chain.sites.paris, chain.sites.lyon],
+      profileIds: [adminProfile.id],
+    },
+    address: '192.0.2.11',
+  });
   await signIn('admin', PASSWORD);
 });
 afterAll(() => closeAll());
@@ -114,18 +140,44 @@ async function open() {
 describe('/config/audit', () => {
   it('lists entries newest first with who, when, target, address and only the changed fields', async () => {
     await open();
-    const [group, , company] = items();
+    const [, , group, , company] = items();
     expect(group?.querySelector('h2')?.textContent).toBe('Groupe · création');
     expect(facts(group)).toEqual([
       'Qui=admin',
       `Quand=${shown(GROUP_CREATED)}`,
-      `Cible=Groupe #${chain.groups.nord}`,
+      'Cible=Groupe « Nord »',
       'Adresse=198.51.100.2',
     ]);
-    expect(diffRows(group)).toEqual(['Raison sociale | — | Nord', `Sites | — | ${chain.sites.paris}`]);
+    // The sites' names arrive with the reference data (bo/getSites), maybe after the entries.
+    await waitFor(() => diffRows(group).includes('Sites | — | Paris'));
+    expect(diffRows(group)).toEqual(['Raison sociale | — | Nord', 'Sites | — | Paris']);
     expect(company?.querySelector('h2')?.textContent).toBe('Société · modification');
     expect(diffRows(company)).toEqual(['Raison sociale | Alpha | Alpha SAS']);
-    expect(screen.container.querySelector('[role="status"]')?.textContent).toBe('Entrées 1 à 25 sur 33');
+    expect(screen.container.querySelector('[role="status"]')?.textContent).toBe('Entrées 1 à 25 sur 35');
+  });
+
+  it('names fields, values and targets in French: no ids, codes or JSON', async () => {
+    await open();
+    const [message, reset] = items();
+    expect(facts(message)[2]).toBe('Cible=Message « Fermé lundi »');
+    // The profiles' titles arrive with GET bo/infra/getProfils, after the entries.
+    await waitFor(() => diffRows(message).some((r) => r.includes(adminProfile.titre)));
+    // In the order PostgreSQL's jsonb keeps the keys (shorter first).
+    expect(diffRows(message)).toEqual([
+      'Textes | — | fr: Fermé lundi; en: Closed on Monday',
+      'Dernier jour | — | 10/03/2026',
+      'Premier jour | — | 09/03/2026',
+      'Importance | — | Attention',
+      `Profils | — | ${adminProfile.titre}`,
+      'Sites | — | Paris, Lyon',
+    ]);
+    expect(facts(reset).slice(0, 1)).toEqual(['Qui=Anonyme (lien de réinitialisation)']);
+    expect(facts(reset)[2]).toBe('Cible=Utilisateur « compteur »');
+    expect(diffRows(reset)).toEqual(['Par | — | lien reçu par e-mail', 'Sessions fermées | — | 1']);
+    // A site's entry records no name: the site of that id in the reference data names it.
+    const site = items()[5];
+    await waitFor(() => facts(site)[2] === 'Cible=Site « Lyon »');
+    expect(diffRows(site)).toEqual(['Début de journée | 05:00 | 06:00']);
   });
 
   it('pages 25 entries at a time', async () => {
@@ -137,9 +189,9 @@ describe('/config/audit', () => {
       next?.click();
     });
     await waitFor(
-      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 26 à 33 sur 33',
+      () => screen.container.querySelector('[role="status"]')?.textContent === 'Entrées 26 à 35 sur 35',
     );
-    expect(items()).toHaveLength(8);
+    expect(items()).toHaveLength(10);
     expect(screen.container.textContent).toContain('Page 2 sur 2');
   });
 

@@ -1,11 +1,18 @@
 /**
  * Calls of /config/audit: GET bo/infra/getAudit (administration.ts AuditQuerySchema: filters
  * userId, kind, dateDebut, dateFin; newest first; `limit` from `offset`) and the users the "who"
- * filter offers (GET bo/infra/getUtilisateurs). Read only: the log is never edited from the API.
+ * filter offers (GET bo/infra/getUtilisateurs), which with the profiles (GET bo/infra/getProfils) and
+ * companies (GET bo/infra/getSocietes) name
+ * the entries' ids. Read only: the log is never edited from the API.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { AuditAnswerSchema, UtilisateurSchema } from '../../../contract/administration.ts';
+import {
+  AuditAnswerSchema,
+  ProfileSchema,
+  SocieteSchema,
+  UtilisateurSchema,
+} from '../../../contract/administration.ts';
 import { getJson } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
 
@@ -21,6 +28,13 @@ export interface AuditFilters {
 }
 
 const UsersAnswerSchema = z.array(UtilisateurSchema);
+/** What naming a profile needs: its id and title. GET bo/infra/getProfils answers the list, bare or as `{ profils }`. */
+const ProfileNameSchema = ProfileSchema.pick({ id: true, titre: true });
+const CompanyNamesSchema = z.array(SocieteSchema.pick({ id: true, raisonSociale: true }));
+const ProfileNamesSchema = z.union([
+  z.array(ProfileNameSchema),
+  z.object({ profils: z.array(ProfileNameSchema) }).transform((a) => a.profils),
+]);
 
 /** Query-key factory of /config/audit, keyed by the signed-in user. */
 export const auditQueries = {
@@ -46,6 +60,20 @@ export const auditQueries = {
     queryOptions({
       queryKey: [...auditQueries.all(), 'users'] as const,
       queryFn: () => getJson('bo/infra/getUtilisateurs', UsersAnswerSchema),
+      staleTime: 60_000,
+    }),
+  /** GET bo/infra/getProfils — the titles naming the profiles an entry records by id. */
+  profiles: () =>
+    queryOptions({
+      queryKey: [...auditQueries.all(), 'profiles'] as const,
+      queryFn: () => getJson('bo/infra/getProfils', ProfileNamesSchema),
+      staleTime: 60_000,
+    }),
+  /** GET bo/infra/getSocietes — the names of the companies an entry records by id. */
+  companies: () =>
+    queryOptions({
+      queryKey: [...auditQueries.all(), 'companies'] as const,
+      queryFn: () => getJson('bo/infra/getSocietes', CompanyNamesSchema),
       staleTime: 60_000,
     }),
 };

@@ -6,15 +6,17 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useIntl } from 'react-intl';
+import { type IntlShape, useIntl } from 'react-intl';
 import type { AuditEntry } from '../../../../contract/administration.ts';
 import { displayInstant } from '../../../../contract/dates.ts';
 import { Button } from '../../../ui/button.tsx';
 import { cardClass } from '../../../ui/card.tsx';
-import { changedFields, valueText } from '../audit-diff.ts';
+import { changedFields } from '../audit-diff.ts';
 import { labelOr } from '../audit-labels.ts';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditQueries } from '../audit-queries.ts';
+import { type AuditLookups, fieldLabel, fieldValueText, targetName } from '../audit-values.ts';
 import { AuditFilterBar } from './audit-filter-bar.tsx';
+import { useAuditLookups } from './use-audit-lookups.ts';
 import './audit-log.css';
 
 const NO_FILTERS: AuditFilters = { userId: null, kind: null, dateDebut: null, dateFin: null };
@@ -26,6 +28,7 @@ export function AuditPage() {
   const [page, setPage] = useState(0);
   const [periodOk, setPeriodOk] = useState(true);
   const entries = useQuery({ ...auditQueries.page(filters, page), enabled: periodOk });
+  const look = useAuditLookups();
   const total = entries.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   const seenKinds = (entries.data?.entries ?? []).map((e) => e.kind).filter((k): k is string => k !== null);
@@ -65,7 +68,7 @@ export function AuditPage() {
           </p>
           <ol className="al-list" aria-label={intl.formatMessage({ id: 'audit.list' })}>
             {entries.data.entries.map((e) => (
-              <AuditItem key={e.id} entry={e} />
+              <AuditItem key={e.id} entry={e} look={look} />
             ))}
           </ol>
         </>
@@ -85,8 +88,17 @@ export function AuditPage() {
   );
 }
 
+/** The target: its kind and name (audit-values.ts targetName), else its kind and id. */
+function targetText(entry: AuditEntry, kindLabel: string, look: AuditLookups, intl: IntlShape): string {
+  if (!entry.targetId) return intl.formatMessage({ id: 'audit.none' });
+  const name = targetName({ ...entry, kind: entry.kind ?? '' }, look);
+  return name === null
+    ? `${kindLabel} #${entry.targetId}`
+    : intl.formatMessage({ id: 'audit.targetNamed' }, { kind: kindLabel, name });
+}
+
 /** One entry: who, when, action, target, address, and its changes. */
-function AuditItem({ entry }: { entry: AuditEntry }) {
+function AuditItem({ entry, look }: { entry: AuditEntry; look: AuditLookups }) {
   const intl = useIntl();
   const { date, time } = displayInstant(entry.at);
   const [kind = entry.action, verb = ''] = entry.action.split('.');
@@ -96,7 +108,7 @@ function AuditItem({ entry }: { entry: AuditEntry }) {
   const facts: [string, string][] = [
     ['audit.who', entry.login ?? intl.formatMessage({ id: 'audit.anonymous' })],
     ['audit.when', intl.formatMessage({ id: 'audit.at' }, { date, time })],
-    ['audit.target', entry.targetId ? `${kindLabel} #${entry.targetId}` : none],
+    ['audit.target', targetText(entry, kindLabel, look, intl)],
     ['audit.address', entry.address ?? none],
   ];
   return (
@@ -110,21 +122,16 @@ function AuditItem({ entry }: { entry: AuditEntry }) {
           </div>
         ))}
       </dl>
-      <AuditDiff entry={entry} />
+      <AuditDiff entry={entry} look={look} />
     </li>
   );
 }
 
 /** The changed fields of an entry as a table: field, before, after. */
-function AuditDiff({ entry }: { entry: AuditEntry }) {
+function AuditDiff({ entry, look }: { entry: AuditEntry; look: AuditLookups }) {
   const intl = useIntl();
   const changes = changedFields(entry.before, entry.after);
   if (changes.length === 0) return <p className="al-muted">{intl.formatMessage({ id: 'audit.noChange' })}</p>;
-  const words = {
-    empty: intl.formatMessage({ id: 'audit.none' }),
-    yes: intl.formatMessage({ id: 'audit.yes' }),
-    no: intl.formatMessage({ id: 'audit.no' }),
-  };
   return (
     <table className="al-diff" aria-label={intl.formatMessage({ id: 'audit.changes' })}>
       <thead>
@@ -137,9 +144,9 @@ function AuditDiff({ entry }: { entry: AuditEntry }) {
       <tbody>
         {changes.map((c) => (
           <tr key={c.field}>
-            <th scope="row">{labelOr(intl, `audit.field.${c.field}`, c.field)}</th>
-            <td className="al-diff__before">{valueText(c.before, words)}</td>
-            <td className="al-diff__after">{valueText(c.after, words)}</td>
+            <th scope="row">{fieldLabel(c.field, look)}</th>
+            <td className="al-diff__before">{fieldValueText(c.field, c.before, look)}</td>
+            <td className="al-diff__after">{fieldValueText(c.field, c.after, look)}</td>
           </tr>
         ))}
       </tbody>
