@@ -80,12 +80,14 @@ describe('the navigation menu', () => {
     const listed = hrefs(dialog, '.app-menu__link');
     expect(listed).toEqual(expect.arrayContaining(['/home', '/rapports', '/configFavoris']));
     expect(listed).not.toContain('/tickets');
-    // Every NAV entry whose screen the rights open, and nothing else, each once.
+    // Every NAV entry whose screen the rights open, and nothing else, each once; the sheet adds
+    // My account (wide screens reach it from the footer).
     const allowed = nav.filter((to) => satisfies(screenRequirement(to), ['RAPPORTS']));
-    expect([...listed].sort()).toEqual([...allowed].sort());
+    expect([...listed].sort()).toEqual([...allowed, '/account'].sort());
     expect(current(dialog)).toEqual(['/home']);
-    // The wide bar shows the same entries.
+    // The wide bar (screens, and settings in the header's first row) shows the NAV entries.
     expect([...hrefs(container, '.app-nav__link')].sort()).toEqual([...allowed].sort());
+    expect(hrefs(container, '.app-footer__account')).toEqual(['/account']);
 
     expect(dialog.querySelectorAll('.language-choice__option')).toHaveLength(3);
     expect(dialog.querySelector('.app-menu__logout')?.textContent).toBe('Se déconnecter');
@@ -125,7 +127,7 @@ describe('the navigation menu', () => {
     expect(listed).not.toContain('/rapports');
     expect(listed).not.toContain('/configFavoris');
     expect([...listed].sort()).toEqual(
-      nav.filter((to) => satisfies(screenRequirement(to), ['TICKETS'])).sort(),
+      [...nav.filter((to) => satisfies(screenRequirement(to), ['TICKETS'])), '/account'].sort(),
     );
   });
 });
