@@ -4,6 +4,7 @@
  * schema here is used by the server route (response schema → OpenAPI) and by the client call.
  */
 import { z } from 'zod';
+import { TicketCriterionSchema } from './tickets.ts';
 
 // Plain constants live in constants.ts (no zod) so the client's login chunk stays small.
 export { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from './constants.ts';
@@ -26,6 +27,12 @@ export const ConnexionAnswerSchema = z.object({
   token: z.string(),
   codeExploitant: z.string().nullable(),
   language: z.string().nullable(),
+  /**
+   * The ticket search criteria (SPEC.md §9) the profile's `optionsTickets` allows (issue #18).
+   * The server always sends it; a session the client stored before it existed lacks it, and
+   * absent means every criterion.
+   */
+  criteresTickets: z.array(TicketCriterionSchema).optional(),
 });
 export type ConnexionAnswer = z.infer<typeof ConnexionAnswerSchema>;
 

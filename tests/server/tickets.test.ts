@@ -11,7 +11,8 @@ import {
   TicketDetailSchema,
   TicketSearchAnswerSchema,
 } from '../../src/contract/tickets.ts';
-import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE, ConnexionAnswerSchema } from '../../src/contract/api.ts';
+import { type AuthHeaders, basic, createTestApp, type TestApp } from '../helpers/app.ts';
 
 const PASSWORD = 'Tickets!-secret1';
 
@@ -375,6 +376,84 @@ describe('GET bo/tickets/search', () => {
   it('needs the TICKETS right and the caller’s own id', async () => {
     expect((await search('', reporter, reporterId)).statusCode).toBe(403);
     expect((await search('', boss, lyonId)).statusCode).toBe(403);
+  });
+});
+
+describe('ticket options of the profile (SPEC.md §3 optionsTickets)', () => {
+  /** Sets the `optionsTickets` of the own profile of `login` (TestApp makes one per user). */
+  async function setOptions(login: string, options: Record<string, boolean>) {
+    await t.database.pool.query('UPDATE profiles SET options_tickets = $2 WHERE titre = $1', [
+      `profile-${login}`,
+      JSON.stringify(options),
+    ]);
+  }
+
+  async function signInAnswer(login: string) {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/bo/connexion?username=${login}`,
+      headers: { authorization: basic(login, PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+    });
+    expect(res.statusCode).toBe(200);
+    return ConnexionAnswerSchema.parse(res.json());
+  }
+
+  it('lets an empty options object (profiles made before the options) use every criterion', async () => {
+    const [row] = (
+      await t.database.pool.query('SELECT options_tickets FROM profiles WHERE titre = $1', ['profile-boss'])
+    ).rows;
+    expect(row.options_tickets).toEqual({});
+    expect((await signInAnswer('boss')).criteresTickets).toEqual([...TICKET_CRITERIA]);
+    const all = TICKET_CRITERIA.map((c) => `criteres[]=${c}`).join('&');
+    expect((await search(all)).statusCode).toBe(200);
+  });
+
+  it('refuses a criterion the profile sets to false, with details.criteria, and keeps the others', async () => {
+    const id = await t.createUser({
+      login: 'nocancel',
+      password: PASSWORD,
+      droits: ['TICKETS'],
+      allSites: true,
+    });
+    await setOptions('nocancel', { cancellations: false, corrections: true });
+    expect((await signInAnswer('nocancel')).criteresTickets).toEqual([
+      'corrections',
+      'cashed',
+      'employeeMeals',
+    ]);
+    const headers = await t.signIn('nocancel', PASSWORD);
+
+    const refused = await search('criteres[]=cancellations&criteres[]=cashed', headers, id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'Forbidden', details: { criteria: ['cancellations'] } });
+    expect((await search('criteres=cancellations', headers, id)).statusCode).toBe(403);
+
+    const others = await search('pageSize=200&criteres[]=corrections&criteres[]=employeeMeals', headers, id);
+    expect(others.statusCode).toBe(200);
+    expect(TicketSearchAnswerSchema.parse(others.json()).tickets.map((k) => k.ticketId)).toEqual(
+      newestFirst(live().filter((k) => MATCHES.corrections(k) || MATCHES.employeeMeals(k))),
+    );
+    // No criterion at all is still a search of every ticket.
+    expect((await search('pageSize=1', headers, id)).statusCode).toBe(200);
+  });
+
+  it('applies a change of the profile to a session already open', async () => {
+    const id = await t.createUser({
+      login: 'changing',
+      password: PASSWORD,
+      droits: ['TICKETS'],
+      allSites: true,
+    });
+    const headers = await t.signIn('changing', PASSWORD);
+    expect((await search('criteres[]=employeeMeals', headers, id)).statusCode).toBe(200);
+    await setOptions('changing', { employeeMeals: false });
+    await expect
+      .poll(async () => (await search('criteres[]=employeeMeals', headers, id)).statusCode)
+      .toBe(403);
+    await setOptions('changing', { employeeMeals: true });
+    await expect
+      .poll(async () => (await search('criteres[]=employeeMeals', headers, id)).statusCode)
+      .toBe(200);
   });
 });
 

@@ -3,6 +3,8 @@
  * guard: plugins/request-session.ts declares it on Fastify's request).
  */
 
+import type { TicketCriterion } from '../../contract/tickets.ts';
+
 /**
  * The session of the caller, resolved from `Authorization: Basic base64(login:token)`.
  * `siteIds` is the user's site scope (SPEC.md §6): the profile's sites (every site when the
@@ -18,4 +20,9 @@ export interface Session {
   language: string | null;
   /** Sites the user may see, ascending restaurantId. */
   siteIds: number[];
+  /**
+   * Ticket search criteria the user may use (SPEC.md §9), from the profile's `optionsTickets`
+   * (auth/ticket-criteria.ts): all of them unless the profile sets one to false.
+   */
+  ticketCriteria: TicketCriterion[];
 }

@@ -10,7 +10,9 @@
  */
 import type pg from 'pg';
 import type { ConnexionAnswer } from '../../contract/api.ts';
+import type { TicketCriterion } from '../../contract/tickets.ts';
 import { DomainError } from '../errors.ts';
+import { allowedTicketCriteriaSql } from './ticket-criteria.ts';
 import { openSession, revokeSession, type SessionCache } from './tokens.ts';
 import { dummyPasswordHash, verifyPassword } from './users.ts';
 
@@ -23,6 +25,7 @@ interface LoginRow {
   currency: string;
   code_exploitant: string | null;
   language: string | null;
+  ticket_criteria: TicketCriterion[];
 }
 
 /**
@@ -48,7 +51,7 @@ function badCredentials(): DomainError {
 /**
  * Checks `credentials` and opens a session of `sessionMinutes` minutes (sliding, tokens.ts).
  * @returns the user as GET bo/connexion answers it (SPEC.md §7) with the new session `token`,
- *   handed out this once.
+ *   handed out this once, and the ticket search criteria the profile allows (`criteresTickets`).
  * @throws DomainError unauthenticated `badCredentials` when the login is unknown or deactivated,
  *   the password wrong, or `expectedLogin` differs from `login`.
  */
@@ -62,7 +65,8 @@ export async function signIn(
     throw badCredentials();
   }
   const { rows } = await pool.query<LoginRow>(
-    `SELECT u.id, u.login, u.password_hash, p.droits, u.role, u.currency, u.code_exploitant, u.language
+    `SELECT u.id, u.login, u.password_hash, p.droits, u.role, u.currency, u.code_exploitant, u.language,
+            ${allowedTicketCriteriaSql('p.options_tickets')} AS ticket_criteria
      FROM users u JOIN profiles p ON p.id = u.profile_id WHERE u.login = $1 AND u.active`,
     [credentials.login],
   );
@@ -80,6 +84,7 @@ export async function signIn(
     token,
     codeExploitant: user.code_exploitant,
     language: user.language,
+    criteresTickets: user.ticket_criteria,
   };
 }
 

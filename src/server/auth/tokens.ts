@@ -7,10 +7,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { TicketCriterion } from '../../contract/tickets.ts';
 import type { ChangeFeed, TableCache } from '../db/changes.ts';
 import type { Queryable } from '../db/queryable.ts';
 import type { Session } from './session.ts';
 import { siteScopeSql } from './scope.ts';
+import { allowedTicketCriteriaSql } from './ticket-criteria.ts';
 
 /** SHA-256 of a token, hex: what the `sessions` table stores. */
 export function tokenHash(token: string): string {
@@ -87,6 +89,7 @@ interface SessionRow {
   language: string | null;
   expires_at: Date;
   site_ids: number[];
+  ticket_criteria: TicketCriterion[];
 }
 
 /**
@@ -94,7 +97,8 @@ interface SessionRow {
  * once rather than on every call (decision record 0007).
  */
 const SESSION_CHECK_SQL = `SELECT u.id AS user_id, u.login, p.droits, u.role, u.currency, u.code_exploitant, u.language,
-            s.expires_at, ${siteScopeSql('u.id')} AS site_ids
+            s.expires_at, ${siteScopeSql('u.id')} AS site_ids,
+            ${allowedTicketCriteriaSql('p.options_tickets')} AS ticket_criteria
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.id = u.profile_id
       WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now() AND u.active`;
 
@@ -117,6 +121,7 @@ async function readSession(pool: pg.Pool, hashed: string, login: string): Promis
       codeExploitant: row.code_exploitant,
       language: row.language,
       siteIds: row.site_ids,
+      ticketCriteria: row.ticket_criteria,
     },
   };
 }

@@ -14,9 +14,13 @@
  * - Results are newest first (opened_at, then site and ticket id to break ties), paginated by
  *   limit/offset, and `total` counts every match.
  * - Training-mode tickets are left out unless `trainingMode` is on, as in the reports.
+ * - A criterion the user's profile refuses (`optionsTickets` false, SPEC.md §3; the session's
+ *   `ticketCriteria`) is refused (403 `Forbidden` with `details.criteria`); a search without
+ *   criteria stays allowed.
  */
 import { daysInclusive } from '../../contract/dates.ts';
 import {
+  TICKET_CRITERIA,
   TICKET_SEARCH_MAX_DAYS,
   type TicketCriterion,
   type TicketKind,
@@ -213,15 +217,38 @@ function scopedSites(requested: readonly number[], scope: readonly number[]): nu
 }
 
 /**
- * `request` checked for a user whose scope is `scopeSiteIds`, in this order: the period, the
- * hours, the amounts, the sites.
+ * `criteria` checked against those the user may use (`allowed`, the session's `ticketCriteria`).
+ * @throws DomainError forbidden (403) Forbidden with `details.criteria`, the refused ones.
+ */
+export function checkTicketCriteria(
+  criteria: readonly TicketCriterion[],
+  allowed: readonly TicketCriterion[],
+): void {
+  const refused = [...new Set(criteria.filter((c) => !allowed.includes(c)))];
+  if (refused.length > 0) {
+    throw new DomainError(
+      'forbidden',
+      'Forbidden',
+      `criteria refused by the profile: ${refused.join(', ')}`,
+      {
+        criteria: refused,
+      },
+    );
+  }
+}
+
+/**
+ * `request` checked for a user whose scope is `scopeSiteIds` and who may use the criteria
+ * `allowedCriteria` (every one unless said), in this order: the period, the hours, the amounts,
+ * the sites, the criteria.
  * @throws DomainError invalid (400) BadRequest (dateFin before dateDebut, one hour bound
  *   without the other, montantMin above montantMax), MaxReportDays (with `details.maxDays`,
- *   `days`), NoSitesSelected; forbidden (403) Forbidden with `details.sites`.
+ *   `days`), NoSitesSelected; forbidden (403) Forbidden with `details.sites` or `details.criteria`.
  */
 export function checkedTicketSearch(
   request: TicketSearchRequest,
   scopeSiteIds: readonly number[],
+  allowedCriteria: readonly TicketCriterion[] = TICKET_CRITERIA,
 ): TicketSearch {
   const { dateDebut, dateFin, heureDebut, heureFin, montantMin, montantMax } = request;
   const days = daysInclusive(dateDebut, dateFin);
@@ -244,8 +271,10 @@ export function checkedTicketSearch(
   if (montantMin !== undefined && montantMax !== undefined && montantMin > montantMax) {
     throw new DomainError('invalid', 'BadRequest', 'montantMin is above montantMax');
   }
+  const siteIds = scopedSites(request.siteIds, scopeSiteIds);
+  checkTicketCriteria(request.criteria, allowedCriteria);
   return {
-    siteIds: scopedSites(request.siteIds, scopeSiteIds),
+    siteIds,
     dateDebut,
     dateFin,
     terminals: request.terminals,

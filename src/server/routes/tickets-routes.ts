@@ -2,7 +2,8 @@
  * Ticket search and detail (SPEC.md §2 `/tickets`, §9 criteria; shapes in contract/tickets.ts):
  * `GET bo/tickets/search` and `GET bo/tickets/detail`. What a search guarantees (scope, bounded
  * period, order, paging, training tickets) and its errors are the domain's
- * (reports/ticket-search.ts, reports/ticket-detail.ts); the page size has a hard maximum here.
+ * (reports/ticket-search.ts, reports/ticket-detail.ts), criteria the profile refuses included;
+ * the page size has a hard maximum here.
  *
  * Wire quirks as in bo/getReport: list parameters come as `sites[]=1&sites[]=2`, `sites=1,2`
  * or repeated `sites=…`; `vendeurs` is comma-joined codes with SELLER_COMMA_MARKER inside a code.
@@ -108,6 +109,7 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
         trainingMode: q.trainingMode,
       },
       session.siteIds,
+      session.ticketCriteria,
     );
     const result = await searchTickets(database, search, q.page, q.pageSize);
     return { page: q.page, pageSize: q.pageSize, ...result };

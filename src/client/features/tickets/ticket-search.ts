@@ -6,8 +6,24 @@
 import { daysInclusive } from '../../../contract/dates.ts';
 import type { DateRange } from '../../../contract/periods.ts';
 import { encodeSellers } from '../../../contract/reports.ts';
-import { TICKET_PAGE_SIZE, TICKET_SEARCH_MAX_DAYS, type TicketCriterion } from '../../../contract/tickets.ts';
+import {
+  TICKET_CRITERIA,
+  TICKET_PAGE_SIZE,
+  TICKET_SEARCH_MAX_DAYS,
+  type TicketCriterion,
+} from '../../../contract/tickets.ts';
 import type { SearchParams } from '../../lib/http.ts';
+
+/**
+ * The criteria (SPEC.md §9) the signed-in user may search by, in TICKET_CRITERIA order: those
+ * the sign-in answered (`allowed`: the user's `criteresTickets`, from the profile's
+ * `optionsTickets`, SPEC.md §3).
+ * A session stored before the server sent them has none: every criterion then, as the server
+ * allowed before options took effect.
+ */
+export function allowedTicketCriteria(allowed: readonly TicketCriterion[] | undefined): TicketCriterion[] {
+  return allowed ? TICKET_CRITERIA.filter((c) => allowed.includes(c)) : [...TICKET_CRITERIA];
+}
 
 /** Why an amount cannot be read; message `tickets.amount.error.<code>`. */
 export type AmountErrorCode = 'badAmount' | 'tooManyDecimals';

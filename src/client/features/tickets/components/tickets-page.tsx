@@ -7,7 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { TICKET_CRITERIA } from '../../../../contract/tickets.ts';
 import type { SearchParams } from '../../../lib/http.ts';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -22,7 +21,12 @@ import { resolvePeriodChoice, validateHours } from '../../../selection/period.ts
 import { selection } from '../../../selection/selection-state.ts';
 import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { ticketQueries } from '../ticket-queries.ts';
-import { buildTicketSearchParams, precheckTicketSearch, readAmounts } from '../ticket-search.ts';
+import {
+  allowedTicketCriteria,
+  buildTicketSearchParams,
+  precheckTicketSearch,
+  readAmounts,
+} from '../ticket-search.ts';
 import { ticketSearch } from '../ticket-search-state.ts';
 import { TicketResults } from './ticket-results.tsx';
 import './tickets.css';
@@ -68,7 +72,10 @@ function checkTicketSearch(
       : null,
     minCents: read.minCents,
     maxCents: read.maxCents,
-    criteria: ticketSearch.criteria,
+    // Only what the profile allows, so a criterion ticked before can never bring a 403.
+    criteria: ticketSearch.criteria.filter((c) =>
+      allowedTicketCriteria(session.user?.criteresTickets).includes(c),
+    ),
     page: 1,
   });
   return { params };
@@ -214,15 +221,21 @@ function AmountFields(props: {
   );
 }
 
-/** The search criteria of SPEC.md §9 as checkboxes (none ticked: every ticket). */
+/**
+ * The search criteria of SPEC.md §9 as checkboxes (none ticked: every ticket), only those the
+ * user's profile allows (SPEC.md §3 `optionsTickets`).
+ */
 function CriteriaField() {
   const intl = useIntl();
   const form = useSnapshot(ticketSearch);
+  const { user } = useSnapshot(session);
+  const allowed = allowedTicketCriteria(user?.criteresTickets);
+  if (allowed.length === 0) return null;
   return (
     <fieldset className="tk-criteria">
       <legend className="ui-field__label">{intl.formatMessage({ id: 'tickets.criteria' })}</legend>
       <div className="tk-criteria__options">
-        {TICKET_CRITERIA.map((c) => (
+        {allowed.map((c) => (
           <Checkbox
             key={c}
             isSelected={form.criteria.includes(c)}
