@@ -37,7 +37,8 @@ import type pg from 'pg';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
 import { parseWireDate, toWireDate } from '../src/contract/dates.ts';
 import { buildApp } from '../src/server/app.ts';
-import { ensureAdministrator } from '../src/server/auth/users.ts';
+import { RIGHTS } from '../src/contract/rights.ts';
+import { createUser } from '../src/server/auth/users.ts';
 import { loadConfig } from '../src/server/config.ts';
 import type { Database } from '../src/server/db/connect.ts';
 import * as schema from '../src/server/db/schema.ts';
@@ -288,6 +289,22 @@ function inputFor(
   });
 }
 
+/**
+ * The bench's own administrator (every right, every site), created when missing. Not through
+ * ensureAdministrator: the demo chain has users of its own (issue #18 demo users), and that one
+ * creates an administrator only in a database without users.
+ */
+async function ensureBenchAdministrator(database: Database): Promise<void> {
+  const { rows } = await database.pool.query('SELECT 1 FROM users WHERE login = $1', [ADMIN]);
+  if (rows.length > 0) return;
+  const { rows: profile } = await database.pool.query<{ id: number }>(
+    `INSERT INTO profiles (titre, droits, all_sites) VALUES ('bench-administrator', $1, true)
+     ON CONFLICT (titre) DO UPDATE SET droits = EXCLUDED.droits RETURNING id`,
+    [[...RIGHTS]],
+  );
+  await createUser(database.db, { login: ADMIN, password: ADMIN_PASSWORD, profileId: profile[0]!.id });
+}
+
 /** The real app on `pool`, with an administrator signed in; `close()` stops the app only. */
 async function signedInApp(database: Database): Promise<{
   app: FastifyInstance;
@@ -300,7 +317,7 @@ async function signedInApp(database: Database): Promise<{
     COMPTOIR_LOGIN_RATE: '10000',
     DATA_DIR: path.join(os.tmpdir(), 'comptoir-bench-unused'),
   });
-  await ensureAdministrator(database, { adminLogin: ADMIN, adminPassword: ADMIN_PASSWORD });
+  await ensureBenchAdministrator(database);
   const app = await buildApp({ config, database });
   await app.ready();
   const basic = (secret: string) => `Basic ${Buffer.from(`${ADMIN}:${secret}`).toString('base64')}`;

@@ -37,6 +37,9 @@ async function freshDatabase(admin: pg.PoolConfig, name: string): Promise<pg.Poo
   await c.query(`CREATE DATABASE ${name}`);
   await c.end();
   const pool = new pg.Pool({ ...admin, database: name, max: 4 });
+  // When a step fails, the server stops with idle clients connected: their 57P01 must not hide
+  // the step's own error as an unhandled 'error' event.
+  pool.on('error', () => {});
   await migrateDatabase(pool);
   return pool;
 }
