@@ -14,7 +14,6 @@ import { processAlive } from '../db/embedded.ts';
 /**
  * Connection settings of the embedded PostgreSQL already running on `dataDir`, read from its
  * `postmaster.pid` (line 1 pid, 4 port, 5 socket folder, 6 listen address), or null when none runs.
- * (The same reading as cli/import.ts's, which runs its command when imported.)
  */
 export function runningEmbeddedServer(dataDir: string): pg.PoolConfig | null {
   const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');

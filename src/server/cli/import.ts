@@ -9,63 +9,21 @@
  * Exit status: 0 on success, 1 on any error (a bad line prints `file:line:column (Column): reason`
  * and nothing is written), 2 on a usage error.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import type pg from 'pg';
-import { processAlive } from '../db/embedded.ts';
 import type { ImportProgress } from '../import/sales.ts';
 
 const USAGE =
   'Usage: npm run import -- FILE --mapping MAPPING.json --site NAME [--company NAME] [--day-start HH:mm]';
-
-/**
- * Connection settings of the embedded PostgreSQL already running on `dataDir`, read from its
- * `postmaster.pid` (line 1 pid, 4 port, 5 socket folder, 6 listen address), or null when none runs.
- */
-export function runningEmbedded(dataDir: string): pg.PoolConfig | null {
-  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
-  const passwordFile = path.join(dataDir, 'pg-password');
-  if (!existsSync(pidFile) || !existsSync(passwordFile)) return null;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return null;
-  const port = Number(lines[3]);
-  const socketDir = (lines[4] ?? '').trim();
-  const address = (lines[5] ?? '').trim();
-  const host = socketDir !== '' ? socketDir : address === '' || address === '*' ? '127.0.0.1' : address;
-  return {
-    host,
-    port,
-    user: 'postgres',
-    password: readFileSync(passwordFile, 'utf8').trim(),
-    database: 'comptoir',
-  };
-}
 
 async function openForImport(
   log: (m: string) => void,
 ): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
   // Loaded here rather than at the top so a usage error answers at once.
   const { loadConfig } = await import('../config.ts');
-  const { migrateDatabase, openDatabase } = await import('../db/connect.ts');
-  const { default: pg } = await import('pg');
-  const config = loadConfig();
-  if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
-    await migrateDatabase(pool);
-    return { pool, close: () => pool.end() };
-  }
-  const running = runningEmbedded(config.dataDir);
-  if (running) {
-    log(`Using the PostgreSQL server already running on ${config.dataDir}.`);
-    const pool = new pg.Pool({ ...running, max: 2 });
-    await migrateDatabase(pool);
-    return { pool, close: () => pool.end() };
-  }
-  const db = await openDatabase({ dataDir: config.dataDir, log, poolSize: 2 });
-  return { pool: db.pool, close: () => db.close() };
+  const { openCliDatabase } = await import('./cli-database.ts');
+  return openCliDatabase(loadConfig(), log);
 }
 
 function progressReporter(): { update: (p: ImportProgress) => void; stop: () => void } {
