@@ -22,6 +22,7 @@ export const RIGHTS = [
   'COFFRE',
   'RECUS',
   'BI',
+  'EVENEMENTS',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 
@@ -115,6 +116,17 @@ export const API_RIGHTS = {
   'GET reinit/sendReinitMail': 'public',
   'GET reinit/reinitPassword': 'public',
   'POST reinit/reinitPassword': 'public',
+  // Local events and forecasts (issue #19, src/contract/events.ts, src/contract/forecast.ts).
+  'GET withCredentials/collab/configurationEvenements': { anyOf: ['RAPPORTS', 'BI', 'EVENEMENTS'] },
+  'GET withCredentials/collab/previsions': { anyOf: ['RAPPORTS', 'BI'] },
+  'PUT withCredentials/collab/addEvenementLocal': { anyOf: ['EVENEMENTS'] },
+  'POST withCredentials/collab/changeEvenementLocal': { anyOf: ['EVENEMENTS'] },
+  'DELETE withCredentials/collab/deleteEvenementLocal': { anyOf: ['EVENEMENTS'] },
+  // KPI/BI area and anomalies (issue #19).
+  'GET bo/bi/explore': { anyOf: ['BI'] },
+  'GET bo/bi/totalKPI': { anyOf: ['BI'] },
+  'GET bo/bi/tracker': { anyOf: ['BI'] },
+  'GET bo/bi/anomalies': { anyOf: ['RAPPORTS_ANOMALIES'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 
@@ -160,6 +172,10 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/analyses/recuManagers': { anyOf: ['RECUS'] },
   '/recus': { anyOf: ['RECUS'] },
   '/bi': { anyOf: ['BI'] },
+  '/tracker': { anyOf: ['BI'] },
+  '/totalKPI': { anyOf: ['BI'] },
+  '/anomalies': { anyOf: ['RAPPORTS_ANOMALIES'] },
+  '/evenements': { anyOf: ['RAPPORTS', 'BI', 'EVENEMENTS'] },
   '/fec': { anyOf: ['FEC_CONFIGURATION'] },
   '/config/bdd': { anyOf: ['ACCES_BASE'] },
   '/config/rules': { anyOf: ['CONFIGURATION'] },
