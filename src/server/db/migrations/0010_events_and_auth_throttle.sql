@@ -40,3 +40,14 @@ CREATE INDEX "local_event_sites_event_idx" ON "local_event_sites" USING btree ("
 CREATE INDEX "local_events_dates_idx" ON "local_events" USING btree ("start_date","end_date");--> statement-breakpoint
 -- The administrators' profile holds every right; EVENEMENTS (local events, issue #19) is new.
 UPDATE "profiles" SET "droits" = array_append("droits", 'EVENEMENTS') WHERE "titre" = 'Administrateur' AND NOT ('EVENEMENTS' = ANY("droits"));
+--> statement-breakpoint
+-- Change feed (migration 0007, db/changes.ts): the forecast's caches (src/server/forecast) drop
+-- what they hold when an event changes or when sales are loaded (every load records a data_loads row).
+CREATE TRIGGER local_events_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON local_events
+  FOR EACH STATEMENT EXECUTE FUNCTION comptoir_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER local_event_sites_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON local_event_sites
+  FOR EACH STATEMENT EXECUTE FUNCTION comptoir_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER data_loads_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON data_loads
+  FOR EACH STATEMENT EXECUTE FUNCTION comptoir_notify_change();
