@@ -37,6 +37,7 @@ import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
+import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
@@ -215,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(auditRoutes, { database });
       await api.register(adminSiteRoutes, { database });
       await api.register(adminGroupRoutes);
+      await api.register(forecastRoutes, { database });
     },
     { prefix: API_PREFIX },
   );

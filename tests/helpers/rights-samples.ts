@@ -264,6 +264,16 @@ const SESSION_SAMPLES: Record<string, Sample> = {
     site: true,
     request: (ctx) => get('bo/home/ventes', { id: ctx.caller.id, sites: ctx.site, datePerso: DAY }),
   },
+  'GET withCredentials/collab/previsions': {
+    site: true,
+    request: (ctx) =>
+      get('withCredentials/collab/previsions', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+      }),
+  },
   'GET bo/infra/getUtilisateur': {
     site: "none: the caller's own account",
     request: (ctx) => get('bo/infra/getUtilisateur', { login: ctx.caller.login }),
