@@ -130,13 +130,19 @@ const SESSION_CHECK_SQL = `SELECT u.id AS user_id, u.login, p.droits, u.role, u.
             s.expires_at, s.created_at, ${siteScopeSql('u.id')} AS site_ids,
             ${allowedTicketCriteriaSql('p.options_tickets')} AS ticket_criteria
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.id = u.profile_id
-      WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now() AND u.active`;
+      WHERE s.token_hash = $1 AND u.login = $2 AND s.expires_at > now() AND u.active
+        AND s.created_at > now() - make_interval(days => $3)`;
 
-async function readSession(pool: pg.Pool, hashed: string, login: string): Promise<CachedSession | null> {
+async function readSession(
+  pool: pg.Pool,
+  hashed: string,
+  login: string,
+  maxDays: number,
+): Promise<CachedSession | null> {
   const { rows } = await pool.query<SessionRow>({
     name: 'comptoir_session_check',
     text: SESSION_CHECK_SQL,
-    values: [hashed, login],
+    values: [hashed, login, maxDays],
   });
   const row = rows[0];
   if (!row) return null;
@@ -173,15 +179,16 @@ export async function resolveSession(
   cache?: SessionCache,
 ): Promise<Session | null> {
   const hashed = tokenHash(token);
-  const read = () => readSession(pool, hashed, login);
+  const read = () => readSession(pool, hashed, login, lifetime.maxDays);
   const found = cache ? await cache.get(hashed, read) : await read();
   if (!found || found.session.login !== login) return null;
   const now = Date.now();
-  if (found.expiresAt <= now) {
+  const endsAt = found.createdAt + lifetime.maxDays * 86_400_000;
+  // The absolute end too: a session slid before the cap existed may expire later than it.
+  if (found.expiresAt <= now || endsAt <= now) {
     cache?.forget(hashed);
     return null;
   }
-  const endsAt = found.createdAt + lifetime.maxDays * 86_400_000;
   if (Math.min(now + lifetime.minutes * 60_000, endsAt) - found.expiresAt > 60_000) {
     const { rows } = await pool.query<{ expires_at: Date }>(
       `UPDATE sessions SET expires_at = least(now() + make_interval(mins => $2), created_at + make_interval(days => $3))
