@@ -55,6 +55,9 @@ export async function sessionRoutes(
       exposeHeadRoute: false,
       schema: {
         summary: 'Sign in with Authorization: Basic base64(login:password); answers the session token',
+        description:
+          '401 badCredentials for a wrong login or password; 429 TooManyRequests with Retry-After while ' +
+          'the account (5 failures) or the address is locked, whatever the password (decision record 0020).',
         tags: ['session'],
         querystring: z.object({
           username: z.string().optional().describe('login; must match the Authorization header when given'),

@@ -141,6 +141,9 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
       exposeHeadRoute: false,
       schema: {
         summary: "Checks a manager's code (code = the manager's login, contreCode = the code typed)",
+        description:
+          "403 Forbidden when `code` is not a manager of the caller's sites (the code is not checked); " +
+          "429 TooManyRequests with Retry-After while the manager's or the session's counter is locked.",
         tags: ['counting'],
         querystring: z.object({ id: UserIdParam, code: z.string().min(1), contreCode: z.string().min(1) }),
         response: { 200: CheckContreCodeAnswerSchema, ...errorResponses },
