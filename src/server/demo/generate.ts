@@ -1,8 +1,12 @@
 /**
  * The demo chain (issue #2 §2): what `npm start` loads into an empty database so the app shows
  * something true to life on first use — 2 companies, 6 sites in Europe/Paris, groups, terminals,
- * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and three
+ * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and four
  * users besides the administrator who show the rights model (catalogue.ts DEMO_USERS, users.ts).
+ * Issue #19 adds: local events whose impact is in the sales of their sites and days (events.ts),
+ * anomalies planted over the last 8 weeks (anomalies.ts: a seller who cancels, a terminal that
+ * voids lines, a seller who gives discounts, a terminal short of cash), and 60 days of cash
+ * counts, safe counts and manager receipts made by the users who may (counting.ts, people.ts).
  *
  * Guarantees:
  * - Deterministic: the data of a site and fiscal date comes from a generator seeded with
@@ -1046,7 +1050,10 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       );
     }
     await loading;
-    await insertCountingHistory(client, options.seed, end.counting, people, nowMs);
+    const counted = await insertCountingHistory(client, options.seed, end.counting, people, nowMs);
+    log(
+      `Demo chain: ${events.length} local events, ${counted.cashCounts} cash counts, ${counted.safeCounts} safe counts, ${counted.receipts} manager receipts`,
+    );
     await finishChain(client, end, log);
     await client.query('COMMIT');
   } catch (e) {
