@@ -95,6 +95,9 @@ describe('demo events', () => {
     );
     const tickets = new Map(rows.map((r) => [`${r.site_id}:${r.fiscal_date}`, r.tickets]));
     const at = (s: number, d: number) => tickets.get(`${siteIds[s]}:${dateOf(d)}`);
+    // Absolute errors of a forecast by the same weekday around, blind to the events or knowing them.
+    let blind = 0;
+    let aware = 0;
     const results: { event: string; site: number; days: number; expected: number; observed: number }[] = [];
     for (const e of dated.filter((d) => d.dateFin < TODAY)) {
       for (const s of e.sites) {
@@ -114,6 +117,8 @@ describe('demo events', () => {
           actual += here;
           usual += mean;
           expected += mean * eventFactor(dated, s, d);
+          blind += Math.abs(here - mean);
+          aware += Math.abs(here - mean * eventFactor(dated, s, d));
         }
         if (usual > 0)
           results.push({
@@ -135,6 +140,8 @@ describe('demo events', () => {
       // And clearly not an ordinary day: a forecast ignoring the event would miss by about the rate.
       expect(Math.abs(r.observed - 1), label).toBeGreaterThan(0.1);
     }
+    // A forecast that knows the events does better than one that does not.
+    expect(aware).toBeLessThan(0.5 * blind);
     const meanError = results.reduce((a, r) => a + Math.abs(r.observed / r.expected - 1), 0) / results.length;
     expect(meanError).toBeLessThan(0.08);
   });
