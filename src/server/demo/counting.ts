@@ -144,14 +144,17 @@ interface DayContext {
   counter: DemoPerson;
   /** Minutes after the fiscal date's midnight when the counting starts. */
   closing: number;
-  /** Instants are kept before this one (ms). */
-  nowMs: number;
+  /** Instants are kept before this one (ms): the start of now's hour, like the tickets. */
+  cutMs: number;
 }
 
-/** An ISO instant `minutes` after the fiscal date's midnight, never after now. */
+/**
+ * An ISO instant `minutes` after the fiscal date's midnight, never after the cut (a count of
+ * yesterday made late at night, when the demo is created just after midnight).
+ */
 function at(ctx: DayContext, minutes: number): string {
   const iso = parisInstant(ctx.day.date, minutes);
-  return Date.parse(iso) < ctx.nowMs ? iso : new Date(ctx.nowMs - 60_000).toISOString();
+  return Date.parse(iso) < ctx.cutMs ? iso : new Date(ctx.cutMs - 60_000).toISOString();
 }
 
 /** The cash variance of a terminal's count: ordinary, or short (8 to 25 €) on the planted terminal. */
@@ -307,7 +310,8 @@ export interface CountingCounts {
 /**
  * Writes the counting history of `days` (each site's days in ascending order) through `client`,
  * the demo's transaction: cash counts, safe counts and receipts by the site's counter, safe
- * counts countersigned by another manager (people.ts), instants kept before `nowMs`. A site
+ * counts countersigned by another manager (people.ts), instants kept before `cutMs` (the start of
+ * now's hour, so any minute of the same hour gives the same rows). A site
  * nobody may count at gets no history. Each site and day draws from its own generator.
  * @throws the database's error.
  */
@@ -316,7 +320,7 @@ export async function insertCountingHistory(
   seed: number,
   days: readonly CountingDay[],
   people: DemoPeople,
-  nowMs: number,
+  cutMs: number,
 ): Promise<CountingCounts> {
   const rows: CountingRows = { cash: new RowBuffer(), safe: new RowBuffer(), receipts: new RowBuffer() };
   const safes = new Map<number, SafeState>();
@@ -325,7 +329,7 @@ export async function insertCountingHistory(
     const counter = people.counter(day.siteIndex);
     if (!counter) continue;
     const rng = new Rng(mix(seed, day.siteIndex, Date.parse(day.date) / DAY_MS, 0xc0));
-    const ctx: DayContext = { rng, day, site, counter, closing: closingMinutes(site, day.date), nowMs };
+    const ctx: DayContext = { rng, day, site, counter, closing: closingMinutes(site, day.date), cutMs };
     let state = safes.get(day.siteIndex);
     if (!state) {
       state = { contentCents: 150_000 + day.siteIndex * 10_000 };

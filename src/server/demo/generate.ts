@@ -1050,7 +1050,7 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       );
     }
     await loading;
-    const counted = await insertCountingHistory(client, options.seed, end.counting, people, nowMs);
+    const counted = await insertCountingHistory(client, options.seed, end.counting, people, clock.cutMs);
     log(
       `Demo chain: ${events.length} local events, ${counted.cashCounts} cash counts, ${counted.safeCounts} safe counts, ${counted.receipts} manager receipts`,
     );
