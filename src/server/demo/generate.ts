@@ -75,14 +75,14 @@ export interface DemoResult {
 }
 
 const TIME_ZONE = 'Europe/Paris';
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** What every site's days depend on besides the seed: today's day number (Europe/Paris) and the dated events. */
 interface ChainPlan {
   today: number;
   events: readonly DatedDemoEvent[];
 }
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 /** A part of the day: minutes from the fiscal date's midnight, weight, and the kind of ticket. */
 interface DayPart {
@@ -455,8 +455,9 @@ function discountLine(rng: Rng, lines: readonly Line[]): Line {
 }
 
 /**
- * The ticket of a slot, sometimes with a voided line or a discount; followed, rarely, by its cancellation a few
- * minutes later on the same terminal, or (bakeries) by a pastry returned the next minute.
+ * The ticket of a slot, sometimes with a voided line or a discount (at the day's rates, anomalies.ts);
+ * followed, rarely, by its cancellation a few minutes later on the same terminal, or (bakeries) by
+ * a pastry returned the next minute.
  */
 function slotTickets(rng: Rng, slot: Slot, ctx: SlotContext): Ticket[] {
   const { site, kind, weekday } = ctx;
