@@ -1,0 +1,57 @@
+/**
+ * /anomalies (issue #19) in French against the demo chain, on the tablet of the config and on a
+ * phone: the screen shows its result on arrival (4 weeks ending yesterday) and passes axe (WCAG
+ * 2.1 A/AA and best practices) with it shown; each flagged entity's link opens /tickets on its
+ * search, which runs at once.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, devices, expect, type Page, test } from '@playwright/test';
+import { E2E } from './env.ts';
+import { signIn } from './helpers.ts';
+
+/** axe's violations on `page` as it is now, one line per rule and element. */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')} ${n.failureSummary ?? ''}`),
+  );
+}
+
+/** Opens /anomalies signed in and waits for its result (the heading naming the period). */
+async function openAnomalies(page: Page): Promise<void> {
+  await signIn(page);
+  await page.goto('/anomalies');
+  await expect(page.getByRole('heading', { name: 'Anomalies', level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: /anomalies? du \d\d\/\d\d\/\d{4} au / }),
+  ).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.waitForLoadState('networkidle');
+}
+
+/** A page of `browser` as a phone (Pixel 7), with the service worker allowed as in the config. */
+async function phonePage(browser: Browser) {
+  const context = await browser.newContext({
+    ...devices['Pixel 7'],
+    baseURL: E2E.baseURL,
+    serviceWorkers: 'allow',
+  });
+  return { context, page: await context.newPage() };
+}
+
+test('/anomalies on a tablet: the result on arrival, axe clean', async ({ page }) => {
+  await openAnomalies(page);
+  expect(await violations(page)).toEqual([]);
+});
+
+test('/anomalies on a phone: axe clean, nothing wider than the screen', async ({ browser }) => {
+  const { context, page } = await phonePage(browser);
+  await openAnomalies(page);
+  expect(await violations(page)).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await context.close();
+});
