@@ -225,4 +225,6 @@ export async function loadAnomalyChain(database: Database): Promise<void> {
     refresh: { from: HISTORY_DEBUT, to: PERIOD.dateFin },
   });
   await cashCounts(database.pool);
+  // As every load does (import/sales.ts, demo/generate.ts): the planner needs the statistics.
+  await database.pool.query('ANALYZE tickets, ticket_lines, cash_counts');
 }

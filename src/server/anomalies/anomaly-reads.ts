@@ -3,6 +3,9 @@
  * and the {@link HISTORY_WEEKS} weeks before it: one over the tickets and their lines (grouped
  * by seller and, in the same pass, by terminal, with GROUPING SETS), one over the cash counts.
  * Each row is one entity and one bucket: 0 for the period, k (1–8) for the k-th week before it.
+ * Tickets and lines are first counted per site, bucket, seller and terminal (a few thousand
+ * groups, hashed in memory), then rolled up by seller and by terminal; a missing seller or
+ * terminal is keyed '' / -1 meanwhile so the two counts join on plain equality.
  *
  * Tickets and lines are read rather than the daily aggregates: no aggregate holds lines or
  * cancellations per seller or terminal (daily_corrections has voided lines but not the lines
@@ -27,34 +30,41 @@ const BUCKET = (column: string) =>
   `CASE WHEN ${column} >= $2::date THEN 0 ELSE ($2::date - ${column} + 6) / 7 END`;
 
 const TICKET_COUNTS_SQL = `
-WITH t AS (
-  SELECT t.site_id, t.ticket_id, t.kind, t.terminal_id, t.seller_code, ${BUCKET('t.fiscal_date')} AS bucket
+WITH by_ticket AS (
+  SELECT t.site_id, ${BUCKET('t.fiscal_date')} AS bucket,
+         coalesce(t.seller_code, '') AS seller_code, coalesce(t.terminal_id, -1) AS terminal_id,
+         count(*) FILTER (WHERE t.kind = 'SALE')::int AS tickets,
+         count(*) FILTER (WHERE t.kind = 'CANCELLATION')::int AS cancellations
     FROM tickets t
    WHERE t.site_id = ANY($1::int[]) AND t.fiscal_date BETWEEN $3::date AND $4::date
      AND NOT t.training_mode AND t.kind IN ('SALE', 'CANCELLATION')
-), l AS (
-  SELECT l.site_id, l.ticket_id,
+   GROUP BY 1, 2, 3, 4
+), by_line AS (
+  SELECT t.site_id, ${BUCKET('t.fiscal_date')} AS bucket,
+         coalesce(t.seller_code, '') AS seller_code, coalesce(t.terminal_id, -1) AS terminal_id,
          count(*)::int AS lines,
          count(*) FILTER (WHERE l.corrected)::int AS corrected,
          count(*) FILTER (WHERE l.amount_cents < 0)::int AS discount_lines,
          coalesce(-sum(l.amount_cents) FILTER (WHERE l.amount_cents < 0), 0)::bigint AS discount_cents,
          coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0)::bigint AS gross_cents
-    FROM t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-   WHERE t.kind = 'SALE'
-   GROUP BY l.site_id, l.ticket_id
+    FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+   WHERE t.site_id = ANY($1::int[]) AND t.fiscal_date BETWEEN $3::date AND $4::date
+     AND NOT t.training_mode AND t.kind = 'SALE'
+   GROUP BY 1, 2, 3, 4
+), fine AS (
+  SELECT k.*, coalesce(n.lines, 0) AS lines, coalesce(n.corrected, 0) AS corrected,
+         coalesce(n.discount_lines, 0) AS discount_lines, coalesce(n.discount_cents, 0) AS discount_cents,
+         coalesce(n.gross_cents, 0) AS gross_cents
+    FROM by_ticket k LEFT JOIN by_line n USING (site_id, bucket, seller_code, terminal_id)
 ), g AS (
-  SELECT t.site_id, t.bucket,
-         CASE WHEN GROUPING(t.terminal_id) = 1 THEN 'seller' ELSE 'terminal' END AS kind,
-         CASE WHEN GROUPING(t.terminal_id) = 1 THEN t.seller_code ELSE t.terminal_id::text END AS key,
-         count(*) FILTER (WHERE t.kind = 'SALE')::int AS tickets,
-         count(*) FILTER (WHERE t.kind = 'CANCELLATION')::int AS cancellations,
-         coalesce(sum(l.lines), 0)::int AS lines,
-         coalesce(sum(l.corrected), 0)::int AS corrected,
-         coalesce(sum(l.discount_lines), 0)::int AS discount_lines,
-         coalesce(sum(l.discount_cents), 0)::bigint AS discount_cents,
-         coalesce(sum(l.gross_cents), 0)::bigint AS gross_cents
-    FROM t LEFT JOIN l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-   GROUP BY GROUPING SETS ((t.site_id, t.bucket, t.seller_code), (t.site_id, t.bucket, t.terminal_id))
+  SELECT site_id, bucket,
+         CASE WHEN GROUPING(terminal_id) = 1 THEN 'seller' ELSE 'terminal' END AS kind,
+         CASE WHEN GROUPING(terminal_id) = 1 THEN nullif(seller_code, '') ELSE nullif(terminal_id, -1)::text END AS key,
+         sum(tickets)::int AS tickets, sum(cancellations)::int AS cancellations, sum(lines)::int AS lines,
+         sum(corrected)::int AS corrected, sum(discount_lines)::int AS discount_lines,
+         sum(discount_cents)::bigint AS discount_cents, sum(gross_cents)::bigint AS gross_cents
+    FROM fine
+   GROUP BY GROUPING SETS ((site_id, bucket, seller_code), (site_id, bucket, terminal_id))
 )
 SELECT * FROM g WHERE key IS NOT NULL`;
 
