@@ -55,3 +55,24 @@ test('/anomalies on a phone: axe clean, nothing wider than the screen', async ({
   expect(overflow).toBeLessThanOrEqual(0);
   await context.close();
 });
+
+test('a planted case of the demo opens /tickets on its search, which runs at once', async ({ page }) => {
+  await openAnomalies(page);
+  // The demo plants its cases over the last weeks: ask for the 8 weeks ending yesterday.
+  const day = (daysAgo: number) => {
+    const d = new Date(Date.now() - daysAgo * 86_400_000);
+    return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
+  };
+  await page.getByLabel('Du', { exact: true }).fill(day(56));
+  await page.getByLabel('Au', { exact: true }).fill(day(1));
+  await page.getByRole('button', { name: 'Rechercher les anomalies' }).click();
+  const first = page.locator('.an-item').first();
+  await expect(first).toBeVisible({ timeout: 60_000 });
+  await expect(first).toContainText(/contre .* sur ses 8 semaines précédentes\./);
+  const link = first.getByRole('link', { name: /^Voir les tickets de / });
+  await link.click();
+  await expect(page).toHaveURL(/\/tickets\?.*site=\d+.*dateDebut=/);
+  await expect(page.getByRole('heading', { name: 'Recherche de tickets', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Résultats', level: 2 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.tk-results')).toContainText(/\d+ tickets?/);
+});
