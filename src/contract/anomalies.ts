@@ -51,6 +51,10 @@ export const AnomalyQuerySchema = z.object({
   sites: z
     .string()
     .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'restaurantIds, comma-separated')
+    .refine(
+      (v) => v.split(',').every((id) => Number(id) <= 2147483647),
+      'a restaurantId is at most 2147483647',
+    )
     .optional()
     .describe('restaurantIds, comma-separated; absent = every site of the user (SPEC.md §5)'),
   dateDebut: z.string().optional().describe('first fiscal date YYYY-MM-DD; absent = 28 days before dateFin'),

@@ -116,7 +116,7 @@ describe('anomalies (GET bo/bi/anomalies)', () => {
     expect(outside.json().code).toBe('Forbidden');
   });
 
-  it('refuses a bad period, a period too long and another user’s id', async () => {
+  it('refuses a bad period, a period too long, malformed sites and another user’s id', async () => {
     const inverted = await ask({ id: areaId, dateDebut: '2026-03-29', dateFin: '2026-03-02' });
     expect([inverted.statusCode, inverted.json().code]).toEqual([400, 'BadRequest']);
     const long = await ask({ id: areaId, dateDebut: '2025-01-01', dateFin: '2026-03-29' });
@@ -127,6 +127,9 @@ describe('anomalies (GET bo/bi/anomalies)', () => {
     ]);
     const bad = await ask({ id: areaId, dateDebut: '2026-02-30', dateFin: '2026-03-02' });
     expect(bad.statusCode).toBe(400);
+    for (const sites of ['2147483648', '1,x', '-1']) {
+      expect((await ask({ id: areaId, ...PERIOD, sites })).statusCode, sites).toBe(400);
+    }
     const other = await ask({ id: lyonId, ...PERIOD });
     expect(other.statusCode).toBe(403);
   });
