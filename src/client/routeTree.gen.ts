@@ -13,6 +13,7 @@ import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
+import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -55,6 +56,11 @@ const AuthedRoute = AuthedRouteImport.update({
 const AuthedAccountRoute = AuthedAccountRouteImport.update({
   id: '/account',
   path: '/account',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedAnomaliesRoute = AuthedAnomaliesRouteImport.update({
+  id: '/anomalies',
+  path: '/anomalies',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
@@ -188,6 +194,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/anomalies': typeof AuthedAnomaliesRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -217,6 +224,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/anomalies': typeof AuthedAnomaliesRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -248,6 +256,7 @@ export interface FileRoutesById {
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
   '/_authed/account': typeof AuthedAccountRoute
+  '/_authed/anomalies': typeof AuthedAnomaliesRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -279,6 +288,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/anomalies'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -308,6 +318,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/anomalies'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -338,6 +349,7 @@ export interface FileRouteTypes {
     | '/_authed'
     | '/index'
     | '/_authed/account'
+    | '/_authed/anomalies'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -399,6 +411,13 @@ declare module '@tanstack/react-router' {
       path: '/account'
       fullPath: '/account'
       preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/anomalies': {
+      id: '/_authed/anomalies'
+      path: '/anomalies'
+      fullPath: '/anomalies'
+      preLoaderRoute: typeof AuthedAnomaliesRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/configFavoris': {
@@ -574,6 +593,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
+  AuthedAnomaliesRoute: typeof AuthedAnomaliesRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -601,6 +621,7 @@ interface AuthedRouteChildren {
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
+  AuthedAnomaliesRoute: AuthedAnomaliesRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,

@@ -30,6 +30,7 @@ import { installBruteForce } from './security/brute-force.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
+import { anomalyRoutes } from './routes/anomalies-routes.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { adminGroupRoutes } from './routes/admin-group-routes.ts';
@@ -208,6 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(messageRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution, reportSites });
       await api.register(distributionRoutes, { database });
+      await api.register(anomalyRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });

@@ -391,6 +391,11 @@ const REPORT_SAMPLES: Record<string, Sample> = {
         dateFin: DAY,
       }),
   },
+  'GET bo/bi/anomalies': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/anomalies', { id: ctx.caller.id, sites: ctx.site, dateDebut: DAY, dateFin: DAY }),
+  },
   'GET bo/tickets/search': {
     site: true,
     request: (ctx) =>

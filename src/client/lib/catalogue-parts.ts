@@ -19,6 +19,7 @@ export type CataloguePart = 'start' | 'later';
 export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'account',
   'adminHub',
+  'anomalies',
   'audit',
   'counting',
   'exports',

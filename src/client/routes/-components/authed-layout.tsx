@@ -38,6 +38,7 @@ export const NAV = [
   { to: '/graphs', messageId: 'nav.graphs' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/listExports', messageId: 'nav.listExports' },
+  { to: '/anomalies', messageId: 'nav.anomalies', group: 'reports' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },
