@@ -13,6 +13,7 @@ import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
+import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -20,6 +21,8 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as AuthedTotalKPIRouteImport } from './routes/_authed/totalKPI'
+import { Route as AuthedTrackerRouteImport } from './routes/_authed/tracker'
 import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
@@ -57,6 +60,11 @@ const AuthedAccountRoute = AuthedAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedBiRoute = AuthedBiRouteImport.update({
+  id: '/bi',
+  path: '/bi',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
@@ -90,6 +98,16 @@ const AuthedSyncRoute = AuthedSyncRouteImport.update({
 const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   id: '/tickets',
   path: '/tickets',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTotalKPIRoute = AuthedTotalKPIRouteImport.update({
+  id: '/totalKPI',
+  path: '/totalKPI',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTrackerRoute = AuthedTrackerRouteImport.update({
+  id: '/tracker',
+  path: '/tracker',
   getParentRoute: () => AuthedRoute,
 } as any)
 const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
@@ -188,6 +206,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -195,6 +214,8 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -217,6 +238,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -224,6 +246,8 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -248,6 +272,7 @@ export interface FileRoutesById {
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
   '/_authed/account': typeof AuthedAccountRoute
+  '/_authed/bi': typeof AuthedBiRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -255,6 +280,8 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/_authed/totalKPI': typeof AuthedTotalKPIRoute
+  '/_authed/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -279,6 +306,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/bi'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -286,6 +314,8 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -308,6 +338,7 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/bi'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -315,6 +346,8 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -338,6 +371,7 @@ export interface FileRouteTypes {
     | '/_authed'
     | '/index'
     | '/_authed/account'
+    | '/_authed/bi'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -345,6 +379,8 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/_authed/totalKPI'
+    | '/_authed/tracker'
     | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
@@ -401,6 +437,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAccountRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/bi': {
+      id: '/_authed/bi'
+      path: '/bi'
+      fullPath: '/bi'
+      preLoaderRoute: typeof AuthedBiRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
       path: '/configFavoris'
@@ -448,6 +491,20 @@ declare module '@tanstack/react-router' {
       path: '/tickets'
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/totalKPI': {
+      id: '/_authed/totalKPI'
+      path: '/totalKPI'
+      fullPath: '/totalKPI'
+      preLoaderRoute: typeof AuthedTotalKPIRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/tracker': {
+      id: '/_authed/tracker'
+      path: '/tracker'
+      fullPath: '/tracker'
+      preLoaderRoute: typeof AuthedTrackerRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/reinit/changePassword': {
@@ -574,6 +631,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
+  AuthedBiRoute: typeof AuthedBiRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -581,6 +639,8 @@ interface AuthedRouteChildren {
   AuthedRecusRoute: typeof AuthedRecusRoute
   AuthedSyncRoute: typeof AuthedSyncRoute
   AuthedTicketsRoute: typeof AuthedTicketsRoute
+  AuthedTotalKPIRoute: typeof AuthedTotalKPIRoute
+  AuthedTrackerRoute: typeof AuthedTrackerRoute
   AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
@@ -601,6 +661,7 @@ interface AuthedRouteChildren {
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
+  AuthedBiRoute: AuthedBiRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -608,6 +669,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedRecusRoute: AuthedRecusRoute,
   AuthedSyncRoute: AuthedSyncRoute,
   AuthedTicketsRoute: AuthedTicketsRoute,
+  AuthedTotalKPIRoute: AuthedTotalKPIRoute,
+  AuthedTrackerRoute: AuthedTrackerRoute,
   AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,

@@ -20,12 +20,14 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'account',
   'adminHub',
   'audit',
+  'bi',
   'counting',
   'exports',
   'favourites',
   'graphs',
   'groupsAdmin',
   'home',
+  'kpi',
   'messages',
   'period',
   'profilesAdmin',
@@ -38,6 +40,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'selection',
   'sitesAdmin',
   'tickets',
+  'tracker',
   'usersAdmin',
 ]);
 
