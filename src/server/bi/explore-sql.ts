@@ -134,9 +134,12 @@ export function exploreSql(
   dimensions: readonly BiDimension[],
   totalOnly = false,
 ): string {
-  const source = sourceFor(measure, dimensions);
+  // The total reads the table of the breakdown with no key (a site in two groups counts once),
+  // except for hours and day parts, which together are the whole day: the per-day table gives
+  // the same sums from a twentieth of the rows.
+  const breakdown = sourceFor(measure, dimensions);
+  const source = totalOnly && breakdown === SOURCES.hour ? sourceFor(measure, []) : breakdown;
   const { num, den } = measureColumns(measure, source);
-  // The total reads the same table with no key: a site in two groups counts once in it.
   const grouped = totalOnly ? [] : dimensions;
   const keyOf = (d: BiDimension | undefined) =>
     d === undefined ? 'NULL::text' : (source.keys[d] ?? SITE_LEVEL_KEYS[d]!);
