@@ -37,8 +37,6 @@ export const NAV = [
   { to: '/configFavoris', messageId: 'nav.favourites' },
   { to: '/graphs', messageId: 'nav.graphs' },
   { to: '/bi', messageId: 'nav.bi' },
-  { to: '/totalKPI', messageId: 'nav.totalKPI' },
-  { to: '/tracker', messageId: 'nav.tracker' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/listExports', messageId: 'nav.listExports' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },

@@ -11,6 +11,7 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Table } from '../../../ui/table.tsx';
+import { ScrollRegion } from './scroll-region.tsx';
 import { formatMeasure, formatVariation, variation } from '../bi-format.ts';
 
 const BiChart = lazy(() => import('./bi-chart.tsx'));
@@ -84,12 +85,14 @@ export function BiResult({
           {t('bi.exportXlsx')}
         </Button>
       </div>
-      <Table
-        label={t('bi.tableLabel', { measure: measureLabel })}
-        columns={columns}
-        rows={rows}
-        empty={t('bi.empty')}
-      />
+      <ScrollRegion label={t('bi.tableLabel', { measure: measureLabel })}>
+        <Table
+          label={t('bi.tableLabel', { measure: measureLabel })}
+          columns={columns}
+          rows={rows}
+          empty={t('bi.empty')}
+        />
+      </ScrollRegion>
       {data.dimensions.length > 0 && bars.length > 0 ? (
         <Suspense fallback={null}>
           <BiChart

@@ -21,6 +21,7 @@ import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { type Comparison, compareWith } from '../kpi-compare.ts';
 import { kpiQueries } from '../kpi-queries.ts';
+import { ScrollRegion } from './scroll-region.tsx';
 import { Sparkline } from './sparkline.tsx';
 import './kpi.css';
 
@@ -113,12 +114,14 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
           to: formatDate(data.yearBefore.dateFin),
         })}
       </p>
-      <Table
-        label={t('kpi.tableLabel')}
-        columns={columns}
-        rows={data.lines.map(rowOf)}
-        className="kpi-table"
-      />
+      <ScrollRegion label={t('kpi.tableLabel')}>
+        <Table
+          label={t('kpi.tableLabel')}
+          columns={columns}
+          rows={data.lines.map(rowOf)}
+          className="kpi-table"
+        />
+      </ScrollRegion>
     </Card>
   );
 }

@@ -20,6 +20,7 @@ import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { trackerQueries } from '../tracker-queries.ts';
+import { ScrollRegion } from './scroll-region.tsx';
 import './tracker.css';
 
 type TrackerData = BiTrackerAnswer['data'];
@@ -101,7 +102,9 @@ function TrackerResult({ data }: { data: TrackerData }) {
         <p className="tracker-refreshed" aria-live="polite">
           {t('tracker.refreshedAt', { date: refreshed.date, time: refreshed.time })}
         </p>
-        <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
+        <ScrollRegion label={t('tracker.rankingTable')}>
+          <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
+        </ScrollRegion>
       </Card>
       {data.sites.length > 0 ? <SiteHours sites={data.sites} money={money} /> : null}
     </>
@@ -124,25 +127,27 @@ function SiteHours({ sites, money }: { sites: readonly BiTrackerSite[]; money: (
         value={site.siteId}
         onChange={(v) => setChosen(Number(v))}
       />
-      <Table
-        label={t('tracker.hoursTitle', { site: site.libelle })}
-        columns={[
-          { key: 'hour', label: t('tracker.column.hour'), isRowHeader: true },
-          { key: 'net', label: t('tracker.column.today'), align: 'end' },
-          { key: 'tickets', label: t('tracker.column.tickets'), align: 'end' },
-          { key: 'lastYear', label: t('tracker.column.lastYear'), align: 'end' },
-        ]}
-        rows={hours.map((h) => ({
-          id: String(h.hour),
-          cells: {
-            hour: `${String(h.hour).padStart(2, '0')}:00`,
-            net: money(h.netCents),
-            tickets: String(h.tickets),
-            lastYear: money(h.lastYearCents),
-          },
-        }))}
-        empty={t('tracker.noSales')}
-      />
+      <ScrollRegion label={t('tracker.hoursTable', { site: site.libelle })}>
+        <Table
+          label={t('tracker.hoursTitle', { site: site.libelle })}
+          columns={[
+            { key: 'hour', label: t('tracker.column.hour'), isRowHeader: true },
+            { key: 'net', label: t('tracker.column.today'), align: 'end' },
+            { key: 'tickets', label: t('tracker.column.tickets'), align: 'end' },
+            { key: 'lastYear', label: t('tracker.column.lastYear'), align: 'end' },
+          ]}
+          rows={hours.map((h) => ({
+            id: String(h.hour),
+            cells: {
+              hour: `${String(h.hour).padStart(2, '0')}:00`,
+              net: money(h.netCents),
+              tickets: String(h.tickets),
+              lastYear: money(h.lastYearCents),
+            },
+          }))}
+          empty={t('tracker.noSales')}
+        />
+      </ScrollRegion>
     </Card>
   );
 }
