@@ -77,6 +77,23 @@ describe('KPI/BI area (bo/bi/explore, totalKPI, tracker)', () => {
     ]);
   });
 
+  it('names sellers and terminals with their site', async () => {
+    const sellers = await explore('measure=NET&dimension1=SELLER');
+    expect(sellers.rows.map((r) => [r.labels[0], r.value])).toEqual([
+      ['Alice (Lyon)', 4000],
+      ['Bruno (Paris)', 3000],
+      ['Alice (Paris)', 2800],
+      ['Bruno (Lyon)', 2200],
+    ]);
+    const terminals = await explore('measure=TICKETS&dimension1=TERMINAL');
+    expect(terminals.rows.map((r) => [r.keys[0], r.labels[0], r.value])).toEqual([
+      [`${PARIS}:1`, 'Paris — Caisse 1', 2],
+      [`${LYON}:1`, 'Lyon — Caisse 1', 1],
+      [`${LYON}:2`, 'Lyon — Caisse 2', 1],
+      [`${PARIS}:2`, 'Paris — Caisse 2', 1],
+    ]);
+  });
+
   it('counts items by family without the voided lines', async () => {
     const data = await explore('measure=ITEMS&dimension1=FAMILY');
     const byFamily = Object.fromEntries(data.rows.map((r) => [r.keys[0], r.value]));

@@ -62,8 +62,8 @@ function ordinal(dimension: BiDimension, key: string | null): number | null {
 
 /**
  * Rows in reading order: by the first dimension then the second, each in its natural order when
- * it has one (hours, weekdays, day parts), else — with one dimension — by value, highest first,
- * and with two by label.
+ * it has one (hours, weekdays, day parts), else — with one dimension — by value, highest first
+ * (then label), and with two by label.
  */
 function sortRows(rows: BiRow[], dimensions: readonly BiDimension[]): BiRow[] {
   const compareAt = (a: BiRow, b: BiRow, i: number): number => {
@@ -71,8 +71,10 @@ function sortRows(rows: BiRow[], dimensions: readonly BiDimension[]): BiRow[] {
     const oa = ordinal(d, a.keys[i] ?? null);
     const ob = ordinal(d, b.keys[i] ?? null);
     if (oa !== null && ob !== null) return oa - ob;
-    if (dimensions.length === 1) return (b.value ?? -Infinity) - (a.value ?? -Infinity);
-    return a.labels[i]!.localeCompare(b.labels[i]!);
+    const byLabel = a.labels[i]!.localeCompare(b.labels[i]!);
+    // Equal values read in label order, whatever order the database grouped them in.
+    if (dimensions.length === 1) return (b.value ?? -Infinity) - (a.value ?? -Infinity) || byLabel;
+    return byLabel;
   };
   return rows.sort((a, b) => {
     for (let i = 0; i < dimensions.length; i++) {
