@@ -149,14 +149,19 @@ export function exploreSql(
   ].join(' ');
   const cur = 'a.fiscal_date BETWEEN $2::date AND $3::date';
   const cmp = 'a.fiscal_date BETWEEN $4::date AND $5::date';
-  return `SELECT ${keyOf(grouped[0])} AS k1, ${keyOf(grouped[1])} AS k2,
-       coalesce(sum(${num}) FILTER (WHERE ${cur}), 0)::float8 AS cur_num,
-       coalesce(sum(${den}) FILTER (WHERE ${cur}), 0)::float8 AS cur_den,
-       count(*) FILTER (WHERE ${cur})::int AS cur_rows,
-       coalesce(sum(${num}) FILTER (WHERE ${cmp}), 0)::float8 AS cmp_num,
-       coalesce(sum(${den}) FILTER (WHERE ${cmp}), 0)::float8 AS cmp_den,
-       count(*) FILTER (WHERE ${cmp})::int AS cmp_rows
-  FROM ${source.table} a ${joins}
- WHERE a.site_id = ANY($1::int[]) AND (${cur} OR ${cmp})
+  // Grouped once by key and period (three sums a row), then the two periods side by side over
+  // the few groups: half the aggregate work of filtered sums over every row.
+  return `SELECT k1, k2,
+       coalesce(sum(n) FILTER (WHERE cur), 0)::float8 AS cur_num,
+       coalesce(sum(d) FILTER (WHERE cur), 0)::float8 AS cur_den,
+       coalesce(sum(c) FILTER (WHERE cur), 0)::int AS cur_rows,
+       coalesce(sum(n) FILTER (WHERE NOT cur), 0)::float8 AS cmp_num,
+       coalesce(sum(d) FILTER (WHERE NOT cur), 0)::float8 AS cmp_den,
+       coalesce(sum(c) FILTER (WHERE NOT cur), 0)::int AS cmp_rows
+  FROM (SELECT ${keyOf(grouped[0])} AS k1, ${keyOf(grouped[1])} AS k2, ${cur} AS cur,
+               sum(${num}) AS n, sum(${den}) AS d, count(*) AS c
+          FROM ${source.table} a ${joins}
+         WHERE a.site_id = ANY($1::int[]) AND (${cur} OR ${cmp})
+         GROUP BY 1, 2, 3) g
  GROUP BY 1, 2`;
 }
