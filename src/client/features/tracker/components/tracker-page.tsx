@@ -5,7 +5,7 @@
  * shown DD/MM/YYYY HH:mm (contract/dates.ts displayInstant).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import type { BiTrackerAnswer, BiTrackerSite } from '../../../../contract/bi.ts';
@@ -22,6 +22,8 @@ import { Table } from '../../../ui/table.tsx';
 import { trackerQueries } from '../tracker-queries.ts';
 import { ScrollRegion } from './scroll-region.tsx';
 import './tracker.css';
+
+const TrackerChart = lazy(() => import('./tracker-chart.tsx'));
 
 type TrackerData = BiTrackerAnswer['data'];
 
@@ -148,6 +150,17 @@ function SiteHours({ sites, money }: { sites: readonly BiTrackerSite[]; money: (
           empty={t('tracker.noSales')}
         />
       </ScrollRegion>
+      {hours.length > 0 ? (
+        <Suspense fallback={null}>
+          <TrackerChart
+            title={t('tracker.chartTitle', { site: site.libelle })}
+            hours={hours}
+            todayLabel={t('tracker.column.today')}
+            lastYearLabel={t('tracker.column.lastYear')}
+            format={money}
+          />
+        </Suspense>
+      ) : null}
     </Card>
   );
 }
