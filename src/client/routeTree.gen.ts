@@ -14,6 +14,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
+import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
@@ -21,6 +22,8 @@ import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as AuthedTotalKPIRouteImport } from './routes/_authed/totalKPI'
+import { Route as AuthedTrackerRouteImport } from './routes/_authed/tracker'
 import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
@@ -63,6 +66,11 @@ const AuthedAnomaliesRoute = AuthedAnomaliesRouteImport.update({
   path: '/anomalies',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedBiRoute = AuthedBiRouteImport.update({
+  id: '/bi',
+  path: '/bi',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
@@ -96,6 +104,16 @@ const AuthedSyncRoute = AuthedSyncRouteImport.update({
 const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   id: '/tickets',
   path: '/tickets',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTotalKPIRoute = AuthedTotalKPIRouteImport.update({
+  id: '/totalKPI',
+  path: '/totalKPI',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTrackerRoute = AuthedTrackerRouteImport.update({
+  id: '/tracker',
+  path: '/tracker',
   getParentRoute: () => AuthedRoute,
 } as any)
 const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
@@ -195,6 +213,7 @@ export interface FileRoutesByFullPath {
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
   '/anomalies': typeof AuthedAnomaliesRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -202,6 +221,8 @@ export interface FileRoutesByFullPath {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -225,6 +246,7 @@ export interface FileRoutesByTo {
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
   '/anomalies': typeof AuthedAnomaliesRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
@@ -232,6 +254,8 @@ export interface FileRoutesByTo {
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -257,6 +281,7 @@ export interface FileRoutesById {
   '/index': typeof Char91indexChar93Route
   '/_authed/account': typeof AuthedAccountRoute
   '/_authed/anomalies': typeof AuthedAnomaliesRoute
+  '/_authed/bi': typeof AuthedBiRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
@@ -264,6 +289,8 @@ export interface FileRoutesById {
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/_authed/totalKPI': typeof AuthedTotalKPIRoute
+  '/_authed/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -289,6 +316,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/account'
     | '/anomalies'
+    | '/bi'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -296,6 +324,8 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -319,6 +349,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/account'
     | '/anomalies'
+    | '/bi'
     | '/configFavoris'
     | '/graphs'
     | '/home'
@@ -326,6 +357,8 @@ export interface FileRouteTypes {
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -350,6 +383,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/_authed/account'
     | '/_authed/anomalies'
+    | '/_authed/bi'
     | '/_authed/configFavoris'
     | '/_authed/graphs'
     | '/_authed/home'
@@ -357,6 +391,8 @@ export interface FileRouteTypes {
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/_authed/totalKPI'
+    | '/_authed/tracker'
     | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
@@ -420,6 +456,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAnomaliesRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/bi': {
+      id: '/_authed/bi'
+      path: '/bi'
+      fullPath: '/bi'
+      preLoaderRoute: typeof AuthedBiRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
       path: '/configFavoris'
@@ -467,6 +510,20 @@ declare module '@tanstack/react-router' {
       path: '/tickets'
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/totalKPI': {
+      id: '/_authed/totalKPI'
+      path: '/totalKPI'
+      fullPath: '/totalKPI'
+      preLoaderRoute: typeof AuthedTotalKPIRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/tracker': {
+      id: '/_authed/tracker'
+      path: '/tracker'
+      fullPath: '/tracker'
+      preLoaderRoute: typeof AuthedTrackerRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/reinit/changePassword': {
@@ -594,6 +651,7 @@ declare module '@tanstack/react-router' {
 interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedAnomaliesRoute: typeof AuthedAnomaliesRoute
+  AuthedBiRoute: typeof AuthedBiRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
@@ -601,6 +659,8 @@ interface AuthedRouteChildren {
   AuthedRecusRoute: typeof AuthedRecusRoute
   AuthedSyncRoute: typeof AuthedSyncRoute
   AuthedTicketsRoute: typeof AuthedTicketsRoute
+  AuthedTotalKPIRoute: typeof AuthedTotalKPIRoute
+  AuthedTrackerRoute: typeof AuthedTrackerRoute
   AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
@@ -622,6 +682,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
   AuthedAnomaliesRoute: AuthedAnomaliesRoute,
+  AuthedBiRoute: AuthedBiRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
@@ -629,6 +690,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedRecusRoute: AuthedRecusRoute,
   AuthedSyncRoute: AuthedSyncRoute,
   AuthedTicketsRoute: AuthedTicketsRoute,
+  AuthedTotalKPIRoute: AuthedTotalKPIRoute,
+  AuthedTrackerRoute: AuthedTrackerRoute,
   AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,

@@ -32,6 +32,7 @@ import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
 import { anomalyRoutes } from './routes/anomalies-routes.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
+import { biRoutes } from './routes/bi-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { adminGroupRoutes } from './routes/admin-group-routes.ts';
 import { adminSiteRoutes } from './routes/admin-site-routes.ts';
@@ -215,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });
       await api.register(auditRoutes, { database });
+      await api.register(biRoutes, { database });
       await api.register(adminSiteRoutes, { database });
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });

@@ -689,12 +689,38 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
   },
 };
 
+/** KPI/BI area (issue #19): read-only calls on the caller's chosen site. */
+const BI_SAMPLES: Record<string, Sample> = {
+  'GET bo/bi/explore': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/explore', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+        measure: 'NET',
+        dimension1: 'SITE',
+      }),
+  },
+  'GET bo/bi/totalKPI': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/totalKPI', { id: ctx.caller.id, sites: ctx.site, dateDebut: DAY, dateFin: DAY }),
+  },
+  'GET bo/bi/tracker': {
+    site: true,
+    request: (ctx) => get('bo/bi/tracker', { id: ctx.caller.id, sites: ctx.site }),
+  },
+};
+
 /** Every sample, by API_RIGHTS key. */
 export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...SESSION_SAMPLES,
   ...REPORT_SAMPLES,
   ...COUNTING_SAMPLES,
   ...ADMIN_SAMPLES,
+  ...BI_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -21,12 +21,14 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'adminHub',
   'anomalies',
   'audit',
+  'bi',
   'counting',
   'exports',
   'favourites',
   'graphs',
   'groupsAdmin',
   'home',
+  'kpi',
   'messages',
   'period',
   'profilesAdmin',
@@ -39,6 +41,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'selection',
   'sitesAdmin',
   'tickets',
+  'tracker',
   'usersAdmin',
 ]);
 

@@ -36,6 +36,7 @@ export const NAV = [
   { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
   { to: '/graphs', messageId: 'nav.graphs' },
+  { to: '/bi', messageId: 'nav.bi' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/listExports', messageId: 'nav.listExports' },
   { to: '/anomalies', messageId: 'nav.anomalies', group: 'reports' },
