@@ -14,6 +14,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
+import { Route as AuthedEvenementsRouteImport } from './routes/_authed/evenements'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
@@ -60,6 +61,11 @@ const AuthedAccountRoute = AuthedAccountRouteImport.update({
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedEvenementsRoute = AuthedEvenementsRouteImport.update({
+  id: '/evenements',
+  path: '/evenements',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedGraphsRoute = AuthedGraphsRouteImport.update({
@@ -189,6 +195,7 @@ export interface FileRoutesByFullPath {
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -218,6 +225,7 @@ export interface FileRoutesByTo {
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -249,6 +257,7 @@ export interface FileRoutesById {
   '/index': typeof Char91indexChar93Route
   '/_authed/account': typeof AuthedAccountRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
+  '/_authed/evenements': typeof AuthedEvenementsRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
@@ -280,6 +289,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/account'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -309,6 +319,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/account'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -339,6 +350,7 @@ export interface FileRouteTypes {
     | '/index'
     | '/_authed/account'
     | '/_authed/configFavoris'
+    | '/_authed/evenements'
     | '/_authed/graphs'
     | '/_authed/home'
     | '/_authed/rapports'
@@ -406,6 +418,13 @@ declare module '@tanstack/react-router' {
       path: '/configFavoris'
       fullPath: '/configFavoris'
       preLoaderRoute: typeof AuthedConfigFavorisRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/evenements': {
+      id: '/_authed/evenements'
+      path: '/evenements'
+      fullPath: '/evenements'
+      preLoaderRoute: typeof AuthedEvenementsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/graphs': {
@@ -575,6 +594,7 @@ declare module '@tanstack/react-router' {
 interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
+  AuthedEvenementsRoute: typeof AuthedEvenementsRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
@@ -602,6 +622,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
+  AuthedEvenementsRoute: AuthedEvenementsRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,

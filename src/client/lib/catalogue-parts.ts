@@ -21,6 +21,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'adminHub',
   'audit',
   'counting',
+  'events',
   'exports',
   'favourites',
   'graphs',
