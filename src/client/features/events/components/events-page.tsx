@@ -87,7 +87,8 @@ export function EventsPage() {
   const actions: EventActions = {
     siteNames: new Map(scope.visible.map((s) => [s.restaurantId, s.libelle])),
     canWrite,
-    online,
+    // Writes also wait for the user's sites, which the form offers.
+    online: online && !scope.isLoading && siteIds.length > 0,
     onAdd: (day) => dialogs.setEditing({ event: null, day }),
     onEdit: (event) => dialogs.setEditing({ event, day: event.dateDebut }),
     onDelete: dialogs.setDeleting,

@@ -9,6 +9,7 @@ import { type CalendarDate, parseDate } from '@internationalized/date';
 import { useIntl } from 'react-intl';
 import { Button } from 'react-aria-components/Button';
 import { Calendar, CalendarCell, CalendarGrid, Heading } from 'react-aria-components/Calendar';
+import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { formatNumber } from '../../../lib/format.ts';
 
 /** What a cell shows of its day. */
@@ -32,39 +33,42 @@ export interface MonthCalendarProps {
 /** The calendar of the module comment. */
 export function MonthCalendar(props: MonthCalendarProps) {
   const intl = useIntl();
+  // The month's name and the weekdays in the interface's language, whatever the page around says.
   return (
-    <Calendar
-      className="ev-cal"
-      aria-label={intl.formatMessage({ id: 'events.calendar' })}
-      value={parseDate(props.selected)}
-      onChange={(d: CalendarDate) => props.onSelect(d.toString())}
-      focusedValue={parseDate(props.focused)}
-      onFocusChange={(d: CalendarDate) => props.onFocusChange(d.toString())}
-      firstDayOfWeek="mon"
-    >
-      <header className="ev-cal__header">
-        <Button slot="previous" className="ui-button ui-button--secondary ev-cal__nav">
-          <span aria-hidden="true">‹</span>
-        </Button>
-        <Heading className="ev-cal__title" />
-        <Button slot="next" className="ui-button ui-button--secondary ev-cal__nav">
-          <span aria-hidden="true">›</span>
-        </Button>
-      </header>
-      <CalendarGrid className="ev-cal__grid" weekdayStyle="short">
-        {(date) => (
-          <CalendarCell date={date} className="ev-cal__cell">
-            {({ formattedDate, isOutsideMonth }) => (
-              <CellContent
-                formattedDate={formattedDate}
-                summary={isOutsideMonth ? null : props.summary(date.toString())}
-                currency={props.currency}
-              />
-            )}
-          </CalendarCell>
-        )}
-      </CalendarGrid>
-    </Calendar>
+    <I18nProvider locale={intl.locale}>
+      <Calendar
+        className="ev-cal"
+        aria-label={intl.formatMessage({ id: 'events.calendar' })}
+        value={parseDate(props.selected)}
+        onChange={(d: CalendarDate) => props.onSelect(d.toString())}
+        focusedValue={parseDate(props.focused)}
+        onFocusChange={(d: CalendarDate) => props.onFocusChange(d.toString())}
+        firstDayOfWeek="mon"
+      >
+        <header className="ev-cal__header">
+          <Button slot="previous" className="ui-button ui-button--secondary ev-cal__nav">
+            <span aria-hidden="true">‹</span>
+          </Button>
+          <Heading className="ev-cal__title" />
+          <Button slot="next" className="ui-button ui-button--secondary ev-cal__nav">
+            <span aria-hidden="true">›</span>
+          </Button>
+        </header>
+        <CalendarGrid className="ev-cal__grid" weekdayStyle="short">
+          {(date) => (
+            <CalendarCell date={date} className="ev-cal__cell">
+              {({ formattedDate, isOutsideMonth }) => (
+                <CellContent
+                  formattedDate={formattedDate}
+                  summary={isOutsideMonth ? null : props.summary(date.toString())}
+                  currency={props.currency}
+                />
+              )}
+            </CalendarCell>
+          )}
+        </CalendarGrid>
+      </Calendar>
+    </I18nProvider>
   );
 }
 
