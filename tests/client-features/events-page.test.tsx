@@ -267,7 +267,7 @@ describe('/evenements', () => {
     await waitUntil(() => dayPanel()?.textContent?.includes('Braderie') ?? false, 5_000, 20);
     expect(page().textContent).toContain('Lecture seule');
     // Lyon is outside this reader's scope: only Paris is named.
-    expect(dayPanel()?.textContent).toContain('du ' + SHOWN_TODAY);
+    expect(dayPanel()?.textContent).toContain(`du ${SHOWN_TODAY} au ${SHOWN_TODAY} · Paris`);
     expect(dayPanel()?.textContent).not.toContain('Lyon');
     expect(page().querySelectorAll('.ev-event button')).toHaveLength(0);
     expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
