@@ -16,6 +16,7 @@ import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
 import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
+import { Route as AuthedEvenementsRouteImport } from './routes/_authed/evenements'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
@@ -74,6 +75,11 @@ const AuthedBiRoute = AuthedBiRouteImport.update({
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedEvenementsRoute = AuthedEvenementsRouteImport.update({
+  id: '/evenements',
+  path: '/evenements',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedGraphsRoute = AuthedGraphsRouteImport.update({
@@ -215,6 +221,7 @@ export interface FileRoutesByFullPath {
   '/anomalies': typeof AuthedAnomaliesRoute
   '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -248,6 +255,7 @@ export interface FileRoutesByTo {
   '/anomalies': typeof AuthedAnomaliesRoute
   '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -283,6 +291,7 @@ export interface FileRoutesById {
   '/_authed/anomalies': typeof AuthedAnomaliesRoute
   '/_authed/bi': typeof AuthedBiRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
+  '/_authed/evenements': typeof AuthedEvenementsRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
@@ -318,6 +327,7 @@ export interface FileRouteTypes {
     | '/anomalies'
     | '/bi'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -351,6 +361,7 @@ export interface FileRouteTypes {
     | '/anomalies'
     | '/bi'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -385,6 +396,7 @@ export interface FileRouteTypes {
     | '/_authed/anomalies'
     | '/_authed/bi'
     | '/_authed/configFavoris'
+    | '/_authed/evenements'
     | '/_authed/graphs'
     | '/_authed/home'
     | '/_authed/rapports'
@@ -468,6 +480,13 @@ declare module '@tanstack/react-router' {
       path: '/configFavoris'
       fullPath: '/configFavoris'
       preLoaderRoute: typeof AuthedConfigFavorisRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/evenements': {
+      id: '/_authed/evenements'
+      path: '/evenements'
+      fullPath: '/evenements'
+      preLoaderRoute: typeof AuthedEvenementsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/graphs': {
@@ -653,6 +672,7 @@ interface AuthedRouteChildren {
   AuthedAnomaliesRoute: typeof AuthedAnomaliesRoute
   AuthedBiRoute: typeof AuthedBiRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
+  AuthedEvenementsRoute: typeof AuthedEvenementsRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
@@ -684,6 +704,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnomaliesRoute: AuthedAnomaliesRoute,
   AuthedBiRoute: AuthedBiRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
+  AuthedEvenementsRoute: AuthedEvenementsRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,

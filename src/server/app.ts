@@ -46,6 +46,7 @@ import { metaRoutes } from './routes/meta-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { reinitRoutes } from './routes/reinit-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
+import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
 
@@ -220,6 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminSiteRoutes, { database });
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });
+      await api.register(collabEventRoutes, { database });
     },
     { prefix: API_PREFIX },
   );

@@ -52,7 +52,7 @@ export interface SampleContext {
 
 /** A request as `app.inject` takes it (headers are added to the case's own). */
 export interface SampleRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: object;
   headers?: Record<string, string>;
@@ -714,6 +714,78 @@ const BI_SAMPLES: Record<string, Sample> = {
   },
 };
 
+/** A local event on `site` for the events' samples (issue #19, contract/events.ts). */
+function localEvent(site: number): object {
+  return {
+    typeEvenement: 'CONCERT',
+    designation: unique('Concert'),
+    canalVente: 'ALL',
+    typeImpact: 'Positive',
+    tauxImpact: 10,
+    dateDebut: DAY,
+    dateFin: DAY,
+    perim_affects: [site],
+  };
+}
+
+/** An event on `site` made by the administrator; its uuid. */
+async function adminEvent(ctx: SampleContext): Promise<string> {
+  const made = await call<{ uuid_evt: string }>(ctx, ctx.admin, {
+    method: 'PUT',
+    url: api('withCredentials/collab/addEvenementLocal'),
+    payload: localEvent(ctx.site),
+  });
+  return made.uuid_evt;
+}
+
+const EVENT_ELSEWHERE = {
+  status: 404,
+  why: "an event on no site of the caller's scope is not told to exist (events/local-events.ts)",
+};
+
+/** Local events (issue #19; rights RAPPORTS, BI, EVENEMENTS). */
+const EVENT_SAMPLES: Record<string, Sample> = {
+  'GET withCredentials/collab/configurationEvenements': {
+    site: true,
+    request: (ctx) =>
+      get('withCredentials/collab/configurationEvenements', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+      }),
+  },
+  'PUT withCredentials/collab/addEvenementLocal': {
+    site: true,
+    request: (ctx) => ({
+      method: 'PUT',
+      url: api('withCredentials/collab/addEvenementLocal'),
+      payload: localEvent(ctx.site),
+    }),
+  },
+  'POST withCredentials/collab/changeEvenementLocal': {
+    site: true,
+    otherSite: EVENT_ELSEWHERE,
+    request: async (ctx) =>
+      post(
+        'withCredentials/collab/changeEvenementLocal',
+        {},
+        {
+          ...localEvent(ctx.site),
+          uuid_evt: await adminEvent(ctx),
+        },
+      ),
+  },
+  'DELETE withCredentials/collab/deleteEvenementLocal': {
+    site: true,
+    otherSite: EVENT_ELSEWHERE,
+    request: async (ctx) => ({
+      method: 'DELETE',
+      url: api('withCredentials/collab/deleteEvenementLocal', { evenement: await adminEvent(ctx) }),
+    }),
+  },
+};
+
 /** Every sample, by API_RIGHTS key. */
 export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...SESSION_SAMPLES,
@@ -721,6 +793,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...COUNTING_SAMPLES,
   ...ADMIN_SAMPLES,
   ...BI_SAMPLES,
+  ...EVENT_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -23,6 +23,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'audit',
   'bi',
   'counting',
+  'events',
   'exports',
   'favourites',
   'graphs',

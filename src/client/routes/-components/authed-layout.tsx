@@ -32,6 +32,7 @@ import { Button } from '../../ui/button.tsx';
  */
 export const NAV = [
   { to: '/home', messageId: 'nav.home' },
+  { to: '/evenements', messageId: 'nav.events', group: 'main' },
   { to: '/rapports', messageId: 'nav.reports' },
   { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
