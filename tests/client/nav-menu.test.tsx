@@ -85,8 +85,14 @@ describe('the navigation menu', () => {
     const allowed = nav.filter((to) => satisfies(screenRequirement(to), ['RAPPORTS']));
     expect([...listed].sort()).toEqual([...allowed, '/account'].sort());
     expect(current(dialog)).toEqual(['/home']);
-    // The wide bar (screens, and settings in the header's first row) shows the NAV entries.
-    expect([...hrefs(container, '.app-nav__link')].sort()).toEqual([...allowed].sort());
+    // The wide bar (screens, and settings in the header's first row) shows the NAV entries; the
+    // steering screens (group insights) fold into one button there (its popover tested in e2e).
+    const folded = allowed.filter((to) => navGroup({ to }) === 'insights');
+    expect(folded).toEqual(['/evenements']);
+    expect([...hrefs(container, 'a.app-nav__link')].sort()).toEqual(
+      allowed.filter((to) => !folded.includes(to)).sort(),
+    );
+    expect(container.querySelector('.app-nav__fold')?.textContent).toBe('Pilotage ▾');
     expect(hrefs(container, '.app-footer__account')).toEqual(['/account']);
 
     expect(dialog.querySelectorAll('.language-choice__option')).toHaveLength(3);
@@ -142,6 +148,8 @@ describe('the navigation groups', () => {
     expect(navGroup({ to: '/recus' })).toBe('counting');
     expect(navGroup({ to: '/config/users' })).toBe('settings');
     expect(navGroup({ to: '/sync' })).toBe('settings');
+    for (const to of ['/evenements', '/bi', '/totalKPI', '/tracker', '/anomalies'])
+      expect(navGroup({ to }), to).toBe('insights');
     // A prefix matches whole path segments only.
     expect(navGroup({ to: '/configFavoris' })).toBe('reports');
     expect(navGroup({ to: '/somewhere-new' })).toBe('main');

@@ -6,9 +6,14 @@ import type { LinkProps } from '@tanstack/react-router';
 
 /**
  * Sections of the navigation, in display order. `main` has no heading (home and anything not
- * classified); the others are headed in the phone sheet and separated in the wide bar.
+ * classified); the others are headed in the phone sheet and separated in the wide bar, where
+ * `insights` (events calendar, BI, key figures, tracker, anomalies: the chain's steering) folds
+ * into one button opening its links, so the bar keeps one row on a tablet (issue #20 item 10).
  */
-export const NAV_GROUPS = ['main', 'reports', 'counting', 'settings'] as const;
+export const NAV_GROUPS = ['main', 'insights', 'reports', 'counting', 'settings'] as const;
+
+/** The groups the wide bar folds into one button (app/nav-menu.tsx NavBar). */
+export const FOLDED_NAV_GROUPS: readonly NavGroup[] = ['insights'];
 export type NavGroup = (typeof NAV_GROUPS)[number];
 
 /** One navigation entry: a screen path (SPEC.md §2), its `nav.*` message, optionally its group. */
@@ -31,9 +36,11 @@ const GROUP_OF_PREFIX: ReadonlyArray<readonly [string, NavGroup]> = [
   ['/graphs', 'reports'],
   ['/analyses/repartitions', 'reports'],
   ['/analyses/listExports', 'reports'],
-  ['/bi', 'reports'],
-  ['/tracker', 'reports'],
-  ['/totalKPI', 'reports'],
+  ['/evenements', 'insights'],
+  ['/bi', 'insights'],
+  ['/tracker', 'insights'],
+  ['/totalKPI', 'insights'],
+  ['/anomalies', 'insights'],
   ['/analyses/comptageCaisses', 'counting'],
   ['/analyses/coffre', 'counting'],
   ['/analyses/recuManagers', 'counting'],

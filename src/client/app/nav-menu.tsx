@@ -16,31 +16,87 @@ import { useEffect, useState } from 'react';
 import { Dialog, DialogTrigger } from 'react-aria-components/Dialog';
 import { Heading } from 'react-aria-components/Heading';
 import { Modal, ModalOverlay } from 'react-aria-components/Modal';
+import { Popover } from 'react-aria-components/Popover';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { signOut } from '../lib/session.ts';
 import { Button } from '../ui/button.tsx';
 import { LanguageChoice } from './language-choice.tsx';
-import { groupNavEntries, type NavEntry, type NavGroup } from './nav-groups.ts';
+import { FOLDED_NAV_GROUPS, groupNavEntries, type NavEntry, type NavGroup } from './nav-groups.ts';
 
 export type { NavEntry } from './nav-groups.ts';
 
-/** The wide-screen bar: every allowed entry in one list that wraps; a thin rule between groups. */
+/**
+ * The wide-screen bar: every allowed entry in one list that wraps; a thin rule between groups. A
+ * folded group (nav-groups.ts FOLDED_NAV_GROUPS) shows as one button opening its links.
+ */
 export function NavBar({ entries }: { entries: readonly NavEntry[] }) {
   const intl = useIntl();
   return (
     <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
       <ul className="app-nav__list">
-        {groupNavEntries(entries).flatMap((g, gi) =>
-          g.entries.map((n, i) => (
-            <li key={String(n.to)} className={gi > 0 && i === 0 ? 'app-nav__group-start' : undefined}>
+        {groupNavEntries(entries).flatMap((g, gi) => {
+          const start = gi > 0 ? 'app-nav__group-start' : undefined;
+          if (FOLDED_NAV_GROUPS.includes(g.group))
+            return [
+              <li key={g.group} className={start}>
+                <FoldedGroup group={g.group} entries={g.entries} />
+              </li>,
+            ];
+          return g.entries.map((n, i) => (
+            <li key={String(n.to)} className={i === 0 ? start : undefined}>
               <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
                 <FormattedMessage id={n.messageId} />
               </Link>
             </li>
-          )),
-        )}
+          ));
+        })}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * A folded group of the wide bar: a button named after the group (marked when the current page is
+ * one of its screens) opening a popover of its links; it closes on navigation, Escape or a click
+ * outside.
+ */
+function FoldedGroup({ group, entries }: { group: NavGroup; entries: readonly NavEntry[] }) {
+  const intl = useIntl();
+  const [isOpen, setOpen] = useState(false);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const current = entries.some((n) => pathname === n.to || pathname.startsWith(`${String(n.to)}/`));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each path change by design
+  useEffect(() => {
+    setOpen(false);
+  }, [pathname]);
+  return (
+    <DialogTrigger isOpen={isOpen} onOpenChange={setOpen}>
+      <Button variant="quiet" className={`app-nav__link app-nav__fold${current ? ' is-current' : ''}`}>
+        <FormattedMessage id={`nav.group.${group}`} />
+        <span aria-hidden="true"> ▾</span>
+      </Button>
+      <Popover className="app-nav__popover" placement="bottom start">
+        <Dialog
+          className="app-nav__fold-dialog"
+          aria-label={intl.formatMessage({ id: `nav.group.${group}` })}
+        >
+          <ul className="app-nav__fold-list">
+            {entries.map((n) => (
+              <li key={String(n.to)}>
+                <Link
+                  to={n.to}
+                  className="app-nav__fold-link"
+                  activeProps={{ 'aria-current': 'page' }}
+                  onClick={() => setOpen(false)}
+                >
+                  <FormattedMessage id={n.messageId} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
   );
 }
 
