@@ -12,6 +12,7 @@
 import type { BiFigures, BiKpiAnswer, BiKpiLine } from '../../contract/bi.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
+import { periodForecast } from './bi-forecast.ts';
 import { type BiPeriod, biPeriod, biSites, datesOf, shiftPeriod, YEAR_SHIFT_DAYS } from './bi-sites.ts';
 import { emptySums, type PeriodTag, readSiteSums, type SiteSums } from './key-figure-reads.ts';
 
@@ -28,8 +29,8 @@ export interface KeyFiguresRequest {
   dateDebut: string;
   dateFin: string;
   /**
-   * Forecast net sales (cents) per site for the period, when a forecast is available; the
-   * figures are answered without it otherwise.
+   * Forecast net sales (cents) per site for the period, or null when there is none; default the
+   * chain's forecast (bi/bi-forecast.ts periodForecast). Tests give their own.
    */
   forecast?: (siteIds: readonly number[], period: BiPeriod) => Promise<Map<number, number> | null>;
 }
@@ -116,7 +117,7 @@ export async function keyFigures(db: Queryable, request: KeyFiguresRequest): Pro
     readSiteSums(db, siteIds, period, yearBefore),
     groupsOf(db, siteIds),
     companyNames(db, [...new Set(sites.map((s) => s.companyId))]),
-    request.forecast ? request.forecast(siteIds, period) : Promise.resolve(null),
+    (request.forecast ?? ((ids, p) => periodForecast(db, ids, p)))(siteIds, period),
   ]);
   const specs: LineSpec[] = [
     { level: 'CHAIN', key: 'chain', label: '', siteIds },
