@@ -178,7 +178,11 @@ export const BiKpiLineSchema = z.object({
   current: BiFiguresSchema,
   yearBefore: BiFiguresSchema,
   yearBeforeCoverage: z.enum(BI_COVERAGES),
-  forecastCents: z.number().int().nullable().describe('forecast net sales of the period; null: none'),
+  forecastCents: z
+    .number()
+    .int()
+    .nullable()
+    .describe('forecast net sales of the period; null: none (or a period over 62 days)'),
   sparkline: z.array(z.number().int()).describe('net sales per fiscal date of the period, cents'),
 });
 export type BiKpiLine = z.infer<typeof BiKpiLineSchema>;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BiExploreAnswerSchema, BiKpiAnswerSchema, BiTrackerAnswerSchema } from '../../src/contract/bi.ts';
 import { tracker } from '../../src/server/bi/tracker.ts';
+import { forecastSites } from '../../src/server/forecast/forecast.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { LONDON, LYON, PARIS, seedBiChain } from './bi-fixture.ts';
 
@@ -183,6 +184,16 @@ describe('KPI/BI area (bo/bi/explore, totalKPI, tracker)', () => {
     // Paris sold on one day of two a year earlier: no percentage on that base.
     expect(chain.yearBeforeCoverage).toBe('PARTIAL');
     expect(lines[2]!.yearBeforeCoverage).toBe('PARTIAL');
+    // The forecast is the chain's own (forecast/forecast.ts), summed over the period per line.
+    const forecast = await forecastSites(t.database.pool, {
+      siteIds: [PARIS, LYON],
+      from: '2026-03-02',
+      to: '2026-03-03',
+    });
+    const sum = (siteId: number) =>
+      forecast.find((f) => f.siteId === siteId)!.days.reduce((total, d) => total + d.forecastCents, 0);
+    expect(lines[3]!.forecastCents).toBe(sum(PARIS));
+    expect(chain.forecastCents).toBe(sum(PARIS) + sum(LYON));
     const none = await call('totalKPI', `sites=${PARIS}&dateDebut=2026-03-03&dateFin=2026-03-03`);
     expect(BiKpiAnswerSchema.parse(none.json()).data.lines[0]!.yearBeforeCoverage).toBe('NONE');
   });

@@ -3,7 +3,8 @@
  * 366 days and the chosen sites of the caller's scope, one line for them all, then one per
  * company, per group (its sites among the chosen ones; a site in two groups counts in both) and
  * per site, each with the same figures 364 days earlier (same weekdays), how complete that year
- * before is, the forecast when there is one, and the net sales per day for a sparkline.
+ * before is, the forecast when there is one (periods of at most 62 days), and the net sales per
+ * day for a sparkline.
  *
  * The year before is FULL when every site of the line had sales on at least 90 % as many days
  * as it has in the period, NONE when the line had no sales at all then, PARTIAL otherwise; the
@@ -12,11 +13,19 @@
 import type { BiFigures, BiKpiAnswer, BiKpiLine } from '../../contract/bi.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
+import { periodForecast } from './bi-forecast.ts';
 import { type BiPeriod, biPeriod, biSites, datesOf, shiftPeriod, YEAR_SHIFT_DAYS } from './bi-sites.ts';
 import { emptySums, type PeriodTag, readSiteSums, type SiteSums } from './key-figure-reads.ts';
 
 /** Longest period of the key figures, in days. */
 export const KPI_MAX_DAYS = 366;
+
+/**
+ * Longest period compared with the forecast, in days (the events calendar's own limit, GET
+ * previsions): past days are forecast week by week from the data before each week, so a year
+ * would fit fifty-odd models per site before the first answer.
+ */
+export const KPI_FORECAST_MAX_DAYS = 62;
 
 /** Share of the period's days with sales the year before must have for a percentage to mean something. */
 const FULL_COVERAGE = 0.9;
@@ -28,8 +37,8 @@ export interface KeyFiguresRequest {
   dateDebut: string;
   dateFin: string;
   /**
-   * Forecast net sales (cents) per site for the period, when a forecast is available; the
-   * figures are answered without it otherwise.
+   * Forecast net sales (cents) per site for the period, or null when there is none; default the
+   * chain's forecast (bi/bi-forecast.ts periodForecast). Tests give their own.
    */
   forecast?: (siteIds: readonly number[], period: BiPeriod) => Promise<Map<number, number> | null>;
 }
@@ -116,7 +125,9 @@ export async function keyFigures(db: Queryable, request: KeyFiguresRequest): Pro
     readSiteSums(db, siteIds, period, yearBefore),
     groupsOf(db, siteIds),
     companyNames(db, [...new Set(sites.map((s) => s.companyId))]),
-    request.forecast ? request.forecast(siteIds, period) : Promise.resolve(null),
+    datesOf(period).length > KPI_FORECAST_MAX_DAYS
+      ? Promise.resolve(null)
+      : (request.forecast ?? ((ids, p) => periodForecast(db, ids, p)))(siteIds, period),
   ]);
   const specs: LineSpec[] = [
     { level: 'CHAIN', key: 'chain', label: '', siteIds },

@@ -13,6 +13,7 @@ import type { BiTrackerAnswer, BiTrackerSite } from '../../contract/bi.ts';
 import { hhmmToMinutes, parseWireDate, toWireDate } from '../../contract/dates.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { currentFiscalDate } from '../reference/fiscal-date.ts';
+import { dayForecast } from './bi-forecast.ts';
 import { type BiSite, biSites, YEAR_SHIFT_DAYS } from './bi-sites.ts';
 
 /** What {@link tracker} answers for. */
@@ -21,7 +22,7 @@ export interface TrackerRequest {
   scope: readonly number[];
   /** The instant "now" (default: the clock). */
   now?: Date;
-  /** Today's forecast net sales (cents) per site, when a forecast is available. */
+  /** Today's forecast net sales (cents) per site, or null; default the chain's (bi/bi-forecast.ts dayForecast). */
   forecast?: (
     sites: readonly { siteId: number; fiscalDate: string }[],
   ) => Promise<Map<number, number> | null>;
@@ -87,9 +88,9 @@ export async function tracker(db: Queryable, request: TrackerRequest): Promise<B
            ON w.site_id = h.site_id AND w.fiscal_date = h.fiscal_date`,
       [days.flatMap((d) => [d.site.id, d.site.id]), days.flatMap((d) => [d.today, d.lastYear])],
     ),
-    request.forecast
-      ? request.forecast(days.map((d) => ({ siteId: d.site.id, fiscalDate: d.today })))
-      : Promise.resolve(null),
+    (request.forecast ?? ((wanted) => dayForecast(db, wanted)))(
+      days.map((d) => ({ siteId: d.site.id, fiscalDate: d.today })),
+    ),
   ]);
   const list = days.map((d) => siteTracker(d.site, d.today, d.lastYear, rows, now));
   const ranked = [...list].sort((a, b) => b.netCents - a.netCents || a.siteId - b.siteId);
