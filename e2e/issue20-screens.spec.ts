@@ -73,8 +73,8 @@ test('at 1024 px the navigation entries sit on one row', async ({ browser }) => 
   const tops = await links.evaluateAll((all) => all.map((a) => Math.round(a.getBoundingClientRect().top)));
   expect(tops.length).toBeGreaterThanOrEqual(10);
   expect(new Set(tops).size).toBe(1);
-  // The steering screens (events, BI, anomalies) fold into one button of the bar, opening their links.
-  await page.locator('.app-nav').getByRole('button', { name: 'Pilotage' }).click();
+  // The steering screens (events, BI, anomalies) fold into one button of the header's first row, opening their links.
+  await page.locator('.app-tools').getByRole('button', { name: 'Pilotage' }).click();
   const popover = page.getByRole('dialog', { name: 'Pilotage' });
   await expect(popover.getByRole('link')).toHaveText(['Événements', 'BI', 'Anomalies']);
   await popover.getByRole('link', { name: 'BI' }).click();

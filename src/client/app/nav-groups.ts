@@ -6,14 +6,24 @@ import type { LinkProps } from '@tanstack/react-router';
 
 /**
  * Sections of the navigation, in display order. `main` has no heading (home and anything not
- * classified); the others are headed in the phone sheet and separated in the wide bar, where
- * `insights` (events calendar, BI, key figures, tracker, anomalies: the chain's steering) folds
- * into one button opening its links, so the bar keeps one row on a tablet (issue #20 item 10).
+ * classified); the others are headed in the phone sheet and separated in the wide bar, except
+ * `insights` (events calendar, BI, key figures, tracker, anomalies: the chain's steering), which
+ * folds into one button of the header's first row, so the bar keeps one row on a tablet (issue
+ * #20 item 10).
  */
 export const NAV_GROUPS = ['main', 'insights', 'reports', 'counting', 'settings'] as const;
 
-/** The groups the wide bar folds into one button (app/nav-menu.tsx NavBar). */
+/** The groups the header's first row folds into one button each (app/nav-menu.tsx NavTools). */
 export const FOLDED_NAV_GROUPS: readonly NavGroup[] = ['insights'];
+
+/**
+ * True when `entry` shows in the header's first row on wide screens (NavTools: folded groups and
+ * settings) rather than in the bar of screens (NavBar).
+ */
+export function inHeaderTools(entry: { to: string; group?: NavGroup | undefined }): boolean {
+  const group = navGroup(entry);
+  return group === 'settings' || FOLDED_NAV_GROUPS.includes(group);
+}
 export type NavGroup = (typeof NAV_GROUPS)[number];
 
 /** One navigation entry: a screen path (SPEC.md §2), its `nav.*` message, optionally its group. */

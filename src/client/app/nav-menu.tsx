@@ -25,38 +25,28 @@ import { FOLDED_NAV_GROUPS, groupNavEntries, type NavEntry, type NavGroup } from
 
 export type { NavEntry } from './nav-groups.ts';
 
-/**
- * The wide-screen bar: every allowed entry in one list that wraps; a thin rule between groups. A
- * folded group (nav-groups.ts FOLDED_NAV_GROUPS) shows as one button opening its links.
- */
+/** The wide-screen bar: every entry given, in one list that wraps; a thin rule between groups. */
 export function NavBar({ entries }: { entries: readonly NavEntry[] }) {
   const intl = useIntl();
   return (
     <nav className="app-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
       <ul className="app-nav__list">
-        {groupNavEntries(entries).flatMap((g, gi) => {
-          const start = gi > 0 ? 'app-nav__group-start' : undefined;
-          if (FOLDED_NAV_GROUPS.includes(g.group))
-            return [
-              <li key={g.group} className={start}>
-                <FoldedGroup group={g.group} entries={g.entries} />
-              </li>,
-            ];
-          return g.entries.map((n, i) => (
-            <li key={String(n.to)} className={i === 0 ? start : undefined}>
+        {groupNavEntries(entries).flatMap((g, gi) =>
+          g.entries.map((n, i) => (
+            <li key={String(n.to)} className={gi > 0 && i === 0 ? 'app-nav__group-start' : undefined}>
               <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
                 <FormattedMessage id={n.messageId} />
               </Link>
             </li>
-          ));
-        })}
+          )),
+        )}
       </ul>
     </nav>
   );
 }
 
 /**
- * A folded group of the wide bar: a button named after the group (marked when the current page is
+ * A folded group of the header's first row: a button named after the group (marked when the current page is
  * one of its screens) opening a popover of its links; it closes on navigation, Escape or a click
  * outside.
  */
@@ -101,9 +91,10 @@ function FoldedGroup({ group, entries }: { group: NavGroup; entries: readonly Na
 }
 
 /**
- * Wide screens: the settings entries (Administration…) as links in the header's first row, beside
- * the sync badge and the language choice, so the bar of screens below stays on one row on a tablet
- * (issue #20 item 10). Phones show them in the Menu sheet with the others. Nothing when empty.
+ * Wide screens: the header's first row, beside the sync badge and the language choice: the folded
+ * groups (nav-groups.ts FOLDED_NAV_GROUPS: the steering screens, as one button opening their
+ * links) and the settings entries (Administration…), so the bar of screens below stays on one row
+ * on a tablet (issue #20 item 10). Phones show them all in the Menu sheet. Nothing when empty.
  */
 export function NavTools({ entries }: { entries: readonly NavEntry[] }) {
   const intl = useIntl();
@@ -111,13 +102,21 @@ export function NavTools({ entries }: { entries: readonly NavEntry[] }) {
   return (
     <nav className="app-tools" aria-label={intl.formatMessage({ id: 'nav.group.settings' })}>
       <ul className="app-tools__list">
-        {entries.map((n) => (
-          <li key={String(n.to)}>
-            <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
-              <FormattedMessage id={n.messageId} />
-            </Link>
-          </li>
-        ))}
+        {groupNavEntries(entries).flatMap((g) =>
+          FOLDED_NAV_GROUPS.includes(g.group)
+            ? [
+                <li key={g.group}>
+                  <FoldedGroup group={g.group} entries={g.entries} />
+                </li>,
+              ]
+            : g.entries.map((n) => (
+                <li key={String(n.to)}>
+                  <Link to={n.to} className="app-nav__link" activeProps={{ 'aria-current': 'page' }}>
+                    <FormattedMessage id={n.messageId} />
+                  </Link>
+                </li>
+              )),
+        )}
       </ul>
     </nav>
   );

@@ -15,7 +15,7 @@ import { type Requirement, satisfies, screenRequirement } from '../../../contrac
 import { AppMark } from '../../app/app-mark.tsx';
 import { DistributionChip } from '../../app/distribution-chip.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
-import { navGroup } from '../../app/nav-groups.ts';
+import { inHeaderTools } from '../../app/nav-groups.ts';
 import { NavBar, type NavEntry, NavMenu, NavTools } from '../../app/nav-menu.tsx';
 import { loadReferenceData } from '../../selection/load-reference-data.ts';
 import { OfflineCopyBanner } from '../../features/sync/components/offline-copy-banner.tsx';
@@ -96,8 +96,8 @@ export function AuthedLayout() {
               </span>
               <DistributionChip name={app.client} className="app-header__client" />
             </Link>
-            <NavBar entries={navEntries.filter((n) => navGroup(n) !== 'settings')} />
-            <NavTools entries={navEntries.filter((n) => navGroup(n) === 'settings')} />
+            <NavBar entries={navEntries.filter((n) => !inHeaderTools(n))} />
+            <NavTools entries={navEntries.filter(inHeaderTools)} />
             <SyncBadge login={user.login} />
             <LanguageChoice className="app-header__languages" />
             <Button variant="quiet" className="app-header__logout" onPress={() => void signOut('user')}>
