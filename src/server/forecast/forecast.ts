@@ -127,12 +127,12 @@ export async function forecastSites(
       [...request.siteIds],
     ]),
     db.query<{ site_id: number; fiscal_date: string; net: number }>(
-      `SELECT site_id, fiscal_date, net_cents AS net FROM daily_sales
+      `SELECT site_id, fiscal_date::text, net_cents AS net FROM daily_sales
         WHERE site_id = ANY($1) AND fiscal_date BETWEEN $2 AND $3`,
       [[...request.siteIds], request.from, request.to],
     ),
   ]);
-  const actuals = new Map(actualRows.map((r) => [`${r.site_id}:${r.fiscal_date}`, r.net]));
+  const actuals = new Map(actualRows.map((r) => [`${r.site_id}:${r.fiscal_date}`, Number(r.net)]));
   const out: SiteForecast[] = [];
   for (const site of sites) {
     const today = dayOf(currentFiscalDate(now, site.time_zone, site.day_start));
@@ -166,7 +166,8 @@ function siteForecast(
 
 /**
  * Fits the models of every site of `db` as seen now, one site per turn of the event loop, so
- * the first widgets after a start answer from the cache. Resolves when done; `signal` stops it.
+ * widgets answer from the cache. Sites already in the cache cost a lookup. Resolves when done;
+ * `signal` stops it between two sites.
  */
 export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promise<void> {
   const { rows } = await db.query<SiteClock>('SELECT id, time_zone, day_start FROM sites ORDER BY id');
@@ -178,4 +179,37 @@ export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promis
     model.backtest();
     model.day(today);
   }
+}
+
+/** Seconds between two background passes of {@link startForecastWarmer}. */
+export const REWARM_SECONDS = 15;
+
+/**
+ * Keeps the models of `db`'s sites fitted in the background: a pass at once, then every
+ * {@link REWARM_SECONDS} s (a pass over a warm cache is one query), so after a sales load or an
+ * event change empties the cache, the models are fitted again before most widgets ask. A pass
+ * never overlaps another. `log` receives a pass's failure. Stop it at shutdown.
+ */
+export function startForecastWarmer(db: Queryable, log: (error: unknown) => void): { stop(): void } {
+  const stopping = new AbortController();
+  let running = false;
+  const pass = () => {
+    if (running || stopping.signal.aborted) return;
+    running = true;
+    warmForecasts(db, stopping.signal)
+      .catch((error) => {
+        if (!stopping.signal.aborted) log(error);
+      })
+      .finally(() => {
+        running = false;
+      });
+  };
+  pass();
+  const timer = setInterval(pass, REWARM_SECONDS * 1000).unref();
+  return {
+    stop() {
+      stopping.abort();
+      clearInterval(timer);
+    },
+  };
 }
