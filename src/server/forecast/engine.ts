@@ -22,7 +22,7 @@ import { DAY_PARTS } from '../../contract/day-parts.ts';
 import { sameDayLastYear, weekdayOf } from './calendar.ts';
 import { mstlForecast } from './mstl.ts';
 
-/** Days of history a model is fitted on (26 weeks: as accurate as a year here, half the time; 0017). */
+/** Days of history a model is fitted on: 26 weeks (as accurate as a year, in half the time: 0017). */
 export const FIT_WINDOW_DAYS = 182;
 /** Below this many days of history the engine falls back to same-weekday means. */
 export const MIN_FIT_DAYS = 28;
