@@ -151,8 +151,14 @@ describe('forecast engine (synthetic series)', () => {
       const poisoned = new SiteModel({ ...h, totals, parts }, ORIGIN);
       expect(poisoned.week(origin)).toEqual(clean.week(origin));
     }
-    // A past day shows the forecast of its backtest week.
+    // A past day shows the forecast of its backtest week; an older one, that of its 28-day block,
+    // made from the data before the block only.
     expect(clean.day(ORIGIN - 10)).toEqual(clean.week(ORIGIN - 14)[4]);
+    const blockStart = ORIGIN - 56 - 28;
+    expect(clean.day(blockStart + 20)).toEqual(clean.block(blockStart)[20]);
+    const totals = new Map(h.totals);
+    for (let day = blockStart; day < ORIGIN; day++) totals.set(day, 1);
+    expect(new SiteModel({ ...h, totals }, ORIGIN).day(blockStart + 20)).toEqual(clean.day(blockStart + 20));
   });
 
   it('measures WAPE and bias on the last 8 weeks, overall and per day part, and beats the naive forecast on a noisy trend', () => {

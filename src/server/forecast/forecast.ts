@@ -110,7 +110,7 @@ function checkedDays(from: string, to: string): { first: number; last: number } 
  * The forecast of sites `request.siteIds` (unknown ids are left out) for each fiscal date of
  * `from`…`to`, ascending by site id: per day the forecast total and day parts (cents incl. VAT;
  * a day before the site's today is forecast as its backtest week was, from the data before
- * that week), the actual net sales (null after the site's today; 0 for a past day without
+ * that week, or before its 28-day block beyond 8 weeks: model.ts), the actual net sales (null after the site's today; 0 for a past day without
  * sales), the uuids of the events applied, and the site's reliability over the last 8 weeks.
  * @throws DomainError invalid `BadRequest` when a date is malformed or `to` < `from`;
  *   invalid `MaxReportDays` (details.maxDays) beyond {@link FORECAST_MAX_DAYS} days.
