@@ -13,6 +13,7 @@ import {
   type SiteHistory,
   splitCents,
 } from '../../src/server/forecast/engine.ts';
+import { fitSiteModel, fitsOnWorker } from '../../src/server/forecast/fitting.ts';
 import { SiteModel } from '../../src/server/forecast/model.ts';
 
 /** Monday … Sunday multipliers of a brasserie's week. */
@@ -183,5 +184,15 @@ describe('forecast engine (synthetic series)', () => {
     for (const d of f) expect(d.total).toBe(Math.round(short.value(d.day)));
     const b = new SiteModel({ totals: new Map(), parts: new Map(), events: [] }, ORIGIN).backtest();
     expect(b.ours).toMatchObject({ wape: null, bias: null, weeks: 0 });
+  });
+
+  it('fits on the worker thread what the calling thread would have fitted', async () => {
+    const h = synthetic(300, 25, 0.05);
+    const onWorker = await fitSiteModel(h, ORIGIN);
+    expect(fitsOnWorker()).toBe(true);
+    const here = new SiteModel(h, ORIGIN);
+    expect(onWorker.backtest()).toEqual(here.backtest());
+    expect(onWorker.day(ORIGIN + 3)).toEqual(here.day(ORIGIN + 3));
+    expect(onWorker.day(ORIGIN - 20)).toEqual(here.day(ORIGIN - 20));
   });
 });

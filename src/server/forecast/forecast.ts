@@ -19,7 +19,8 @@ import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import { DAY_PARTS } from '../../contract/day-parts.ts';
 import { dayOf, wireOf } from './calendar.ts';
 import { readSiteHistory } from './history.ts';
-import { SiteModel } from './model.ts';
+import { fitSiteModel } from './fitting.ts';
+import type { SiteModel } from './model.ts';
 
 /** Most days {@link forecastSites} answers in one call (a year and a day). */
 export const FORECAST_MAX_DAYS = 366;
@@ -67,7 +68,7 @@ interface SiteClock {
 
 /** The model of `siteId` as seen on day `today`, from the cache of `db` when it has one. */
 async function modelOf(db: Queryable, siteId: number, today: number): Promise<SiteModel> {
-  const build = async () => new SiteModel(await readSiteHistory(db, siteId), today);
+  const build = async () => fitSiteModel(await readSiteHistory(db, siteId), today);
   const cache = caches.get(db);
   if (!cache) return build();
   const key = `${siteId}:${today}`;

@@ -53,6 +53,13 @@ export interface Backtest {
   sums: { ours: ErrorSums; naive: ErrorSums };
 }
 
+/** What {@link SiteModel.seed} answers: the fits a worker thread made, as plain data. */
+export interface ModelSeed {
+  future: DayForecast[];
+  weeks: [number, DayForecast[]][];
+  backtest: Backtest;
+}
+
 /** The forecasts of one site as seen on day `today`; see the module comment. */
 export class SiteModel {
   readonly history: SiteHistory;
@@ -65,6 +72,25 @@ export class SiteModel {
   constructor(history: SiteHistory, today: number) {
     this.history = history;
     this.today = today;
+  }
+
+  /**
+   * Fits today's forecast and the backtest now, and answers them as plain data a worker thread
+   * can send back ({@link SiteModel.seeded} rebuilds the model from it).
+   */
+  seed(): ModelSeed {
+    const backtest = this.backtest();
+    this.day(this.today);
+    return { future: this.#future!, weeks: [...this.#weeks], backtest };
+  }
+
+  /** The model of `history` on `today` with the fits of `seed` (made from the same history). */
+  static seeded(history: SiteHistory, today: number, seed: ModelSeed): SiteModel {
+    const model = new SiteModel(history, today);
+    model.#future = seed.future;
+    for (const [origin, week] of seed.weeks) model.#weeks.set(origin, week);
+    model.#backtest = seed.backtest;
+    return model;
   }
 
   /** The 7 days from `origin`, forecast from the history before `origin`. */
