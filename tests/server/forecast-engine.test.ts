@@ -108,6 +108,16 @@ describe('forecast engine (synthetic series)', () => {
     expect(unadjusted[5]!.total / plain[5]!.total).toBeGreaterThan(1.05);
   });
 
+  it('does not let a one-off order (20 × a Saturday) raise the next Saturdays', () => {
+    const h = synthetic(200, 0, 0.03);
+    const plain = forecastFrom(h, ORIGIN, 7);
+    const totals = new Map(h.totals);
+    const saturday = ORIGIN - 9;
+    totals.set(saturday, totals.get(saturday)! * 20);
+    const spiked = forecastFrom({ ...h, totals }, ORIGIN, 7);
+    expect(Math.abs(spiked[5]!.total / plain[5]!.total - 1)).toBeLessThan(0.03);
+  });
+
   it('forecasts 0 on a weekday closed in each of the last 3 weeks, and only on it', () => {
     const h = synthetic(200, 0);
     const totals = new Map(h.totals);

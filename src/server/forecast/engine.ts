@@ -9,6 +9,7 @@
  * 2. days under an event are de-adjusted (divided by the event's factor) so an event does not
  *    pollute the level; closed days (no sales) and days an event emptied are imputed with the
  *    same weekday one week earlier, so the weekly pattern of the open days is what is fitted;
+ *    on the log scale, days further than 5 MADs from their weekday's median are clipped to it;
  * 3. MSTL with a weekly period and an AutoETS trend (mstl.ts) forecasts the logarithm of the
  *    daily totals (log1p, back with expm1);
  * 4. each forecast day gets its events' factors (Positive r % → ×(1 + r/100), Negative →
@@ -18,6 +19,7 @@
  * 5. the total is split into day parts by the shares of the same weekday's last
  *    {@link SHARE_WEEKS} open days (all open days' shares when that weekday has none).
  */
+import { median, medianAbsoluteDeviation } from 'simple-statistics';
 import { DAY_PARTS } from '../../contract/day-parts.ts';
 import { sameDayLastYear, weekdayOf } from './calendar.ts';
 import { mstlForecast } from './mstl.ts';
@@ -30,6 +32,8 @@ export const MIN_FIT_DAYS = 28;
 export const SHARE_WEEKS = 8;
 /** Consecutive weeks without sales on a weekday that make it a closed weekday. */
 export const CLOSED_WEEKS = 3;
+/** Distance from a weekday's median, in scaled MADs (≈ standard deviations), beyond which a day is clipped. */
+export const OUTLIER_MADS = 5;
 /** Name of the method on the wire (contract/forecast.ts `method`), as in decision 0017. */
 export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS';
 
@@ -188,6 +192,26 @@ export function splitCents(total: number, shares: readonly number[]): number[] {
 }
 
 /**
+ * `y` (one value per day) with each value held within {@link OUTLIER_MADS} scaled median
+ * absolute deviations of its weekday's median: a one-off catering order or a mistyped load does
+ * not become next week's level, while ordinary weeks are left as they are.
+ */
+export function clipOutliers(y: readonly number[]): number[] {
+  const out = [...y];
+  for (let w = 0; w < 7; w++) {
+    const values: number[] = [];
+    for (let i = w; i < y.length; i += 7) values.push(y[i]!);
+    if (values.length < 4) continue;
+    const centre = median(values);
+    const spread = OUTLIER_MADS * 1.4826 * medianAbsoluteDeviation(values);
+    if (spread <= 0) continue;
+    for (let i = w; i < y.length; i += 7)
+      out[i] = Math.min(centre + spread, Math.max(centre - spread, y[i]!));
+  }
+  return out;
+}
+
+/**
  * Daily totals (before events and closed days) of the `horizon` days from `origin`: MSTL on
  * the fitting window when it holds at least {@link MIN_FIT_DAYS} days, else same-weekday means
  * of what there is; zeros without any history.
@@ -202,7 +226,7 @@ export function baseForecast(history: SiteHistory, origin: number, horizon: numb
   }
   // On the log scale the weekly pattern is a ratio (Saturday = 1.5 × Monday) whatever the level,
   // as a shop's week is; decision 0017 has the measured gain over the plain scale.
-  const logSeries = fittingSeries(history, start, origin).map(Math.log1p);
+  const logSeries = clipOutliers(fittingSeries(history, start, origin).map(Math.log1p));
   return mstlForecast(logSeries, horizon).map((v) => Math.max(0, Math.expm1(v)));
 }
 
