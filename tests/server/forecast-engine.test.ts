@@ -127,6 +127,17 @@ describe('forecast engine (synthetic series)', () => {
       if (weekdayOf(d.day) === 6) expect(d.total).toBe(0);
       else expect(d.total).toBeGreaterThan(50_000);
     }
+    // Closed by a recorded Negative 100 % event (roadworks): not a closing day once it ends.
+    const emptied: SiteEvent = {
+      uuid: '00000000-0000-4000-8000-000000000201',
+      startDay: ORIGIN - 21,
+      endDay: ORIGIN - 1,
+      factor: 0,
+    };
+    const roadworks = new Map(h.totals);
+    for (let day = ORIGIN - 21; day < ORIGIN; day++) roadworks.delete(day);
+    const after = forecastFrom({ ...h, totals: roadworks, events: [emptied] }, ORIGIN, 7);
+    for (const d of after) expect(d.total / h.value(d.day)).toBeGreaterThan(0.9);
     // Closed only twice: not a closed weekday yet.
     const twice = new Map(h.totals);
     for (const k of [1, 2]) twice.delete(ORIGIN - 7 * k + 6);

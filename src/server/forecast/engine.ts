@@ -115,7 +115,7 @@ function sold(history: SiteHistory, day: number): boolean {
   return (history.totals.get(day) ?? 0) > 0;
 }
 
-/** Same-weekday means of the known (open) days of `y`, whose first value is day `start`. */
+/** Same-weekday means of the open days `start`…origin−1, de-adjusted for events (short histories). */
 function weekdayMeans(history: SiteHistory, start: number, origin: number): number[] {
   const sums = new Array<number>(7).fill(0);
   const counts = new Array<number>(7).fill(0);
@@ -146,12 +146,17 @@ export function isClosed(history: SiteHistory, first: number, origin: number, da
   const lastSame = origin - 1 - ((weekdayOf(origin - 1) - w + 7) % 7);
   if (lastSame - 7 * (CLOSED_WEEKS - 1) > first) {
     let closedWeeks = 0;
-    for (let k = 0; k < CLOSED_WEEKS; k++) if (!sold(history, lastSame - 7 * k)) closedWeeks++;
+    for (let k = 0; k < CLOSED_WEEKS; k++) {
+      const d = lastSame - 7 * k;
+      // A day an event emptied (Negative 100 %) says nothing of the shop's opening days.
+      if (!sold(history, d) && eventsOn(history.events, d).factor > 0) closedWeeks++;
+    }
     if (closedWeeks === CLOSED_WEEKS) return true;
   }
   // A holiday, not a weekly closing day: the same weekday was open the weeks before and after.
   const lastYear = sameDayLastYear(day);
   if (lastYear - 7 < first || lastYear + 7 >= origin || sold(history, lastYear)) return false;
+  if (eventsOn(history.events, lastYear).factor <= 0) return false;
   return sold(history, lastYear - 7) && sold(history, lastYear + 7);
 }
 
