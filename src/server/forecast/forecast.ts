@@ -30,6 +30,7 @@ export const FORECAST_TABLES = ['local_events', 'local_event_sites', 'data_loads
 
 /** Models per `siteId:today`, and the fits under way (so concurrent callers fit once). */
 interface ForecastCache {
+  feed: ChangeFeed;
   models: TableCache<SiteModel>;
   pending: Map<string, Promise<SiteModel>>;
 }
@@ -42,6 +43,7 @@ const caches = new WeakMap<object, ForecastCache>();
  */
 export function installForecastCache(pool: Queryable, feed: ChangeFeed): void {
   caches.set(pool, {
+    feed,
     models: feed.cache<SiteModel>([...FORECAST_TABLES], { maxAgeMs: 6 * 3_600_000, maxEntries: 2_000 }),
     pending: new Map(),
   });
@@ -166,11 +168,14 @@ function siteForecast(
 }
 
 /**
- * Fits the models of every site of `db` as seen now, one site per turn of the event loop, so
- * widgets answer from the cache. Sites already in the cache cost a lookup. Resolves when done;
- * `signal` stops it between two sites.
+ * Fits the models of every site of `db` as seen now, one site after the other, so widgets
+ * answer from the cache. Sites already in the cache cost a lookup; does nothing when `db` has
+ * no cache ({@link installForecastCache}) or its change feed is not listening. Resolves when
+ * done; `signal` stops it between two sites.
  */
 export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promise<void> {
+  // Without a listening feed nothing would be kept: fitting now would only cost CPU.
+  if (!caches.get(db)?.feed.live) return;
   const { rows } = await db.query<SiteClock>('SELECT id, time_zone, day_start FROM sites ORDER BY id');
   for (const site of rows) {
     if (signal?.aborted) return;
