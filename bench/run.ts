@@ -21,6 +21,7 @@ import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
+import { benchForecast } from './forecast.ts';
 import { benchImportRuns } from './import.ts';
 import { benchOutboxReplay } from './outbox.ts';
 import { benchPdf } from './pdf.ts';
@@ -89,6 +90,7 @@ try {
     );
     await bigPool.end();
   } else console.log('  (sales by day on a 10,000,000-line chain skipped: set COMPTOIR_BENCH_10M=1)');
+  results.push(await benchForecast(demoPool, () => freshDatabase(server.connection, 'bench_london')));
   await demoPool.end();
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');

@@ -13,6 +13,7 @@ import {
   type SiteHistory,
   splitCents,
 } from '../../src/server/forecast/engine.ts';
+import { fitSiteModel, fitsOnWorker } from '../../src/server/forecast/fitting.ts';
 import { SiteModel } from '../../src/server/forecast/model.ts';
 
 /** Monday … Sunday multipliers of a brasserie's week. */
@@ -107,6 +108,16 @@ describe('forecast engine (synthetic series)', () => {
     expect(unadjusted[5]!.total / plain[5]!.total).toBeGreaterThan(1.05);
   });
 
+  it('does not let a one-off order (20 × a Saturday) raise the next Saturdays', () => {
+    const h = synthetic(200, 0, 0.03);
+    const plain = forecastFrom(h, ORIGIN, 7);
+    const totals = new Map(h.totals);
+    const saturday = ORIGIN - 9;
+    totals.set(saturday, totals.get(saturday)! * 20);
+    const spiked = forecastFrom({ ...h, totals }, ORIGIN, 7);
+    expect(Math.abs(spiked[5]!.total / plain[5]!.total - 1)).toBeLessThan(0.03);
+  });
+
   it('forecasts 0 on a weekday closed in each of the last 3 weeks, and only on it', () => {
     const h = synthetic(200, 0);
     const totals = new Map(h.totals);
@@ -116,6 +127,17 @@ describe('forecast engine (synthetic series)', () => {
       if (weekdayOf(d.day) === 6) expect(d.total).toBe(0);
       else expect(d.total).toBeGreaterThan(50_000);
     }
+    // Closed by a recorded Negative 100 % event (roadworks): not a closing day once it ends.
+    const emptied: SiteEvent = {
+      uuid: '00000000-0000-4000-8000-000000000201',
+      startDay: ORIGIN - 21,
+      endDay: ORIGIN - 1,
+      factor: 0,
+    };
+    const roadworks = new Map(h.totals);
+    for (let day = ORIGIN - 21; day < ORIGIN; day++) roadworks.delete(day);
+    const after = forecastFrom({ ...h, totals: roadworks, events: [emptied] }, ORIGIN, 7);
+    for (const d of after) expect(d.total / h.value(d.day)).toBeGreaterThan(0.9);
     // Closed only twice: not a closed weekday yet.
     const twice = new Map(h.totals);
     for (const k of [1, 2]) twice.delete(ORIGIN - 7 * k + 6);
@@ -151,8 +173,14 @@ describe('forecast engine (synthetic series)', () => {
       const poisoned = new SiteModel({ ...h, totals, parts }, ORIGIN);
       expect(poisoned.week(origin)).toEqual(clean.week(origin));
     }
-    // A past day shows the forecast of its backtest week.
+    // A past day shows the forecast of its backtest week; an older one, that of its 28-day block,
+    // made from the data before the block only.
     expect(clean.day(ORIGIN - 10)).toEqual(clean.week(ORIGIN - 14)[4]);
+    const blockStart = ORIGIN - 56 - 28;
+    expect(clean.day(blockStart + 20)).toEqual(clean.block(blockStart)[20]);
+    const totals = new Map(h.totals);
+    for (let day = blockStart; day < ORIGIN; day++) totals.set(day, 1);
+    expect(new SiteModel({ ...h, totals }, ORIGIN).day(blockStart + 20)).toEqual(clean.day(blockStart + 20));
   });
 
   it('measures WAPE and bias on the last 8 weeks, overall and per day part, and beats the naive forecast on a noisy trend', () => {
@@ -177,5 +205,15 @@ describe('forecast engine (synthetic series)', () => {
     for (const d of f) expect(d.total).toBe(Math.round(short.value(d.day)));
     const b = new SiteModel({ totals: new Map(), parts: new Map(), events: [] }, ORIGIN).backtest();
     expect(b.ours).toMatchObject({ wape: null, bias: null, weeks: 0 });
+  });
+
+  it('fits on the worker thread what the calling thread would have fitted', async () => {
+    const h = synthetic(300, 25, 0.05);
+    const onWorker = await fitSiteModel(h, ORIGIN);
+    expect(fitsOnWorker()).toBe(true);
+    const here = new SiteModel(h, ORIGIN);
+    expect(onWorker.backtest()).toEqual(here.backtest());
+    expect(onWorker.day(ORIGIN + 3)).toEqual(here.day(ORIGIN + 3));
+    expect(onWorker.day(ORIGIN - 20)).toEqual(here.day(ORIGIN - 20));
   });
 });

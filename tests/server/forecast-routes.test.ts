@@ -9,7 +9,7 @@ import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../src/contract/api.ts';
 import { DAY_PARTS } from '../../src/contract/day-parts.ts';
 import { ForecastAnswerSchema } from '../../src/contract/forecast.ts';
 import { dayOf, weekdayOf, wireOf } from '../../src/server/forecast/calendar.ts';
-import { forecastSites } from '../../src/server/forecast/forecast.ts';
+import { forecastSites, installForecastCache, warmForecasts } from '../../src/server/forecast/forecast.ts';
 import { currentFiscalDate } from '../../src/server/reference/fiscal-date.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { type Chain, seedChain } from './fixtures.ts';
@@ -81,7 +81,7 @@ describe('GET withCredentials/collab/previsions', () => {
     const res = await previsions({ id: managerId, dateDebut: wireOf(today - 2), dateFin: wireOf(today + 6) });
     expect(res.statusCode).toBe(200);
     const { data } = ForecastAnswerSchema.parse(res.json());
-    expect(data.method).toBe('MSTL(7)+AutoETS');
+    expect(data.method).toBe('log-MSTL(7)+AutoETS');
     expect(data.currency).toBe('EUR');
     expect(data.sites.map((s) => s.siteId)).toEqual([chain.sites.paris, chain.sites.lyon]);
     const paris = data.sites[0]!;
@@ -227,5 +227,36 @@ describe('GET withCredentials/collab/previsions', () => {
     await expect(
       forecastSites(t.database.pool, { siteIds: [chain.sites.paris], from: '2026-01-01', to: '2027-12-31' }),
     ).rejects.toMatchObject({ code: 'MaxReportDays' });
+  });
+
+  it('keeps fitted models per site: after a warm-up a call reads only the sites and the actual sales', async () => {
+    const statements: string[] = [];
+    const counted = {
+      query: ((text: string, values?: unknown[]) => {
+        statements.push(text);
+        return t.database.pool.query(text, values);
+      }) as typeof t.database.pool.query,
+    };
+    installForecastCache(counted, t.app.changes);
+    await warmForecasts(counted);
+    expect(statements.some((q) => q.includes('daily_hour_sales'))).toBe(true);
+    statements.length = 0;
+    const sites = await forecastSites(counted, {
+      siteIds: [chain.sites.paris],
+      from: wireOf(today),
+      to: wireOf(today + 6),
+    });
+    expect(sites[0]!.days).toHaveLength(7);
+    expect(statements).toHaveLength(2);
+    expect(statements.some((q) => q.includes('daily_hour_sales') || q.includes('local_events'))).toBe(false);
+    // A sales load empties the cache (data_loads NOTIFY): the next call reads the history again.
+    await t.database.pool.query(
+      `INSERT INTO data_loads (site_id, source, first_fiscal_date, last_fiscal_date, tickets) VALUES ($1, 'test', $2, $2, 1)`,
+      [chain.sites.paris, wireOf(today)],
+    );
+    await t.app.changes.settled();
+    statements.length = 0;
+    await forecastSites(counted, { siteIds: [chain.sites.paris], from: wireOf(today), to: wireOf(today) });
+    expect(statements.some((q) => q.includes('daily_hour_sales'))).toBe(true);
   });
 });

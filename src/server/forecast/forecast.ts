@@ -19,7 +19,8 @@ import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import { DAY_PARTS } from '../../contract/day-parts.ts';
 import { dayOf, wireOf } from './calendar.ts';
 import { readSiteHistory } from './history.ts';
-import { SiteModel } from './model.ts';
+import { fitSiteModel } from './fitting.ts';
+import type { SiteModel } from './model.ts';
 
 /** Most days {@link forecastSites} answers in one call (a year and a day). */
 export const FORECAST_MAX_DAYS = 366;
@@ -29,6 +30,7 @@ export const FORECAST_TABLES = ['local_events', 'local_event_sites', 'data_loads
 
 /** Models per `siteId:today`, and the fits under way (so concurrent callers fit once). */
 interface ForecastCache {
+  feed: ChangeFeed;
   models: TableCache<SiteModel>;
   pending: Map<string, Promise<SiteModel>>;
 }
@@ -41,6 +43,7 @@ const caches = new WeakMap<object, ForecastCache>();
  */
 export function installForecastCache(pool: Queryable, feed: ChangeFeed): void {
   caches.set(pool, {
+    feed,
     models: feed.cache<SiteModel>([...FORECAST_TABLES], { maxAgeMs: 6 * 3_600_000, maxEntries: 2_000 }),
     pending: new Map(),
   });
@@ -67,7 +70,7 @@ interface SiteClock {
 
 /** The model of `siteId` as seen on day `today`, from the cache of `db` when it has one. */
 async function modelOf(db: Queryable, siteId: number, today: number): Promise<SiteModel> {
-  const build = async () => new SiteModel(await readSiteHistory(db, siteId), today);
+  const build = async () => fitSiteModel(await readSiteHistory(db, siteId), today);
   const cache = caches.get(db);
   if (!cache) return build();
   const key = `${siteId}:${today}`;
@@ -110,7 +113,7 @@ function checkedDays(from: string, to: string): { first: number; last: number } 
  * The forecast of sites `request.siteIds` (unknown ids are left out) for each fiscal date of
  * `from`…`to`, ascending by site id: per day the forecast total and day parts (cents incl. VAT;
  * a day before the site's today is forecast as its backtest week was, from the data before
- * that week), the actual net sales (null after the site's today; 0 for a past day without
+ * that week, or before its 28-day block beyond 8 weeks: model.ts), the actual net sales (null after the site's today; 0 for a past day without
  * sales), the uuids of the events applied, and the site's reliability over the last 8 weeks.
  * @throws DomainError invalid `BadRequest` when a date is malformed or `to` < `from`;
  *   invalid `MaxReportDays` (details.maxDays) beyond {@link FORECAST_MAX_DAYS} days.
@@ -127,12 +130,12 @@ export async function forecastSites(
       [...request.siteIds],
     ]),
     db.query<{ site_id: number; fiscal_date: string; net: number }>(
-      `SELECT site_id, fiscal_date, net_cents AS net FROM daily_sales
+      `SELECT site_id, fiscal_date::text, net_cents AS net FROM daily_sales
         WHERE site_id = ANY($1) AND fiscal_date BETWEEN $2 AND $3`,
       [[...request.siteIds], request.from, request.to],
     ),
   ]);
-  const actuals = new Map(actualRows.map((r) => [`${r.site_id}:${r.fiscal_date}`, r.net]));
+  const actuals = new Map(actualRows.map((r) => [`${r.site_id}:${r.fiscal_date}`, Number(r.net)]));
   const out: SiteForecast[] = [];
   for (const site of sites) {
     const today = dayOf(currentFiscalDate(now, site.time_zone, site.day_start));
@@ -165,10 +168,14 @@ function siteForecast(
 }
 
 /**
- * Fits the models of every site of `db` as seen now, one site per turn of the event loop, so
- * the first widgets after a start answer from the cache. Resolves when done; `signal` stops it.
+ * Fits the models of every site of `db` as seen now, one site after the other, so widgets
+ * answer from the cache. Sites already in the cache cost a lookup; does nothing when `db` has
+ * no cache ({@link installForecastCache}) or its change feed is not listening. Resolves when
+ * done; `signal` stops it between two sites.
  */
 export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promise<void> {
+  // Without a listening feed nothing would be kept: fitting now would only cost CPU.
+  if (!caches.get(db)?.feed.live) return;
   const { rows } = await db.query<SiteClock>('SELECT id, time_zone, day_start FROM sites ORDER BY id');
   for (const site of rows) {
     if (signal?.aborted) return;
@@ -178,4 +185,37 @@ export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promis
     model.backtest();
     model.day(today);
   }
+}
+
+/** Seconds between two background passes of {@link startForecastWarmer}. */
+export const REWARM_SECONDS = 15;
+
+/**
+ * Keeps the models of `db`'s sites fitted in the background: a pass at once, then every
+ * {@link REWARM_SECONDS} s (a pass over a warm cache is one query), so after a sales load or an
+ * event change empties the cache, the models are fitted again before most widgets ask. A pass
+ * never overlaps another. `log` receives a pass's failure. Stop it at shutdown.
+ */
+export function startForecastWarmer(db: Queryable, log: (error: unknown) => void): { stop(): void } {
+  const stopping = new AbortController();
+  let running = false;
+  const pass = () => {
+    if (running || stopping.signal.aborted) return;
+    running = true;
+    warmForecasts(db, stopping.signal)
+      .catch((error) => {
+        if (!stopping.signal.aborted) log(error);
+      })
+      .finally(() => {
+        running = false;
+      });
+  };
+  pass();
+  const timer = setInterval(pass, REWARM_SECONDS * 1000).unref();
+  return {
+    stop() {
+      stopping.abort();
+      clearInterval(timer);
+    },
+  };
 }

@@ -2,7 +2,8 @@
  * Reads one site's history for the forecast engine (engine.ts SiteHistory) from the per-day
  * aggregates: `daily_sales` for the daily totals, `daily_hour_sales` folded into the day parts
  * of contract/day-parts.ts, and the site's local events (migration 0010). Three indexed reads of
- * at most a few thousand rows per site: no table or index of its own is needed.
+ * at most a few thousand rows per site: no table or index of its own is needed. Dates are read
+ * as text in SQL, so the answer does not depend on the pool's type parsers (amounts: Number of the bigint text).
  */
 import { DAY_PARTS } from '../../contract/day-parts.ts';
 import type { Queryable } from '../db/queryable.ts';
@@ -26,11 +27,11 @@ export function eventFactor(impactType: string, impactRate: number): number {
 export async function readSiteHistory(db: Queryable, siteId: number): Promise<SiteHistory> {
   const [totals, parts, events] = await Promise.all([
     db.query<{ fiscal_date: string; net: number }>(
-      'SELECT fiscal_date, net_cents AS net FROM daily_sales WHERE site_id = $1',
+      'SELECT fiscal_date::text, net_cents AS net FROM daily_sales WHERE site_id = $1',
       [siteId],
     ),
     db.query<{ fiscal_date: string; part: number; net: number }>(
-      `SELECT fiscal_date, ${DAY_PART_CASE} AS part, sum(net_cents)::bigint AS net
+      `SELECT fiscal_date::text, ${DAY_PART_CASE} AS part, sum(net_cents)::bigint AS net
          FROM daily_hour_sales WHERE site_id = $1 GROUP BY 1, 2`,
       [siteId],
     ),
@@ -41,7 +42,7 @@ export async function readSiteHistory(db: Queryable, siteId: number): Promise<Si
       impact_type: string;
       impact_rate: string;
     }>(
-      `SELECT e.uuid, e.start_date, e.end_date, e.impact_type, e.impact_rate
+      `SELECT e.uuid, e.start_date::text, e.end_date::text, e.impact_type, e.impact_rate::text
          FROM local_events e JOIN local_event_sites s ON s.event_uuid = e.uuid
         WHERE s.site_id = $1`,
       [siteId],
@@ -55,10 +56,10 @@ export async function readSiteHistory(db: Queryable, siteId: number): Promise<Si
       row = new Array<number>(DAY_PARTS.length).fill(0);
       partMap.set(day, row);
     }
-    row[r.part] = r.net;
+    row[r.part] = Number(r.net);
   }
   return {
-    totals: new Map(totals.rows.map((r) => [dayOf(r.fiscal_date), r.net])),
+    totals: new Map(totals.rows.map((r) => [dayOf(r.fiscal_date), Number(r.net)])),
     parts: partMap,
     events: events.rows.map(
       (r): SiteEvent => ({

@@ -1,9 +1,11 @@
 /**
  * A site's forecasts as seen on one day ("today", a day number): the days from today on are
- * forecast from the whole history before today; a past day is forecast as the rolling backtest
- * does, from the history before the start of its backtest week (today − 7k … today − 7k + 6),
- * so the forecast shown beside a past day is the one its reliability was measured on. Fits
- * are made on demand and kept: a {@link SiteModel} is what the forecast cache holds per site.
+ * forecast from the whole history before today; a past day of the last 8 weeks is forecast as
+ * the rolling backtest does, from the history before the start of its backtest week (today − 7k
+ * … today − 7k + 6), so the forecast shown beside it is the one its reliability was measured
+ * on; an older day, from the history before its 28-day block (blocks laid back from the first
+ * backtest week). Fits are made on demand and kept: a {@link SiteModel} is what the forecast
+ * cache holds per site.
  */
 import type { Reliability } from '../../contract/forecast.ts';
 import { DAY_PARTS, type DayPartKey } from '../../contract/day-parts.ts';
@@ -11,6 +13,11 @@ import { type DayForecast, firstSalesDay, forecastFrom, type SiteHistory } from 
 
 /** Weeks of the rolling backtest (issue #19: the last 8 weeks). */
 export const BACKTEST_WEEKS = 8;
+/**
+ * Days before the backtest weeks are forecast in blocks of this many days, each from the
+ * history before the block: a year of past days costs 14 fits rather than 53 (KPI periods).
+ */
+export const OLDER_BLOCK_DAYS = 28;
 /** Days from today forecast in one fit (the route's 62 days and a margin). */
 const FUTURE_HORIZON = 70;
 
@@ -46,17 +53,44 @@ export interface Backtest {
   sums: { ours: ErrorSums; naive: ErrorSums };
 }
 
+/** What {@link SiteModel.seed} answers: the fits a worker thread made, as plain data. */
+export interface ModelSeed {
+  future: DayForecast[];
+  weeks: [number, DayForecast[]][];
+  backtest: Backtest;
+}
+
 /** The forecasts of one site as seen on day `today`; see the module comment. */
 export class SiteModel {
   readonly history: SiteHistory;
   readonly today: number;
   readonly #weeks = new Map<number, DayForecast[]>();
+  readonly #blocks = new Map<number, DayForecast[]>();
   #future: DayForecast[] | null = null;
   #backtest: Backtest | null = null;
 
   constructor(history: SiteHistory, today: number) {
     this.history = history;
     this.today = today;
+  }
+
+  /**
+   * Fits today's forecast and the backtest now, and answers them as plain data a worker thread
+   * can send back ({@link SiteModel.seeded} rebuilds the model from it).
+   */
+  seed(): ModelSeed {
+    const backtest = this.backtest();
+    this.day(this.today);
+    return { future: this.#future!, weeks: [...this.#weeks], backtest };
+  }
+
+  /** The model of `history` on `today` with the fits of `seed` (made from the same history). */
+  static seeded(history: SiteHistory, today: number, seed: ModelSeed): SiteModel {
+    const model = new SiteModel(history, today);
+    model.#future = seed.future;
+    for (const [origin, week] of seed.weeks) model.#weeks.set(origin, week);
+    model.#backtest = seed.backtest;
+    return model;
   }
 
   /** The 7 days from `origin`, forecast from the history before `origin`. */
@@ -69,7 +103,7 @@ export class SiteModel {
     return week;
   }
 
-  /** The forecast of `day`: from today's fit when day ≥ today, else from its backtest week's. */
+  /** The forecast of `day`: from today's fit when day ≥ today, else from its backtest week's or block's. */
   day(day: number): DayForecast {
     if (day >= this.today) {
       const offset = day - this.today;
@@ -78,8 +112,23 @@ export class SiteModel {
       }
       return this.#future[offset]!;
     }
-    const origin = this.today - 7 * Math.ceil((this.today - day) / 7);
-    return this.week(origin)[day - origin]!;
+    const backtestStart = this.today - 7 * BACKTEST_WEEKS;
+    if (day >= backtestStart) {
+      const origin = this.today - 7 * Math.ceil((this.today - day) / 7);
+      return this.week(origin)[day - origin]!;
+    }
+    const origin = backtestStart - OLDER_BLOCK_DAYS * Math.ceil((backtestStart - day) / OLDER_BLOCK_DAYS);
+    return this.block(origin)[day - origin]!;
+  }
+
+  /** The {@link OLDER_BLOCK_DAYS} days from `origin`, forecast from the history before it. */
+  block(origin: number): DayForecast[] {
+    let block = this.#blocks.get(origin);
+    if (!block) {
+      block = forecastFrom(this.history, origin, OLDER_BLOCK_DAYS);
+      this.#blocks.set(origin, block);
+    }
+    return block;
   }
 
   /** The rolling backtest of the last {@link BACKTEST_WEEKS} weeks (computed once). */

@@ -2,8 +2,8 @@
  * The statistics of the forecast: MSTL (multiple seasonal-trend decomposition by Loess,
  * Bandara, Hyndman & Bergmeir 2021) with an AutoETS model of the deseasonalised series, from
  * Grafana's augurs library (@bsull/augurs, Rust compiled to WebAssembly). The module is
- * instantiated once, synchronously, on first use (~10 ms); a fit on 365 daily points takes
- * ~20 ms. Decision 0017 says why this method.
+ * instantiated once, synchronously, on first use. Decision 0017 says why this method and what
+ * a fit costs.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { parseWireDate } from '../../contract/dates.ts';
 import { ForecastAnswerSchema } from '../../contract/forecast.ts';
 import type { Database } from '../db/connect.ts';
-import { installForecastCache, warmForecasts } from '../forecast/forecast.ts';
+import { installForecastCache, startForecastWarmer } from '../forecast/forecast.ts';
 import { previsions } from '../forecast/previsions.ts';
 import { errorResponses, ownSession, QueryIntList, UserIdParam } from './common.ts';
 
@@ -28,19 +28,19 @@ const PrevisionsQuery = z.object({
 
 /**
  * Registers GET withCredentials/collab/previsions, installs the forecast cache of the pool on
- * the change feed, and fits every site's model in the background once the server is ready.
+ * the change feed, and keeps every site's model fitted in the background once the server listens.
  */
 export async function forecastRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
   installForecastCache(pool, app.changes); // the server's change feed (app.ts)
-  const warming = new AbortController();
-  app.addHook('onReady', function warmForecastCache() {
-    // Not awaited: the server answers while the models are fitted, one site at a time.
-    warmForecasts(pool, warming.signal).catch((err) => app.log.warn({ err }, 'forecast warm-up failed'));
+  // Only once listening: a test app driven by inject() fits nothing behind its back.
+  let warmer: { stop(): void } | undefined;
+  app.addHook('onListen', function startWarmingForecasts() {
+    warmer = startForecastWarmer(pool, (err) => app.log.warn({ err }, 'forecast warm-up failed'));
   });
-  app.addHook('onClose', function stopForecastWarmUp() {
-    warming.abort();
+  app.addHook('onClose', function stopWarmingForecasts() {
+    warmer?.stop();
   });
 
   api.get(
