@@ -297,9 +297,7 @@ describe('/evenements', () => {
     // +10 %: about 1,100.00 € today, measured on the last 8 weeks.
     await waitUntil(() => dayPanel()?.querySelector('.ev-forecast') !== null, 10_000, 20);
     const forecast = dayPanel()?.querySelector('.ev-forecast')?.textContent ?? '';
-    expect(forecast).toMatch(
-      /^Prévision1\s(09\d|10\d),\d\d\s€ fiable à ±\d+ % sur les 8 dernières semaines/,
-    );
+    expect(forecast).toMatch(/^Prévision1\s(09\d|10\d),\d\d\s€ fiable à ±\d+ % sur les 8 dernières semaines/);
     expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
   });
 });
