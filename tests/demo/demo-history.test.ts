@@ -206,14 +206,14 @@ const isPlanted = (site: number, kind: 'seller' | 'terminal', key: string, measu
   );
 
 describe('planted anomalies', () => {
-  it('stand out against their peers of the site over the last 8 weeks', async () => {
+  it('stand out against their peers of the site over the planted weeks', async () => {
     for (const planted of PLANTED_ANOMALIES.filter((a) => a.measure !== 'cashVariance')) {
       const measure = planted.measure as (typeof MEASURES)[number];
       const all = (await rates(planted.kind, PLANTED_FROM, TODAY)).filter((r) => r.site === planted.siteId);
       const it = all.find((r) => r.key === planted.key)!;
       const peers = all.filter((r) => r.key !== planted.key).map((r) => r[measure]);
       const label = `${planted.kind} ${planted.key} of site ${planted.siteId}, ${measure}`;
-      expect(it.sales, label).toBeGreaterThan(500);
+      expect(it.sales, label).toBeGreaterThan(250);
       expect(it[measure], label).toBeGreaterThanOrEqual(3 * median(peers));
     }
     const cash = await cashVariances();
@@ -255,7 +255,7 @@ describe('planted anomalies', () => {
     expect(median(sellers.map((r) => r.discounts))).toBeLessThan(0.03);
   });
 
-  it('were ordinary before the last 8 weeks', async () => {
+  it('were ordinary before the planted weeks', async () => {
     const before = await rates('terminal', dateOf(dayNumber(TODAY) - DAYS + 1), PLANTED_FROM);
     const grenoble = before.filter((r) => r.site === 2);
     const voiding = grenoble.find((r) => r.key === '2')!;
@@ -306,10 +306,14 @@ describe('counting history', () => {
       `SELECT (SELECT count(*) FROM cash_counts WHERE fiscal_date >= $1)::int AS cash,
               (SELECT count(*) FROM safe_counts WHERE fiscal_date >= $1)::int AS safe,
               (SELECT count(*) FROM manager_receipts WHERE fiscal_date >= $1)::int AS receipts,
-              (SELECT min(fiscal_date)::text FROM cash_counts) AS first`,
-      [TODAY],
+              (SELECT min(fiscal_date)::text FROM cash_counts) AS first,
+              (SELECT min(fiscal_date)::text FROM daily_sales WHERE fiscal_date >= $2 AND tickets > 0) AS sold`,
+      [TODAY, dateOf(dayNumber(TODAY) - 91)],
     );
-    expect(today[0]).toEqual({ cash: 0, safe: 0, receipts: 0, first: dateOf(dayNumber(TODAY) - 60) });
+    // Counts go back 91 days (generate.ts COUNTING_DAYS), from the first of them that had sales
+    // (this chain of 84 days starts later; its first day, 25 Dec, is closed).
+    const { sold, ...counts } = today[0];
+    expect(counts).toEqual({ cash: 0, safe: 0, receipts: 0, first: sold });
   });
 
   it('counts what the counting domain expects: expected amounts are the terminal’s payments of the day', async () => {
@@ -341,7 +345,12 @@ describe('counting history', () => {
   });
 
   it('chains the safe from day to day, and has it countersigned by another manager who may, but two recent counts', async () => {
-    const statuses = await signatureStatuses(t.database.pool, siteIds, dateOf(dayNumber(TODAY) - 60), TODAY);
+    const statuses = await signatureStatuses(
+      t.database.pool,
+      siteIds,
+      dateOf(dayNumber(TODAY) - (DAYS - 1)),
+      TODAY,
+    );
     const waiting = statuses.data.filter((c) => c.status === 'EN_ATTENTE');
     expect(
       waiting.map((c) => [siteIds.indexOf(c.site), dayNumber(TODAY) - dayNumber(c.dateFiscale)]),

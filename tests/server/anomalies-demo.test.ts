@@ -92,6 +92,15 @@ describe('anomalies of the demo chain', () => {
     );
   }, 60_000);
 
+  it('flags no ordinary seller or terminal over the default 4 weeks either', async () => {
+    const answer = await findAnomalies(t.database, scope, { siteIds: [] }, new Date(2026, 2, 18, 15));
+    expect([answer.dateDebut, answer.dateFin]).toEqual([dateOf(-28), dateOf(-1)]);
+    const found = answer.anomalies.map((a) =>
+      `${a.siteId}|${a.kind}|${a.key}|${a.measure}`.replace('discountShare', 'discounts'),
+    );
+    expect(found.filter((f) => !plantedIds().includes(f))).toEqual([]);
+  });
+
   it('answers a whole chain in well under a second', async () => {
     const start = performance.now();
     await findAnomalies(t.database, scope, { siteIds: [], ...PERIOD });

@@ -112,6 +112,7 @@ describe('what a person sees at the terminal', () => {
       expect(demoUsers.map((u) => u.login)).toEqual([
         'gerant.bellecour',
         'responsable.brasseries',
+        'gerante.ferrand',
         'comptable',
       ]);
       expect(terminal.slice(banner)).toEqual([

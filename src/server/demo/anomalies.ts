@@ -13,7 +13,7 @@
  */
 
 /** How many weeks, up to the demo's today, the planted behaviours last. */
-export const PLANTED_WEEKS = 8;
+export const PLANTED_WEEKS = 4;
 
 /** A planted anomaly: who (a seller or a terminal of a demo site) does what too often. */
 export interface PlantedAnomaly {

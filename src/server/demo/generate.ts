@@ -4,8 +4,8 @@
  * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and four
  * users besides the administrator who show the rights model (catalogue.ts DEMO_USERS, users.ts).
  * Issue #19 adds: local events whose impact is in the sales of their sites and days (events.ts),
- * anomalies planted over the last 8 weeks (anomalies.ts: a seller who cancels, a terminal that
- * voids lines, a seller who gives discounts, a terminal short of cash), and 60 days of cash
+ * anomalies planted over the last 4 weeks (anomalies.ts: a seller who cancels, a terminal that
+ * voids lines, a seller who gives discounts, a terminal short of cash), and 91 days of cash
  * counts, safe counts and manager receipts made by the users who may (counting.ts, people.ts).
  *
  * Guarantees:
@@ -892,7 +892,7 @@ interface Clock {
 }
 
 /** How many fiscal days before today get cash counts, safe counts and receipts. */
-const COUNTING_DAYS = 60;
+const COUNTING_DAYS = 91;
 
 /** What generating and loading one site added to the chain. */
 interface SiteLoad {
