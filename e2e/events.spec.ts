@@ -1,6 +1,6 @@
 /**
  * The events calendar (/evenements, issue #19) in French against the demo chain, on a tablet and
- * on a phone: it passes axe (WCAG A and AA) on arrival, with the event form open and refused
+ * on a phone: the chosen day shows its forecast and reliability; it passes axe (WCAG A and AA) on arrival, with the event form open and refused
  * (errors at their fields), and in the week view; an event added through the form shows on its
  * day with eventAdded's message, and is deleted after its confirmation.
  */
@@ -46,6 +46,10 @@ async function walk(browser: Browser, device: (typeof devices)[string], name: st
   ).toBeVisible();
   await expect(page.getByRole('grid')).toBeVisible();
   await page.waitForLoadState('networkidle');
+  // The administrator reads the forecast (RAPPORTS): the chosen day shows it with its reliability.
+  await expect(page.locator('.ev-day .ev-forecast')).toContainText(
+    /^Prévision[\d\s\u202f,]+€ (fiable à ±\d+ % sur|fiabilité pas encore mesurée)/,
+  );
   found.push(...(await violations(page, 'month')));
 
   const today = await shownToday(page);

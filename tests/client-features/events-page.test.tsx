@@ -122,9 +122,32 @@ beforeAll(async () => {
     droits: ['BI'],
     restaurantIds: [chain.sites.paris],
   });
+  await seedFlatHistory(chain.sites.paris);
   i18nState.language = 'fr';
   await signIn('gerant', PASSWORD);
 });
+
+/** 120 days of sales before today at 1,000.00 a day on `siteId`: a forecast the reader can see. */
+async function seedFlatHistory(siteId: number) {
+  const days = `generate_series($2::date - 120, $2::date - 1, interval '1 day')`;
+  await t.database.pool.query(
+    `INSERT INTO daily_sales (site_id, fiscal_date, tickets, net_cents, net_excl_cents, tax_cents)
+     SELECT $1, d::date, 50, 100000, 100000, 0 FROM ${days} d`,
+    [siteId, TODAY],
+  );
+  await t.database.pool.query(
+    `INSERT INTO daily_hour_sales (site_id, fiscal_date, hour, tickets, covers, net_cents, net_excl_cents, tax_cents)
+     SELECT $1, d::date, 12, 50, 50, 100000, 100000, 0 FROM ${days} d`,
+    [siteId, TODAY],
+  );
+  // A sales load records its data_loads row: the forecast's cache hears of it (migration 0010).
+  await t.database.pool.query(
+    `INSERT INTO data_loads (site_id, source, first_fiscal_date, last_fiscal_date, tickets)
+     VALUES ($1, 'test', $2::date - 120, $2::date - 1, 1)`,
+    [siteId, TODAY],
+  );
+  await t.app.changes.settled();
+}
 afterEach(async () => {
   // Online first: TanStack Query holds its fetches while the device is offline.
   setDeviceOnline(true);
@@ -270,6 +293,11 @@ describe('/evenements', () => {
     expect(dayPanel()?.textContent).toContain(`du ${SHOWN_TODAY} au ${SHOWN_TODAY} · Paris`);
     expect(dayPanel()?.textContent).not.toContain('Lyon');
     expect(page().querySelectorAll('.ev-event button')).toHaveLength(0);
+    // BI reads the forecast: Paris's flat history of 1,000.00 € a day, raised by the Braderie's
+    // +10 %: about 1,100.00 € today, measured on the last 8 weeks.
+    await waitUntil(() => dayPanel()?.querySelector('.ev-forecast') !== null, 10_000, 20);
+    const forecast = dayPanel()?.querySelector('.ev-forecast')?.textContent ?? '';
+    expect(forecast).toMatch(/^Prévision1\s(09\d|10\d),\d\d\s€ fiable à ±\d+ % sur les 8 dernières semaines/);
     expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
   });
 });

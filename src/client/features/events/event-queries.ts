@@ -3,7 +3,7 @@
  * a period and the forecast of its days through TanStack Query (one key factory), and the three
  * writes as mutation hooks. An event changes the forecast of its days (the server applies its
  * impact), so every write refreshes both by the factory's prefix. Adding answers SPEC.md §8's
- * `eventAdded`, changing `eventEdited`, deleting `SuccessMod`. Writes need the network: the
+ * `eventAdded`, changing `eventEdited`, deleting `SuccessMod`; refusals are shown where the user acts (the form, the dialog). Writes need the network: the
  * calendar is read offline from the service worker's copies, but nothing is queued.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import {
 } from '../../../contract/events.ts';
 import { ForecastAnswerSchema } from '../../../contract/forecast.ts';
 import { getJson, http, toApiFailure } from '../../lib/http.ts';
-import { notify, notifyFailure } from '../../lib/notifications.ts';
+import { notify } from '../../lib/notifications.ts';
 import { queryClient } from '../../lib/query-client.ts';
 
 /** What the calendar reads: the caller, the chosen sites (ascending) and a period (wire dates, inclusive). */
@@ -103,7 +103,10 @@ export function useSaveEventMutation() {
   });
 }
 
-/** Deletes an event; tells `SuccessMod` or the failure, and refreshes the calendar. */
+/**
+ * Deletes an event; tells `SuccessMod` and refreshes the calendar. A refusal is the dialog's to
+ * show (it stays open); the calendar is refreshed then too, in case the event changed elsewhere.
+ */
 export function useDeleteEventMutation() {
   return useMutation({
     mutationFn: deleteEvent,
@@ -111,9 +114,6 @@ export function useDeleteEventMutation() {
       notify.success('SuccessMod');
       await refreshCalendar();
     },
-    onError: async (error) => {
-      notifyFailure(error);
-      await refreshCalendar();
-    },
+    onError: refreshCalendar,
   });
 }

@@ -72,7 +72,11 @@ export function MonthCalendar(props: MonthCalendarProps) {
   );
 }
 
-/** The day's number, its events count and its forecast in short form (for the eye only). */
+/**
+ * The day's number, its events count and its forecast in short form, for the eye only: the two
+ * figures are drawn by CSS from `data-text` (events.css), so the cell's text stays its day's
+ * number, which its accessible name (the full date) contains (WCAG 2.5.3 "label in name").
+ */
 function CellContent(props: { formattedDate: string; summary: CellSummary | null; currency: string }) {
   const intl = useIntl();
   const s = props.summary;
@@ -80,19 +84,19 @@ function CellContent(props: { formattedDate: string; summary: CellSummary | null
     <>
       <span className="ev-cal__date">{props.formattedDate}</span>
       {s && s.events > 0 ? (
-        <span className="ev-cal__events" aria-hidden="true">
-          {s.events}
-        </span>
+        <span className="ev-cal__events" aria-hidden="true" data-text={String(s.events)} />
       ) : null}
       {s && s.forecastCents !== null ? (
-        <span className="ev-cal__forecast" aria-hidden="true">
-          {formatNumber(s.forecastCents / 100, intl.locale, {
+        <span
+          className="ev-cal__forecast"
+          aria-hidden="true"
+          data-text={formatNumber(s.forecastCents / 100, intl.locale, {
             style: 'currency',
             currency: props.currency,
             notation: 'compact',
             maximumFractionDigits: 1,
           })}
-        </span>
+        />
       ) : null}
     </>
   );
