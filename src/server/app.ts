@@ -27,6 +27,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { startEditionUpkeep } from './reports/edition-retention.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
@@ -147,6 +148,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('changes', changes);
   app.addHook('onClose', function closeChangeFeed() {
     return changes.close();
+  });
+  // Report history: retention job, and the queued editions written on a graceful stop (0018).
+  const editionUpkeep = startEditionUpkeep(database.pool, config.editionsDays, app.log);
+  app.addHook('onClose', function writeQueuedEditions() {
+    return editionUpkeep.stop();
   });
   const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);
