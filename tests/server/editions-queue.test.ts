@@ -112,7 +112,7 @@ describe('report editions queue', () => {
   it('reports a failed batch once to its caller, with the number of editions lost, and carries on', async () => {
     const { pool } = t.database;
     const lost: number[] = [];
-    const bad = { ...edition(userId, 3), status: 'OK', bytes: Number.MAX_VALUE }; // not a bigint
+    const bad = { ...edition(userId, 3), bytes: Number.MAX_VALUE }; // not a bigint
     const failed = await queueEdition(pool, bad, (_err, n) => lost.push(n));
     expect(await failed.written).toBeNull();
     expect(lost).toEqual([1]);
