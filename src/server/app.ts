@@ -22,11 +22,11 @@ import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
-import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
+import { ApiHttpError, frameworkErrorHandler, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
-import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { helmetHeaders, installSecurityHeaders } from './plugins/security-headers.ts';
 import { startEditionUpkeep } from './reports/edition-retention.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
@@ -138,10 +138,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
     clientErrorHandler: answerClientError,
+    // What the router refuses before any hook (a path that does not decode, a parameter over
+    // 100 characters) too, with the security headers (issue #17 item 9).
+    frameworkErrors: frameworkErrorHandler(helmetHeaders(SECURITY_HEADER_OPTIONS)),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandlers(app);
+  installErrorHandlers(app, API_PREFIX);
   // Caches of the per-call reads (session check, report sites), kept true by the change feed.
   const changes = new ChangeFeed(database.pool.options, (message, err) => app.log.warn({ err }, message));
   await changes.start();
