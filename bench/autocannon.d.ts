@@ -17,6 +17,7 @@ declare module 'autocannon' {
     non2xx: number;
     errors: number;
     timeouts: number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   interface Instance extends PromiseLike<Result> {
     /** `responseTime` in milliseconds. */

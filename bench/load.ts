@@ -38,7 +38,13 @@ export interface LoadPhase {
   p50: number;
   p95: number;
   p99: number;
+  /** Non-2xx answers, socket errors and timeouts together (the issue's "errors"). */
   errors: number;
+  /** How `errors` splits, and the answers per status code. */
+  non2xx: number;
+  socketErrors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
   serverRssMb: number;
 }
 
@@ -142,6 +148,12 @@ async function phase(
     p95: at(0.95),
     p99: at(0.99),
     errors: result.non2xx + result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    socketErrors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]),
+    ),
     serverRssMb: await rssMb(serverPid),
   };
   console.log(`  ${JSON.stringify(figures)}`);

@@ -15,6 +15,7 @@ import {
   editionsWritten,
   queueEdition,
 } from '../../src/server/reports/editions.ts';
+import { ConfigError, loadConfig } from '../../src/server/config.ts';
 import { deleteOldEditions } from '../../src/server/reports/edition-retention.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -159,6 +160,17 @@ describe('a graceful stop', () => {
       expect(rows[0]!.n).toBe(300);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('COMPTOIR_EDITIONS_DAYS', () => {
+  it('defaults to 400 days, takes a number of days, and refuses one out of 1–36,500 naming the variable', () => {
+    expect(loadConfig({}, false).editionsDays).toBe(400);
+    expect(loadConfig({ COMPTOIR_EDITIONS_DAYS: '30' }, false).editionsDays).toBe(30);
+    for (const bad of ['0', '36501', 'forever']) {
+      expect(() => loadConfig({ COMPTOIR_EDITIONS_DAYS: bad }, false)).toThrow(ConfigError);
+      expect(() => loadConfig({ COMPTOIR_EDITIONS_DAYS: bad }, false)).toThrow(/COMPTOIR_EDITIONS_DAYS/);
     }
   });
 });
