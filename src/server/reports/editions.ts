@@ -127,13 +127,26 @@ async function insertEditions(pool: pg.Pool, rows: readonly QueuedRow[]): Promis
 /** The queue of each pool (one per server; tests run several). */
 const queues = new Map<pg.Pool, BatchQueue<QueuedRow, number>>();
 
+/**
+ * {@link insertEditions}, once more when an author was deleted while the statement ran (foreign
+ * key violation, 23503): its second reading of `users` no longer finds them.
+ */
+async function insertEditionsRetried(pool: pg.Pool, rows: readonly QueuedRow[]): Promise<number[]> {
+  try {
+    return await insertEditions(pool, rows);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23503') throw error;
+    return insertEditions(pool, rows);
+  }
+}
+
 function queueOf(pool: pg.Pool): BatchQueue<QueuedRow, number> {
   let queue = queues.get(pool);
   if (!queue) {
     queue = new BatchQueue({
       bound: EDITION_QUEUE_BOUND,
       batch: EDITION_BATCH,
-      write: (rows) => insertEditions(pool, rows),
+      write: (rows) => insertEditionsRetried(pool, rows),
     });
     queues.set(pool, queue);
   }
