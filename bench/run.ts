@@ -7,7 +7,8 @@
  * - the login route's initial JavaScript (gzip) against the 150 kB budget;
  * - (issue #4) every report family's JSON dataset and HTTP answer against its bare SQL, and (with
  *   COMPTOIR_BENCH_10M=1) sales by day of a year on a 10 M-line chain against the 1 M-line one;
- * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one.
+ * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one;
+ * - (issue #17) the real server under load, then idle: throughput, p95/p99, errors, RSS (bench/load.ts).
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
 import fs from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
 import { benchForecast } from './forecast.ts';
 import { benchImportRuns } from './import.ts';
+import { benchLoad } from './load.ts';
 import { benchOutboxReplay } from './outbox.ts';
 import { benchPdf } from './pdf.ts';
 import { benchReportFamilies, benchSalesByDayVolume } from './report-families.ts';
@@ -95,6 +97,11 @@ try {
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');
   results.push(await benchOutboxReplay());
+
+  console.log(
+    "• load (issue #17): the real server, 50 clients on a year's JSON, 50 on a month's, 20 on its PDF, idle",
+  );
+  results.push(await benchLoad());
 
   // Issue #4 point 8 (PDF): our renderer against headless Chromium printing the same table.
   console.log('• PDF pages per second: our renderer vs headless Chromium printing the same table as HTML');

@@ -11,10 +11,11 @@
 import { z } from 'zod';
 import { SellerSchema, TerminalSchema } from './api.ts';
 import type { ErrorCode } from './errors.ts';
+import { INT4_MAX } from './integers.ts';
 
 /** Company (société) ids of `societesIdPlus` / `societesIdMoins`, as a list or comma-separated text. */
 const IdList = z
-  .union([z.array(z.coerce.number().int().positive()), z.string()])
+  .union([z.array(z.coerce.number().int().positive().max(INT4_MAX)), z.string()])
   .transform((v) =>
     Array.isArray(v)
       ? v
@@ -24,7 +25,7 @@ const IdList = z
           .filter((s) => s !== '')
           .map(Number),
   )
-  .pipe(z.array(z.number().int().positive()).max(10_000));
+  .pipe(z.array(z.number().int().positive().max(INT4_MAX)).max(10_000));
 
 /** A short text typed by an administrator: trimmed, 1–200 characters. */
 const Name = z.string().trim().min(1).max(200);
@@ -93,7 +94,7 @@ export type Societe = z.infer<typeof SocieteSchema>;
  */
 export const SocieteInputSchema = z.object({
   raisonSociale: Name,
-  restaurantId: z.coerce.number().int().positive().optional(),
+  restaurantId: z.coerce.number().int().positive().max(INT4_MAX).optional(),
   enseigne: OptionalText,
   siren: z
     .string()
@@ -119,7 +120,7 @@ export type SocieteInput = z.input<typeof SocieteInputSchema>;
  */
 export const SiteInputSchema = z.object({
   libelle: Name,
-  societeId: z.coerce.number().int().positive(),
+  societeId: z.coerce.number().int().positive().max(INT4_MAX),
   codeImplant: OptionalText,
   currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code'),
   timeZone: z.string().min(1).max(64),
@@ -258,7 +259,7 @@ export const NewUtilisateurQuerySchema = z.object({
   password: z.string().max(200).optional(),
   rePasswordKey: z.string().max(200).optional(),
   email: z.string().trim().max(254).optional(),
-  profileId: z.coerce.number().int().positive(),
+  profileId: z.coerce.number().int().positive().max(INT4_MAX),
   activationKey: z.string().max(200).optional(),
   theme: z.string().max(40).optional(),
   couleur: z.string().max(40).optional(),
@@ -290,7 +291,7 @@ export const NewUtilisateurBodySchema = z.union([
 export const SaveUtilisateurBodySchema = z.object({
   login: z.string().trim().min(1).max(100).optional(),
   email: z.string().trim().max(254).optional(),
-  profileId: z.coerce.number().int().positive().optional(),
+  profileId: z.coerce.number().int().positive().max(INT4_MAX).optional(),
   activationKey: z.string().max(200).optional(),
   theme: z.string().max(40).optional(),
   couleur: z.string().max(40).optional(),
@@ -391,7 +392,7 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 /** Query of GET bo/infra/getAudit: filters, newest first, `limit` ≤ 500 from `offset`. */
 export const AuditQuerySchema = z.object({
-  userId: z.coerce.number().int().positive().optional(),
+  userId: z.coerce.number().int().positive().max(INT4_MAX).optional(),
   kind: z.string().max(40).optional(),
   dateDebut: z
     .string()

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { TicketCriterionSchema } from './tickets.ts';
+import { INT4_MAX } from './integers.ts';
 
 // Plain constants live in constants.ts (no zod) so the client's login chunk stays small.
 export { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from './constants.ts';
@@ -37,7 +38,7 @@ export const ConnexionAnswerSchema = z.object({
 export type ConnexionAnswer = z.infer<typeof ConnexionAnswerSchema>;
 
 /** A terminal (caisse) of a site. `id` is the terminal number within its site. */
-export const TerminalSchema = z.object({ id: z.number().int(), libelle: z.string() });
+export const TerminalSchema = z.object({ id: z.number().int().min(0).max(INT4_MAX), libelle: z.string() });
 export type Terminal = z.infer<typeof TerminalSchema>;
 
 /** A seller (vendeur) of a site. `code` is the seller's code within its site. */

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { parseWireDate } from './dates.ts';
 import { LanguageSchema } from './reports.ts';
+import { BIGINT_ID_MAX, CENTS_MAX, INT4_MAX } from './integers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Idempotent writes (DESIGN.md §7)
@@ -84,6 +85,8 @@ export const DenominationCountSchema = z.object({
   denominationCents: z
     .number()
     .int()
+    .min(1)
+    .max(Math.max(...DENOMINATIONS_CENTS))
     .refine((v) => (DENOMINATIONS_CENTS as readonly number[]).includes(v), 'a euro denomination in cents')
     .describe('value of one note or coin, cents (50000 = 500 €, 1 = 0.01 €)'),
   quantity: z.number().int().min(0).max(1_000_000).describe('how many notes or coins'),
@@ -159,8 +162,8 @@ export type Rule = z.infer<typeof RuleSchema>;
  * ordered by restaurantId then {@link RULE_LIBELLES} order. Rights: COMPTAGE or CONFIGURATION.
  */
 export const GetListRulesQuerySchema = z.object({
-  id: z.coerce.number().int().positive(),
-  site: z.coerce.number().int().positive().optional(),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
+  site: z.coerce.number().int().positive().max(INT4_MAX).optional(),
 });
 export const RulesAnswerSchema = z.array(RuleSchema);
 export type RulesAnswer = z.infer<typeof RulesAnswerSchema>;
@@ -172,10 +175,10 @@ export type RulesAnswer = z.infer<typeof RulesAnswerSchema>;
  * ({@link RulesAnswerSchema}). Rights: CONFIGURATION. A `site` outside the scope: 403 Forbidden.
  */
 export const UpdateRuleQuerySchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
   libelle: RuleLibelleSchema,
   active: z.enum(['true', 'false']).transform((v) => v === 'true'),
-  site: z.coerce.number().int().positive().optional(),
+  site: z.coerce.number().int().positive().max(INT4_MAX).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -216,10 +219,10 @@ export type RequiredCounts = z.infer<typeof RequiredCountsSchema>;
  * Rights: COMPTAGE. A site outside the scope: 403 Forbidden.
  */
 export const ExpectedQuerySchema = z.object({
-  id: z.coerce.number().int().positive(),
-  site: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
+  site: z.coerce.number().int().positive().max(INT4_MAX),
   dateFiscale: FiscalDateSchema,
-  caisse: z.coerce.number().int().min(0),
+  caisse: z.coerce.number().int().min(0).max(INT4_MAX),
 });
 export const ExpectedAnswerSchema = z.object({
   site: z.number().int(),
@@ -242,14 +245,14 @@ export type ExpectedAnswer = z.infer<typeof ExpectedAnswerSchema>;
  * `details.caisse`. Rights: COMPTAGE. A site outside the scope: 403 Forbidden. Answers {@link CashCountSchema}.
  */
 export const CashCountBodySchema = z.object({
-  site: z.number().int().positive(),
+  site: z.number().int().positive().max(INT4_MAX),
   dateFiscale: FiscalDateSchema,
-  caisse: z.number().int().min(0),
+  caisse: z.number().int().min(0).max(INT4_MAX),
   /** Counted notes and coins; null when cash was not counted. */
   cash: DenominationsSchema.nullable(),
-  chequesCents: z.number().int().min(0).nullable(),
-  mealVouchersCents: z.number().int().min(0).nullable(),
-  cardSlipsCents: z.number().int().min(0).nullable(),
+  chequesCents: z.number().int().min(0).max(CENTS_MAX).nullable(),
+  mealVouchersCents: z.number().int().min(0).max(CENTS_MAX).nullable(),
+  cardSlipsCents: z.number().int().min(0).max(CENTS_MAX).nullable(),
   comment: z.string().max(1000).default(''),
   countedAt: CountedAtSchema,
 });
@@ -288,10 +291,10 @@ export type CashCount = z.infer<typeof CashCountSchema>;
  * Rights: COMPTAGE.
  */
 export const CashCountListQuerySchema = z.object({
-  id: z.coerce.number().int().positive(),
-  site: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
+  site: z.coerce.number().int().positive().max(INT4_MAX),
   dateFiscale: FiscalDateSchema,
-  caisse: z.coerce.number().int().min(0).optional(),
+  caisse: z.coerce.number().int().min(0).max(INT4_MAX).optional(),
 });
 export const CashCountListAnswerSchema = z.object({
   currency: z.string(),
@@ -309,14 +312,14 @@ export type CashCountListAnswer = z.infer<typeof CashCountListAnswerSchema>;
  * version; a new version needs a new countersignature. Rights: COFFRE. Answers {@link SafeCountSchema}.
  */
 export const SafeCountBodySchema = z.object({
-  site: z.number().int().positive(),
+  site: z.number().int().positive().max(INT4_MAX),
   dateFiscale: FiscalDateSchema,
   /** Opening float (fond de caisse), cents. The GET coffre?dateFiscale answer suggests one. */
-  openingCents: z.number().int().min(0),
+  openingCents: z.number().int().min(0).max(CENTS_MAX),
   /** Money put into the safe during the day (e.g. terminal takings), cents. */
-  depositsCents: z.number().int().min(0),
+  depositsCents: z.number().int().min(0).max(CENTS_MAX),
   /** Money taken out (bank deposit, change), cents. */
-  withdrawalsCents: z.number().int().min(0),
+  withdrawalsCents: z.number().int().min(0).max(CENTS_MAX),
   /** Counted content by denomination. */
   contents: DenominationsSchema,
   comment: z.string().max(1000).default(''),
@@ -411,8 +414,8 @@ export type SignaturesAnswer = z.infer<typeof SignaturesAnswerSchema>;
  * or the counter themself), 409 `AlreadyCountersigned`.
  */
 export const CountersignQuerySchema = z.object({
-  restaurantId: z.coerce.number().int().positive(),
-  id: z.coerce.number().int().positive(),
+  restaurantId: z.coerce.number().int().positive().max(INT4_MAX),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
   datefiscale: FiscalDateSchema,
   managerName: z.string().min(1).optional(),
   managerCode: z.string().min(1).optional(),
@@ -484,7 +487,7 @@ export type MailAnswer = z.infer<typeof MailAnswerSchema>;
  * from the seller: amount (cents), reason, optional free comment.
  */
 export const ReceiptComplementsSchema = z.object({
-  montantCents: z.number().int().min(0),
+  montantCents: z.number().int().min(0).max(CENTS_MAX),
   motif: z.string().min(1).max(200),
   commentaire: z.string().max(1000).default(''),
 });
@@ -504,11 +507,11 @@ export const CreateReceiptQuerySchema = z.object({
   codeManager: z.string().min(1).max(50),
   nomVendeur: z.string().min(1).max(200),
   nomManager: z.string().min(1).max(200),
-  site: z.coerce.number().int().positive(),
+  site: z.coerce.number().int().positive().max(INT4_MAX),
   dateFiscale: FiscalDateSchema.optional(),
 });
 export const UpdateReceiptQuerySchema = CreateReceiptQuerySchema.extend({
-  documentId: z.coerce.number().int().positive(),
+  documentId: z.coerce.number().int().positive().max(BIGINT_ID_MAX),
 });
 
 /** A manager receipt (SPEC.md §3: complements, numVendeur, libVendeur, id). */
@@ -542,7 +545,7 @@ export type ReceiptListAnswer = z.infer<typeof ReceiptListAnswerSchema>;
  * ({@link ReceiptSchema}), or its PDF with `pdf=true`. Rights: RECUS. Outside the scope: 404.
  */
 export const ReadReceiptQuerySchema = z.object({
-  documentId: z.coerce.number().int().positive(),
+  documentId: z.coerce.number().int().positive().max(BIGINT_ID_MAX),
   pdf: z
     .enum(['true', 'false'])
     .default('false')

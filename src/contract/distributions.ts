@@ -26,6 +26,7 @@
  */
 import { z } from 'zod';
 import { LanguageSchema } from './reports.ts';
+import { INT4_MAX } from './integers.ts';
 
 export const DISTRIBUTION_TYPES = ['PAIEMENT', 'FAMILLE', 'TVA', 'CAISSE', 'VENDEUR', 'TRANCHE'] as const;
 export type DistributionType = (typeof DISTRIBUTION_TYPES)[number];
@@ -38,7 +39,7 @@ export const DISTRIBUTION_MAX_DAYS = 400;
 
 /** Query of GET bo/getRepartition (SPEC.md §7), `id` being the caller's user id. */
 export const DistributionQuerySchema = z.object({
-  id: z.coerce.number().int().positive().describe('id of the signed-in user'),
+  id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the signed-in user'),
   typeRepartition: z
     .enum(DISTRIBUTION_TYPES)
     .describe('dimension: PAIEMENT, FAMILLE, TVA, CAISSE, VENDEUR, TRANCHE'),

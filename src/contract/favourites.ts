@@ -22,13 +22,14 @@ import { z } from 'zod';
 import { hhmmToMinutes, parseWireDate } from './dates.ts';
 import { PeriodCodeSchema } from './periods.ts';
 import { OPERATIONS, REPORT_FORMATS, REPORT_VARIANTS } from './reports.ts';
+import { INT4_MAX } from './integers.ts';
 
 /** Longest favourite name, in characters (it must fit a list row on a phone). */
 export const FAVOURITE_NAME_MAX = 80;
 
 const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
 const HourText = z.string().refine((h) => hhmmToMinutes(h) !== null, 'an HH:mm time');
-const Id = z.number().int().positive();
+const Id = z.number().int().positive().max(INT4_MAX);
 /** A value of bo/getResultsChoices (a dimension such as FAMILLE, or a column key). */
 const Choice = z.string().trim().min(1).max(200);
 
@@ -49,7 +50,7 @@ const favouriteFields = {
   groupement: Id.nullable().default(null),
   /** Chosen terminals; empty = every terminal. */
   lCaisses: z
-    .array(z.object({ restaurantId: Id, terminalId: z.number().int() }))
+    .array(z.object({ restaurantId: Id, terminalId: z.number().int().min(0).max(INT4_MAX) }))
     .max(5000)
     .default([]),
   /** Chosen sellers (their code within a site); empty = every seller. */

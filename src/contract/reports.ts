@@ -3,6 +3,7 @@
  * answers a dataset; renderers (PDF, CSV, XLSX, JSON) are generic over it.
  */
 import { z } from 'zod';
+import { INT4_MAX } from './integers.ts';
 
 /** Output formats. JSON returns the dataset itself (for the screen). */
 export const REPORT_FORMATS = ['PDF', 'CSV', 'XLSX', 'JSON'] as const;
@@ -107,7 +108,7 @@ export const SALES_REPORT = 'RapportVentes';
  * trainingMode, filtre, condition, tri, regroupement, isFilters.
  */
 export const ReportPostBodySchema = z.object({
-  id: z.coerce.number().int(),
+  id: z.coerce.number().int().positive().max(INT4_MAX),
   rapportClassName: z.string(),
   typeRapport: z.enum(REPORT_VARIANTS).default('Daily'),
   operation: z.enum(OPERATIONS).default('VENTE'),
@@ -118,8 +119,8 @@ export const ReportPostBodySchema = z.object({
   language: LanguageSchema.default('fr'),
   dateDebut: z.string().optional(),
   dateFin: z.string().optional(),
-  sites: z.array(z.coerce.number().int()).default([]),
-  tpv: z.array(z.coerce.number().int()).default([]),
+  sites: z.array(z.coerce.number().int().positive().max(INT4_MAX)).default([]),
+  tpv: z.array(z.coerce.number().int().min(0).max(INT4_MAX)).default([]),
   vendeurs: z.union([z.array(z.string()), z.string()]).default([]),
   datefiscales: z.array(z.string()).default([]),
   trainingMode: z.boolean().default(false),

@@ -21,11 +21,12 @@ import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
-import { installErrorHandlers } from './plugins/error-handler.ts';
+import { frameworkErrorHandler, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
-import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { helmetHeaders, installSecurityHeaders } from './plugins/security-headers.ts';
+import { startEditionUpkeep } from './reports/edition-retention.ts';
 import { installBruteForce } from './security/brute-force.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
@@ -141,16 +142,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
     clientErrorHandler: answerClientError,
+    // What the router refuses before any hook (a path that does not decode, a parameter over
+    // 100 characters) too, with the security headers (issue #17 item 9).
+    frameworkErrors: frameworkErrorHandler(helmetHeaders(SECURITY_HEADER_OPTIONS)),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandlers(app);
+  installErrorHandlers(app, API_PREFIX);
   // Caches of the per-call reads (session check, report sites), kept true by the change feed.
   const changes = new ChangeFeed(database.pool.options, (message, err) => app.log.warn({ err }, message));
   await changes.start();
   app.decorate('changes', changes);
   app.addHook('onClose', function closeChangeFeed() {
     return changes.close();
+  });
+  // Report history: retention job, and the queued editions written on a graceful stop (0018).
+  const editionUpkeep = startEditionUpkeep(database.pool, config.editionsDays, app.log);
+  app.addHook('onClose', function writeQueuedEditions() {
+    return editionUpkeep.stop();
   });
   const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);

@@ -89,6 +89,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// address without query')
     .optional(),
+  /** Days the report history (report_editions) is kept; older editions are deleted daily (decision 0018). */
+  COMPTOIR_EDITIONS_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
 
 /** The validated configuration. `dataDir` is absolute. */
@@ -123,6 +125,8 @@ export interface Config {
   resetMinutes: number;
   /** Public address of the app, without a trailing slash: reset links start with it (COMPTOIR_PUBLIC_URL). */
   publicUrl: string;
+  /** Days the report history is kept (COMPTOIR_EDITIONS_DAYS, default 400; decision record 0018). */
+  editionsDays: number;
 }
 
 /** Thrown when the environment holds a bad value; `message` names every bad variable and rule, no value. */
@@ -169,5 +173,6 @@ export function loadConfig(
     mailFrom: e.COMPTOIR_MAIL_FROM,
     resetMinutes: e.COMPTOIR_RESET_MINUTES,
     publicUrl: (e.COMPTOIR_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    editionsDays: e.COMPTOIR_EDITIONS_DAYS,
   };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   isPostgresOf,
+  postgresHolds,
   processAlive,
   startEmbeddedPostgres,
   stopOrphan,
@@ -44,7 +45,58 @@ describe('stopping a server left running on the data folder', () => {
     expect(said).toEqual([
       expect.stringContaining(`pid ${pid}, which is not a PostgreSQL server of that folder`),
     ]);
+    // No PostgreSQL works in that folder: the stale lock file goes, so a server can start there.
+    expect(fs.existsSync(path.join(pgDir, 'postmaster.pid'))).toBe(false);
+    expect(said[0]).toContain('the stale file was removed');
   });
+
+  it('starts on a folder whose stale postmaster.pid names a live unrelated process, which survives', async () => {
+    const dataDir = tempDir();
+    const first = await startEmbeddedPostgres(dataDir);
+    await first.stop();
+    const pgDir = path.join(dataDir, 'pg');
+    const sleeper = spawn('sleep', ['60']);
+    children.push(sleeper);
+    const pid = sleeper.pid!;
+    // A crash leaves the lock file behind; by the restart its pid belongs to another process.
+    fs.writeFileSync(path.join(pgDir, 'postmaster.pid'), `${pid}\n${pgDir}\n`);
+    const said: string[] = [];
+    const second = await startEmbeddedPostgres(dataDir, (m) => said.push(m));
+    try {
+      expect(processAlive(pid)).toBe(true);
+      expect(said).toContainEqual(expect.stringContaining(`pid ${pid}, which is not a PostgreSQL server`));
+      const serverPid = Number(fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(serverPid).not.toBe(pid);
+      expect(isPostgresOf(serverPid, pgDir)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it('keeps the lock file while a PostgreSQL still works in the folder, whatever pid it names', async () => {
+    const dataDir = tempDir();
+    const server = await startEmbeddedPostgres(dataDir);
+    const pgDir = path.join(dataDir, 'pg');
+    const pidFile = path.join(pgDir, 'postmaster.pid');
+    const original = fs.readFileSync(pidFile, 'utf8');
+    const serverPid = Number(original.split('\n')[0]);
+    const sleeper = spawn('sleep', ['60']);
+    children.push(sleeper);
+    try {
+      expect(postgresHolds(pgDir)).toBe(true);
+      expect(postgresHolds(path.join(tempDir(), 'pg'))).toBe(false);
+      fs.writeFileSync(pidFile, original.replace(/^\d+/, String(sleeper.pid)));
+      const said: string[] = [];
+      await stopOrphan(pgDir, (m) => said.push(m));
+      expect(fs.existsSync(pidFile)).toBe(true);
+      expect(processAlive(sleeper.pid!)).toBe(true);
+      expect(processAlive(serverPid)).toBe(true);
+      expect(said[0]).toContain('the file stays');
+    } finally {
+      fs.writeFileSync(pidFile, original);
+      await server.stop();
+    }
+  }, 120_000);
 
   it("stops the folder's own PostgreSQL, and knows it from another folder's", async () => {
     const dataDir = tempDir();

@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -58,22 +58,79 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The command line of process `pid` (Linux's /proc/PID/cmdline), or null when it cannot be read. */
+function commandLine(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return null;
+  }
+}
+
+/** The real path of `dir`, or `dir` resolved when it does not exist. */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+/**
+ * What /proc says of process `pid` and the folder `pgDir`: `postgres` when the process is a
+ * PostgreSQL program (its name, /proc/PID/comm), `inDir` when its working folder
+ * (/proc/PID/cwd) is `pgDir` — PostgreSQL's server and every backend work in their data folder —
+ * null when that link cannot be read (another user's process without the right to look).
+ */
+function procView(pid: number, pgDir: string): { postgres: boolean; inDir: boolean | null } {
+  let name = '';
+  try {
+    name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return { postgres: false, inDir: false };
+  }
+  const postgres = name === 'postgres' || name.startsWith('postgres:');
+  try {
+    return { postgres, inDir: readlinkSync(`/proc/${pid}/cwd`) === realDir(pgDir) };
+  } catch {
+    return { postgres, inDir: null };
+  }
+}
+
 /**
  * Whether process `pid` is a PostgreSQL server of `pgDir`: its command line (Linux's
- * /proc/PID/cmdline) runs a program named `postgres` with `-D` naming that folder. False when
- * it cannot be read (another system, or the process is gone): a pid in a stale
- * `postmaster.pid` may by now be any process of the machine.
+ * /proc/PID/cmdline) runs a program named `postgres` with `-D` naming that folder, or it is a
+ * `postgres` program working in that folder (/proc/PID/cwd). False when neither can be read
+ * (another system, or the process is gone): a pid in a stale `postmaster.pid` may by now be any
+ * process of the machine.
  */
 export function isPostgresOf(pid: number, pgDir: string): boolean {
-  let args: string[];
-  try {
-    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return false;
-  }
+  const args = commandLine(pid);
+  if (args === null) return false;
   const dataDir = args[args.indexOf('-D') + 1];
-  if (path.basename(args[0] ?? '') !== 'postgres' || !args.includes('-D') || !dataDir) return false;
-  return path.resolve(dataDir) === path.resolve(pgDir);
+  if (path.basename(args[0] ?? '') === 'postgres' && args.includes('-D') && dataDir) {
+    if (realDir(dataDir) === realDir(pgDir)) return true;
+  }
+  const view = procView(pid, pgDir);
+  return view.postgres && view.inDir === true;
+}
+
+/**
+ * Whether any live process of this machine is a PostgreSQL program working in `pgDir` (a server
+ * or a backend outliving it, which still holds the folder's shared memory). True also when a
+ * `postgres` process's folder cannot be read: then it is not ours to judge, and the lock file stays.
+ */
+export function postgresHolds(pgDir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true; // no /proc: nothing can be told, so nothing is removed
+  }
+  return pids.some((pid) => {
+    const view = procView(Number(pid), pgDir);
+    return view.postgres && view.inDir !== false;
+  });
 }
 
 /**
@@ -81,7 +138,8 @@ export function isPostgresOf(pid: number, pgDir: string): boolean {
  * to 30 s for it to release the folder. Does nothing when none runs, and never signals a
  * process that is not a PostgreSQL server of `pgDir` ({@link isPostgresOf}): the pid of a stale
  * `postmaster.pid` may have been given to another process since (issue #17 item 7). PostgreSQL
- * itself then sees the lock file as stale and starts.
+ * would refuse to start while that pid lives ("lock file already exists"), so the stale file is
+ * removed — only when no PostgreSQL program works in the folder ({@link postgresHolds}).
  */
 export async function stopOrphan(pgDir: string, log: (m: string) => void): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
@@ -89,8 +147,13 @@ export async function stopOrphan(pgDir: string, log: (m: string) => void): Promi
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
   if (!isPostgresOf(pid, pgDir)) {
+    const held = postgresHolds(pgDir);
+    if (!held) await fs.rm(pidFile, { force: true });
     log(
-      `postmaster.pid on ${pgDir} names pid ${pid}, which is not a PostgreSQL server of that folder: left alone.`,
+      `postmaster.pid on ${pgDir} names pid ${pid}, which is not a PostgreSQL server of that folder: left alone` +
+        (held
+          ? '; a PostgreSQL process still works in the folder, so the file stays.'
+          : '; the stale file was removed.'),
     );
     return;
   }

@@ -9,6 +9,13 @@
  * validation failures answer 400 `BadRequest` with the zod issues in `details`; anything else
  * answers 500 `InternalError`, is logged with the request's method, URL and user, and its
  * message is never sent to the client.
+ *
+ * What Fastify refuses before any route or hook runs is answered in the same shape (issue #17
+ * item 9, {@link frameworkErrorHandler}): a URL whose path does not decode (`/assets/%c0%ae…`,
+ * FST_ERR_BAD_URL) is 400 `InvalidText`, a path parameter longer than the router keeps
+ * (FST_ERR_MAX_PARAM_LENGTH) 404 `NotFound`, and an API path the static server's catch-all route
+ * failed on (a widget name too long for a file name: its 403) 404 `NotFound` too. A method no API route serves (TRACE, CONNECT,
+ * PROPFIND…) on an API path is 405 with `Allow` instead of 404.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -94,10 +101,82 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
   return { status, body: { code, message: fe.message ?? code } };
 }
 
-/** Installs the error and not-found handlers on `app` (call it on the root instance). */
-export function installErrorHandlers(app: FastifyInstance): void {
+/** The methods API routes are declared with; any other on an API path answers 405. */
+export const API_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+function isUnder(prefix: string, url: string): boolean {
+  return url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+}
+
+/**
+ * The answer to a request no route matched (`error` the not-found handler's 404) with a method
+ * no API route serves: 405 `BadRequest` (SPEC.md §8 has no code of its own for it; no client of
+ * ours sends such a method), or null for any other error.
+ */
+/**
+ * The answer to an API path that no API route matched and the client files' catch-all route
+ * (`/*`, plugins/client.ts) failed on — a path too long for the file system comes back 403 from
+ * the static server: 404 `NotFound`, as for any unknown API path. Null for any other error.
+ */
+function apiPathNotServed(
+  request: FastifyRequest,
+  apiPrefix: string,
+): { status: number; body: ApiError } | null {
+  if (request.routeOptions.url !== '/*' || !isUnder(apiPrefix, request.url)) return null;
+  return { status: 404, body: { code: 'NotFound', message: `${request.method} not found` } };
+}
+
+function methodNotAllowed(
+  error: unknown,
+  request: FastifyRequest,
+  apiPrefix: string,
+): { status: number; body: ApiError } | null {
+  if (!(error instanceof ApiHttpError) || error.status !== 404 || !isUnder(apiPrefix, request.url))
+    return null;
+  if ((API_METHODS as readonly string[]).includes(request.method)) return null;
+  return {
+    status: 405,
+    body: {
+      code: 'BadRequest',
+      message: `method ${request.method} not allowed`,
+      details: { allow: API_METHODS },
+    },
+  };
+}
+
+/**
+ * Fastify's `frameworkErrors` option: answers what the router refuses before any hook runs in
+ * SPEC.md §8's shape, with the security `headers` the hooks would have set (app.ts computes them
+ * once). Never echoes the URL: it may hold anything a caller typed.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    const { status, body } =
+      error.code === 'FST_ERR_BAD_URL'
+        ? {
+            status: 400,
+            body: {
+              code: 'InvalidText',
+              message: 'url: the path is not valid percent-encoded UTF-8 text',
+              details: { where: 'url' },
+            } satisfies ApiError,
+          }
+        : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? { status: 404, body: { code: 'NotFound', message: 'not found' } satisfies ApiError }
+          : errorAnswer(error);
+    reply.headers(headers).code(status).send(body);
+  };
+}
+
+/**
+ * Installs the error handler on `app` (call it on the root instance); `apiPrefix` is where the
+ * API's routes live (rights-guard.ts API_PREFIX).
+ */
+export function installErrorHandlers(app: FastifyInstance, apiPrefix: string): void {
   app.setErrorHandler(function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-    const { status, body } = errorAnswer(error);
+    const refusedMethod = methodNotAllowed(error, request, apiPrefix);
+    if (refusedMethod) reply.header('allow', API_METHODS.join(', '));
+    const { status, body } = refusedMethod ?? apiPathNotServed(request, apiPrefix) ?? errorAnswer(error);
     if (status >= 500) {
       request.log.error(
         {

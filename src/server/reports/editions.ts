@@ -6,6 +6,12 @@
  *
  * Visibility: a user sees the editions whose sites all lie in their scope (SPEC.md §6), whoever
  * generated them; the user's own last edition is theirs alone.
+ *
+ * Writing (issue #17 item 6, decision record 0018): editions go through a bounded queue
+ * (batch-queue.ts, {@link EDITION_QUEUE_BOUND} rows) and are written in batches, one INSERT per
+ * batch; a report waits for room only when the queue is full. A graceful stop writes what is
+ * queued ({@link closeEditions}); a crash may lose what the queue held. Retention: editions
+ * older than COMPTOIR_EDITIONS_DAYS are deleted in batches (edition-retention.ts).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
@@ -13,6 +19,7 @@ import type { Edition } from '../../contract/exports.ts';
 import { LANGUAGES, type Language, REPORT_FORMATS, REPORT_VARIANTS } from '../../contract/reports.ts';
 import type { EditionStatus } from '../db/schema-exports.ts';
 import { hasMessage, message } from '../i18n.ts';
+import { BatchQueue, type BatchQueueStats } from './batch-queue.ts';
 import { findReportClass } from './registry.ts';
 import type { RawReportInput, ResolvedReport } from './request.ts';
 
@@ -34,32 +41,225 @@ export interface EditionRecord {
   origin?: 'report' | 'archive';
 }
 
+/** Most editions held in memory waiting for their write (decision record 0018). */
+export const EDITION_QUEUE_BOUND = 1000;
+/** Most editions per INSERT. */
+export const EDITION_BATCH = 250;
+
+/** One edition as written: the record reduced to its columns at once, so no request object is kept. */
+interface QueuedRow {
+  userId: number;
+  login: string;
+  className: string;
+  variant: string;
+  format: string;
+  language: string;
+  dateDebut: string;
+  dateFin: string;
+  /** PostgreSQL array literal (`{2026-11-02,2026-11-03}`) or null. */
+  fiscalDates: string | null;
+  /** PostgreSQL array literal of the site ids. */
+  siteIds: string;
+  /** The stored request, as JSON text. */
+  request: string;
+  bytes: number | null;
+  rows: number | null;
+  status: EditionStatus;
+  /** When the report was answered (not when its row is written). */
+  generatedAt: Date;
+}
+
 /**
- * The last of the edition writes started by {@link inBackground}. They run one after the other,
- * in the order the reports were answered, so the history keeps that order (ids and
- * `generated_at` ascend with it). Every reader of this module waits for the chain first, so within
- * this server process a report that was answered is always in the history a later call reads
- * (bo/getResultsData, exports/list, exports/status, metrics).
+ * Writes `rows` in one statement (one round trip): the columns travel as arrays and come back as
+ * rows through `unnest … WITH ORDINALITY`; the ids are drawn in that order, so ids and
+ * `generated_at` ascend with the order reports were answered. An author deleted since their
+ * report is stored as no author (null), as `ON DELETE SET NULL` would have made it, instead of
+ * failing the whole batch on the foreign key. `set_config(…, true)` turns `synchronous_commit`
+ * off for this statement's own commit only: the history is a convenience record, not fiscal
+ * data, and a report's pace must not be an fsync's (decision record 0018 says what a crash loses).
+ * @returns the ids, in the order of `rows`.
+ */
+async function insertEditions(pool: pg.Pool, rows: readonly QueuedRow[]): Promise<number[]> {
+  const column = <K extends keyof QueuedRow>(key: K) => rows.map((r) => r[key]);
+  const { rows: ids } = await pool.query<{ id: string }>(
+    `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+          input AS (
+            SELECT nextval(pg_get_serial_sequence('report_editions', 'id')) AS id, u.*
+              FROM async_commit,
+                   unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::date[],
+                          $8::date[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::int[],
+                          $14::text[], $15::timestamptz[])
+                     WITH ORDINALITY AS u(user_id, login, class_name, variant, format, language, date_debut,
+                                          date_fin, fiscal_dates, site_ids, request, bytes, rows, status,
+                                          generated_at, ord)
+             WHERE async_commit.setting = 'off'
+             ORDER BY u.ord),
+          inserted AS (
+            INSERT INTO report_editions (id, user_id, login, class_name, variant, format, language, date_debut,
+                                         date_fin, fiscal_dates, site_ids, request, bytes, rows, status,
+                                         generated_at)
+            SELECT i.id, (SELECT x.id FROM users x WHERE x.id = i.user_id), i.login, i.class_name, i.variant,
+                   i.format, i.language, i.date_debut, i.date_fin, i.fiscal_dates::date[], i.site_ids::int[],
+                   i.request::jsonb, i.bytes, i.rows, i.status, i.generated_at
+              FROM input i)
+     SELECT id FROM input ORDER BY ord`,
+    [
+      column('userId'),
+      column('login'),
+      column('className'),
+      column('variant'),
+      column('format'),
+      column('language'),
+      column('dateDebut'),
+      column('dateFin'),
+      column('fiscalDates'),
+      column('siteIds'),
+      column('request'),
+      column('bytes'),
+      column('rows'),
+      column('status'),
+      column('generatedAt'),
+    ],
+  );
+  return ids.map((r) => Number(r.id));
+}
+
+/** The queue of each pool (one per server; tests run several). */
+const queues = new Map<pg.Pool, BatchQueue<QueuedRow, number>>();
+
+/**
+ * {@link insertEditions}, once more when an author was deleted while the statement ran (foreign
+ * key violation, 23503): its second reading of `users` no longer finds them.
+ */
+async function insertEditionsRetried(pool: pg.Pool, rows: readonly QueuedRow[]): Promise<number[]> {
+  try {
+    return await insertEditions(pool, rows);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23503') throw error;
+    return insertEditions(pool, rows);
+  }
+}
+
+function queueOf(pool: pg.Pool): BatchQueue<QueuedRow, number> {
+  let queue = queues.get(pool);
+  if (!queue) {
+    queue = new BatchQueue({
+      bound: EDITION_QUEUE_BOUND,
+      batch: EDITION_BATCH,
+      write: (rows) => insertEditionsRetried(pool, rows),
+    });
+    queues.set(pool, queue);
+  }
+  return queue;
+}
+
+/** A PostgreSQL array literal of values that need no quoting (ids, ISO dates). */
+function arrayLiteral(values: readonly (string | number)[]): string {
+  return `{${values.join(',')}}`;
+}
+
+function queuedRow(record: EditionRecord): QueuedRow {
+  const { request } = record.report;
+  const siteIds = request.sites.map((s) => s.id);
+  const stored: RawReportInput & { origin: string } = {
+    ...record.input,
+    sites: siteIds,
+    origin: record.origin ?? 'report',
+  };
+  return {
+    userId: record.userId,
+    login: record.login,
+    className: request.className,
+    variant: request.variant,
+    format: request.format,
+    language: request.language,
+    dateDebut: request.dateDebut,
+    dateFin: request.dateFin,
+    fiscalDates: request.fiscalDates ? arrayLiteral(request.fiscalDates) : null,
+    siteIds: arrayLiteral(siteIds),
+    request: JSON.stringify(stored),
+    bytes: record.bytes,
+    rows: record.rows,
+    status: record.status,
+    generatedAt: new Date(),
+  };
+}
+
+/** What {@link queueEdition} answers once the edition is queued. */
+export interface QueuedEdition {
+  /** The edition's id once written; null when its batch could not be written (logged). */
+  written: Promise<number | null>;
+}
+
+/**
+ * Queues one edition for the next batch write (decision record 0018). Resolves at once, unless
+ * {@link EDITION_QUEUE_BOUND} editions already wait: then once a write has made room — a route
+ * that awaits it before answering slows down to the database's pace rather than letting memory
+ * grow. `onError` (the request's logger) hears of a failed write, once per batch, with the number
+ * of editions it lost: losing history must not fail a report already sent.
+ */
+export async function queueEdition(
+  pool: pg.Pool,
+  record: EditionRecord,
+  onError: (error: unknown, lost: number) => void,
+): Promise<QueuedEdition> {
+  const { accepted, result } = queueOf(pool).add(queuedRow(record), onError);
+  await accepted;
+  return { written: result };
+}
+
+/**
+ * Stores one edition through the queue and answers its id once written (null when its batch
+ * failed; `onError` heard of it). For callers that are not answering an HTTP request themselves
+ * (the PDFs of the all-reports ZIP).
+ */
+export async function recordEdition(
+  pool: pg.Pool,
+  record: EditionRecord,
+  onError: (error: unknown, lost: number) => void = () => {},
+): Promise<number | null> {
+  return (await queueEdition(pool, record, onError)).written;
+}
+
+/** The counters of `pool`'s edition queue (batch-queue.ts {@link BatchQueueStats}). */
+export function editionQueueStats(pool: pg.Pool): BatchQueueStats {
+  return queueOf(pool).stats();
+}
+
+/**
+ * Writes what `pool`'s queue holds and forgets the queue: for a graceful stop (app.ts, on
+ * close, before the pool ends). Editions queued after this start a new queue.
+ */
+export async function closeEditions(pool: pg.Pool): Promise<void> {
+  const queue = queues.get(pool);
+  if (!queue) return;
+  await queue.flushed();
+  await lastWrite;
+  queues.delete(pool);
+}
+
+/**
+ * The last of the writes started by {@link inBackground} (the size of a streamed document,
+ * stored once it is sent).
  */
 let lastWrite: Promise<unknown> = Promise.resolve();
 
 /**
- * Waits for the edition writes started so far (failures were already logged); for a query
- * outside this module that reads `report_editions` (exports/status).
+ * Waits for the edition writes started so far, in every queue (failures were already logged):
+ * every reader of `report_editions` calls it first, so within this server process a report that
+ * was answered is always in the history a later call reads (bo/getResultsData, exports/list,
+ * exports/status, metrics). It writes the queue at once rather than waiting for its next turn.
  */
 export async function editionsWritten(): Promise<void> {
+  await Promise.all([...queues.values()].map((q) => q.flushed()));
   await lastWrite;
 }
 
 /**
- * Runs `write` (an edition insert or update) after the ones already started, without holding up
- * the answer it records: the write starts on the event loop's next turn (setImmediate), once the
- * answer handed to Fastify in this turn has gone to the connection (a whole JSON answer or
- * document; a streamed one has started), so even sending the statement (pool checkout, encoding,
- * the socket write) does not delay it. A failed write is given to `onError` (the
- * request's logger) and the promise answers null: losing a line of history must not fail a
- * report already sent.
- * @returns the write's result (the edition id for {@link recordEdition}), or null when it failed.
+ * Runs `write` (an update of an edition already queued) after the ones already started, without
+ * holding up the answer: it starts on the event loop's next turn. A failed write is given to
+ * `onError` and the promise answers null.
+ * @returns the write's result, or null when it failed.
  */
 export function inBackground<T>(
   write: () => Promise<T>,
@@ -74,50 +274,6 @@ export function inBackground<T>(
     });
   lastWrite = promise;
   return promise;
-}
-
-/**
- * Stores one edition; answers its id. The history of generated reports is a convenience record,
- * not fiscal data: its insert commits without waiting for the WAL to reach the disk, so a
- * report's answer does not wait for an fsync. One statement, one round trip: `set_config(…, true)`
- * in the statement's own (implicit) transaction turns `synchronous_commit` off for that commit
- * only — PostgreSQL reads the setting when it commits and resets it just after. The row is
- * visible to every later query at once; a crash of the database server in the next fraction of a
- * second could lose it, and nothing else.
- */
-export async function recordEdition(pool: pg.Pool, record: EditionRecord): Promise<number> {
-  const { request } = record.report;
-  const siteIds = request.sites.map((s) => s.id);
-  const stored: RawReportInput & { origin: string } = {
-    ...record.input,
-    sites: siteIds,
-    origin: record.origin ?? 'report',
-  };
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO report_editions (user_id, login, class_name, variant, format, language, date_debut, date_fin,
-                                  fiscal_dates, site_ids, request, bytes, rows, status)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
-       FROM (SELECT set_config('synchronous_commit', 'off', true) AS setting) async_commit
-      WHERE async_commit.setting = 'off'
-     RETURNING id`,
-    [
-      record.userId,
-      record.login,
-      request.className,
-      request.variant,
-      request.format,
-      request.language,
-      request.dateDebut,
-      request.dateFin,
-      request.fiscalDates,
-      siteIds,
-      stored,
-      record.bytes,
-      record.rows,
-      record.status,
-    ],
-  );
-  return Number(rows[0]!.id);
 }
 
 /** Sets the size of edition `id` once its streamed document has been sent. */

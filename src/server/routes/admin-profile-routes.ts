@@ -13,8 +13,11 @@ import { labelledRights } from '../administration/rights-labels.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { type AdminRouteOptions, adminActor, forgetSessionsAfterWrite } from './admin-user-routes.ts';
 import { errorResponses, sessionOf } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
-const IdQuery = z.object({ id: z.coerce.number().int().positive().describe('id of the profile') });
+const IdQuery = z.object({
+  id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the profile'),
+});
 const DroitsQuery = z.object({
   language: LanguageSchema.optional().describe("labels' language; the user's own, else fr"),
 });

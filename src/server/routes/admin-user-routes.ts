@@ -29,6 +29,7 @@ import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses, sessionOf } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 /** What the administration routes need: the database and the rights guard's session cache. */
 export interface AdminRouteOptions {
@@ -66,7 +67,7 @@ export function forgetSessionsAfterWrite(sessions: SessionCache | undefined) {
   };
 }
 
-const IdQuery = z.object({ id: z.coerce.number().int().positive().describe('id of the user') });
+const IdQuery = z.object({ id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the user') });
 const LoginQuery = z.object({ login: z.string().min(1).max(100).describe('login of the user') });
 
 /**

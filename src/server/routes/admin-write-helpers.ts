@@ -7,10 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { sessionOf } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 /** `id` of save* / remove* calls: the id of the `what` (company, site, group), not the caller's. */
 export function targetIdQuery(what: string) {
-  return z.object({ id: z.coerce.number().int().positive().describe(`id of the ${what}`) });
+  return z.object({ id: z.coerce.number().int().positive().max(INT4_MAX).describe(`id of the ${what}`) });
 }
 
 /** Answer of every `remove*`: the removed row's id. */

@@ -9,9 +9,15 @@ import { ApiErrorSchema } from '../../contract/errors.ts';
 import type { Session } from '../auth/session.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import type {} from '../plugins/request-session.ts'; // request.session
+import { INT4_MAX } from '../../contract/integers.ts';
 
 /** `id` of SPEC.md §7 calls: the signed-in user's id (a positive integer). */
-export const UserIdParam = z.coerce.number().int().positive().describe('id of the signed-in user');
+export const UserIdParam = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(INT4_MAX)
+  .describe('id of the signed-in user');
 
 /** A query value that may come once (string) or several times (array); absent → []. */
 export const QueryList = z

@@ -19,6 +19,7 @@ import { ApiHttpError } from '../plugins/error-handler.ts';
 import { listEditions } from '../reports/editions.ts';
 import { exportStatus } from '../reports/export-status.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from './common.ts';
+import { PAGE_MAX } from '../../contract/integers.ts';
 
 const StatusQuerySchema = z.object({
   dateFiscale: z.string().optional().describe('fiscal date YYYY-MM-DD; default today (SPEC.md §4)'),
@@ -29,7 +30,7 @@ const ListQuerySchema = z.object({
   id: UserIdParam,
   language: LanguageSchema.default('fr'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(PAGE_MAX).default(0),
   mine: z.enum(['true', 'false']).default('false'),
 });
 

@@ -18,11 +18,12 @@ import type { Database } from '../db/connect.ts';
 import { listFavourites, removeFavourite, saveFavourite } from '../favourites/user-favourites.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 const IdQuery = z.object({ id: UserIdParam });
 const RemoveQuery = z.object({
   id: UserIdParam,
-  favoriId: z.coerce.number().int().positive().describe('id of the favourite to delete'),
+  favoriId: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the favourite to delete'),
 });
 
 /** Registers GET bo/favoris, POST bo/favoris/save and GET bo/favoris/remove. */

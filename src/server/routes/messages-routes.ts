@@ -27,11 +27,14 @@ import { createMessage, listMessages, removeMessage, saveMessage } from '../mess
 import { dismissMessage, messagesForUser } from '../messages/user-messages.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses, sessionOf } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 const LanguageQuery = z.object({
   language: z.enum(LANGUAGES).optional().describe("language of each message's `text` (default: the user's)"),
 });
-const MessageIdQuery = z.object({ id: z.coerce.number().int().positive().describe('id of the message') });
+const MessageIdQuery = z.object({
+  id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the message'),
+});
 const MessageList = z.array(AdminMessageSchema);
 const IdAnswer = z.object({ id: z.number().int() });
 const INPUT_RULES =

@@ -17,7 +17,7 @@ import type { FastifyReply } from 'fastify';
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
-import { inBackground, recordEdition, setEditionBytes } from '../reports/editions.ts';
+import { inBackground, type QueuedEdition, queueEdition, setEditionBytes } from '../reports/editions.ts';
 import {
   CONTENT_TYPES,
   contentDisposition,
@@ -45,8 +45,11 @@ export interface ReportAnswerContext {
   reportSites?: ReportSiteCache;
 }
 
-/** Records the edition with an outcome and size (bytes); resolves to its id, null when not recorded. */
-type SaveEdition = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) => Promise<number | null>;
+/**
+ * Queues the edition with an outcome and size (bytes); resolves once queued (at once unless the
+ * queue is full: the answer then waits for room), with the promise of its id (null when not recorded).
+ */
+type SaveEdition = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) => Promise<QueuedEdition>;
 
 /**
  * Runs `input` for `session` and sends it; records the edition when `record` (bo/getReport,
@@ -66,7 +69,7 @@ export async function sendReport(
   const dataset = await reportDataset(report, database);
   const save = record ? editionSaver(reply, database, session, report, input, dataset) : notRecorded;
   if (dataset.rows.length === 0 && input.format !== 'JSON') {
-    void save('EMPTY', null);
+    await save('EMPTY', null);
     throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
   }
   const body = await rendered(reply, report, dataset, input.format, context.distribution, save);
@@ -75,17 +78,17 @@ export async function sendReport(
   reply.header('Content-Disposition', contentDisposition(fileName));
   switch (body.kind) {
     case 'buffer':
-      void save('OK', body.data.length);
+      await save('OK', body.data.length);
       reply.header('Content-Length', body.data.length);
       return reply.send(body.data);
     case 'stream':
-      return sendCounted(reply, database, body.data, save('OK', null));
+      return sendCounted(reply, database, body.data, (await save('OK', null)).written);
     case 'dataset': {
       // Encoded to UTF-8 once, here: sent as a string, the text would be encoded again on its
       // way out (onSend).
       const json = datasetJsonBytes(body.data);
       // An empty dataset is answered (the screen says so) but recorded as EMPTY, like a document.
-      void save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', json.length);
+      await save(dataset.rows.length === 0 ? 'EMPTY' : 'OK', json.length);
       reply.header('Content-Length', json.length);
       return reply.send(json);
     }
@@ -93,11 +96,11 @@ export async function sendReport(
 }
 
 /** The {@link SaveEdition} of a call that records nothing (bo/getResultsData). */
-const notRecorded: SaveEdition = () => Promise.resolve(null);
+const notRecorded: SaveEdition = () => Promise.resolve({ written: Promise.resolve(null) });
 
 /**
- * Records the edition of `report` while the answer goes out (editions.ts inBackground): one
- * round trip fewer before the user sees the report; later readers wait for it.
+ * Queues the edition of `report` (editions.ts queueEdition): written in a batch once the answer
+ * has gone out; later readers wait for it.
  */
 function editionSaver(
   reply: FastifyReply,
@@ -110,18 +113,10 @@ function editionSaver(
   // A streamed dataset (large CSV/XLSX, render/streamed.ts) holds only its first rows so far.
   const rows = isStreamed(dataset) ? null : dataset.rows.length;
   return (status, bytes) =>
-    inBackground(
-      () =>
-        recordEdition(database.pool, {
-          userId: session.userId,
-          login: session.login,
-          report,
-          input,
-          status,
-          bytes,
-          rows,
-        }),
-      (err) => reply.log.error({ err }, 'report edition not recorded'),
+    queueEdition(
+      database.pool,
+      { userId: session.userId, login: session.login, report, input, status, bytes, rows },
+      (err, lost) => reply.log.error({ err, lost }, 'report editions not recorded'),
     );
 }
 
@@ -140,7 +135,7 @@ async function rendered(
   try {
     return await renderReport(dataset, format, renderOptionsFor(report, distribution));
   } catch (error) {
-    void save('FAILED', null);
+    await save('FAILED', null);
     if (format === 'PDF') {
       reply.log.error({ err: error }, 'PDF rendering failed');
       throw new ApiHttpError(500, 'errorPdf', 'the PDF could not be created');

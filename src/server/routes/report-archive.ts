@@ -12,10 +12,11 @@ import { openReportArchive } from '../reports/archive.ts';
 import { contentDisposition } from '../reports/render/index.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
 import type { ReportAnswerContext } from './report-answer.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 const ArchiveQuerySchema = z.object({
   id: UserIdParam,
-  site: z.coerce.number().int().positive().describe('restaurantId'),
+  site: z.coerce.number().int().positive().max(INT4_MAX).describe('restaurantId'),
   dateDebut: z.string(),
   dateFin: z.string(),
   language: LanguageSchema.optional(),

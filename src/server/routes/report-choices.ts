@@ -17,6 +17,7 @@ import { filterValues, resultsChoicesOf } from '../reports/choices.ts';
 import { editionCounts } from '../reports/editions.ts';
 import { REPORT_CLASSES } from '../reports/registry.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 const MetricsQuerySchema = z.object({ id: UserIdParam, language: LanguageSchema.default('fr') });
 
@@ -31,7 +32,7 @@ const GroupementsQuerySchema = z.object({
   id: UserIdParam,
   rapportGeneralClassName: z.string(),
   filtre: z.string(),
-  restaurantId: z.coerce.number().int().positive().optional(),
+  restaurantId: z.coerce.number().int().positive().max(INT4_MAX).optional(),
   dateDebut: z.string(),
   dateFin: z.string(),
   language: LanguageSchema.default('fr'),

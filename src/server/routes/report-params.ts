@@ -17,6 +17,7 @@ import {
 } from '../../contract/reports.ts';
 import type { RawReportInput } from '../reports/request.ts';
 import { errorResponses, QueryIntList, QueryList, UserIdParam } from './common.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
 
 /** `true`/`false`/`1`/`0` as a boolean (query strings carry text). */
 const flag = z
@@ -66,7 +67,13 @@ type ReportQuery = z.infer<typeof ReportQuerySchema>;
 
 /** The query of GET bo/getReportSite: bo/getReport's, plus the one site as `restaurantId`. */
 export const ReportSiteQuerySchema = ReportQuerySchema.extend({
-  restaurantId: z.coerce.number().int().positive().optional().describe('the one site of the report'),
+  restaurantId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(INT4_MAX)
+    .optional()
+    .describe('the one site of the report'),
 }).describe(
   'bo/getReport parameters for ONE site: restaurantId (or a single sites[] value); more than one ' +
     'site answers 400 multiSitesTooMuch, none 400 NoSitesSelected',

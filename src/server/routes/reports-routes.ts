@@ -36,6 +36,7 @@ import {
   ReportQuerySchema,
   ReportSiteQuerySchema,
 } from './report-params.ts';
+import { BIGINT_ID_MAX } from '../../contract/integers.ts';
 
 const ResultsDataQuerySchema = z.object({
   id: UserIdParam,
@@ -45,7 +46,7 @@ const ResultsDataQuerySchema = z.object({
 
 const DownloadQuerySchema = z.object({
   id: UserIdParam,
-  edition: z.coerce.number().int().positive(),
+  edition: z.coerce.number().int().positive().max(BIGINT_ID_MAX),
   format: z.enum(REPORT_FORMATS).optional(),
 });
 

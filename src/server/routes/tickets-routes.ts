@@ -33,6 +33,7 @@ import {
   QueryList,
   UserIdParam,
 } from './common.ts';
+import { BIGINT_ID_MAX, INT4_MAX, PAGE_MAX } from '../../contract/integers.ts';
 
 const criteriaList = QueryCommaList.pipe(z.array(TicketCriterionSchema));
 const cents = z
@@ -67,7 +68,7 @@ const SearchQuery = z
     'criteres[]': criteriaList.describe('SPEC.md §9 criteria; a ticket matches any of them; none = all'),
     criteres: criteriaList.describe('same as criteres[]'),
     trainingMode: flag.describe('include training-mode tickets'),
-    page: z.coerce.number().int().min(1).default(1).describe('1-based'),
+    page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1).describe('1-based'),
     pageSize: z.coerce
       .number()
       .int()
@@ -80,8 +81,8 @@ const SearchQuery = z
 
 const DetailQuery = z.object({
   id: UserIdParam,
-  site: z.coerce.number().int().positive().describe('restaurantId of the ticket'),
-  ticketId: z.coerce.number().int().positive(),
+  site: z.coerce.number().int().positive().max(INT4_MAX).describe('restaurantId of the ticket'),
+  ticketId: z.coerce.number().int().positive().max(BIGINT_ID_MAX),
 });
 
 /** Registers GET bo/tickets/search and GET bo/tickets/detail. */

@@ -19,6 +19,7 @@ import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
+import { BIGINT_ID_MAX, INT4_MAX } from '../../../contract/integers.ts';
 
 /** The Idempotency-Key of `request` and its user, when it has both. */
 function sendKeyOf(request: FastifyRequest): SendKey | null {
@@ -51,10 +52,10 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
           "Mails a safe count's PDF receipt to user `utilisateur`, or to the users of `role` on the site",
         tags: ['counting'],
         querystring: z.object({
-          idRecu: z.coerce.number().int().positive().describe('the safe count id'),
+          idRecu: z.coerce.number().int().positive().max(BIGINT_ID_MAX).describe('the safe count id'),
           role: z.string().min(1).optional(),
           utilisateur: z.string().min(1).optional().describe('login of the one recipient'),
-          site: z.coerce.number().int().positive(),
+          site: z.coerce.number().int().positive().max(INT4_MAX),
         }),
         response: { 200: MailAnswerSchema, ...errorResponses },
       },
@@ -82,7 +83,7 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
         querystring: z.object({
           role: z.string().min(1),
           id: UserIdParam,
-          site: z.coerce.number().int().positive(),
+          site: z.coerce.number().int().positive().max(INT4_MAX),
           datefiscale: FiscalDateSchema,
         }),
         response: { 200: MailAnswerSchema, ...errorResponses },

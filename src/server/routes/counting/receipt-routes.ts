@@ -23,6 +23,7 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, sessionOf } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
+import { INT4_MAX } from '../../../contract/integers.ts';
 
 /** The receipt content a createDocument / updateDocument query and body give. */
 function receiptContent(
@@ -53,7 +54,7 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         tags: ['counting'],
         querystring: z.object({
           dateFiscale: FiscalDateSchema,
-          site: z.coerce.number().int().positive().optional(),
+          site: z.coerce.number().int().positive().max(INT4_MAX).optional(),
         }),
         response: { 200: ReceiptListAnswerSchema, ...errorResponses },
       },

@@ -29,11 +29,12 @@ import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
+import { BIGINT_ID_MAX, INT4_MAX } from '../../../contract/integers.ts';
 
 const CoffreQuerySchema = z.object({
   dateFiscale: FiscalDateSchema.optional().describe('form 1: the safe counts of this fiscal date'),
   ACTION: z.enum(SAFE_ACTIONS).optional().describe('form 2: getComptages; form 3: getRecu'),
-  restaurantId: z.coerce.number().int().positive().optional().describe('form 2: the site'),
+  restaurantId: z.coerce.number().int().positive().max(INT4_MAX).optional().describe('form 2: the site'),
   dateDebut: FiscalDateSchema.optional().describe('form 2: first fiscal date'),
   dateFin: FiscalDateSchema.optional().describe('form 2: last fiscal date (included)'),
   pdf: z
@@ -41,7 +42,7 @@ const CoffreQuerySchema = z.object({
     .default('false')
     .transform((v) => v === 'true')
     .describe('form 3: PDF (true) or JSON'),
-  id: z.coerce.number().int().positive().optional().describe('form 3: the safe count id'),
+  id: z.coerce.number().int().positive().max(BIGINT_ID_MAX).optional().describe('form 3: the safe count id'),
   language: LanguageSchema.optional().describe('form 3: language of the PDF'),
 });
 type CoffreQuery = z.output<typeof CoffreQuerySchema>;

@@ -1,0 +1,245 @@
+/**
+ * Load bench of issue #17 ("Proof that stays"): the real server (`src/server/cli/start.ts`, as
+ * `npm start` runs it, in its own process) on the demo chain it generates, loaded over HTTP with
+ * autocannon, phase after phase:
+ * - a year of sales (RapportVentes, JSON) at 5 clients — the baseline of "no collapse";
+ * - the same at 50 clients; a month of sales (JSON) at 50 clients; a month's PDF at 20 clients;
+ * - then idle; the server's RSS (/proc/PID/status VmRSS) is read after each phase and at the end
+ *   of the idle time, and the whole sequence runs COMPTOIR_BENCH_LOAD_RUNS times (default 2) so
+ *   growth from one run to the next shows.
+ * Reported per phase: requests per second, p50/p95/p99 latency (ms, from every answer's time),
+ * errors (non-2xx, socket errors, timeouts). Targets of the issue, reported as met or not: 0
+ * errors; year JSON p95 ≤ 1 s at 50 clients and throughput ≥ 0.8 × that at 5; PDF p99 ≤ 3 s at 20
+ * clients; RSS ≤ 500 MB at the end of the load and not growing between runs. Never an assertion.
+ *
+ * Phase length: COMPTOIR_BENCH_LOAD_SECONDS (default 60, the issue's); the idle time the same.
+ * Run alone with `node bench/load.ts`; `npm run bench` calls {@link benchLoad}.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { quantileSorted } from 'simple-statistics';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
+
+const root = path.join(import.meta.dirname, '..');
+const ADMIN = 'admin';
+const PASSWORD = 'Bench-Load-2026!';
+
+/** One phase's figures; latencies in milliseconds, RSS in MB after the phase. */
+export interface LoadPhase {
+  phase: string;
+  clients: number;
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Non-2xx answers, socket errors and timeouts together (the issue's "errors"). */
+  errors: number;
+  /** How `errors` splits, and the answers per status code. */
+  non2xx: number;
+  socketErrors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  serverRssMb: number;
+}
+
+/** Result of {@link benchLoad}. */
+export interface LoadBenchResult {
+  name: string;
+  runs: Array<{ phases: LoadPhase[]; rssAfterIdleMb: number }>;
+  targets: Record<string, { value: number; target: string; met: boolean }>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The resident memory of process `pid`, in MB. */
+async function rssMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return Math.round(kb / 102.4) / 10;
+}
+
+/** Waits until the server at `base` answers GET /api/version (the demo chain takes a while). */
+async function ready(base: string, child: ChildProcess, timeoutMs = 15 * 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/version`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server did not start in time');
+}
+
+/** Signs in as the administrator; answers the headers of an authenticated call. */
+async function signIn(base: string): Promise<Record<string, string>> {
+  const basic = (secret: string) => `Basic ${Buffer.from(`${ADMIN}:${secret}`).toString('base64')}`;
+  const res = await fetch(`${base}/api/bo/connexion?username=${ADMIN}`, {
+    headers: { authorization: basic(PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+  });
+  if (!res.ok) throw new Error(`sign-in refused: ${res.status} ${await res.text()}`);
+  const { id, token } = (await res.json()) as { id: number; token: string };
+  return { authorization: basic(token), [CLIENT_HEADER]: CLIENT_HEADER_VALUE, 'x-user-id': String(id) };
+}
+
+/** `days` days ending yesterday, as the report's dateDebut/dateFin. */
+function period(days: number): { dateDebut: string; dateFin: string } {
+  const end = new Date(Date.now() - 86_400_000);
+  const start = new Date(end.getTime() - (days - 1) * 86_400_000);
+  return { dateDebut: start.toISOString().slice(0, 10), dateFin: end.toISOString().slice(0, 10) };
+}
+
+function reportPath(userId: string, format: 'JSON' | 'PDF', days: number): string {
+  const { dateDebut, dateFin } = period(days);
+  return (
+    `/api/bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=${format}` +
+    `&language=fr&dateDebut=${dateDebut}&dateFin=${dateFin}`
+  );
+}
+
+/** Loads `url` with `clients` connections for `seconds`; answers the phase's figures. */
+async function phase(
+  name: string,
+  base: string,
+  url: string,
+  headers: Record<string, string>,
+  clients: number,
+  seconds: number,
+  serverPid: number,
+): Promise<LoadPhase> {
+  const times: number[] = [];
+  const instance = autocannon({
+    url: `${base}${url}`,
+    connections: clients,
+    duration: seconds,
+    headers: { ...headers, 'accept-encoding': 'gzip' },
+    timeout: 30,
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    times.push(responseTime);
+  });
+  const result = await instance;
+  times.sort((a, b) => a - b);
+  const at = (q: number) => (times.length === 0 ? Number.NaN : Math.round(quantileSorted(times, q)));
+  const figures: LoadPhase = {
+    phase: name,
+    clients,
+    seconds,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round((result.requests.total / seconds) * 10) / 10,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    errors: result.non2xx + result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    socketErrors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]),
+    ),
+    serverRssMb: await rssMb(serverPid),
+  };
+  console.log(`  ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+/** One run: the four loaded phases, then the idle time; answers the phases and the RSS after idle. */
+async function oneRun(base: string, headers: Record<string, string>, seconds: number, pid: number) {
+  const userId = headers['x-user-id']!;
+  const auth = { authorization: headers.authorization!, [CLIENT_HEADER]: CLIENT_HEADER_VALUE };
+  const yearJson = reportPath(userId, 'JSON', 365);
+  const phases = [
+    await phase('year JSON', base, yearJson, auth, 5, seconds, pid),
+    await phase('year JSON', base, yearJson, auth, 50, seconds, pid),
+    await phase('month JSON', base, reportPath(userId, 'JSON', 31), auth, 50, seconds, pid),
+    await phase('month PDF', base, reportPath(userId, 'PDF', 31), auth, 20, seconds, pid),
+  ];
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const rssAfterIdleMb = await rssMb(pid);
+  console.log(`  server RSS after ${seconds} s idle: ${rssAfterIdleMb} MB`);
+  return { phases, rssAfterIdleMb };
+}
+
+function targets(runs: LoadBenchResult['runs']): LoadBenchResult['targets'] {
+  const last = runs.at(-1)!;
+  const [year5, year50, , pdf20] = last.phases;
+  const errors = runs.flatMap((r) => r.phases).reduce((n, p) => n + p.errors, 0);
+  const ratio = Math.round((year50!.requestsPerSecond / year5!.requestsPerSecond) * 100) / 100;
+  const loadRss = Math.max(...last.phases.map((p) => p.serverRssMb));
+  const growth = runs.length > 1 ? Math.round((last.rssAfterIdleMb - runs[0]!.rssAfterIdleMb) * 10) / 10 : 0;
+  return {
+    errors: { value: errors, target: '0', met: errors === 0 },
+    yearJsonP95At50: { value: year50!.p95, target: '≤ 1000 ms', met: year50!.p95 <= 1000 },
+    yearJsonThroughput50Over5: { value: ratio, target: '≥ 0.8', met: ratio >= 0.8 },
+    pdfP99At20: { value: pdf20!.p99, target: '≤ 3000 ms', met: pdf20!.p99 <= 3000 },
+    serverRssAtEndOfLoadMb: { value: loadRss, target: '≤ 500 MB', met: loadRss <= 500 },
+    rssGrowthBetweenRunsMb: { value: growth, target: 'not growing (≤ 25 MB)', met: growth <= 25 },
+  };
+}
+
+/** Runs the load bench (see the module comment). */
+export async function benchLoad(): Promise<LoadBenchResult> {
+  const seconds = Number(process.env.COMPTOIR_BENCH_LOAD_SECONDS ?? 60);
+  const runCount = Number(process.env.COMPTOIR_BENCH_LOAD_RUNS ?? 2);
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-load-'));
+  await fs.chmod(dataDir, 0o755);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc', 'src/server/cli/start.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        COMPTOIR_DEMO: '1',
+        COMPTOIR_ADMIN_LOGIN: ADMIN,
+        COMPTOIR_ADMIN_PASSWORD: PASSWORD,
+        COMPTOIR_LOGIN_RATE: '1000',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  try {
+    await ready(base, child);
+    const headers = await signIn(base);
+    console.log(`  server pid ${child.pid}, RSS at start ${await rssMb(child.pid!)} MB`);
+    const runs: LoadBenchResult['runs'] = [];
+    for (let run = 1; run <= runCount; run++) {
+      console.log(`  run ${run} of ${runCount} (${seconds} s per phase)`);
+      runs.push(await oneRun(base, headers, seconds, child.pid!));
+    }
+    const result = { name: 'load: real server, demo chain, autocannon', runs, targets: targets(runs) };
+    console.log(`  targets: ${JSON.stringify(result.targets)}`);
+    return result;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await benchLoad();
