@@ -4,7 +4,7 @@
  * (wire date) and `exploitant` the user's operator code when they have one (SPEC.md §6).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { HomeSalesAnswerSchema } from '../../../contract/api.ts';
+import { HomeSalesAnswerSchema } from '../../../contract/home.ts';
 import { getJson, type SearchParams } from '../../lib/http.ts';
 
 /** What the sales widget is asked for. */
