@@ -22,7 +22,6 @@ import { z } from 'zod';
 import { parseWireDate } from '../../contract/dates.ts';
 import { HOME_WIDGETS, type HomeWidget, HomeWidgetAnswerSchema, isHomeWidget } from '../../contract/home.ts';
 import type { Database } from '../db/connect.ts';
-import type { Queryable } from '../db/queryable.ts';
 import { homeEvents } from '../home/home-events.ts';
 import { homeForecast } from '../home/home-forecast.ts';
 import { homeSafe } from '../home/home-safe.ts';
@@ -34,7 +33,7 @@ import { errorResponses, ownSession, UserIdParam } from './common.ts';
 /** The domain function of each widget. */
 const WIDGETS: Record<
   HomeWidget,
-  (db: Queryable, request: HomeRequest) => Promise<z.infer<typeof HomeWidgetAnswerSchema>>
+  (db: Database['pool'], request: HomeRequest) => Promise<z.infer<typeof HomeWidgetAnswerSchema>>
 > = {
   ventes: homeSales,
   coffre: homeSafe,
