@@ -107,6 +107,9 @@ describe('home page against the real server', () => {
 
   it('empties the persisted cache on sign-out', async () => {
     await signIn('directeur', PASSWORD);
+    const page = await renderHome();
+    await waitUntil(() => page.querySelectorAll('.home-widget .home-widget__time').length === 4, 10_000, 25);
+    await waitUntil(() => (localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
     await signOut();
     await waitUntil(() => !(localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
     expect(queryClient.getQueryCache().findAll({ queryKey: ['home'] })).toEqual([]);

@@ -1,0 +1,93 @@
+/**
+ * /home (issue #19) in Chromium against the production build and the demo chain: a signed-in
+ * administrator sees the four widgets; the page passes axe (WCAG A/AA, best practices) on a
+ * phone and a tablet once its figures are in; a reload paints the sales card from the persisted
+ * cache (decision 0021) while the API is still answering; a typed date becomes `?date=`.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
+import { E2E } from './env.ts';
+import { signIn } from './helpers.ts';
+
+const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+const WIDGET_TITLES = [
+  'Ventes',
+  'Coffre, caisses et reçus',
+  'Prévisions des 8 prochains jours',
+  'Événements locaux à venir',
+];
+
+/** Waits until every widget card shows its figures (the "Chiffres de HH:mm" line). */
+async function widgetsLoaded(page: Page): Promise<void> {
+  for (const title of WIDGET_TITLES) {
+    await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible();
+  }
+  await expect(page.locator('.home-widget .home-widget__time')).toHaveCount(WIDGET_TITLES.length, {
+    timeout: 30_000,
+  });
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags([...WCAG_A_AA, 'best-practice', 'experimental'])
+    .analyze();
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) ${n.html.slice(0, 200)}`),
+  );
+}
+
+async function openHome(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await signIn(page);
+  await widgetsLoaded(page);
+  return page;
+}
+
+for (const [name, device] of [
+  ['phone', devices['Pixel 7']],
+  ['tablet', devices['Galaxy Tab S4']],
+] as const) {
+  test(`home shows every widget and passes axe on a ${name}`, async ({ browser }) => {
+    const context = await browser.newContext({ ...device, baseURL: E2E.baseURL, serviceWorkers: 'allow' });
+    const page = await openHome(context);
+    await expect(page.getByRole('table', { name: 'Ventes par moment de la journée' })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+}
+
+test('a reload paints the sales card from the persisted cache before the API answers', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'block' });
+  const page = await openHome(context);
+  const today = await page.locator('.home-widget--ventes .home-figure--main dd').textContent();
+  await page.waitForFunction(() => (localStorage.getItem('comptoir-query-cache') ?? '').includes('ventes'));
+  // The widget answers are held back 5 s: what shows before that came from the cache.
+  let released = false;
+  await context.route('**/api/bo/home/**', async (route) => {
+    await new Promise((r) => setTimeout(r, 5_000));
+    released = true;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.locator('.home-widget--ventes .home-figure--main dd')).toHaveText(today!, {
+    timeout: 3_000,
+  });
+  expect(released).toBe(false);
+  await context.close();
+});
+
+test('a typed fiscal date becomes the page’s ?date= and the widgets follow it', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'block' });
+  const page = await openHome(context);
+  await page.getByLabel('Date fiscale').fill('01/03/2026');
+  await expect(page).toHaveURL(/\/home\?date=2026-03-01$/);
+  await expect(page.locator('.home-widget--ventes .home-figure--main dt')).toHaveText(
+    "Aujourd'hui 01/03/2026",
+    {
+      timeout: 15_000,
+    },
+  );
+  await context.close();
+});
