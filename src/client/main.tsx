@@ -14,13 +14,14 @@ import { registerServiceWorker } from './app/service-worker.ts';
 import './app/styles.css';
 import { appState } from './lib/app-state.ts';
 import { ensureFullCatalogue, I18nProvider, initLanguage } from './lib/i18n.tsx';
-import { restoreQueryCache } from './lib/query-client.ts';
-import { restoreSession } from './lib/session.ts';
+import { restoreSession, session } from './lib/session.ts';
 
 if (appState.isMobile) document.documentElement.dataset.mobile = 'true';
-// The persisted reference data and dashboard (decision 0021) are in the cache before the first
-// render, so /home paints its last figures without waiting for the network.
-await Promise.all([restoreSession(), initLanguage(), restoreQueryCache()]);
+await Promise.all([restoreSession(), initLanguage()]);
+// Signed in: the persisted reference data and dashboard (decision 0021) are in the cache before the
+// first render, so /home paints its last figures without waiting for the API. Imported here only
+// then, so the login page's JavaScript does not carry the query client.
+if (session.user) await import('./lib/query-client.ts').then((m) => m.restoreQueryCache());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -6,6 +6,7 @@
  * with no right of the widgets' data sees none and asks the server for nothing.
  */
 import { apiBase, PASSWORD } from './home-api.ts';
+import { act } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
@@ -30,6 +31,9 @@ afterEach(async () => {
   await signOut();
 });
 afterAll(async () => {
+  // Node's fetch keeps its sockets alive, and the server's close would wait out their keep-alive
+  // (72 s): nothing is in flight any more, so they are closed at once.
+  t.app.server.closeAllConnections();
   await t.close();
 });
 
@@ -110,7 +114,9 @@ describe('home page against the real server', () => {
     const page = await renderHome();
     await waitUntil(() => page.querySelectorAll('.home-widget .home-widget__time').length === 4, 10_000, 25);
     await waitUntil(() => (localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
-    await signOut();
+    await act(async () => {
+      await signOut();
+    });
     await waitUntil(() => !(localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
     expect(queryClient.getQueryCache().findAll({ queryKey: ['home'] })).toEqual([]);
   });

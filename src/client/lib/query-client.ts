@@ -70,14 +70,16 @@ type PersistedQueryClient = Parameters<typeof persistQueryClient>[0]['queryClien
 
 const persister = createSyncStoragePersister({ storage: browserStorage(), key: PERSIST_STORAGE_KEY });
 
+let restoring: Promise<void> | undefined;
+
 /**
- * Restores the persisted cache into {@link queryClient} and keeps it written from then on; the
- * promise settles when the restore is done (synchronous storage: at once), so main.tsx can wait
- * for it before the first render and /home paints from it. A cache too old, of another buster or
- * unreadable is dropped.
+ * Restores the persisted cache into {@link queryClient} and keeps it written from then on, once
+ * per page (later calls answer the same promise); the promise settles when the restore is done
+ * (synchronous storage: at once), so main.tsx can wait for it before the first render and /home
+ * paints from it. A cache too old, of another buster or unreadable is dropped.
  */
 export function restoreQueryCache(): Promise<void> {
-  const [, restored] = persistQueryClient({
+  restoring ??= persistQueryClient({
     // The persister's packages pin a slightly older query-core than react-query's own: the same
     // public QueryClient API, two copies of its private class type (package.json should align them).
     queryClient: queryClient as unknown as PersistedQueryClient,
@@ -85,9 +87,13 @@ export function restoreQueryCache(): Promise<void> {
     maxAge: PERSIST_MAX_AGE_MS,
     buster: PERSIST_BUSTER,
     dehydrateOptions: { shouldDehydrateQuery: isPersistedQuery },
-  });
-  return restored.catch(() => {});
+  })[1].catch(() => {});
+  return restoring;
 }
+
+// Whoever loads the client first (main.tsx for a restored session, the signed-in screens after a
+// sign-in) starts the persistence; this module stays out of the login page's JavaScript.
+void restoreQueryCache();
 
 onSignOut(async () => {
   queryClient.clear();
