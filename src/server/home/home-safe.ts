@@ -56,8 +56,13 @@ async function sellingTerminals(
 }
 
 /** The COFFRE part: last count per site, counts awaiting a countersignature, sites not counted yesterday. */
-async function safePart(db: Queryable, ctx: WidgetContext, yesterday: string, sold: Map<number, number[]>) {
-  const [latest, statuses, ofYesterday] = await Promise.all([
+async function safePart(
+  db: Queryable,
+  ctx: WidgetContext,
+  yesterday: string,
+  selling: Promise<Map<number, number[]>>,
+) {
+  const [latest, statuses, ofYesterday, sold] = await Promise.all([
     latestSafeCountPerSite(db, ctx.siteIds, ctx.fiscalDate),
     signatureStatuses(
       db,
@@ -66,6 +71,7 @@ async function safePart(db: Queryable, ctx: WidgetContext, yesterday: string, so
       ctx.fiscalDate,
     ),
     safeCounts(db, { siteIds: ctx.siteIds, dateDebut: yesterday, dateFin: yesterday, latestOnly: true }),
+    selling,
   ]);
   const counted = new Set(ofYesterday.map((c) => c.site));
   return {
@@ -85,14 +91,12 @@ async function cashCountPart(
   db: Queryable,
   ctx: WidgetContext,
   yesterday: string,
-  sold: Map<number, number[]>,
+  selling: Promise<Map<number, number[]>>,
 ) {
-  const counts = await cashCounts(db, {
-    siteIds: ctx.siteIds,
-    dateDebut: yesterday,
-    dateFin: yesterday,
-    latestOnly: true,
-  });
+  const [counts, sold] = await Promise.all([
+    cashCounts(db, { siteIds: ctx.siteIds, dateDebut: yesterday, dateFin: yesterday, latestOnly: true }),
+    selling,
+  ]);
   const counted = new Set(counts.map((c) => `${c.site}:${c.caisse}`));
   return {
     missingYesterday: ctx.sites
@@ -125,11 +129,11 @@ export async function homeSafe(db: Queryable, request: HomeRequest): Promise<Hom
   const ctx = await widgetContext(db, request);
   const yesterday = shiftDate(ctx.fiscalDate, -1);
   const has = (right: string) => ctx.rights.includes(right);
-  const sold =
-    has('COFFRE') || has('COMPTAGE') ? await sellingTerminals(db, ctx.siteIds, yesterday) : new Map();
+  // Read once, awaited by the parts that need it, while their own reads run.
+  const selling = has('COFFRE') || has('COMPTAGE') ? sellingTerminals(db, ctx.siteIds, yesterday) : null;
   const [safe, cash, recus] = await Promise.all([
-    has('COFFRE') ? safePart(db, ctx, yesterday, sold) : null,
-    has('COMPTAGE') ? cashCountPart(db, ctx, yesterday, sold) : null,
+    selling && has('COFFRE') ? safePart(db, ctx, yesterday, selling) : null,
+    selling && has('COMPTAGE') ? cashCountPart(db, ctx, yesterday, selling) : null,
     has('RECUS') ? receiptPart(db, ctx) : null,
   ]);
   return {
