@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
 import { E2E } from './env.ts';
-import { signIn } from './helpers.ts';
+import { signIn, waitForServiceWorker } from './helpers.ts';
 
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const WIDGET_TITLES = [
@@ -89,5 +89,21 @@ test('a typed fiscal date becomes the page’s ?date= and the widgets follow it'
       timeout: 15_000,
     },
   );
+  await context.close();
+});
+
+test('offline, /home shows the widgets from their offline copies and says of when', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'allow' });
+  const page = await openHome(context);
+  await waitForServiceWorker(page);
+  // Once more under the service worker, so it keeps each widget's answer as an offline copy.
+  await page.reload();
+  await widgetsLoaded(page);
+  const today = await page.locator('.home-widget--ventes .home-figure--main dd').textContent();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('offline-copy-banner')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.home-widget--ventes .home-figure--main dd')).toHaveText(today!);
+  await expect(page.locator('.home-widget .home-error')).toHaveCount(0);
   await context.close();
 });

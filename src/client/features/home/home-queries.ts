@@ -41,8 +41,11 @@ export function buildHomeSalesParams(input: HomeWidgetInput): SearchParams {
   };
 }
 
-/** Today moves: figures are fresh for a minute and refreshed every 5 minutes while shown. */
-const LIVE = { staleTime: 60_000, refetchInterval: 5 * 60_000 } as const;
+/**
+ * Today moves: figures are refreshed every 5 minutes while shown, and each time the page opens —
+ * even when the cache holds recent ones, which it shows meanwhile (decision 0021).
+ */
+const LIVE = { staleTime: 60_000, refetchInterval: 5 * 60_000, refetchOnMount: 'always' } as const;
 
 function widgetQuery<T extends { data: unknown }>(
   widget: HomeWidget,
