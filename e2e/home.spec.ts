@@ -52,6 +52,7 @@ for (const [name, device] of [
     const page = await openHome(context);
     await expect(page.getByRole('table', { name: 'Ventes par moment de la journée' })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `test-results/e2e/home-${name}.png`, fullPage: true });
     await context.close();
   });
 }
@@ -105,5 +106,21 @@ test('offline, /home shows the widgets from their offline copies and says of whe
   await expect(page.getByTestId('offline-copy-banner')).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('.home-widget--ventes .home-figure--main dd')).toHaveText(today!);
   await expect(page.locator('.home-widget .home-error')).toHaveCount(0);
+  await context.close();
+});
+
+test('a safe not counted yesterday offers the reminder by e-mail, in the counting screen’s dialog', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'block' });
+  const page = await openHome(context);
+  // The demo chain has sales and no safe count: every site that sold yesterday is listed.
+  const remind = page.locator('.home-widget--coffre').getByRole('button', { name: /^Relancer par e-mail/ });
+  await remind.first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(/^Signaler par e-mail le comptage du coffre manquant/)).toBeVisible();
+  await expect(dialog.getByLabel('Rôle des destinataires')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
   await context.close();
 });
