@@ -97,14 +97,20 @@ test('offline, /home shows the widgets from their offline copies and says of whe
   const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'allow' });
   const page = await openHome(context);
   await waitForServiceWorker(page);
-  // Once more under the service worker, so it keeps each widget's answer as an offline copy.
+  // Once more under the service worker, so it keeps each widget's answer as an offline copy;
+  // without the persisted cache, so the cards wait for those answers.
+  await page.evaluate(() => localStorage.clear());
   await page.reload();
   await widgetsLoaded(page);
+  await page.waitForTimeout(1_000); // the worker stores its copy after answering
   const today = await page.locator('.home-widget--ventes .home-figure--main dd').textContent();
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('offline-copy-banner')).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('.home-widget--ventes .home-figure--main dd')).toHaveText(today!);
+  await expect(page.locator('.home-widget--ventes .home-widget__time')).toHaveText(
+    /^Copie hors ligne de \d\d:\d\d$/,
+  );
   await expect(page.locator('.home-widget .home-error')).toHaveCount(0);
   await context.close();
 });

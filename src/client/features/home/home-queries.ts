@@ -16,8 +16,9 @@ import {
   HomeSalesAnswerSchema,
   type HomeWidget,
 } from '../../../contract/home.ts';
+import { OFFLINE_COPY_HEADER } from '../../lib/outbox/offline-copy-protocol.ts';
 import { HOME_QUERY_ROOT } from '../../lib/query-client.ts';
-import { getJson, type SearchParams } from '../../lib/http.ts';
+import { http, type SearchParams, toApiFailure, toSearchParams } from '../../lib/http.ts';
 
 /** What every widget is asked for. */
 export interface HomeSalesInput {
@@ -42,12 +43,42 @@ export function buildHomeSalesParams(input: HomeWidgetInput): SearchParams {
 }
 
 /**
- * Today moves: figures are refreshed every 5 minutes while shown, and each time the page opens —
- * even when the cache holds recent ones, which it shows meanwhile (decision 0021).
+ * Today moves: figures are asked for each time a card shows — even when the cache holds recent
+ * ones, which it paints meanwhile (decision 0021), and even once the site choice has loaded
+ * after the first paint — and every 5 minutes while shown.
  */
-const LIVE = { staleTime: 60_000, refetchInterval: 5 * 60_000, refetchOnMount: 'always' } as const;
+const LIVE = {
+  staleTime: 0,
+  refetchInterval: 5 * 60_000,
+  // Asked even offline: the service worker answers from its copy, which the card then names.
+  networkMode: 'always',
+} as const;
 
-function widgetQuery<T extends { data: unknown }>(
+/** A widget's answer, and when it comes from the service worker's offline copy, the ISO date of that copy. */
+export type WidgetAnswer<T> = T & { offlineCopyOf: string | null };
+
+/**
+ * GET bo/home/{widget}, its JSON checked with `schema`, with the offline copy's date when the
+ * service worker answered from its copy (header {@link OFFLINE_COPY_HEADER}).
+ * @throws ApiFailure on any failure; a ZodError when the answer breaks the contract.
+ */
+async function getWidget<T>(
+  widget: HomeWidget,
+  schema: z.ZodType<T>,
+  input: HomeWidgetInput,
+): Promise<WidgetAnswer<T>> {
+  try {
+    const response = await http.get(`bo/home/${widget}`, {
+      searchParams: toSearchParams(buildHomeSalesParams(input)),
+    });
+    const answer = schema.parse(await response.json<unknown>());
+    return { ...answer, offlineCopyOf: response.headers.get(OFFLINE_COPY_HEADER) };
+  } catch (e) {
+    throw toApiFailure(e);
+  }
+}
+
+function widgetQuery<T extends { data: object }>(
   widget: HomeWidget,
   schema: z.ZodType<T>,
   input: HomeWidgetInput,
@@ -61,8 +92,9 @@ function widgetQuery<T extends { data: unknown }>(
       input.datePerso,
       input.exploitant,
     ] as const,
-    queryFn: () => getJson(`bo/home/${widget}`, schema, buildHomeSalesParams(input)),
-    select: (answer: T) => answer.data as T['data'],
+    queryFn: () => getWidget(widget, schema, input),
+    select: (answer: WidgetAnswer<T>) =>
+      ({ ...answer.data, offlineCopyOf: answer.offlineCopyOf }) as WidgetAnswer<T['data']>,
     ...LIVE,
   });
 }

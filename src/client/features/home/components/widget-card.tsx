@@ -2,7 +2,8 @@
  * The frame of one home widget: a named card whose body is the widget's figures once they are
  * there, a status line while they load, and a translated error with "Try again" when they fail.
  * Under the title it says when the figures were read ("Figures of 14:32"): painted from the
- * persisted cache (decision 0021) or an offline copy, they may be older than the screen.
+ * persisted cache (decision 0021) they may be older than the screen; served by the service
+ * worker's offline copy it says so, with the copy's time ("Offline copy of 14:32").
  */
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -26,7 +27,7 @@ function readAt(instant: number): string {
     : `${shown.date} ${shown.time}`;
 }
 
-export function WidgetCard<T>({
+export function WidgetCard<T extends { offlineCopyOf: string | null }>({
   widget,
   query,
   children,
@@ -44,7 +45,12 @@ export function WidgetCard<T>({
       {query.data !== undefined ? (
         <div aria-busy={query.isFetching}>
           <p className="home-widget__time">
-            {intl.formatMessage({ id: 'home.readAt' }, { when: readAt(query.dataUpdatedAt) })}
+            {query.data.offlineCopyOf
+              ? intl.formatMessage(
+                  { id: 'home.offlineCopyOf' },
+                  { when: readAt(Date.parse(query.data.offlineCopyOf)) },
+                )
+              : intl.formatMessage({ id: 'home.readAt' }, { when: readAt(query.dataUpdatedAt) })}
           </p>
           {children(query.data)}
         </div>
