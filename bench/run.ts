@@ -18,6 +18,7 @@ import pg from 'pg';
 import { migrateDatabase } from '../src/server/db/connect.ts';
 import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
 import { generateDemoChain } from '../src/server/demo/generate.ts';
+import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
 import { benchImportRuns } from './import.ts';
@@ -71,6 +72,10 @@ try {
   // 10 M-line chain takes minutes to generate and a few GB of disk).
   console.log('• every report family (JSON dataset and HTTP answer) on the demo chain vs its bare SQL');
   results.push(...(await benchReportFamilies(demoPool)));
+  console.log(
+    '• KPI/BI calls (explore, totalKPI, tracker) for a year of the demo chain vs the 100 ms target',
+  );
+  results.push(...(await benchBi(demoPool)));
   if (process.env.COMPTOIR_BENCH_10M === '1') {
     console.log('• sales by day of a year on a 10× chain (~10,000,000 lines) vs the demo chain');
     const bigPool = await freshDatabase(server.connection, 'bench_demo_10m');

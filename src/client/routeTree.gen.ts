@@ -13,13 +13,18 @@ import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
+import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
+import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
+import { Route as AuthedEvenementsRouteImport } from './routes/_authed/evenements'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
 import { Route as AuthedRecusRouteImport } from './routes/_authed/recus'
 import { Route as AuthedSyncRouteImport } from './routes/_authed/sync'
 import { Route as AuthedTicketsRouteImport } from './routes/_authed/tickets'
+import { Route as AuthedTotalKPIRouteImport } from './routes/_authed/totalKPI'
+import { Route as AuthedTrackerRouteImport } from './routes/_authed/tracker'
 import { Route as ReinitChangePasswordRouteImport } from './routes/reinit.changePassword'
 import { Route as AuthedAnalysesCoffreRouteImport } from './routes/_authed/analyses/coffre'
 import { Route as AuthedAnalysesListExportsRouteImport } from './routes/_authed/analyses/listExports'
@@ -57,9 +62,24 @@ const AuthedAccountRoute = AuthedAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedAnomaliesRoute = AuthedAnomaliesRouteImport.update({
+  id: '/anomalies',
+  path: '/anomalies',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedBiRoute = AuthedBiRouteImport.update({
+  id: '/bi',
+  path: '/bi',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
   id: '/configFavoris',
   path: '/configFavoris',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedEvenementsRoute = AuthedEvenementsRouteImport.update({
+  id: '/evenements',
+  path: '/evenements',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedGraphsRoute = AuthedGraphsRouteImport.update({
@@ -90,6 +110,16 @@ const AuthedSyncRoute = AuthedSyncRouteImport.update({
 const AuthedTicketsRoute = AuthedTicketsRouteImport.update({
   id: '/tickets',
   path: '/tickets',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTotalKPIRoute = AuthedTotalKPIRouteImport.update({
+  id: '/totalKPI',
+  path: '/totalKPI',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedTrackerRoute = AuthedTrackerRouteImport.update({
+  id: '/tracker',
+  path: '/tracker',
   getParentRoute: () => AuthedRoute,
 } as any)
 const ReinitChangePasswordRoute = ReinitChangePasswordRouteImport.update({
@@ -188,13 +218,18 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/anomalies': typeof AuthedAnomaliesRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -217,13 +252,18 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
   '/account': typeof AuthedAccountRoute
+  '/anomalies': typeof AuthedAnomaliesRoute
+  '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
+  '/evenements': typeof AuthedEvenementsRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
   '/recus': typeof AuthedRecusRoute
   '/sync': typeof AuthedSyncRoute
   '/tickets': typeof AuthedTicketsRoute
+  '/totalKPI': typeof AuthedTotalKPIRoute
+  '/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -248,13 +288,18 @@ export interface FileRoutesById {
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
   '/_authed/account': typeof AuthedAccountRoute
+  '/_authed/anomalies': typeof AuthedAnomaliesRoute
+  '/_authed/bi': typeof AuthedBiRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
+  '/_authed/evenements': typeof AuthedEvenementsRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
   '/_authed/recus': typeof AuthedRecusRoute
   '/_authed/sync': typeof AuthedSyncRoute
   '/_authed/tickets': typeof AuthedTicketsRoute
+  '/_authed/totalKPI': typeof AuthedTotalKPIRoute
+  '/_authed/tracker': typeof AuthedTrackerRoute
   '/reinit/changePassword': typeof ReinitChangePasswordRoute
   '/_authed/analyses/coffre': typeof AuthedAnalysesCoffreRoute
   '/_authed/analyses/listExports': typeof AuthedAnalysesListExportsRoute
@@ -279,13 +324,18 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/anomalies'
+    | '/bi'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -308,13 +358,18 @@ export interface FileRouteTypes {
     | '/'
     | '/index'
     | '/account'
+    | '/anomalies'
+    | '/bi'
     | '/configFavoris'
+    | '/evenements'
     | '/graphs'
     | '/home'
     | '/rapports'
     | '/recus'
     | '/sync'
     | '/tickets'
+    | '/totalKPI'
+    | '/tracker'
     | '/reinit/changePassword'
     | '/analyses/coffre'
     | '/analyses/listExports'
@@ -338,13 +393,18 @@ export interface FileRouteTypes {
     | '/_authed'
     | '/index'
     | '/_authed/account'
+    | '/_authed/anomalies'
+    | '/_authed/bi'
     | '/_authed/configFavoris'
+    | '/_authed/evenements'
     | '/_authed/graphs'
     | '/_authed/home'
     | '/_authed/rapports'
     | '/_authed/recus'
     | '/_authed/sync'
     | '/_authed/tickets'
+    | '/_authed/totalKPI'
+    | '/_authed/tracker'
     | '/reinit/changePassword'
     | '/_authed/analyses/coffre'
     | '/_authed/analyses/listExports'
@@ -401,11 +461,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAccountRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/anomalies': {
+      id: '/_authed/anomalies'
+      path: '/anomalies'
+      fullPath: '/anomalies'
+      preLoaderRoute: typeof AuthedAnomaliesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/bi': {
+      id: '/_authed/bi'
+      path: '/bi'
+      fullPath: '/bi'
+      preLoaderRoute: typeof AuthedBiRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/configFavoris': {
       id: '/_authed/configFavoris'
       path: '/configFavoris'
       fullPath: '/configFavoris'
       preLoaderRoute: typeof AuthedConfigFavorisRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/evenements': {
+      id: '/_authed/evenements'
+      path: '/evenements'
+      fullPath: '/evenements'
+      preLoaderRoute: typeof AuthedEvenementsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/graphs': {
@@ -448,6 +529,20 @@ declare module '@tanstack/react-router' {
       path: '/tickets'
       fullPath: '/tickets'
       preLoaderRoute: typeof AuthedTicketsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/totalKPI': {
+      id: '/_authed/totalKPI'
+      path: '/totalKPI'
+      fullPath: '/totalKPI'
+      preLoaderRoute: typeof AuthedTotalKPIRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/tracker': {
+      id: '/_authed/tracker'
+      path: '/tracker'
+      fullPath: '/tracker'
+      preLoaderRoute: typeof AuthedTrackerRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/reinit/changePassword': {
@@ -574,13 +669,18 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
+  AuthedAnomaliesRoute: typeof AuthedAnomaliesRoute
+  AuthedBiRoute: typeof AuthedBiRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
+  AuthedEvenementsRoute: typeof AuthedEvenementsRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
   AuthedRecusRoute: typeof AuthedRecusRoute
   AuthedSyncRoute: typeof AuthedSyncRoute
   AuthedTicketsRoute: typeof AuthedTicketsRoute
+  AuthedTotalKPIRoute: typeof AuthedTotalKPIRoute
+  AuthedTrackerRoute: typeof AuthedTrackerRoute
   AuthedAnalysesCoffreRoute: typeof AuthedAnalysesCoffreRoute
   AuthedAnalysesListExportsRoute: typeof AuthedAnalysesListExportsRoute
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
@@ -601,13 +701,18 @@ interface AuthedRouteChildren {
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
+  AuthedAnomaliesRoute: AuthedAnomaliesRoute,
+  AuthedBiRoute: AuthedBiRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
+  AuthedEvenementsRoute: AuthedEvenementsRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,
   AuthedRecusRoute: AuthedRecusRoute,
   AuthedSyncRoute: AuthedSyncRoute,
   AuthedTicketsRoute: AuthedTicketsRoute,
+  AuthedTotalKPIRoute: AuthedTotalKPIRoute,
+  AuthedTrackerRoute: AuthedTrackerRoute,
   AuthedAnalysesCoffreRoute: AuthedAnalysesCoffreRoute,
   AuthedAnalysesListExportsRoute: AuthedAnalysesListExportsRoute,
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,

@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   // Added by input hardening (issue #17 item 1): a text from outside (URL, header we read, body)
   // holds a NUL character or is not valid UTF-8 (plugins/input-guard.ts).
   'InvalidText',
+  // Added by local events (issue #19, src/contract/events.ts): the event's start is after its end
+  // (SPEC.md §5 "start must not be after end"), shown at the end date's field.
+  'dateFinTooEarly',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

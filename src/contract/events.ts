@@ -77,9 +77,13 @@ export const AddLocalEventBodySchema = z.union([
 ]);
 export type AddLocalEventBody = z.infer<typeof AddLocalEventBodySchema>;
 
-/** A saved event as answered: the input plus its uuid and who/when. */
+/**
+ * A saved event as answered: the input plus its uuid and who/when. `plu` is plain here: the
+ * server serializes answers with zod's encode, which cannot run the input's one-way transform.
+ */
 export const LocalEventSchema = LocalEventInputSchema.extend({
   uuid_evt: z.string().uuid(),
+  plu: z.string().max(50).nullable(),
   creePar: z.string().nullable().describe('login of its author; null when that user is gone'),
   modifieLe: z.string().describe('ISO 8601 instant of the last change'),
 });

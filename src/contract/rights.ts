@@ -159,6 +159,31 @@ export function isWriteGet(key: string): boolean {
   return (WRITE_GETS as readonly string[]).includes(key);
 }
 
+/**
+ * The GETs that check a secret or act on the caller's credentials (issue #17 item 4): signing
+ * in (the password), signing out (the token), checking a manager code, and the reset link's
+ * calls. A HEAD twin of any of them would be a second, uncounted door (a HEAD with the right
+ * password opened a session; a HEAD checkContreCode told the answer by its Content-Length), so
+ * the server refuses at start-up (plugins/rights-guard.ts) one registered with a HEAD route.
+ */
+export const SECRET_GETS = [
+  'GET bo/connexion',
+  'GET bo/logout',
+  'GET bo/checkContreCode',
+  'GET reinit/sendReinitMail',
+  'GET reinit/reinitPassword',
+] as const satisfies readonly ApiRoute[];
+
+/** True when `key` names a GET that checks a secret ({@link SECRET_GETS}). */
+export function isSecretGet(key: string): boolean {
+  return (SECRET_GETS as readonly string[]).includes(key);
+}
+
+/** True when `key` names a GET that must have no HEAD twin: one that writes or checks a secret. */
+export function forbidsHead(key: string): boolean {
+  return isWriteGet(key) || isSecretGet(key);
+}
+
 /** Screens (SPEC.md §2 routes) and the rights they need; absent means any signed-in user. */
 export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/rapports': { anyOf: ['RAPPORTS'] },

@@ -8,7 +8,6 @@
  */
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -22,27 +21,32 @@ import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
 import { installClient } from './plugins/client.ts';
-import { ApiHttpError, installErrorHandlers } from './plugins/error-handler.ts';
+import { installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
 import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { installBruteForce } from './security/brute-force.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
+import { anomalyRoutes } from './routes/anomalies-routes.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
+import { biRoutes } from './routes/bi-routes.ts';
 import { reportRoutes } from './routes/reports-routes.ts';
 import { adminGroupRoutes } from './routes/admin-group-routes.ts';
 import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
+import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { reinitRoutes } from './routes/reinit-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
+import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
 
@@ -153,7 +157,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
   installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
-  installRights(app, { pool: database.pool, sessionMinutes: config.sessionMinutes, sessions });
+  installRights(app, {
+    pool: database.pool,
+    sessionMinutes: config.sessionMinutes,
+    sessionMaxDays: config.sessionMaxDays,
+    sessions,
+  });
 
   // Compression per answer, for what the build did not compress already (vite.config.ts writes
   // .br and .gz of the client's files, which @fastify/static sends as they are): the API's JSON
@@ -165,14 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 3 },
   });
-  await app.register(fastifyRateLimit, {
-    global: false, // only routes that ask (the login)
-    errorResponseBuilder: function tooManyAttempts(_request, context) {
-      return new ApiHttpError(429, 'TooManyRequests', `too many attempts, retry in ${context.after}`, {
-        retryAfterSeconds: Math.ceil(context.ttl / 1000),
-      });
-    },
-  });
+  // Flood control per address, Retry-After of locked counters, own-password checks counted (0020).
+  await installBruteForce(app, { pool: database.pool, loginFailuresPerIp: config.loginFailuresPerIp });
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -208,13 +211,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(messageRoutes, { database });
       await api.register(reportRoutes, { database, distribution: config.distribution, reportSites });
       await api.register(distributionRoutes, { database });
+      await api.register(anomalyRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });
       await api.register(auditRoutes, { database });
+      await api.register(biRoutes, { database });
       await api.register(adminSiteRoutes, { database });
       await api.register(adminGroupRoutes);
+      await api.register(forecastRoutes, { database });
+      await api.register(collabEventRoutes, { database });
     },
     { prefix: API_PREFIX },
   );

@@ -50,6 +50,15 @@ const EnvSchema = z.object({
     .default(12 * 60),
   /** Login attempts allowed per client address per minute. */
   COMPTOIR_LOGIN_RATE: z.coerce.number().int().positive().default(10),
+  /** Absolute lifetime of a session in days, however much it is used (issue #17 item 8). */
+  COMPTOIR_SESSION_MAX_DAYS: z.coerce.number().int().positive().max(365).default(7),
+  /** Live sessions one user may hold; opening one more revokes the oldest (issue #17 item 8). */
+  COMPTOIR_SESSIONS_PER_USER: z.coerce.number().int().positive().max(1000).default(10),
+  /**
+   * Failed sign-ins (and password checks) one client address may make in 10 minutes before it is
+   * refused for 10 minutes (decision record 0020): generous, for an office behind one NAT.
+   */
+  COMPTOIR_LOGIN_FAILURES_PER_IP: z.coerce.number().int().positive().max(100000).default(50),
   /** Unset: `warn` in the text format (no line per request), `info` in JSON (one line per request). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** `text` (short lines for a person) or `json` (pino's lines); unset: text at a terminal, else JSON. */
@@ -95,6 +104,12 @@ export interface Config {
   demoSeed: number;
   sessionMinutes: number;
   loginRatePerMinute: number;
+  /** Absolute lifetime of a session in days (COMPTOIR_SESSION_MAX_DAYS, default 7). */
+  sessionMaxDays: number;
+  /** Live sessions per user; the oldest is revoked beyond it (COMPTOIR_SESSIONS_PER_USER, default 10). */
+  sessionsPerUser: number;
+  /** Failed sign-ins per client address in 10 minutes before a 10-minute refusal (default 50). */
+  loginFailuresPerIp: number;
   logLevel: NonNullable<z.infer<typeof EnvSchema>['LOG_LEVEL']>;
   /** How log lines are written (logging.ts): short text lines or JSON. */
   logFormat: LogFormat;
@@ -145,6 +160,9 @@ export function loadConfig(
     demoSeed: e.COMPTOIR_DEMO_SEED,
     sessionMinutes: e.COMPTOIR_SESSION_MINUTES,
     loginRatePerMinute: e.COMPTOIR_LOGIN_RATE,
+    sessionMaxDays: e.COMPTOIR_SESSION_MAX_DAYS,
+    sessionsPerUser: e.COMPTOIR_SESSIONS_PER_USER,
+    loginFailuresPerIp: e.COMPTOIR_LOGIN_FAILURES_PER_IP,
     logLevel: e.LOG_LEVEL ?? (logFormat === 'text' ? 'warn' : 'info'),
     logFormat,
     smtpUrl: e.SMTP_URL,

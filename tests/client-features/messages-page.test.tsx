@@ -124,7 +124,9 @@ describe('/config/messages', () => {
     await waitUntil(() => listed().length === 1, 5_000, 20);
 
     expect(form()).toBeNull();
-    // The focus is not lost with the form: it is back on "New message".
+    // The focus is not lost with the form: it is back on "New message" (moved in the frame after
+    // the list shows, so under load it may come a moment later).
+    await waitUntil(() => document.activeElement?.textContent === 'Nouveau message', 2_000, 20);
     expect(document.activeElement?.textContent).toBe('Nouveau message');
     expect(successes()).toEqual(['SuccessMod']);
     expect(listed()[0]?.textContent).toContain('Inventaire dimanche à 8 h');

@@ -38,20 +38,21 @@ describe('demo users', () => {
     expect(demo.users.map((u) => u.login)).toEqual([
       'gerant.bellecour',
       'responsable.brasseries',
+      'gerante.ferrand',
       'comptable',
     ]);
     const { rows } = await t.database.pool.query<{ login: string; password_hash: string }>(
       'SELECT login, password_hash FROM users WHERE login = ANY($1)',
       [demo.users.map((u) => u.login)],
     );
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     for (const u of demo.users) {
       expect(passwordProblems(u.password)).toEqual([]);
       const hash = rows.find((r) => r.login === u.login)!.password_hash;
       expect(hash).toMatch(/^\$argon2id\$/);
       expect(hash).not.toContain(u.password);
     }
-    expect(new Set(demo.users.map((u) => u.password)).size).toBe(3);
+    expect(new Set(demo.users.map((u) => u.password)).size).toBe(4);
   });
 
   it('hold the rights of their profiles: site and area managers count, the accountant does not', async () => {
@@ -61,13 +62,23 @@ describe('demo users', () => {
     );
     const droits = Object.fromEntries(rows.map((r) => [r.login, [...r.droits].sort()]));
     expect(droits).toEqual({
-      'gerant.bellecour': ['COFFRE', 'COMPTAGE', 'RAPPORTS', 'RECUS', 'TICKETS'],
-      'responsable.brasseries': ['BI', 'COFFRE', 'COMPTAGE', 'RAPPORTS', 'RECUS', 'TICKETS'],
+      'gerant.bellecour': ['COFFRE', 'COMPTAGE', 'EVENEMENTS', 'RAPPORTS', 'RECUS', 'TICKETS'],
+      'responsable.brasseries': [
+        'BI',
+        'COFFRE',
+        'COMPTAGE',
+        'EVENEMENTS',
+        'RAPPORTS',
+        'RAPPORTS_ANOMALIES',
+        'RECUS',
+        'TICKETS',
+      ],
+      'gerante.ferrand': ['COFFRE', 'COMPTAGE', 'EVENEMENTS', 'RAPPORTS', 'RECUS', 'TICKETS'],
       comptable: ['FEC_CONFIGURATION', 'RAPPORTS'],
     });
   });
 
-  it('see one site, the three sites of one company, and every site', async () => {
+  it('see one site, the three sites of one company (brasseries, bakeries), and every site', async () => {
     const ids = (libelles: string[]) => libelles.map((l) => siteId.get(l)!).sort((a, b) => a - b);
     const brasseries = SITES.filter((s) => s.company === 0).map((s) => s.libelle);
     expect(brasseries).toHaveLength(3);
@@ -75,6 +86,8 @@ describe('demo users', () => {
       ids(['Le Comptoir Lyon Bellecour']),
     );
     expect(await siteScope(t.database.pool, await userId('responsable.brasseries'))).toEqual(ids(brasseries));
+    const bakeries = SITES.filter((s) => s.company === 1).map((s) => s.libelle);
+    expect(await siteScope(t.database.pool, await userId('gerante.ferrand'))).toEqual(ids(bakeries));
     expect(await siteScope(t.database.pool, await userId('comptable'))).toEqual(
       ids(SITES.map((s) => s.libelle)),
     );

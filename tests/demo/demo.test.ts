@@ -30,7 +30,15 @@ async function checksums(db: Db) {
          FROM tickets t JOIN sites s ON s.id = t.site_id) AS tickets_digest,
       (SELECT md5(string_agg(concat_ws('|', t.source_ref, l.line_no, l.article, l.quantity, l.amount_cents, l.corrected), ',' ORDER BY t.source_ref, l.line_no))
          FROM ticket_lines l JOIN tickets t USING (site_id, ticket_id)) AS lines_digest,
-      (SELECT md5(string_agg(concat_ws('|', fiscal_date, tickets, net_cents, net_excl_cents, tax_cents), ',' ORDER BY site_id, fiscal_date)) FROM daily_sales) AS daily_digest`);
+      (SELECT md5(string_agg(concat_ws('|', fiscal_date, tickets, net_cents, net_excl_cents, tax_cents), ',' ORDER BY site_id, fiscal_date)) FROM daily_sales) AS daily_digest,
+      (SELECT md5(string_agg(concat_ws('|', e.uuid, e.designation, e.start_date, e.end_date, e.impact_type, e.impact_rate, s.code_implant), ',' ORDER BY e.uuid, s.code_implant))
+         FROM local_events e JOIN local_event_sites l ON l.event_uuid = e.uuid JOIN sites s ON s.id = l.site_id) AS events_digest,
+      (SELECT md5(string_agg(concat_ws('|', s.code_implant, c.fiscal_date, c.terminal_id, c.version, c.cash_cents, c.expected_cash_cents, c.meal_vouchers_cents, c.counted_by_login, c.counted_at), ',' ORDER BY s.code_implant, c.fiscal_date, c.terminal_id, c.version))
+         FROM cash_counts c JOIN sites s ON s.id = c.site_id) AS cash_counts_digest,
+      (SELECT md5(string_agg(concat_ws('|', s.code_implant, c.fiscal_date, c.version, c.opening_cents, c.deposits_cents, c.withdrawals_cents, c.counted_cents, c.countersigned_name, c.countersigned_at), ',' ORDER BY s.code_implant, c.fiscal_date, c.version))
+         FROM safe_counts c JOIN sites s ON s.id = c.site_id) AS safe_counts_digest,
+      (SELECT md5(string_agg(concat_ws('|', s.code_implant, r.fiscal_date, r.seller_code, r.manager_name, r.complements::text, r.created_at), ',' ORDER BY s.code_implant, r.fiscal_date, r.created_at, r.seller_code))
+         FROM manager_receipts r JOIN sites s ON s.id = r.site_id) AS receipts_digest`);
   return rows[0];
 }
 
@@ -47,7 +55,7 @@ describe('demo chain', () => {
     await db.close();
   });
 
-  it('is deterministic: the same seed and hour give the same rows, another seed other rows', async () => {
+  it('is deterministic: the same seed and hour give the same rows (events and counting history included), another seed other rows', async () => {
     const first = await checksums(db);
     const again = await createTestDatabase();
     const other = await createTestDatabase();
@@ -58,6 +66,9 @@ describe('demo chain', () => {
       expect(await checksums(again)).toEqual(first);
       const different = await checksums(other);
       expect(different.tickets_digest).not.toBe(first.tickets_digest);
+      expect(first.events_digest).toEqual(expect.any(String));
+      expect(first.cash_counts_digest).toEqual(expect.any(String));
+      expect(different.cash_counts_digest).not.toBe(first.cash_counts_digest);
       expect(different.sites).toBe(first.sites);
     } finally {
       await again.close();

@@ -52,7 +52,7 @@ export interface SampleContext {
 
 /** A request as `app.inject` takes it (headers are added to the case's own). */
 export interface SampleRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: object;
   headers?: Record<string, string>;
@@ -273,6 +273,16 @@ const SESSION_SAMPLES: Record<string, Sample> = {
     rights: ['RAPPORTS'],
     request: (ctx) => get('bo/home/ventes', { id: ctx.caller.id, sites: ctx.site, datePerso: DAY }),
   },
+  'GET withCredentials/collab/previsions': {
+    site: true,
+    request: (ctx) =>
+      get('withCredentials/collab/previsions', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+      }),
+  },
   'GET bo/infra/getUtilisateur': {
     site: "none: the caller's own account",
     request: (ctx) => get('bo/infra/getUtilisateur', { login: ctx.caller.login }),
@@ -389,6 +399,11 @@ const REPORT_SAMPLES: Record<string, Sample> = {
         dateDebut: DAY,
         dateFin: DAY,
       }),
+  },
+  'GET bo/bi/anomalies': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/anomalies', { id: ctx.caller.id, sites: ctx.site, dateDebut: DAY, dateFin: DAY }),
   },
   'GET bo/tickets/search': {
     site: true,
@@ -683,12 +698,111 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
   },
 };
 
+/** KPI/BI area (issue #19): read-only calls on the caller's chosen site. */
+const BI_SAMPLES: Record<string, Sample> = {
+  'GET bo/bi/explore': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/explore', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+        measure: 'NET',
+        dimension1: 'SITE',
+      }),
+  },
+  'GET bo/bi/totalKPI': {
+    site: true,
+    request: (ctx) =>
+      get('bo/bi/totalKPI', { id: ctx.caller.id, sites: ctx.site, dateDebut: DAY, dateFin: DAY }),
+  },
+  'GET bo/bi/tracker': {
+    site: true,
+    request: (ctx) => get('bo/bi/tracker', { id: ctx.caller.id, sites: ctx.site }),
+  },
+};
+
+/** A local event on `site` for the events' samples (issue #19, contract/events.ts). */
+function localEvent(site: number): object {
+  return {
+    typeEvenement: 'CONCERT',
+    designation: unique('Concert'),
+    canalVente: 'ALL',
+    typeImpact: 'Positive',
+    tauxImpact: 10,
+    dateDebut: DAY,
+    dateFin: DAY,
+    perim_affects: [site],
+  };
+}
+
+/** An event on `site` made by the administrator; its uuid. */
+async function adminEvent(ctx: SampleContext): Promise<string> {
+  const made = await call<{ uuid_evt: string }>(ctx, ctx.admin, {
+    method: 'PUT',
+    url: api('withCredentials/collab/addEvenementLocal'),
+    payload: localEvent(ctx.site),
+  });
+  return made.uuid_evt;
+}
+
+const EVENT_ELSEWHERE = {
+  status: 404,
+  why: "an event on no site of the caller's scope is not told to exist (events/local-events.ts)",
+};
+
+/** Local events (issue #19; rights RAPPORTS, BI, EVENEMENTS). */
+const EVENT_SAMPLES: Record<string, Sample> = {
+  'GET withCredentials/collab/configurationEvenements': {
+    site: true,
+    request: (ctx) =>
+      get('withCredentials/collab/configurationEvenements', {
+        id: ctx.caller.id,
+        sites: ctx.site,
+        dateDebut: DAY,
+        dateFin: DAY,
+      }),
+  },
+  'PUT withCredentials/collab/addEvenementLocal': {
+    site: true,
+    request: (ctx) => ({
+      method: 'PUT',
+      url: api('withCredentials/collab/addEvenementLocal'),
+      payload: localEvent(ctx.site),
+    }),
+  },
+  'POST withCredentials/collab/changeEvenementLocal': {
+    site: true,
+    otherSite: EVENT_ELSEWHERE,
+    request: async (ctx) =>
+      post(
+        'withCredentials/collab/changeEvenementLocal',
+        {},
+        {
+          ...localEvent(ctx.site),
+          uuid_evt: await adminEvent(ctx),
+        },
+      ),
+  },
+  'DELETE withCredentials/collab/deleteEvenementLocal': {
+    site: true,
+    otherSite: EVENT_ELSEWHERE,
+    request: async (ctx) => ({
+      method: 'DELETE',
+      url: api('withCredentials/collab/deleteEvenementLocal', { evenement: await adminEvent(ctx) }),
+    }),
+  },
+};
+
 /** Every sample, by API_RIGHTS key. */
 export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...SESSION_SAMPLES,
   ...REPORT_SAMPLES,
   ...COUNTING_SAMPLES,
   ...ADMIN_SAMPLES,
+  ...BI_SAMPLES,
+  ...EVENT_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -19,13 +19,17 @@ export type CataloguePart = 'start' | 'later';
 export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'account',
   'adminHub',
+  'anomalies',
   'audit',
+  'bi',
   'counting',
+  'events',
   'exports',
   'favourites',
   'graphs',
   'groupsAdmin',
   'home',
+  'kpi',
   'messages',
   'period',
   'profilesAdmin',
@@ -38,6 +42,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'selection',
   'sitesAdmin',
   'tickets',
+  'tracker',
   'usersAdmin',
 ]);
 

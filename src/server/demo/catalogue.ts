@@ -37,6 +37,8 @@ export interface DemoSite {
   closedWeekdays: number[];
   terminals: number;
   sellers: string[];
+  /** The site's manager as manager receipts name them (codeManager, nomManager; an identifier, not a countersignature code). */
+  manager: { code: string; name: string };
 }
 
 export interface Article {
@@ -92,6 +94,7 @@ export const SITES: DemoSite[] = [
       'Manon Durand',
       'Antoine Leroy',
     ],
+    manager: { code: 'M01', name: 'Isabelle Fontaine' },
   },
   {
     libelle: 'Le Comptoir Annecy Vieille Ville',
@@ -104,6 +107,7 @@ export const SITES: DemoSite[] = [
     closedWeekdays: [],
     terminals: 3,
     sellers: ['Chloé Moreau', 'Maxime Simon', 'Emma Laurent', 'Hugo Lefebvre', 'Inès Michel'],
+    manager: { code: 'M02', name: 'Olivier Masson' },
   },
   {
     libelle: 'Le Comptoir Grenoble Grenette',
@@ -123,6 +127,7 @@ export const SITES: DemoSite[] = [
       'Romain Vincent',
       'Pauline Fournier',
     ],
+    manager: { code: 'M03', name: 'Nathalie Rey' },
   },
   {
     libelle: 'Maison Ferrand Nantes Graslin',
@@ -143,6 +148,7 @@ export const SITES: DemoSite[] = [
       'Yann Guérin',
       'Margaux Boyer',
     ],
+    manager: { code: 'M04', name: 'Sandrine Lemoine' },
   },
   {
     libelle: 'Maison Ferrand Angers Ralliement',
@@ -155,6 +161,7 @@ export const SITES: DemoSite[] = [
     closedWeekdays: [1],
     terminals: 2,
     sellers: ['Céline Chevalier', 'Damien François', 'Justine Legrand', 'Florian Gauthier'],
+    manager: { code: 'M05', name: 'Frédéric Colin' },
   },
   {
     libelle: 'Maison Ferrand La Rochelle Vieux-Port',
@@ -167,6 +174,7 @@ export const SITES: DemoSite[] = [
     closedWeekdays: [],
     terminals: 2,
     sellers: ['Marion Perrin', 'Alexis Robin', 'Anaïs Clément'],
+    manager: { code: 'M06', name: 'Virginie Marchand' },
   },
 ];
 
@@ -307,25 +315,35 @@ export interface DemoUserSpec {
 
 /**
  * The demo users (README.md "Demo users"): a site manager, an area manager over the three
- * brasseries of SAS Brasseries du Comptoir, and an accountant who reads every site's reports and
- * FEC but counts nothing. Their passwords are generated at the demo's creation and shown once.
+ * brasseries of SAS Brasseries du Comptoir, a manager of the three Maison Ferrand bakeries (so
+ * that every site has someone who counts, issue #19's counting history, and the administrator
+ * countersigns their safe counts), and an accountant who reads every site's reports and FEC but
+ * counts nothing. Their passwords are generated at the demo's creation and shown once.
  */
 export const DEMO_USERS: readonly DemoUserSpec[] = [
   {
     login: 'gerant.bellecour',
     profile: 'Gérant de site',
-    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS'],
+    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS', 'EVENEMENTS'],
     scope: { site: 0 },
     description:
-      'site manager of Le Comptoir Lyon Bellecour only: counting, safe, receipts, reports, tickets',
+      'site manager of Le Comptoir Lyon Bellecour only: counting, safe, receipts, reports, tickets, local events',
   },
   {
     login: 'responsable.brasseries',
     profile: 'Responsable de zone',
-    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS', 'BI'],
+    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS', 'EVENEMENTS', 'BI', 'RAPPORTS_ANOMALIES'],
     scope: { company: 0 },
     description:
-      'area manager of the three Le Comptoir brasseries (Lyon, Annecy, Grenoble): as the site manager, plus BI',
+      'area manager of the three Le Comptoir brasseries (Lyon, Annecy, Grenoble): as the site manager, plus BI and anomalies',
+  },
+  {
+    login: 'gerante.ferrand',
+    profile: 'Gérante des boulangeries',
+    droits: ['COMPTAGE', 'COFFRE', 'RECUS', 'RAPPORTS', 'TICKETS', 'EVENEMENTS'],
+    scope: { company: 1 },
+    description:
+      'manager of the three Maison Ferrand bakeries (Nantes, Angers, La Rochelle): counting, safe, receipts, reports, tickets, local events',
   },
   {
     login: 'comptable',

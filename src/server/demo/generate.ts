@@ -1,8 +1,12 @@
 /**
  * The demo chain (issue #2 §2): what `npm start` loads into an empty database so the app shows
  * something true to life on first use — 2 companies, 6 sites in Europe/Paris, groups, terminals,
- * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and three
+ * sellers, 13 months of tickets up to the current hour (about a million ticket lines), and four
  * users besides the administrator who show the rights model (catalogue.ts DEMO_USERS, users.ts).
+ * Issue #19 adds: local events whose impact is in the sales of their sites and days (events.ts),
+ * anomalies planted over the last 8 weeks (anomalies.ts: a seller who cancels, a terminal that
+ * voids lines, a seller who gives discounts, a terminal short of cash), and 60 days of cash
+ * counts, safe counts and manager receipts made by the users who may (counting.ts, people.ts).
  *
  * Guarantees:
  * - Deterministic: the data of a site and fiscal date comes from a generator seeded with
@@ -25,7 +29,6 @@
  */
 import { tzOffset } from '@date-fns/tz';
 import type pg from 'pg';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { BREAKDOWN_TABLES, refreshDailySales } from '../db/aggregates.ts';
 import { type DataLoad, recordDataLoad } from '../db/data-loads.ts';
 import { CopyWriter, copyText, RowBuffer } from '../import/copy.ts';
@@ -41,6 +44,11 @@ import {
   SITES,
   type SiteKind,
 } from './catalogue.ts';
+import { dayRates, type DayRates, PLANTED_WEEKS } from './anomalies.ts';
+import { type CountingDay, countingDay, insertCountingHistory } from './counting.ts';
+import { type DatedDemoEvent, demoEvents, eventFactor, insertDemoEvents, parisDay } from './events.ts';
+import { demoPeople } from './people.ts';
+import { mix, Rng } from './random.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
@@ -70,55 +78,10 @@ const TIME_ZONE = 'Europe/Paris';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** pure-rand's xoroshiro128+ behind the few draws the generator needs. */
-class Rng {
-  private readonly g: ReturnType<typeof xoroshiro128plus>;
-  constructor(seed: number) {
-    this.g = xoroshiro128plus(seed | 0);
-  }
-  /** Uniform in [0, 1). */
-  float(): number {
-    return (this.g.next() >>> 0) / 4_294_967_296;
-  }
-  /** Uniform integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.float() * (max - min + 1));
-  }
-  chance(p: number): boolean {
-    return this.float() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.float() * items.length)] as T;
-  }
-  /** Index drawn with the given weights. */
-  weighted(weights: readonly number[]): number {
-    let total = 0;
-    for (const w of weights) total += w;
-    let x = this.float() * total;
-    for (let i = 0; i < weights.length; i++) {
-      x -= weights[i] as number;
-      if (x < 0) return i;
-    }
-    return weights.length - 1;
-  }
-  /** Triangular distribution on [a, b] with mode c. */
-  triangular(a: number, b: number, c: number): number {
-    const u = this.float();
-    const f = (c - a) / (b - a);
-    return u < f ? a + Math.sqrt(u * (b - a) * (c - a)) : b - Math.sqrt((1 - u) * (b - a) * (b - c));
-  }
-}
-
-/** 32-bit hash of integers, to seed one generator per (seed, site, day). */
-function mix(...values: number[]): number {
-  let h = 0x9e3779b9 | 0;
-  for (const v of values) {
-    h = Math.imul(h ^ (v | 0), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-  }
-  return h;
+/** What every site's days depend on besides the seed: today's day number (Europe/Paris) and the dated events. */
+interface ChainPlan {
+  today: number;
+  events: readonly DatedDemoEvent[];
 }
 
 /** A part of the day: minutes from the fiscal date's midnight, weight, and the kind of ticket. */
@@ -189,6 +152,8 @@ interface Line {
   /** Unit price actually charged (0 for an employee meal), cents. */
   unitPrice: number;
   corrected: boolean;
+  /** A discount line (anomalies.ts): no family, its article "Remise …", quantity 1, a negative unit price. */
+  discount?: true;
 }
 
 interface Ticket {
@@ -459,11 +424,40 @@ interface SlotContext {
   kind: SiteKind;
   weekday: number;
   pickSeller: SellerPicker;
+  /** The day's chances of cancellations, voided lines and discounts (anomalies.ts). */
+  rates: DayRates;
+}
+
+/** Reasons of a discount, as a POS names the line. */
+const DISCOUNTS: readonly [string, number][] = [
+  ['Remise fidélité 10 %', 10],
+  ['Remise commerciale 15 %', 15],
+  ['Remise personnel 20 %', 20],
+];
+
+/**
+ * A discount on the dearest line of `lines` (not voided): a line of its VAT rate with no family,
+ * quantity 1 and the negative amount as unit price (cents), as POS exports write one.
+ */
+function discountLine(rng: Rng, lines: readonly Line[]): Line {
+  let dearest = lines[0] as Line;
+  for (const l of lines) if (!l.corrected && lineAmount(l) > lineAmount(dearest)) dearest = l;
+  const [name, percent] = rng.pick(DISCOUNTS);
+  const cents = -Math.max(10, Math.round((lineAmount(dearest) * percent) / 100));
+  return {
+    family: dearest.family,
+    article: { name, price: cents },
+    quantity: 1,
+    unitPrice: cents,
+    corrected: false,
+    discount: true,
+  };
 }
 
 /**
- * The ticket of a slot, sometimes with a voided line; followed, rarely, by its cancellation a few
- * minutes later on the same terminal, or (bakeries) by a pastry returned the next minute.
+ * The ticket of a slot, sometimes with a voided line or a discount (at the day's rates, anomalies.ts);
+ * followed, rarely, by its cancellation a few minutes later on the same terminal, or (bakeries) by
+ * a pastry returned the next minute.
  */
 function slotTickets(rng: Rng, slot: Slot, ctx: SlotContext): Ticket[] {
   const { site, kind, weekday } = ctx;
@@ -471,16 +465,19 @@ function slotTickets(rng: Rng, slot: Slot, ctx: SlotContext): Ticket[] {
   let covers: number | null = null;
   if (kind === 'brasserie') ({ lines, covers } = brasserieTicket(rng, slot.part, weekday));
   else lines = bakeryTicket(rng, slot.part);
-  if (rng.chance(kind === 'brasserie' ? 0.03 : 0.015)) {
+  const terminal = rng.chance(0.5) ? 1 : rng.int(1, site.terminals);
+  const seller = ctx.pickSeller(slot.minute);
+  if (rng.chance(ctx.rates.correction(terminal))) {
     // A correction: an article rung up by mistake, then voided on the same ticket.
     const family = (lines[rng.int(0, lines.length - 1)] as Line).family;
     const article = rng.pick(family.articles);
     lines.push({ family, article, quantity: 1, unitPrice: article.price, corrected: true });
   }
+  if (rng.chance(ctx.rates.discount(seller))) lines.push(discountLine(rng, lines));
   const t: Ticket = {
     minute: slot.minute,
-    terminal: rng.chance(0.5) ? 1 : rng.int(1, site.terminals),
-    seller: ctx.pickSeller(slot.minute),
+    terminal,
+    seller,
     kind: 'SALE',
     employeeMeal: false,
     training: false,
@@ -489,7 +486,7 @@ function slotTickets(rng: Rng, slot: Slot, ctx: SlotContext): Ticket[] {
     payments: [],
   };
   t.payments = payments(rng, kind, slot.part, weekday, ticketTotal(t), covers);
-  if (rng.chance(0.005)) {
+  if (rng.chance(ctx.rates.cancellation(seller))) {
     // A cancellation: the whole ticket cancelled a few minutes later on the same terminal.
     const cancellation: Ticket = {
       ...t,
@@ -588,6 +585,7 @@ function generateDay(
   day: number,
   cutMs: number,
   offsets: Map<number, number>,
+  plan: ChainPlan,
   scale = 1,
 ): SiteDay | null {
   const site = SITES[siteIndex] as DemoSite;
@@ -601,7 +599,13 @@ function generateDay(
   // Every draw of the day comes from this generator, in a fixed order: the same seed, site and
   // day give the same tickets and losses.
   const rng = new Rng(mix(seed, siteIndex, day));
-  const count = ticketCountOf(rng, site, kind, weekday, month, scale);
+  // A local event moves the day's volume by its impact rate (events.ts).
+  const count = Math.max(
+    1,
+    Math.round(
+      ticketCountOf(rng, site, kind, weekday, month, scale) * eventFactor(plan.events, siteIndex, day),
+    ),
+  );
   const slots = daySlots(rng, dayParts(kind, site, weekday), count);
   // Employee meals before the lunch rush, training tickets at the first opening of a month.
   const employeeMeals = kind === 'brasserie' ? rng.int(1, 3) : rng.int(0, 1);
@@ -610,7 +614,9 @@ function generateDay(
   slots.sort((a, b) => a.minute - b.minute);
   if (dom === 1) tickets.push(trainingTicket(rng, kind, slots[0]?.minute ?? 480, pickSeller));
   tickets.push(...employeeMealTickets(rng, employeeMeals, kind, pickSeller));
-  const ctx: SlotContext = { site, kind, weekday, pickSeller };
+  const planted = day > plan.today - PLANTED_WEEKS * 7;
+  const rates = dayRates(siteIndex, kind, site.terminals, planted);
+  const ctx: SlotContext = { site, kind, weekday, pickSeller, rates };
   for (const slot of slots) tickets.push(...slotTickets(rng, slot, ctx));
   tickets.sort((a, b) => a.minute - b.minute);
   const dayWall = day * DAY_MS;
@@ -783,14 +789,14 @@ async function generateSiteDays(
   s: number,
   firstDay: number,
   lastDay: number,
-  cutMs: number,
-  offsets: Map<number, number>,
+  clock: Clock,
 ): Promise<SiteDays> {
+  const { cutMs, offsets, plan } = clock;
   const out: SiteDays = { days: [], tickets: 0, losses: 0 };
   for (let d = firstDay; d <= lastDay; d++) {
     // Let the event loop send the previous site's rows, queued on the socket, meanwhile.
     if ((d - firstDay) % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
-    const generated = generateDay(options.seed, s, d, cutMs, offsets, options.ticketsScale);
+    const generated = generateDay(options.seed, s, d, cutMs, offsets, plan, options.ticketsScale);
     if (!generated) continue;
     out.days.push(generated);
     out.tickets += generated.tickets.length;
@@ -837,7 +843,7 @@ async function writeTickets(
         excl += lineExcl;
         lineNo++;
         children.lines.push(
-          `${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article)}\t${copyText(l.article.name)}\t${copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`,
+          `${siteId}\t${id}\t${lineNo}\t${ARTICLE_CODES.get(l.article) ?? 'REMISE'}\t${copyText(l.article.name)}\t${l.discount ? '\\N' : copyText(l.family.name)}\t${l.quantity}\t${l.unitPrice}\t${amount}\t${l.family.vat}\t${lineExcl}\t${amount - lineExcl}\t${l.corrected ? 't' : 'f'}`,
         );
       }
       t.payments.forEach(([method, amount], i) => {
@@ -873,7 +879,20 @@ interface ChainEnd {
   /** Sites and fiscal date ranges whose `daily_sales` to refresh. */
   refreshes: [number, string, string][];
   loads: DataLoad[];
+  /** The days to write counts for (counting.ts). */
+  counting: CountingDay[];
 }
+
+/** The instants the generator works with: now, the cut (start of now's hour), the offset cache, and the plan. */
+interface Clock {
+  nowMs: number;
+  cutMs: number;
+  offsets: Map<number, number>;
+  plan: ChainPlan;
+}
+
+/** How many fiscal days before today get cash counts, safe counts and receipts. */
+const COUNTING_DAYS = 60;
 
 /** What generating and loading one site added to the chain. */
 interface SiteLoad {
@@ -895,20 +914,19 @@ async function loadSite(
   s: number,
   siteId: number,
   previous: Promise<unknown>,
-  clock: { nowMs: number; cutMs: number; offsets: Map<number, number> },
+  clock: Clock,
   emptied: ReadonlySet<string>,
   end: ChainEnd,
 ): Promise<SiteLoad> {
   const site = SITES[s] as DemoSite;
   const { firstDay, lastDay } = span(clock.nowMs, site.dayStart, options.days);
-  const { days, tickets, losses } = await generateSiteDays(
-    options,
-    s,
-    firstDay,
-    lastDay,
-    clock.cutMs,
-    clock.offsets,
-  );
+  const { days, tickets, losses } = await generateSiteDays(options, s, firstDay, lastDay, clock);
+  for (const day of days) {
+    const n = Date.parse(day.date) / DAY_MS;
+    // The counts of the closed days before today (today's are not done yet).
+    if (n >= lastDay - COUNTING_DAYS && n < lastDay)
+      end.counting.push(countingDay(s, siteId, day.date, lastDay - n, day.tickets));
+  }
   await previous;
   const ticketIds = await reserveIds(client, 'ticket_id_seq', tickets);
   const lossIds = await reserveIds(client, 'loss_id_seq', losses);
@@ -993,7 +1011,14 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
   const log = options.log ?? (() => {});
   const started = performance.now();
   const nowMs = (options.now ?? new Date()).getTime();
-  const clock = { nowMs, cutMs: Math.floor(nowMs / HOUR_MS) * HOUR_MS, offsets: new Map<number, number>() };
+  const now = new Date(nowMs);
+  const events = demoEvents(now);
+  const clock: Clock = {
+    nowMs,
+    cutMs: Math.floor(nowMs / HOUR_MS) * HOUR_MS,
+    offsets: new Map<number, number>(),
+    plan: { today: parisDay(now), events },
+  };
   const client = await pool.connect();
   let failed = false;
   let ticketCount = 0;
@@ -1005,7 +1030,9 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     const { companyIds, siteIds } = await insertReference(client);
     users = await createDemoUsers(client, siteIds, companyIds);
-    const end: ChainEnd = { recreate: [], refreshes: [], loads: [] };
+    const people = await demoPeople(client, siteIds);
+    await insertDemoEvents(client, events, siteIds, options.seed, now, (e) => people.eventAuthor(e.sites));
+    const end: ChainEnd = { recreate: [], refreshes: [], loads: [], counting: [] };
     const emptied = new Set<string>();
     for (const table of ['tickets', 'ticket_lines', 'payments']) {
       const statements = await dropIndexesWhileEmpty(client, table);
@@ -1024,6 +1051,10 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
       );
     }
     await loading;
+    const counted = await insertCountingHistory(client, options.seed, end.counting, people, clock.cutMs);
+    log(
+      `Demo chain: ${events.length} local events, ${counted.cashCounts} cash counts, ${counted.safeCounts} safe counts, ${counted.receipts} manager receipts`,
+    );
     await finishChain(client, end, log);
     await client.query('COMMIT');
   } catch (e) {

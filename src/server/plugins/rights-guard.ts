@@ -9,12 +9,14 @@
  *
  * The GETs that change data (contract/rights.ts WRITE_GETS) are checked the same way at start-up:
  * each must be registered with `config.write: true` and without a HEAD twin, and a GET marked
- * `config.write` must be in that list (issue #17 item 5).
+ * `config.write` must be in that list (issue #17 item 5). The GETs that check a secret
+ * (contract/rights.ts SECRET_GETS: sign-in, sign-out, manager code, reset link) must likewise
+ * have no HEAD twin (issue #17 item 4): only plain reads answer HEAD.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type pg from 'pg';
 import { CLIENT_HEADER } from '../../contract/api.ts';
-import { API_RIGHTS, type ApiRoute, isWriteGet } from '../../contract/rights.ts';
+import { API_RIGHTS, type ApiRoute, forbidsHead, isWriteGet } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session, config.rights
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
 import { ApiHttpError } from './error-handler.ts';
@@ -75,6 +77,7 @@ export function checkRouteRights(route: RouteOptions): void {
     }
   }
   checkWriteGet(route, methods, key);
+  checkNoHead(route, methods, key);
   documentRequirement(route, key);
 }
 
@@ -108,6 +111,21 @@ function checkWriteGet(route: RouteOptions, methods: readonly string[], key: Api
   }
 }
 
+/**
+ * Holds a GET route that writes or checks a secret (contract/rights.ts forbidsHead) to having
+ * no HEAD twin: registered without HEAD and with `exposeHeadRoute: false`.
+ * @throws Error naming the route and what to change.
+ */
+function checkNoHead(route: RouteOptions, methods: readonly string[], key: ApiRoute): void {
+  if (!forbidsHead(key)) return;
+  if (methods.includes('HEAD') || (methods.includes('GET') && route.exposeHeadRoute !== false)) {
+    throw new Error(
+      `Route ${methods.join(',')} ${route.url} checks a secret or changes data (SECRET_GETS, WRITE_GETS): ` +
+        'it must have no HEAD route (exposeHeadRoute: false)',
+    );
+  }
+}
+
 /** Says in the route's OpenAPI description what it requires; public routes need no credentials. */
 function documentRequirement(route: RouteOptions, key: ApiRoute): void {
   const schema = route.schema;
@@ -124,14 +142,23 @@ function documentRequirement(route: RouteOptions, key: ApiRoute): void {
   if (requirement === 'public') schema.security ??= [];
 }
 
+/**
+ * What the guard needs: the pool, the sessions' sliding minutes and absolute days
+ * (COMPTOIR_SESSION_MINUTES, COMPTOIR_SESSION_MAX_DAYS), and the checked-session cache.
+ */
+export interface GuardOptions {
+  pool: pg.Pool;
+  sessionMinutes: number;
+  sessionMaxDays: number;
+  sessions?: SessionCache;
+}
+
 /** Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when invalid. */
-async function sessionFromRequest(
-  request: FastifyRequest,
-  options: { pool: pg.Pool; sessionMinutes: number; sessions?: SessionCache },
-) {
+async function sessionFromRequest(request: FastifyRequest, options: GuardOptions) {
   const basic = parseBasic(request.headers.authorization);
   if (!basic) return null;
-  return resolveSession(options.pool, basic.login, basic.secret, options.sessionMinutes, options.sessions);
+  const lifetime = { minutes: options.sessionMinutes, maxDays: options.sessionMaxDays };
+  return resolveSession(options.pool, basic.login, basic.secret, lifetime, options.sessions);
 }
 
 /**
@@ -139,10 +166,7 @@ async function sessionFromRequest(
  * registered (the onRoute check only sees routes registered afterwards). With `sessions`,
  * checked sessions are kept in that cache (auth/tokens.ts) instead of read on every call.
  */
-export function installRights(
-  app: FastifyInstance,
-  options: { pool: pg.Pool; sessionMinutes: number; sessions?: SessionCache },
-): void {
+export function installRights(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('session', null);
   app.addHook('onRoute', checkRouteRights);
   // API answers carry users' sales: no shared or browser HTTP cache keeps them (the service

@@ -32,12 +32,15 @@ import { Button } from '../../ui/button.tsx';
  */
 export const NAV = [
   { to: '/home', messageId: 'nav.home' },
+  { to: '/evenements', messageId: 'nav.events', group: 'main' },
   { to: '/rapports', messageId: 'nav.reports' },
   { to: '/tickets', messageId: 'nav.tickets' },
   { to: '/configFavoris', messageId: 'nav.favourites' },
   { to: '/graphs', messageId: 'nav.graphs' },
+  { to: '/bi', messageId: 'nav.bi' },
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/listExports', messageId: 'nav.listExports' },
+  { to: '/anomalies', messageId: 'nav.anomalies', group: 'reports' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },

@@ -2,11 +2,15 @@
  * HTTP of the manager countersignature of safe counts (SPEC.md §7 fluxfin/declare_et_en_attente_de_
  * signatures, fluxfin/contre_signe, bo/checkContreCode) and of the manager codes behind it
  * (bo/setContreCode, ours); the rules are counting/countersignatures.ts's. Every refusal of a
- * code answers the same 400 `BadManagerCode`; both code-checking routes are rate-limited per
- * client like the login, against guessing.
+ * code answers the same 400 `BadManagerCode`. Against guessing (decision record 0020): a code is
+ * checked only for a manager of the caller's sites (403 otherwise), failures are counted per
+ * manager and per session in PostgreSQL (429 with Retry-After while locked), both code-checking
+ * routes are also rate-limited per client address like the login, and bo/checkContreCode has no
+ * HEAD twin (its Content-Length told the answer).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   CheckContreCodeAnswerSchema,
@@ -19,13 +23,16 @@ import {
   SetManagerCodeBodySchema,
   SignaturesAnswerSchema,
 } from '../../../contract/counting.ts';
+import { parseBasic, tokenHash } from '../../auth/tokens.ts';
 import {
+  type CodeCheckCaller,
   checkManagerCode,
   countersignLatestSafeCount,
   setManagerCode,
   signatureStatuses,
 } from '../../counting/countersignatures.ts';
 import { requireSite } from '../../counting/sites.ts';
+import { Throttle, throttlePolicies } from '../../security/throttle.ts';
 import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from '../common.ts';
@@ -52,11 +59,34 @@ function missingField(field: string): ApiHttpError {
   return new ApiHttpError(400, 'BadRequest', `${field} is required, in the body or the query`, { field });
 }
 
+/**
+ * The caller of a code check as counting/countersignatures.ts counts them: scope, session token
+ * hash (the rights guard has checked the token already), user and address.
+ */
+function codeCaller(
+  request: FastifyRequest,
+  session: { userId: number; siteIds: number[] },
+  counters: Pick<CodeCheckCaller, 'throttle' | 'pool'>,
+): CodeCheckCaller {
+  const token = parseBasic(request.headers.authorization)?.secret ?? '';
+  return {
+    siteIds: session.siteIds,
+    tokenHash: tokenHash(token),
+    userId: session.userId,
+    address: request.ip,
+    ...counters,
+  };
+}
+
 /** Registers the signatures list, fluxfin/contre_signe, bo/checkContreCode and bo/setContreCode. */
 export async function countersignRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
   const rateLimit = { max: options.config.loginRatePerMinute, timeWindow: 60_000 };
+  const counters = {
+    pool,
+    throttle: new Throttle(pool, throttlePolicies(options.config.loginFailuresPerIp)),
+  };
 
   api.get(
     '/fluxfin/declare_et_en_attente_de_signatures',
@@ -99,6 +129,7 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
         site: q.restaurantId,
         fiscalDate: q.datefiscale,
         ...countersignerOf(q, request.body),
+        caller: codeCaller(request, session, counters),
       });
     },
   );
@@ -107,16 +138,21 @@ export async function countersignRoutes(app: FastifyInstance, options: CountingO
     '/bo/checkContreCode',
     {
       config: { rights: 'GET bo/checkContreCode', rateLimit },
+      exposeHeadRoute: false,
       schema: {
         summary: "Checks a manager's code (code = the manager's login, contreCode = the code typed)",
+        description:
+          "403 Forbidden when `code` is not a manager of the caller's sites (the code is not checked); " +
+          "429 TooManyRequests with Retry-After while the manager's or the session's counter is locked.",
         tags: ['counting'],
         querystring: z.object({ id: UserIdParam, code: z.string().min(1), contreCode: z.string().min(1) }),
         response: { 200: CheckContreCodeAnswerSchema, ...errorResponses },
       },
     },
     async function checkContreCode(request) {
-      ownSession(request, request.query.id);
-      const manager = await checkManagerCode(pool, request.query.code, request.query.contreCode);
+      const session = ownSession(request, request.query.id);
+      const { code, contreCode } = request.query;
+      const manager = await checkManagerCode(pool, code, contreCode, codeCaller(request, session, counters));
       return { valide: manager !== null, managerName: manager?.login ?? null };
     },
   );

@@ -16,6 +16,7 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { reportClassQueries } from '../../../lib/report-class-queries.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { selection } from '../../../selection/selection-state.ts';
@@ -358,39 +359,25 @@ function DeleteDialog({ deleting, onClose }: { deleting: Favourite | null; onClo
   const intl = useIntl();
   const remove = useRemoveFavouriteMutation();
   return (
-    <Dialog
-      role="alertdialog"
-      title={intl.formatMessage({ id: 'favourites.delete.title' })}
+    <ConfirmDialog
       isOpen={deleting !== null}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) onClose();
+      title={intl.formatMessage({ id: 'favourites.delete.title' })}
+      body={
+        deleting ? intl.formatMessage({ id: 'favourites.delete.body' }, { name: deleting.libelle }) : null
+      }
+      confirmLabel={intl.formatMessage({ id: 'favourites.delete.confirm' })}
+      cancelLabel={intl.formatMessage({ id: 'favourites.cancel' })}
+      busy={remove.isPending}
+      onConfirm={() => {
+        if (!deleting) return;
+        const target = deleting;
+        remove.mutate(target.id, {
+          onSuccess: () => dispatchFavouriteMode({ type: 'removed', id: target.id }),
+          onSettled: onClose,
+        });
       }}
-      isDismissable={!remove.isPending}
-    >
-      {deleting ? (
-        <>
-          <p>{intl.formatMessage({ id: 'favourites.delete.body' }, { name: deleting.libelle })}</p>
-          <div className="fav-buttons">
-            <Button
-              className="fav-danger fav-danger--solid"
-              isDisabled={remove.isPending}
-              onPress={() => {
-                const target = deleting;
-                remove.mutate(target.id, {
-                  onSuccess: () => dispatchFavouriteMode({ type: 'removed', id: target.id }),
-                  onSettled: onClose,
-                });
-              }}
-            >
-              {intl.formatMessage({ id: 'favourites.delete.confirm' })}
-            </Button>
-            <Button autoFocus onPress={onClose} isDisabled={remove.isPending}>
-              {intl.formatMessage({ id: 'favourites.cancel' })}
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </Dialog>
+      onCancel={onClose}
+    />
   );
 }
 

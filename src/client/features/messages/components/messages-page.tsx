@@ -14,8 +14,8 @@ import type { PickerItem } from '../../../selection/components/multi-picker.tsx'
 import { visibleSites } from '../../../selection/site-scope.ts';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { Button } from '../../../ui/button.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
 import { messageQueries, useRemoveMessageMutation } from '../message-queries.ts';
 import { MessageForm } from './message-form.tsx';
 import './messages.css';
@@ -180,32 +180,17 @@ function DeleteDialog({ deleting, onClose }: { deleting: AdminMessage | null; on
   const intl = useIntl();
   const remove = useRemoveMessageMutation();
   return (
-    <Dialog
-      role="alertdialog"
-      title={intl.formatMessage({ id: 'messages.delete.title' })}
+    <ConfirmDialog
       isOpen={deleting !== null}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) onClose();
+      title={intl.formatMessage({ id: 'messages.delete.title' })}
+      body={deleting ? intl.formatMessage({ id: 'messages.delete.body' }, { text: deleting.text }) : null}
+      confirmLabel={intl.formatMessage({ id: 'messages.delete.confirm' })}
+      cancelLabel={intl.formatMessage({ id: 'messages.cancel' })}
+      busy={remove.isPending}
+      onConfirm={() => {
+        if (deleting) remove.mutate(deleting.id, { onSettled: onClose });
       }}
-      isDismissable={!remove.isPending}
-    >
-      {deleting ? (
-        <>
-          <p>{intl.formatMessage({ id: 'messages.delete.body' }, { text: deleting.text })}</p>
-          <div className="msg-buttons">
-            <Button
-              className="msg-danger"
-              isDisabled={remove.isPending}
-              onPress={() => remove.mutate(deleting.id, { onSettled: onClose })}
-            >
-              {intl.formatMessage({ id: 'messages.delete.confirm' })}
-            </Button>
-            <Button autoFocus onPress={onClose} isDisabled={remove.isPending}>
-              {intl.formatMessage({ id: 'messages.cancel' })}
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </Dialog>
+      onCancel={onClose}
+    />
   );
 }

@@ -7,8 +7,7 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Societe } from '../../../../contract/administration.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
 import { removeCompany, removeGroup } from '../sites-admin-queries.ts';
 
@@ -46,41 +45,26 @@ export function RemoveDialog({ target, kind, onClose }: RemoveDialogProps) {
   }
 
   return (
-    <Dialog
-      role="alertdialog"
-      title={intl.formatMessage({ id: `${prefix}.title` })}
+    <ConfirmDialog
       isOpen={target !== null}
-      onOpenChange={(open) => {
-        if (!open) close();
+      title={intl.formatMessage({ id: `${prefix}.title` })}
+      body={target ? intl.formatMessage({ id: `${prefix}.body` }, { name: target.name }) : null}
+      problem={
+        refusal
+          ? intl.formatMessage(
+              { id: refusal.inUse ? `${prefix}.inUse` : refusal.messageId },
+              { names: refusal.inUse?.join(', ') ?? '' },
+            )
+          : null
+      }
+      confirmLabel={intl.formatMessage({ id: 'sitesAdmin.remove.confirm' })}
+      cancelLabel={intl.formatMessage({ id: 'sitesAdmin.cancel' })}
+      busy={busy}
+      onConfirm={() => {
+        if (target) void confirm(target.id);
       }}
-      isDismissable={!busy}
-    >
-      {target ? (
-        <>
-          <p>{intl.formatMessage({ id: `${prefix}.body` }, { name: target.name })}</p>
-          {refusal ? (
-            <p className="sa-form-error" role="alert">
-              {intl.formatMessage(
-                { id: refusal.inUse ? `${prefix}.inUse` : refusal.messageId },
-                { names: refusal.inUse?.join(', ') ?? '' },
-              )}
-            </p>
-          ) : null}
-          <div className="sa-buttons">
-            <Button
-              className="sa-danger sa-danger--solid"
-              isDisabled={busy}
-              onPress={() => void confirm(target.id)}
-            >
-              {intl.formatMessage({ id: 'sitesAdmin.remove.confirm' })}
-            </Button>
-            <Button autoFocus onPress={close} isDisabled={busy}>
-              {intl.formatMessage({ id: 'sitesAdmin.cancel' })}
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </Dialog>
+      onCancel={close}
+    />
   );
 }
 

@@ -27,6 +27,7 @@ import {
   precheckTicketSearch,
   readAmounts,
 } from '../ticket-search.ts';
+import { applyTicketLink, parseTicketLink } from '../ticket-link.ts';
 import { ticketSearch } from '../ticket-search-state.ts';
 import { TicketResults } from './ticket-results.tsx';
 import './tickets.css';
@@ -81,8 +82,14 @@ function checkTicketSearch(
   return { params };
 }
 
-/** The /tickets screen: the selection and the search form, then the results once a search ran. */
-export function TicketsPage() {
+/**
+ * The /tickets screen: the selection and the search form, then the results once a search ran.
+ * `link`: the URL's search params (ticket-link.ts); a link naming a site and a period replaces
+ * the selection and searches at once, as soon as the user's sites are known.
+ */
+export function TicketsPage({ link = {} }: { link?: Record<string, unknown> }) {
+  const [linked] = useState(() => applyTicketLink(parseTicketLink(link)));
+  const linkSearched = useRef(false);
   const intl = useIntl();
   const { user } = useSnapshot(session);
   const form = useSnapshot(ticketSearch);
@@ -104,6 +111,13 @@ export function TicketsPage() {
   useEffect(() => {
     if (results.dataUpdatedAt > 0 && results.data?.total === 0) notify.error('NoTicketToCrit');
   }, [results.dataUpdatedAt, results.data]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searches once, when the sites are known
+  useEffect(() => {
+    if (!linked || linkSearched.current || scope.effective.length === 0) return;
+    linkSearched.current = true;
+    submit();
+  }, [linked, scope.effective.length]);
 
   function submit() {
     setFormError(null);

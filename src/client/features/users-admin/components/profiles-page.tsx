@@ -10,11 +10,12 @@ import { useIntl } from 'react-intl';
 import type { Droit, Profile } from '../../../../contract/administration.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { type ProfileFormProblems, profileRefusal } from '../profile-form-model.ts';
 import { removeProfile, useUsersAdminMutation, usersAdminQueries } from '../users-admin-queries.ts';
-import { FormRefusal, useProblemText } from './form-parts.tsx';
+import { useProblemText } from './form-parts.tsx';
 import { ProfileForm } from './profile-form.tsx';
 import { LoadFailed, labelled } from './list-parts.tsx';
 import './users-admin.css';
@@ -159,36 +160,22 @@ function RemoveProfileDialog({ profile, onClose }: { profile: Profile | null; on
     onClose();
   }
   return (
-    <Dialog
-      role="alertdialog"
-      title={intl.formatMessage({ id: 'profilesAdmin.remove.title' })}
+    <ConfirmDialog
       isOpen={profile !== null}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) close();
+      title={intl.formatMessage({ id: 'profilesAdmin.remove.title' })}
+      body={
+        profile ? intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: profile.titre }) : null
+      }
+      problem={text(problems?.form)}
+      confirmLabel={intl.formatMessage({ id: 'profilesAdmin.remove.confirm' })}
+      cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+      busy={remove.isPending}
+      onConfirm={() => {
+        if (!profile) return;
+        setProblems(null);
+        remove.mutateAsync(profile.id).then(close, (e: unknown) => setProblems(profileRefusal(e)));
       }}
-      isDismissable={!remove.isPending}
-    >
-      {profile ? (
-        <>
-          <p>{intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: profile.titre })}</p>
-          <FormRefusal text={text(problems?.form)} />
-          <div className="ua-buttons">
-            <Button
-              className="ua-danger ua-danger--solid"
-              isDisabled={remove.isPending}
-              onPress={() => {
-                setProblems(null);
-                remove.mutateAsync(profile.id).then(close, (e: unknown) => setProblems(profileRefusal(e)));
-              }}
-            >
-              {intl.formatMessage({ id: 'profilesAdmin.remove.confirm' })}
-            </Button>
-            <Button autoFocus onPress={close} isDisabled={remove.isPending}>
-              {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </Dialog>
+      onCancel={close}
+    />
   );
 }

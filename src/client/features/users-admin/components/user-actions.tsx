@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import type { Utilisateur } from '../../../../contract/administration.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { formProblem, type Problem } from '../user-form-model.ts';
 import { removeUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
 import { FormRefusal, useProblemText } from './form-parts.tsx';
@@ -92,36 +92,20 @@ export function RemoveUserDialog({ user, onClose }: { user: Utilisateur | null; 
     onClose();
   }
   return (
-    <Dialog
-      role="alertdialog"
-      title={intl.formatMessage({ id: 'usersAdmin.remove.title' })}
+    <ConfirmDialog
       isOpen={user !== null}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) close();
+      title={intl.formatMessage({ id: 'usersAdmin.remove.title' })}
+      body={user ? intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: user.login }) : null}
+      problem={text(problem)}
+      confirmLabel={intl.formatMessage({ id: 'usersAdmin.remove.confirm' })}
+      cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+      busy={remove.isPending}
+      onConfirm={() => {
+        if (!user) return;
+        setProblem(null);
+        remove.mutateAsync(user.id).then(close, (e: unknown) => setProblem(formProblem(e)));
       }}
-      isDismissable={!remove.isPending}
-    >
-      {user ? (
-        <>
-          <p>{intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: user.login })}</p>
-          <FormRefusal text={text(problem)} />
-          <div className="ua-buttons">
-            <Button
-              className="ua-danger ua-danger--solid"
-              isDisabled={remove.isPending}
-              onPress={() => {
-                setProblem(null);
-                remove.mutateAsync(user.id).then(close, (e: unknown) => setProblem(formProblem(e)));
-              }}
-            >
-              {intl.formatMessage({ id: 'usersAdmin.remove.confirm' })}
-            </Button>
-            <Button autoFocus onPress={close} isDisabled={remove.isPending}>
-              {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </Dialog>
+      onCancel={close}
+    />
   );
 }

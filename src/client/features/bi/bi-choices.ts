@@ -1,0 +1,52 @@
+/**
+ * The explorer's choice (measure, two dimensions, comparison) and which options go with the rest
+ * of it (contract/bi.ts measureAllowed, the server's own rule): the screen greys out the others.
+ */
+import {
+  BI_DIMENSIONS,
+  BI_MEASURES,
+  type BiComparison,
+  type BiDimension,
+  type BiMeasure,
+  measureAllowed,
+} from '../../../contract/bi.ts';
+
+/** The explorer's choice; a dimension may be absent (null). */
+export interface ExploreChoice {
+  measure: BiMeasure;
+  dimension1: BiDimension | null;
+  dimension2: BiDimension | null;
+  comparison: BiComparison;
+}
+
+/** The choice the screen opens on: net sales by site against the year before. */
+export const DEFAULT_CHOICE: ExploreChoice = {
+  measure: 'NET',
+  dimension1: 'SITE',
+  dimension2: null,
+  comparison: 'YEAR',
+};
+
+const dims = (...d: (BiDimension | null)[]) => d.filter((x): x is BiDimension => x !== null);
+
+/** Measures that cannot be read by the chosen dimensions. */
+export function unavailableMeasures(choice: ExploreChoice): BiMeasure[] {
+  return BI_MEASURES.filter((m) => !measureAllowed(m, dims(choice.dimension1, choice.dimension2)));
+}
+
+/**
+ * Dimensions that cannot take the place of dimension `slot` (1 or 2) with the rest of the choice:
+ * no aggregate holds them with the measure and the other dimension, or they are the other one.
+ */
+export function unavailableDimensions(choice: ExploreChoice, slot: 1 | 2): BiDimension[] {
+  const other = slot === 1 ? choice.dimension2 : choice.dimension1;
+  return BI_DIMENSIONS.filter((d) => d === other || !measureAllowed(choice.measure, dims(d, other)));
+}
+
+/** Whether the server can answer `choice` (the show button is disabled otherwise). */
+export function choiceAllowed(choice: ExploreChoice): boolean {
+  return (
+    measureAllowed(choice.measure, dims(choice.dimension1, choice.dimension2)) &&
+    (choice.dimension1 === null || choice.dimension1 !== choice.dimension2)
+  );
+}

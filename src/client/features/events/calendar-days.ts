@@ -1,0 +1,117 @@
+/**
+ * What the calendar shows of each day, computed apart from the components: the period a view
+ * covers, the events of a day, the forecast of the chosen sites summed for a day, and one
+ * reliability figure for those sites (contract/forecast.ts: WAPE of the last 8 weeks' backtest).
+ *
+ * Several sites have several WAPEs; the figure shown beside a sum is their mean weighted by each
+ * site's forecast over the period shown, so a big site's reliability counts for what it weighs in
+ * the sum. For one site it is that site's WAPE exactly.
+ */
+import { addDays } from 'date-fns/addDays';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfWeek } from 'date-fns/startOfWeek';
+import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
+import type { LocalEvent } from '../../../contract/events.ts';
+import type { ForecastAnswer } from '../../../contract/forecast.ts';
+
+/** The calendar's two views. */
+export type CalendarView = 'month' | 'week';
+
+/** A period of wire dates, both included. */
+export interface WirePeriod {
+  dateDebut: string;
+  dateFin: string;
+}
+
+/** The forecast data of an answer (`data` of GET previsions). */
+export type ForecastData = ForecastAnswer['data'];
+
+function wire(day: string): Date {
+  const d = parseWireDate(day);
+  if (!d) throw new RangeError(`not a wire date: ${day}`);
+  return d;
+}
+
+/**
+ * The days `view` shows around `day`: its month (1st to last), or its week, Monday to Sunday
+ * (the fiscal week of the chain's reports, whatever the language's first weekday).
+ */
+export function periodOf(view: CalendarView, day: string): WirePeriod {
+  const d = wire(day);
+  if (view === 'month') return { dateDebut: toWireDate(startOfMonth(d)), dateFin: toWireDate(endOfMonth(d)) };
+  const monday = startOfWeek(d, { weekStartsOn: 1 });
+  return { dateDebut: toWireDate(monday), dateFin: toWireDate(addDays(monday, 6)) };
+}
+
+/** `day` moved by `step` months (month view) or weeks (week view), as a wire date. */
+export function shiftDay(view: CalendarView, day: string, step: number): string {
+  const d = wire(day);
+  if (view === 'week') return toWireDate(addDays(d, 7 * step));
+  const first = new Date(d.getFullYear(), d.getMonth() + step, 1);
+  return toWireDate(first);
+}
+
+/** Every day of `period`, in order. */
+export function daysOf(period: WirePeriod): string[] {
+  const out: string[] = [];
+  for (let d = wire(period.dateDebut); toWireDate(d) <= period.dateFin; d = addDays(d, 1))
+    out.push(toWireDate(d));
+  return out;
+}
+
+/** The events running on `day` (start ≤ day ≤ end), in the server's order. */
+export function eventsOn(events: readonly LocalEvent[], day: string): LocalEvent[] {
+  return events.filter((e) => e.dateDebut <= day && day <= e.dateFin);
+}
+
+/** The chosen sites' forecast for one day, in cents; `actualCents` null when no site has sales yet. */
+export interface DayForecast {
+  forecastCents: number;
+  actualCents: number | null;
+}
+
+/** The forecast of `day` summed over the answer's sites; null when the answer has no such day. */
+export function forecastOn(data: ForecastData | undefined, day: string): DayForecast | null {
+  if (!data) return null;
+  let found = false;
+  let forecastCents = 0;
+  let actualCents: number | null = null;
+  for (const site of data.sites) {
+    const d = site.days.find((x) => x.fiscalDate === day);
+    if (!d) continue;
+    found = true;
+    forecastCents += d.forecastCents;
+    if (d.actualCents !== null) actualCents = (actualCents ?? 0) + d.actualCents;
+  }
+  return found ? { forecastCents, actualCents } : null;
+}
+
+/** One reliability for the sites of an answer: a WAPE (fraction) and the backtest weeks behind it. */
+export interface SitesReliability {
+  wape: number;
+  weeks: number;
+}
+
+/**
+ * The WAPE of the answer's sites weighted by their forecast (see the module comment); sites
+ * without a backtest are left out; null when none has one.
+ */
+export function reliabilityOf(data: ForecastData | undefined): SitesReliability | null {
+  if (!data) return null;
+  let weighted = 0;
+  let weight = 0;
+  let weeks = 0;
+  let any: number | null = null;
+  for (const site of data.sites) {
+    const { wape } = site.reliability;
+    if (wape === null || site.reliability.weeks === 0) continue;
+    const total = site.days.reduce((sum, d) => sum + d.forecastCents, 0);
+    weighted += wape * total;
+    weight += total;
+    weeks = Math.max(weeks, site.reliability.weeks);
+    any = wape;
+  }
+  if (any === null) return null;
+  return { wape: weight > 0 ? weighted / weight : any, weeks };
+}

@@ -1,0 +1,155 @@
+/**
+ * One day of the calendar told in full: its date, the forecast of the chosen sites with its
+ * measured reliability ("fiable à ±x % sur les 8 dernières semaines", from the backtest's WAPE),
+ * the actual sales once there are some, and the events running that day with their type,
+ * channel, impact, period and sites. Users with the right EVENEMENTS get add, change and delete
+ * buttons; the others read. This is what a screen reader hears of a day: the month grid's cells
+ * only name their date.
+ */
+import { useIntl } from 'react-intl';
+import { parseWireDate } from '../../../../contract/dates.ts';
+import type { LocalEvent } from '../../../../contract/events.ts';
+import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { Button } from '../../../ui/button.tsx';
+import type { DayForecast, SitesReliability } from '../calendar-days.ts';
+
+/** The forecast of a day as the page has it: not for this user, on its way, failed, or there. */
+export type ForecastState =
+  | { kind: 'hidden' }
+  | { kind: 'loading' }
+  | { kind: 'error' }
+  | { kind: 'ready'; day: DayForecast | null; reliability: SitesReliability | null; currency: string };
+
+/** What the event lines and their buttons need besides the events. */
+export interface EventActions {
+  siteNames: ReadonlyMap<number, string>;
+  /** The user holds EVENEMENTS. */
+  canWrite: boolean;
+  /** The device is online (writes need the network). */
+  online: boolean;
+  onAdd: (day: string) => void;
+  onEdit: (event: LocalEvent) => void;
+  onDelete: (event: LocalEvent) => void;
+}
+
+export interface DayDetailsProps extends EventActions {
+  day: string;
+  events: readonly LocalEvent[];
+  forecast: ForecastState;
+  /** Heading level: 2 under the month grid, 3 in the week's list. */
+  level: 2 | 3;
+}
+
+/** "vendredi 12/06/2026": the weekday in the user's language, the date DD/MM/YYYY in every one. */
+export function useDayTitle(): (day: string) => string {
+  const intl = useIntl();
+  return (day) => {
+    const date = parseWireDate(day);
+    const weekday = date ? intl.formatDate(date, { weekday: 'long' }) : '';
+    return `${weekday} ${formatDate(day)}`.trim();
+  };
+}
+
+/** The day of the module comment. */
+export function DayDetails(props: DayDetailsProps) {
+  const intl = useIntl();
+  const title = useDayTitle()(props.day);
+  const Heading = props.level === 2 ? 'h2' : 'h3';
+  const headingId = `ev-day-${props.day}-${props.level}`;
+  return (
+    <section className="ev-day" aria-labelledby={headingId} data-day={props.day}>
+      <Heading className="ev-day__title" id={headingId}>
+        {title}
+      </Heading>
+      <ForecastLine state={props.forecast} />
+      {props.events.length === 0 ? (
+        <p className="ev-muted">{intl.formatMessage({ id: 'events.none' })}</p>
+      ) : (
+        <ul className="ev-list">
+          {props.events.map((e) => (
+            <EventLine key={e.uuid_evt} event={e} {...props} />
+          ))}
+        </ul>
+      )}
+      {props.canWrite ? (
+        <Button onPress={() => props.onAdd(props.day)} isDisabled={!props.online}>
+          {intl.formatMessage({ id: 'events.addOn' }, { date: formatDate(props.day) })}
+        </Button>
+      ) : null}
+    </section>
+  );
+}
+
+/** The forecast, its reliability and the actual sales of the day, or why they are not shown. */
+function ForecastLine({ state }: { state: ForecastState }) {
+  const intl = useIntl();
+  if (state.kind === 'hidden') return null;
+  if (state.kind !== 'ready') {
+    const id = state.kind === 'loading' ? 'events.forecast.loading' : 'events.forecast.error';
+    return <p className="ev-muted">{intl.formatMessage({ id })}</p>;
+  }
+  if (!state.day) return <p className="ev-muted">{intl.formatMessage({ id: 'events.forecast.none' })}</p>;
+  const money = (cents: number) => formatMoney(cents, state.currency, intl.locale);
+  const r = state.reliability;
+  return (
+    <dl className="ev-forecast">
+      <div>
+        <dt>{intl.formatMessage({ id: 'events.forecast' })}</dt>
+        <dd>
+          <span className="ev-forecast__amount">{money(state.day.forecastCents)}</span>{' '}
+          <span className="ev-forecast__reliability">
+            {r
+              ? intl.formatMessage(
+                  { id: 'events.reliability' },
+                  { percent: Math.round(r.wape * 100), weeks: r.weeks },
+                )
+              : intl.formatMessage({ id: 'events.reliability.none' })}
+          </span>
+        </dd>
+      </div>
+      {state.day.actualCents !== null ? (
+        <div>
+          <dt>{intl.formatMessage({ id: 'events.actual' })}</dt>
+          <dd>{money(state.day.actualCents)}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/** One event of the day, and its change / delete buttons for a user who may write. */
+function EventLine({ event, ...actions }: { event: LocalEvent } & EventActions) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const sign = event.typeImpact === 'Positive' ? '+' : '−';
+  const sites = event.perim_affects.map((id) => actions.siteNames.get(id) ?? `#${id}`).join(', ');
+  return (
+    <li className={`ev-event ev-event--${event.typeImpact.toLowerCase()}`}>
+      <p className="ev-event__name">
+        <strong>{event.designation}</strong>{' '}
+        <span className="ev-event__impact">
+          {sign}
+          {intl.formatNumber(event.tauxImpact)} %
+        </span>
+      </p>
+      <p className="ev-event__facts">
+        {t(`events.type.${event.typeEvenement}`)} · {t(`events.channel.${event.canalVente}`)} ·{' '}
+        {t(`events.impact.${event.typeImpact}`)}
+        {event.plu ? ` · ${t('events.pluIs', { plu: event.plu })}` : ''}
+      </p>
+      <p className="ev-event__facts">
+        {t('events.period', { from: formatDate(event.dateDebut), to: formatDate(event.dateFin) })} · {sites}
+      </p>
+      {actions.canWrite ? (
+        <div className="ev-buttons">
+          <Button onPress={() => actions.onEdit(event)} isDisabled={!actions.online}>
+            {t('events.edit', { name: event.designation })}
+          </Button>
+          <Button onPress={() => actions.onDelete(event)} isDisabled={!actions.online}>
+            {t('events.delete', { name: event.designation })}
+          </Button>
+        </div>
+      ) : null}
+    </li>
+  );
+}

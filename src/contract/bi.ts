@@ -1,0 +1,232 @@
+/**
+ * Wire shapes of the KPI/BI area (issue #19 "KPI / BI area"; SPEC.md §2 /bi, /tracker, /totalKPI):
+ * GET bo/bi/explore (one measure by up to two dimensions over a period and its comparison
+ * period), GET bo/bi/totalKPI (the chain's key figures by company, group and site) and GET
+ * bo/bi/tracker (today hour by hour per site). Every amount is integer cents including VAT;
+ * every answer is read from the per-day aggregates (server/db/schema-aggregates.ts), never from
+ * the ticket lines, so a year of a chain answers in tens of milliseconds.
+ *
+ * Which measure each dimension can be read with is written once here ({@link measureAllowed}):
+ * the server refuses the other pairs (400 `BadRequest` with `details.unsupported`: the
+ * measure and dimensions) and the screen greys them out.
+ * Discounts are not a measure: the aggregates do not hold them apart from the sales.
+ */
+import { z } from 'zod';
+import { parseWireDate } from './dates.ts';
+
+/** Measures of the explorer. Units: NET and AVERAGE_TICKET cents incl. VAT, ITEMS quantity, others counts. */
+export const BI_MEASURES = ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS', 'ITEMS'] as const;
+export type BiMeasure = (typeof BI_MEASURES)[number];
+
+/** Dimensions of the explorer (labels `bi.dimension.<key>`). */
+export const BI_DIMENSIONS = [
+  'SITE',
+  'GROUP',
+  'COMPANY',
+  'FAMILY',
+  'DAY_PART',
+  'WEEKDAY',
+  'HOUR',
+  'TERMINAL',
+  'SELLER',
+  'PAYMENT',
+  'VAT',
+] as const;
+export type BiDimension = (typeof BI_DIMENSIONS)[number];
+
+/** Comparison periods: the same number of days just before, or the same weekdays 364 days earlier. */
+export const BI_COMPARISONS = ['PREVIOUS', 'YEAR'] as const;
+export type BiComparison = (typeof BI_COMPARISONS)[number];
+
+/** Dimensions any per-site, per-day aggregate can be grouped by. */
+const SITE_LEVEL: readonly BiDimension[] = ['SITE', 'GROUP', 'COMPANY', 'WEEKDAY'];
+
+/**
+ * The aggregate family each breakdown dimension is read from, and the measures that family holds
+ * (schema-aggregates.ts): hours and day parts from `daily_hour_sales`, terminals and sellers
+ * from their tables (tickets and sales), families from `daily_family_sales` (sales, quantity),
+ * VAT rates and payment methods only as amounts.
+ */
+export const BI_BREAKDOWNS: Record<string, { source: string; measures: readonly BiMeasure[] }> = {
+  HOUR: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS'] },
+  DAY_PART: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS'] },
+  TERMINAL: { source: 'terminal', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET'] },
+  SELLER: { source: 'seller', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET'] },
+  FAMILY: { source: 'family', measures: ['NET', 'ITEMS'] },
+  VAT: { source: 'vat', measures: ['NET'] },
+  PAYMENT: { source: 'payment', measures: ['NET'] },
+};
+
+/**
+ * Whether `measure` can be read by `dimensions` (up to two): every site-level dimension goes
+ * with every measure; the breakdown dimensions must all come from one aggregate family that
+ * holds the measure. Covers by family, for instance, is not held anywhere.
+ */
+export function measureAllowed(measure: BiMeasure, dimensions: readonly BiDimension[]): boolean {
+  const breakdowns = dimensions.filter((d) => !SITE_LEVEL.includes(d));
+  const sources = new Set(breakdowns.map((d) => BI_BREAKDOWNS[d]!.source));
+  if (sources.size > 1) return false;
+  return breakdowns.every((d) => BI_BREAKDOWNS[d]!.measures.includes(measure));
+}
+
+const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
+
+/** Comma-separated ids (`1,2,3`); empty or absent = every site of the caller's scope. */
+const SiteList = z
+  .string()
+  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'comma-separated site ids')
+  .optional()
+  .transform((v) => (v ? v.split(',').map(Number) : []))
+  .pipe(z.array(z.number().int().min(1).max(2147483647)))
+  .describe('restaurantIds, comma-separated; empty or absent = every site of the scope');
+
+/** Longest period of the explorer and the key figures, in days (two years and a bit). */
+export const BI_MAX_DAYS = 731;
+
+/** Query of GET bo/bi/explore. */
+export const BiExploreQuerySchema = z.object({
+  id: z.coerce.number().int().min(1).max(2147483647).describe('id of the signed-in user'),
+  sites: SiteList,
+  dateDebut: WireDate.describe('first fiscal date, YYYY-MM-DD'),
+  dateFin: WireDate.describe('last fiscal date, YYYY-MM-DD (included)'),
+  measure: z.enum(BI_MEASURES),
+  dimension1: z.enum(BI_DIMENSIONS).optional(),
+  dimension2: z.enum(BI_DIMENSIONS).optional(),
+  comparison: z.enum(BI_COMPARISONS).default('YEAR'),
+  format: z.enum(['JSON', 'CSV', 'XLSX']).default('JSON'),
+  language: z.enum(['fr', 'en', 'de']).default('fr').describe('language of the labels and of an export'),
+});
+export type BiExploreQuery = z.infer<typeof BiExploreQuerySchema>;
+
+/** A period, both ends included. */
+export const BiPeriodSchema = z.object({ dateDebut: z.string(), dateFin: z.string() });
+
+/** One row of the explorer: a combination of the dimensions' values. */
+export const BiRowSchema = z.object({
+  keys: z
+    .array(z.string().nullable())
+    .describe('raw key per dimension (null: none, e.g. a line with no family)'),
+  labels: z.array(z.string()).describe('label per dimension, in the request language'),
+  value: z.number().nullable().describe('measure over the period; null when the row has no data there'),
+  comparisonValue: z.number().nullable().describe('measure over the comparison period; null: no data'),
+});
+export type BiRow = z.infer<typeof BiRowSchema>;
+
+/** Answer of GET bo/bi/explore (format JSON). */
+export const BiExploreAnswerSchema = z.object({
+  data: z.object({
+    measure: z.enum(BI_MEASURES),
+    dimensions: z.array(z.enum(BI_DIMENSIONS)),
+    currency: z.string(),
+    period: BiPeriodSchema,
+    comparison: BiPeriodSchema.extend({ kind: z.enum(BI_COMPARISONS) }),
+    rows: z.array(BiRowSchema),
+    total: z.object({ value: z.number().nullable(), comparisonValue: z.number().nullable() }),
+  }),
+});
+export type BiExploreAnswer = z.infer<typeof BiExploreAnswerSchema>;
+
+/** A view of the explorer as the screen saves it (local storage, see features/bi). */
+export const BiViewSchema = z.object({
+  name: z.string().min(1).max(80),
+  measure: z.enum(BI_MEASURES),
+  dimension1: z.enum(BI_DIMENSIONS).nullable(),
+  dimension2: z.enum(BI_DIMENSIONS).nullable(),
+  comparison: z.enum(BI_COMPARISONS),
+});
+export type BiView = z.infer<typeof BiViewSchema>;
+
+/** Query of GET bo/bi/totalKPI. */
+export const BiKpiQuerySchema = z.object({
+  id: BiExploreQuerySchema.shape.id,
+  sites: SiteList,
+  dateDebut: WireDate.describe('first fiscal date, YYYY-MM-DD'),
+  dateFin: WireDate.describe('last fiscal date, YYYY-MM-DD (included)'),
+});
+
+/**
+ * Key figures of one line (chain, company, group or site) over one period. Rates are fractions
+ * (0.02 = 2 %); null when they have no base (no ticket).
+ */
+export const BiFiguresSchema = z.object({
+  netCents: z.number().int(),
+  tickets: z.number().int(),
+  averageTicketCents: z.number().int().nullable(),
+  covers: z.number().int(),
+  itemsPerTicket: z.number().nullable(),
+  cancellationRate: z.number().nullable().describe('cancellation tickets ÷ sale tickets'),
+  correctionRate: z.number().nullable().describe('voided lines ÷ (kept + voided lines)'),
+  cashVarianceCents: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Σ counted − expected of the latest cash count of each terminal and day; null: none'),
+});
+export type BiFigures = z.infer<typeof BiFiguresSchema>;
+
+/**
+ * How complete the year-before data is: FULL (every site had sales on at least 90 % of the days
+ * the current period has), PARTIAL, or NONE. Issue #20 item 13: no percentage on a partial base.
+ */
+export const BI_COVERAGES = ['FULL', 'PARTIAL', 'NONE'] as const;
+
+/** One line of the key figures. */
+export const BiKpiLineSchema = z.object({
+  level: z.enum(['CHAIN', 'COMPANY', 'GROUP', 'SITE']),
+  key: z.string().describe('`chain`, or the company, group or site id'),
+  label: z.string(),
+  current: BiFiguresSchema,
+  yearBefore: BiFiguresSchema,
+  yearBeforeCoverage: z.enum(BI_COVERAGES),
+  forecastCents: z.number().int().nullable().describe('forecast net sales of the period; null: none'),
+  sparkline: z.array(z.number().int()).describe('net sales per fiscal date of the period, cents'),
+});
+export type BiKpiLine = z.infer<typeof BiKpiLineSchema>;
+
+/** Answer of GET bo/bi/totalKPI. */
+export const BiKpiAnswerSchema = z.object({
+  data: z.object({
+    currency: z.string(),
+    period: BiPeriodSchema,
+    yearBefore: BiPeriodSchema,
+    lines: z.array(BiKpiLineSchema),
+  }),
+});
+export type BiKpiAnswer = z.infer<typeof BiKpiAnswerSchema>;
+
+/** Query of GET bo/bi/tracker. */
+export const BiTrackerQuerySchema = z.object({
+  id: BiExploreQuerySchema.shape.id,
+  sites: SiteList,
+});
+
+/** One site of the tracker: today hour by hour (local hours 0–23 of the site's clock). */
+export const BiTrackerSiteSchema = z.object({
+  siteId: z.number().int(),
+  libelle: z.string(),
+  fiscalDate: z.string().describe("the site's fiscal date today"),
+  hours: z.array(
+    z.object({
+      hour: z.number().int().min(0).max(23),
+      netCents: z.number().int(),
+      tickets: z.number().int(),
+      lastYearCents: z.number().int().describe('same weekday 364 days earlier, same hour'),
+    }),
+  ),
+  netCents: z.number().int().describe('today so far'),
+  lastYearSameTimeCents: z.number().int().describe('364 days earlier, up to the same hour'),
+  lastYearDayCents: z.number().int().describe('364 days earlier, whole day'),
+  forecastCents: z.number().int().nullable().describe("today's forecast, whole day; null: none"),
+  rank: z.number().int().describe('1 = highest sales so far today'),
+});
+export type BiTrackerSite = z.infer<typeof BiTrackerSiteSchema>;
+
+/** Answer of GET bo/bi/tracker. */
+export const BiTrackerAnswerSchema = z.object({
+  data: z.object({
+    currency: z.string(),
+    refreshedAt: z.string().describe('ISO instant the figures were read'),
+    sites: z.array(BiTrackerSiteSchema),
+  }),
+});
+export type BiTrackerAnswer = z.infer<typeof BiTrackerAnswerSchema>;

@@ -1,0 +1,69 @@
+/**
+ * GET withCredentials/collab/previsions (SPEC.md §7, issue #19): the sales forecast of the
+ * chosen sites per fiscal date and day part, with its reliability measured on the last 8
+ * weeks (forecast/previsions.ts; method: docs/decisions/0017-sales-forecast-method.md).
+ * Chosen sites none of which is in the scope: 403 `Forbidden`; empty scope: 400 `NoSites`;
+ * more than 62 days: 400 `MaxReportDays`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { parseWireDate } from '../../contract/dates.ts';
+import { ForecastAnswerSchema } from '../../contract/forecast.ts';
+import type { Database } from '../db/connect.ts';
+import { installForecastCache, warmForecasts } from '../forecast/forecast.ts';
+import { previsions } from '../forecast/previsions.ts';
+import { errorResponses, ownSession, QueryIntList, UserIdParam } from './common.ts';
+
+const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
+
+const PrevisionsQuery = z.object({
+  id: UserIdParam,
+  sites: QueryIntList.pipe(z.array(z.number().int().min(1).max(2_147_483_647)).max(1_000)).describe(
+    'restaurantIds, comma-separated or repeated; empty or absent = every site of the scope',
+  ),
+  dateDebut: WireDate.describe('first fiscal date (YYYY-MM-DD)'),
+  dateFin: WireDate.describe('last fiscal date (YYYY-MM-DD), at most 62 days after dateDebut'),
+});
+
+/**
+ * Registers GET withCredentials/collab/previsions, installs the forecast cache of the pool on
+ * the change feed, and fits every site's model in the background once the server is ready.
+ */
+export async function forecastRoutes(app: FastifyInstance, options: { database: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = options.database;
+  installForecastCache(pool, app.changes); // the server's change feed (app.ts)
+  const warming = new AbortController();
+  app.addHook('onReady', function warmForecastCache() {
+    // Not awaited: the server answers while the models are fitted, one site at a time.
+    warmForecasts(pool, warming.signal).catch((err) => app.log.warn({ err }, 'forecast warm-up failed'));
+  });
+  app.addHook('onClose', function stopForecastWarmUp() {
+    warming.abort();
+  });
+
+  api.get(
+    '/withCredentials/collab/previsions',
+    {
+      config: { rights: 'GET withCredentials/collab/previsions' },
+      schema: {
+        summary:
+          'Sales forecast per site, fiscal date and day part (cents incl. VAT), with its measured reliability',
+        tags: ['forecast'],
+        querystring: PrevisionsQuery,
+        response: { 200: ForecastAnswerSchema, ...errorResponses },
+      },
+    },
+    async function getPrevisions(request) {
+      const session = ownSession(request, request.query.id);
+      return previsions(pool, {
+        siteIds: request.query.sites,
+        scope: session.siteIds,
+        dateDebut: request.query.dateDebut,
+        dateFin: request.query.dateFin,
+        userCurrency: session.currency,
+      });
+    },
+  );
+}

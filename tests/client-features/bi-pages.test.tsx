@@ -1,0 +1,154 @@
+/**
+ * The three KPI/BI screens rendered with react-dom in happy-dom against the real API server (a
+ * TestApp on a fresh PostgreSQL with the hand-made chain of tests/server/bi-fixture.ts): /bi
+ * shows the explorer's rows and greys out what no aggregate holds, saves a view on this device;
+ * /totalKPI says "partial data" instead of a percentage; /tracker shows the sites ranked with
+ * the time of its last refresh.
+ */
+import { BI_PASSWORD, t } from './bi-api.ts';
+import { act } from 'react';
+import type { Root } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../i18n/en.json';
+import { unavailableDimensions, unavailableMeasures } from '../../src/client/features/bi/bi-choices.ts';
+import { readViews } from '../../src/client/features/bi/bi-views.ts';
+import { BiPage } from '../../src/client/features/bi/components/bi-page.tsx';
+import { KpiPage } from '../../src/client/features/kpi/components/kpi-page.tsx';
+import { TrackerPage } from '../../src/client/features/tracker/components/tracker-page.tsx';
+import { i18nState } from '../../src/client/lib/i18n.tsx';
+import { session, signIn } from '../../src/client/lib/session.ts';
+import { resetSelection, selection } from '../../src/client/selection/selection-state.ts';
+import { LYON, PARIS } from '../server/bi-fixture.ts';
+import {
+  inputLabelled,
+  renderScreen,
+  seedReferenceData,
+  submitForm,
+  testSite,
+  typeInto,
+  unmountScreen,
+  waitUntil,
+} from './support.tsx';
+
+let screen: { container: HTMLDivElement; root: Root } | null = null;
+
+beforeAll(async () => {
+  await signIn('analyste', BI_PASSWORD);
+  // Amounts follow the interface's language, as the catalogue the screens are given.
+  i18nState.language = 'en';
+});
+
+afterEach(() => {
+  if (screen) unmountScreen(screen);
+  screen = null;
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+/** Reference data as the server holds it (Paris and Lyon in euros) and the period 2–3 March 2026. */
+function chooseParisAndLyon() {
+  resetSelection();
+  seedReferenceData([testSite(PARIS, 'Paris'), testSite(LYON, 'Lyon')]);
+  selection.period = { kind: 'custom', debut: '02/03/2026', fin: '03/03/2026' };
+}
+
+/** Presses the button named `name` and waits for `ready`. */
+async function press(name: string, ready: () => boolean) {
+  const button = [...screen!.container.querySelectorAll('button')].find((b) => b.textContent === name);
+  expect(button, name).toBeTruthy();
+  await act(async () => {
+    button!.click();
+  });
+  await waitUntil(ready, 5000, 20);
+}
+
+const tableText = (label: string) =>
+  [...screen!.container.querySelectorAll(`table[aria-label="${label}"] tbody tr`)].map((r) =>
+    [...r.children].map((c) => c.textContent),
+  );
+
+describe('KPI/BI screens against the server', () => {
+  it('/bi shows net sales by site against the year before, in cents turned into euros', async () => {
+    chooseParisAndLyon();
+    screen = await renderScreen(<BiPage />, 'en', en);
+    await press(
+      'Show',
+      () => screen!.container.querySelector('table[aria-label="Net sales (incl. VAT): figures"]') !== null,
+    );
+    expect(tableText('Net sales (incl. VAT): figures')).toEqual([
+      ['Lyon', '€62.00', '€20.00', '+210%'],
+      ['Paris', '€58.00', '€15.00', '+286.7%'],
+      ['Total', '€120.00', '€35.00', '+242.9%'],
+    ]);
+  });
+
+  it('/bi greys out the measures no aggregate holds with the chosen dimension (the server refuses them too)', async () => {
+    // Covers, tickets and average ticket by family: in no aggregate.
+    expect(
+      unavailableMeasures({ measure: 'NET', dimension1: 'FAMILY', dimension2: null, comparison: 'YEAR' }),
+    ).toEqual(['TICKETS', 'AVERAGE_TICKET', 'COVERS']);
+    expect(
+      unavailableDimensions(
+        { measure: 'COVERS', dimension1: 'SITE', dimension2: null, comparison: 'YEAR' },
+        2,
+      ),
+    ).toEqual(['SITE', 'FAMILY', 'TERMINAL', 'SELLER', 'PAYMENT', 'VAT']);
+  });
+
+  it('/bi saves a view on this device and lists it', async () => {
+    chooseParisAndLyon();
+    screen = await renderScreen(<BiPage />, 'en', en);
+    const input = inputLabelled('View name', screen.container);
+    await typeInto(input, 'Sites vs last year');
+    await submitForm('bi-views-form');
+    expect(screen.container.textContent).toContain('Open “Sites vs last year”');
+    expect(readViews(session.user!.id)).toEqual([
+      {
+        name: 'Sites vs last year',
+        measure: 'NET',
+        dimension1: 'SITE',
+        dimension2: null,
+        comparison: 'YEAR',
+      },
+    ]);
+  });
+
+  it('/totalKPI says "partial data" where the year before is incomplete, never a percentage', async () => {
+    chooseParisAndLyon();
+    screen = await renderScreen(<KpiPage />, 'en', en);
+    await press(
+      'Show',
+      () => screen!.container.querySelector('table[aria-label="Key figures by scope"]') !== null,
+    );
+    const rows = tableText('Key figures by scope');
+    expect(rows.map((r) => r[0])).toEqual([
+      'All chosen sites',
+      'Company: Brasserie du Nord SAS',
+      'Group: Sud',
+      'Paris',
+      'Lyon',
+    ]);
+    expect(rows[0]!.slice(1, 5)).toEqual(['€120.00', 'partial data', 'no data', '5']);
+    // The sparkline is for the eye only.
+    expect(screen.container.querySelector('svg.kpi-sparkline')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('/tracker ranks the sites and tells when it was refreshed', async () => {
+    chooseParisAndLyon();
+    screen = await renderScreen(<TrackerPage />, 'en', en);
+    await waitUntil(
+      () => screen!.container.querySelector('table[aria-label="Sites ranked"]') !== null,
+      5000,
+      20,
+    );
+    expect(tableText('Sites ranked').map((r) => r.slice(0, 2))).toEqual([
+      ['1', 'Paris'],
+      ['2', 'Lyon'],
+    ]);
+    expect(screen.container.querySelector('.tracker-refreshed')?.textContent).toMatch(
+      /^Updated on \d\d\/\d\d\/\d{4} at \d\d:\d\d$/,
+    );
+  });
+});

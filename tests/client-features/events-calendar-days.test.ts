@@ -1,0 +1,91 @@
+/**
+ * What the events calendar computes of its days (features/events/calendar-days.ts): the period of
+ * a month or a week (Monday to Sunday), moving by one, a day's events, the forecast of the chosen
+ * sites summed for a day, and one reliability for several sites, weighted by their forecast.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LocalEvent } from '../../src/contract/events.ts';
+import {
+  daysOf,
+  eventsOn,
+  type ForecastData,
+  forecastOn,
+  periodOf,
+  reliabilityOf,
+  shiftDay,
+} from '../../src/client/features/events/calendar-days.ts';
+
+const site = (siteId: number, wape: number | null, days: [string, number, number | null][]) => ({
+  siteId,
+  days: days.map(([fiscalDate, forecastCents, actualCents]) => ({
+    fiscalDate,
+    forecastCents,
+    dayParts: [],
+    actualCents,
+    events: [],
+  })),
+  reliability: { wape, bias: null, weeks: wape === null ? 0 : 8, byDayPart: [] },
+});
+
+describe('the calendar days', () => {
+  it('covers a whole month, or a week from Monday to Sunday, and moves by one of them', () => {
+    expect(periodOf('month', '2026-02-14')).toEqual({ dateDebut: '2026-02-01', dateFin: '2026-02-28' });
+    // 26/11/2026 is a Thursday.
+    expect(periodOf('week', '2026-11-26')).toEqual({ dateDebut: '2026-11-23', dateFin: '2026-11-29' });
+    expect(periodOf('week', '2026-11-29')).toEqual({ dateDebut: '2026-11-23', dateFin: '2026-11-29' });
+    expect(shiftDay('month', '2026-01-31', 1)).toBe('2026-02-01');
+    expect(shiftDay('week', '2026-12-28', 1)).toBe('2027-01-04');
+    expect(daysOf({ dateDebut: '2026-02-27', dateFin: '2026-03-02' })).toEqual([
+      '2026-02-27',
+      '2026-02-28',
+      '2026-03-01',
+      '2026-03-02',
+    ]);
+  });
+
+  it('finds the events running on a day, first and last days included', () => {
+    const event = (uuid: string, dateDebut: string, dateFin: string) =>
+      ({ uuid_evt: uuid, dateDebut, dateFin }) as LocalEvent;
+    const events = [event('a', '2026-06-10', '2026-06-12'), event('b', '2026-06-12', '2026-06-12')];
+    expect(eventsOn(events, '2026-06-12').map((e) => e.uuid_evt)).toEqual(['a', 'b']);
+    expect(eventsOn(events, '2026-06-10').map((e) => e.uuid_evt)).toEqual(['a']);
+    expect(eventsOn(events, '2026-06-13')).toEqual([]);
+  });
+
+  it('sums the sites’ forecast of a day, and their actual sales once any site has some', () => {
+    const data: ForecastData = {
+      method: 'MSTL',
+      currency: 'EUR',
+      sites: [
+        site(1, 0.1, [
+          ['2026-06-12', 100_00, 90_00],
+          ['2026-06-13', 120_00, null],
+        ]),
+        site(2, 0.3, [
+          ['2026-06-12', 300_00, null],
+          ['2026-06-13', 280_00, null],
+        ]),
+      ],
+    };
+    expect(forecastOn(data, '2026-06-12')).toEqual({ forecastCents: 400_00, actualCents: 90_00 });
+    expect(forecastOn(data, '2026-06-13')).toEqual({ forecastCents: 400_00, actualCents: null });
+    expect(forecastOn(data, '2026-06-14')).toBeNull();
+    expect(forecastOn(undefined, '2026-06-12')).toBeNull();
+  });
+
+  it('weights each site’s WAPE by its forecast; a site without a backtest does not count', () => {
+    const data: ForecastData = {
+      method: 'MSTL',
+      currency: 'EUR',
+      sites: [
+        site(1, 0.1, [['2026-06-12', 100_00, null]]),
+        site(2, 0.3, [['2026-06-12', 300_00, null]]),
+        site(3, null, [['2026-06-12', 500_00, null]]),
+      ],
+    };
+    const r = reliabilityOf(data);
+    expect(r?.wape).toBeCloseTo((0.1 * 100 + 0.3 * 300) / 400, 10);
+    expect(r?.weeks).toBe(8);
+    expect(reliabilityOf({ ...data, sites: [data.sites[2]!] })).toBeNull();
+  });
+});

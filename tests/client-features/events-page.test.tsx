@@ -1,0 +1,275 @@
+/**
+ * /evenements against the real API server (events-server.ts), rendered with react-dom in
+ * happy-dom: a manager adds an event through the form and sees it on its day (eventAdded), the
+ * week view lists it, refusals show at their field and keep what was typed (the client's checks
+ * and a server refusal), a change is told with eventEdited, a deletion asks first; offline, the
+ * writes are disabled and said so; a user without EVENEMENTS only reads.
+ */
+import { chain, server as t } from './events-server.ts';
+import { act } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import fr from '../../i18n/fr.json';
+import { toWireDate, wireToDisplay } from '../../src/contract/dates.ts';
+import { EventsPage } from '../../src/client/features/events/components/events-page.tsx';
+import { i18nState } from '../../src/client/lib/i18n.tsx';
+import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
+import { queryClient } from '../../src/client/lib/query-client.ts';
+import { signIn } from '../../src/client/lib/session.ts';
+import {
+  referenceLoad,
+  resetReferenceLoad,
+  resetSelection,
+} from '../../src/client/selection/selection-state.ts';
+import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
+import { setDeviceOnline } from './counting-dom.ts';
+import { inputLabelled, renderScreen, type Screen, typeInto, unmountScreen, waitUntil } from './support.tsx';
+
+const PASSWORD = 'Comptoir-2026!';
+const TODAY = toWireDate(new Date());
+const SHOWN_TODAY = wireToDisplay(TODAY);
+let screen: Screen | undefined;
+
+const page = () => screen!.container;
+const form = () => document.querySelector<HTMLFormElement>('[data-testid="event-form"]');
+const successes = () => notifications.items.filter((n) => n.kind === 'success').map((n) => n.code);
+const dayPanel = () => page().querySelector<HTMLElement>(`.ev-day[data-day="${TODAY}"]`);
+const storedNames = async () =>
+  (
+    await t.database.pool.query<{ designation: string }>('SELECT designation FROM local_events ORDER BY 1')
+  ).rows.map((r) => r.designation);
+
+function buttonNamed(scope: ParentNode, name: string): HTMLElement {
+  const found = [...scope.querySelectorAll<HTMLElement>('button, [role="button"]')].find(
+    (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name,
+  );
+  if (!found) throw new Error(`no button named ${name}`);
+  return found;
+}
+async function press(button: HTMLElement) {
+  await act(async () => {
+    button.click();
+  });
+}
+/** Waits until the button named `name` is enabled (the user's sites loaded), presses it, waits for the form. */
+async function pressForForm(name: string) {
+  const enabled = () => {
+    try {
+      return !buttonNamed(page(), name).hasAttribute('disabled');
+    } catch {
+      return false;
+    }
+  };
+  await waitUntil(enabled, 5_000, 20);
+  await press(buttonNamed(page(), name));
+  await waitUntil(() => form() !== null, 5_000, 20);
+}
+/** Opens the choice labelled `label` (a react-aria Select of the form) and picks `option`. */
+async function choose(label: string, option: string) {
+  const field = [...document.querySelectorAll('.ui-select')].find((s) =>
+    s.querySelector('.ui-field__label')?.textContent?.startsWith(label),
+  );
+  const trigger = field?.querySelector<HTMLElement>('button');
+  if (!trigger) throw new Error(`no choice labelled ${label}`);
+  await press(trigger);
+  const item = () =>
+    [...document.querySelectorAll<HTMLElement>('[role="option"]')].find((o) => o.textContent === option);
+  await waitUntil(() => item() !== undefined, 5_000, 20);
+  await press(item()!);
+}
+async function submit() {
+  await act(async () => {
+    form()?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+  });
+}
+/** The error text shown for `field` (the FieldError among its aria-describedby), or null. */
+function errorOf(field: HTMLElement): string | null {
+  if (field.getAttribute('aria-invalid') !== 'true') return null;
+  const ids = (field.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  const error = ids
+    .map((id) => document.getElementById(id))
+    .find((e) => e?.classList.contains('ui-field__error'));
+  return error?.textContent ?? null;
+}
+/** Renders the page and waits for the user's sites (the calendar reads once they are known). */
+async function openPage(sites = 2) {
+  clearNotifications();
+  screen = await renderScreen(<EventsPage />, 'fr', fr);
+  await waitUntil(() => page().textContent?.includes(`tous vos sites (${sites})`) ?? false, 10_000, 20).catch(
+    (e: unknown) => {
+      throw new Error(`${String(e)}: ${page().textContent}`);
+    },
+  );
+  await waitUntil(() => dayPanel() !== null && page().querySelector('[role="grid"]') !== null, 5_000, 20);
+}
+/** Fills the form's required fields for an event named `name` (dates and sites as the form proposes). */
+async function fillEvent(name: string) {
+  await choose("Type d'événement", 'Concert');
+  await typeInto(inputLabelled('Désignation'), name);
+  await choose("Type d'impact", 'Hausse');
+  await typeInto(inputLabelled("Taux d'impact"), '15');
+}
+
+beforeAll(async () => {
+  await t.createUser({
+    login: 'gerant',
+    password: PASSWORD,
+    droits: ['EVENEMENTS'],
+    restaurantIds: [chain.sites.paris, chain.sites.lyon],
+  });
+  await t.createUser({
+    login: 'lecteur',
+    password: PASSWORD,
+    droits: ['BI'],
+    restaurantIds: [chain.sites.paris],
+  });
+  i18nState.language = 'fr';
+  await signIn('gerant', PASSWORD);
+});
+afterEach(async () => {
+  // Online first: TanStack Query holds its fetches while the device is offline.
+  setDeviceOnline(true);
+  // A load cut short by emptying the query cache would never end: let it finish first.
+  await waitUntil(() => !referenceLoad.loading, 5_000, 20);
+  if (screen) unmountScreen(screen);
+  screen = undefined;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('/evenements', () => {
+  it('adds an event through the form: it shows on its day, the server holds it, eventAdded is told', async () => {
+    await openPage();
+    expect(dayPanel()?.textContent).toContain('Aucun événement ce jour-là.');
+    await pressForForm(`Ajouter un événement le ${SHOWN_TODAY}`);
+    // Start and end are the day chosen, the sites those of the calendar (all of the scope).
+    expect(inputLabelled('Début').value).toBe(SHOWN_TODAY);
+    const checked = [...form()!.querySelectorAll('.ui-checkbox[data-selected] .ui-checkbox__label')];
+    expect(checked.map((c) => c.textContent).sort()).toEqual(['Lyon', 'Paris']);
+    await fillEvent('Concert au parc');
+    await submit();
+    await waitUntil(() => form() === null, 5_000, 20);
+
+    expect(successes()).toEqual(['eventAdded']);
+    await waitUntil(() => dayPanel()?.textContent?.includes('Concert au parc') ?? false, 5_000, 20);
+    expect(dayPanel()?.textContent).toContain('+15 %');
+    expect(dayPanel()?.textContent).toContain('Paris, Lyon');
+    expect(await storedNames()).toEqual(['Concert au parc']);
+  });
+
+  it('lists the event on its day in the week view', async () => {
+    await openPage();
+    await press(buttonNamed(page(), 'Semaine'));
+    await waitUntil(() => page().querySelectorAll('.ev-week .ev-day').length === 7, 5_000, 20);
+    const today = () => page().querySelector<HTMLElement>(`.ev-week .ev-day[data-day="${TODAY}"]`);
+    await waitUntil(() => today()?.textContent?.includes('Concert au parc') ?? false, 5_000, 20);
+    expect(page().querySelector('[role="grid"]')).toBeNull();
+  });
+
+  it('refuses missing fields and a start after the end at their field, keeping what was typed', async () => {
+    await openPage();
+    await pressForForm(`Ajouter un événement le ${SHOWN_TODAY}`);
+    await typeInto(inputLabelled('Début'), '20/06/2026');
+    await typeInto(inputLabelled('Fin'), '19/06/2026');
+    await submit();
+
+    const designation = inputLabelled('Désignation');
+    expect(errorOf(designation)).toBe('Ce champ est obligatoire.');
+    expect(errorOf(inputLabelled('Fin'))).toBe('La date de fin est avant la date de début.');
+    expect(errorOf(inputLabelled("Taux d'impact"))).toBe('Ce champ est obligatoire.');
+    expect(form()?.textContent).toContain('Ce champ est obligatoire.');
+    expect(inputLabelled('Début').value).toBe('20/06/2026');
+    expect(inputLabelled('Fin').value).toBe('19/06/2026');
+    await typeInto(inputLabelled("Taux d'impact"), '2000');
+    await submit();
+    expect(errorOf(inputLabelled("Taux d'impact"))).toBe('Saisissez un nombre de 0 à 1000.');
+    expect(await storedNames()).toEqual(['Concert au parc']);
+    expect(successes()).toEqual([]);
+  });
+
+  it('keeps what was typed when the server refuses a change (the event was deleted meanwhile)', async () => {
+    const { rows } = await t.database.pool.query<{ uuid: string }>(
+      `INSERT INTO local_events (event_type, designation, sales_channel, start_date, end_date, impact_type, impact_rate)
+       VALUES ('STRIKE', 'Grève des bus', 'ALL', $1, $1, 'Negative', 20) RETURNING uuid`,
+      [TODAY],
+    );
+    await t.database.pool.query('INSERT INTO local_event_sites (site_id, event_uuid) VALUES ($1, $2)', [
+      chain.sites.paris,
+      rows[0]!.uuid,
+    ]);
+    await openPage();
+    await waitUntil(() => dayPanel()?.textContent?.includes('Grève des bus') ?? false, 5_000, 20);
+    await pressForForm('Modifier « Grève des bus »');
+    expect(inputLabelled('Désignation').value).toBe('Grève des bus');
+    await t.database.pool.query('DELETE FROM local_events WHERE uuid = $1', [rows[0]!.uuid]);
+    await typeInto(inputLabelled('Désignation'), 'Grève des bus et du tram');
+    await submit();
+    await waitUntil(() => form()?.querySelector('[role="alert"]') !== null, 5_000, 20);
+
+    expect(form()?.querySelector('[role="alert"]')?.textContent).toBe(fr['error.NotFound']);
+    expect(inputLabelled('Désignation').value).toBe('Grève des bus et du tram');
+    expect(successes()).toEqual([]);
+  });
+
+  it('changes an event (eventEdited), then deletes it after its confirmation (SuccessMod)', async () => {
+    await openPage();
+    await pressForForm('Modifier « Concert au parc »');
+    await choose("Type d'impact", 'Baisse');
+    await typeInto(inputLabelled('Désignation'), 'Concert annulé');
+    await submit();
+    await waitUntil(() => form() === null, 5_000, 20);
+    expect(successes()).toEqual(['eventEdited']);
+    await waitUntil(() => dayPanel()?.textContent?.includes('Concert annulé') ?? false, 5_000, 20);
+    expect(dayPanel()?.textContent).toContain('−15 %');
+
+    await press(buttonNamed(page(), 'Supprimer « Concert annulé »'));
+    const dialog = document.querySelector<HTMLElement>('[role="alertdialog"]');
+    expect(dialog?.textContent).toContain('Concert annulé');
+    expect(await storedNames()).toEqual(['Concert annulé']);
+    await press(buttonNamed(dialog!, 'Supprimer'));
+    await waitUntil(() => dayPanel()?.textContent?.includes('Aucun événement') ?? false, 5_000, 20);
+    expect(successes()).toContain('SuccessMod');
+    expect(await storedNames()).toEqual([]);
+  });
+
+  it('says offline that writes need the network, and disables them', async () => {
+    await openPage();
+    setDeviceOnline(false);
+    await waitUntil(() => page().querySelector('.ev-note') !== null, 5_000, 20);
+    expect(page().querySelector('.ev-note')?.textContent).toContain('Hors ligne');
+    const add = buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`);
+    expect(add.hasAttribute('disabled') || add.getAttribute('aria-disabled') === 'true').toBe(true);
+  });
+
+  it('shows a user without EVENEMENTS the events, read-only', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/withCredentials/collab/addEvenementLocal',
+      headers: await t.signIn('gerant', PASSWORD),
+      payload: {
+        typeEvenement: 'FAIR',
+        designation: 'Braderie',
+        canalVente: 'ALL',
+        typeImpact: 'Positive',
+        tauxImpact: 10,
+        dateDebut: TODAY,
+        dateFin: TODAY,
+        perim_affects: [chain.sites.paris, chain.sites.lyon],
+      },
+    });
+    // Another user on the same device: their own sites, loaded as after a sign-in.
+    await signIn('lecteur', PASSWORD);
+    resetSelection();
+    resetReferenceLoad();
+    queryClient.clear();
+    await loadReferenceData();
+    await openPage(1);
+    await waitUntil(() => dayPanel()?.textContent?.includes('Braderie') ?? false, 5_000, 20);
+    expect(page().textContent).toContain('Lecture seule');
+    // Lyon is outside this reader's scope: only Paris is named.
+    expect(dayPanel()?.textContent).toContain(`du ${SHOWN_TODAY} au ${SHOWN_TODAY} · Paris`);
+    expect(dayPanel()?.textContent).not.toContain('Lyon');
+    expect(page().querySelectorAll('.ev-event button')).toHaveLength(0);
+    expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
+  });
+});
