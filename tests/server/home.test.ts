@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HOME_WIDGETS,
   HomeEventsAnswerSchema,
+  HomeForecastAnswerSchema,
   HomeSafeAnswerSchema,
   HomeSalesAnswerSchema,
 } from '../../src/contract/home.ts';
@@ -166,6 +167,44 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
       ]);
       expect(data.safe!.awaitingSignature).toEqual([]);
       expect(data.receipts).toEqual({ count: 0, totalCents: 0 });
+    });
+  });
+
+  describe('previsions', () => {
+    it('forecasts datePerso and the 7 days after it per chosen site, with the reliability of the method', async () => {
+      const { paris, lyon } = chain.sites;
+      const res = await widget('previsions', `sites=${lyon},${paris}&datePerso=2026-03-02`, ['BI']);
+      expect(res.statusCode, res.body).toBe(200);
+      const { data } = HomeForecastAnswerSchema.parse(res.json());
+      expect(data.method).toBe('MSTL(7)+AutoETS');
+      expect(data.sites.map((s) => [s.restaurantId, s.libelle])).toEqual([
+        [paris, 'Paris'],
+        [lyon, 'Lyon'],
+      ]);
+      const days = data.sites[0]!.days;
+      expect(days.map((d) => d.fiscalDate)).toEqual([
+        '2026-03-02',
+        '2026-03-03',
+        '2026-03-04',
+        '2026-03-05',
+        '2026-03-06',
+        '2026-03-07',
+        '2026-03-08',
+        '2026-03-09',
+      ]);
+      // Days before the site's today are past: their actual sales come with the forecast.
+      expect(days[0]!.actualCents).toBe(30050);
+      expect(days.every((d) => Number.isInteger(d.forecastCents) && d.forecastCents >= 0)).toBe(true);
+      expect(data.sites[0]!.reliability.weeks).toBeGreaterThanOrEqual(0);
+    });
+
+    it('gives ventes the same forecast of datePerso, summed over the chosen sites and split by day part', async () => {
+      const sites = `sites=${chain.sites.paris},${chain.sites.lyon}&datePerso=2026-03-02`;
+      const forecast = HomeForecastAnswerSchema.parse((await widget('previsions', sites)).json()).data;
+      const sales = HomeSalesAnswerSchema.parse((await widget('ventes', sites)).json()).data;
+      const expected = forecast.sites.reduce((sum, s) => sum + s.days[0]!.forecastCents, 0);
+      expect(sales.forecastCents).toBe(expected);
+      expect(sales.dayParts.reduce((sum, p) => sum + (p.forecastCents ?? 0), 0)).toBe(expected);
     });
   });
 
