@@ -43,6 +43,8 @@ export function maySeeWidget(widget: HomeWidget, rights: readonly string[]): boo
 
 /** Days the `evenements` widget looks ahead, datePerso included. */
 export const HOME_EVENT_DAYS = 14;
+/** Counts waiting for a countersignature the `coffre` widget lists (the newest). */
+export const HOME_AWAITING_SHOWN = 5;
 /** Days the `previsions` widget answers: datePerso and the 7 following. */
 export const HOME_FORECAST_DAYS = 8;
 
@@ -99,8 +101,9 @@ export type HomeSafeCount = z.infer<typeof HomeSafeCountSchema>;
  * GET bo/home/coffre for fiscal date datePerso ("yesterday" = datePerso − 1). Each part is null
  * when the user lacks its right:
  * - `safe` (COFFRE): the latest safe count of each site up to datePerso (null: never counted),
- *   the latest counts of the last 31 days still waiting for a countersignature (sign on
- *   /analyses/coffre), and the sites with no safe count yesterday (reminder: envoieMailManquant);
+ *   how many latest counts of the last 31 days still wait for a countersignature and the
+ *   {@link HOME_AWAITING_SHOWN} newest of them (sign on /analyses/coffre), and the sites with no
+ *   safe count yesterday (reminder: envoieMailManquant);
  * - `cashCounts` (COMPTAGE): per site, the terminals that sold yesterday and have no cash count
  *   (count on /analyses/comptageCaisses);
  * - `receipts` (RECUS): the manager receipts of datePerso, their number and total.
@@ -119,7 +122,12 @@ export const HomeSafeAnswerSchema = z.object({
             count: HomeSafeCountSchema.nullable(),
           }),
         ),
-        awaitingSignature: z.array(HomeSafeCountSchema),
+        awaitingSignature: z
+          .array(HomeSafeCountSchema)
+          .describe(
+            `the latest ${HOME_AWAITING_SHOWN} waiting, newest first; all of them are on /analyses/coffre`,
+          ),
+        awaitingSignatureCount: z.number().int().describe('how many are waiting in all'),
         missingYesterday: z.array(z.object({ restaurantId: z.number().int(), libelle: z.string() })),
       })
       .nullable(),

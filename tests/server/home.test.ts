@@ -166,7 +166,39 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
         { restaurantId: chain.sites.nantes, libelle: 'Nantes', count: null },
       ]);
       expect(data.safe!.awaitingSignature).toEqual([]);
+      expect(data.safe!.awaitingSignatureCount).toBe(0);
       expect(data.receipts).toEqual({ count: 0, totalCents: 0 });
+    });
+  });
+
+  describe('coffre, many counts waiting', () => {
+    it('lists the 5 newest counts waiting for a countersignature and says how many wait in all', async () => {
+      const { lille } = chain.sites;
+      for (const day of [
+        '2026-02-20',
+        '2026-02-21',
+        '2026-02-22',
+        '2026-02-23',
+        '2026-02-24',
+        '2026-02-25',
+      ]) {
+        await t.database.pool.query(
+          `INSERT INTO safe_counts (site_id, fiscal_date, version, opening_cents, deposits_cents, withdrawals_cents,
+             contents, counted_cents, counted_by, counted_by_login, counted_at)
+           VALUES ($1, $2, 1, 0, 0, 0, '[]', 100, 1, 'someone', now())`,
+          [lille, day],
+        );
+      }
+      const res = await widget('coffre', `sites=${lille}&datePerso=2026-03-02`, ['COFFRE'], [lille]);
+      const safe = HomeSafeAnswerSchema.parse(res.json()).data.safe!;
+      expect(safe.awaitingSignatureCount).toBe(6);
+      expect(safe.awaitingSignature.map((c) => c.dateFiscale)).toEqual([
+        '2026-02-25',
+        '2026-02-24',
+        '2026-02-23',
+        '2026-02-22',
+        '2026-02-21',
+      ]);
     });
   });
 

@@ -7,7 +7,7 @@
  * only "which terminals sold yesterday" is read here, from the `daily_terminal_sales` aggregate.
  */
 import type { SafeCount } from '../../contract/counting.ts';
-import type { HomeSafeAnswer, HomeSafeCount } from '../../contract/home.ts';
+import { HOME_AWAITING_SHOWN, type HomeSafeAnswer, type HomeSafeCount } from '../../contract/home.ts';
 import { cashCounts } from '../counting/cash-counts.ts';
 import { signatureStatuses } from '../counting/countersignatures.ts';
 import { receipts } from '../counting/receipts.ts';
@@ -74,12 +74,15 @@ async function safePart(
     selling,
   ]);
   const counted = new Set(ofYesterday.map((c) => c.site));
+  const awaiting = statuses.data.filter((c) => c.status === 'EN_ATTENTE');
   return {
     lastCounts: ctx.sites.map((s) => {
       const count = latest.find((c) => c.site === s.id);
       return { restaurantId: s.id, libelle: s.libelle, count: count ? toHomeSafeCount(count) : null };
     }),
-    awaitingSignature: statuses.data.filter((c) => c.status === 'EN_ATTENTE').map(toHomeSafeCount),
+    // Oldest first from the read: the newest are its end.
+    awaitingSignature: awaiting.slice(-HOME_AWAITING_SHOWN).reverse().map(toHomeSafeCount),
+    awaitingSignatureCount: awaiting.length,
     missingYesterday: ctx.sites
       .filter((s) => sold.has(s.id) && !counted.has(s.id))
       .map((s) => ({ restaurantId: s.id, libelle: s.libelle })),

@@ -45,8 +45,8 @@ function SafePart({ data, onRemind }: { data: Safe; onRemind: RemindMissingSafeC
         ))}
       </ul>
       <p>
-        {intl.formatMessage({ id: 'home.safe.awaiting' }, { count: safe.awaitingSignature.length })}{' '}
-        {safe.awaitingSignature.length > 0 ? (
+        {intl.formatMessage({ id: 'home.safe.awaiting' }, { count: safe.awaitingSignatureCount })}{' '}
+        {safe.awaitingSignatureCount > 0 ? (
           <Link to="/analyses/coffre" className="home-link">
             {intl.formatMessage({ id: 'home.safe.sign' })}
           </Link>
