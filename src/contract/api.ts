@@ -105,22 +105,3 @@ export const RegroupementSchema = z.object({
   societesMoins: z.array(z.number().int()),
 });
 export type Regroupement = z.infer<typeof RegroupementSchema>;
-
-/**
- * GET bo/home/ventes — home dashboard: sales per fiscal date for the chosen sites.
- * Amounts in cents (incl. VAT). Answer `{ data }` (SPEC.md §7: "the answer data is read").
- */
-export const HomeSalesAnswerSchema = z.object({
-  data: z.object({
-    currency: z.string(),
-    days: z.array(
-      z.object({
-        fiscalDate: z.string(),
-        tickets: z.number().int(),
-        netSales: z.number().int(),
-        averageTicket: z.number().int(),
-      }),
-    ),
-  }),
-});
-export type HomeSalesAnswer = z.infer<typeof HomeSalesAnswerSchema>;

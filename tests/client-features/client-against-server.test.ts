@@ -209,8 +209,8 @@ describe('client features against the real server', () => {
       }),
     );
     expect(data.data.days).toEqual([
-      { fiscalDate: '2026-03-01', tickets: 10, netSales: 15000, averageTicket: 1500 },
-      { fiscalDate: '2026-03-02', tickets: 25, netSales: 35050, averageTicket: 1402 },
+      { fiscalDate: '2026-03-01', tickets: 10, netSales: 15000, averageTicket: 1500, covers: 0 },
+      { fiscalDate: '2026-03-02', tickets: 25, netSales: 35050, averageTicket: 1402, covers: 0 },
     ]);
   });
 });

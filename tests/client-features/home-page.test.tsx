@@ -1,60 +1,147 @@
-// @vitest-environment happy-dom
 /**
- * The home page rendered with react-dom in happy-dom on answers already in the query cache (as
- * the server gives them): yesterday and today side by side, money in the answer's currency and
- * the interface's language.
+ * /home against the real server (home-api.ts), rendered with react-dom in happy-dom under a
+ * memory router: a director sees the four widgets with the figures of the fixture day, the
+ * day-part table whose bars hide nothing focusable, and the dashboard written to the persisted
+ * cache (decision 0021) — only dashboard and reference queries, under the app's buster; a cashier
+ * with no right of the widgets' data sees none and asks the server for nothing.
  */
-import 'fake-indexeddb/auto';
+import { apiBase, PASSWORD } from './home-api.ts';
+import { act } from 'react';
 import type { Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
-import { toWireDate } from '../../src/contract/dates.ts';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
-import { homeQueries } from '../../src/client/features/home/home-queries.ts';
+import {
+  PERSIST_BUSTER,
+  PERSIST_STORAGE_KEY,
+  queryClient,
+  restoreQueryCache,
+} from '../../src/client/lib/query-client.ts';
+import { signIn, signOut } from '../../src/client/lib/session.ts';
+import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
 import { resetSelection } from '../../src/client/selection/selection-state.ts';
-import { queryClient } from '../../src/client/lib/query-client.ts';
-import { renderScreen, seedReferenceData, signInAs, testSite, unmountScreen } from './support.tsx';
+import { t } from './home-api.ts';
+import { renderRoutedScreen, unmountScreen, waitUntil } from './support.tsx';
 
-const site = (restaurantId: number, libelle: string) =>
-  testSite(restaurantId, libelle, { currency: 'GBP', timeZone: 'Europe/London' });
+let screen: { container: HTMLDivElement; root: Root } | undefined;
 
-let container: HTMLDivElement;
-let root: Root;
+afterEach(async () => {
+  if (screen) unmountScreen(screen);
+  screen = undefined;
+  await signOut();
+});
+afterAll(async () => {
+  // Node's fetch keeps its sockets alive, and the server's close would wait out their keep-alive
+  // (72 s): nothing is in flight any more, so they are closed at once.
+  t.app.server.closeAllConnections();
+  await t.close();
+});
 
-beforeEach(async () => {
+const Empty = () => null;
+
+async function renderHome(): Promise<HTMLDivElement> {
   resetSelection();
-  signInAs({ id: 9, login: 'manager', droits: [], currency: 'GBP', codeExploitant: 'OP7', language: 'en' });
-  seedReferenceData([site(4, 'Soho'), site(2, 'Camden')]);
-  const today = toWireDate(new Date());
-  // Same key the page builds: sites ascending, today, the user's operator code (SPEC.md §6).
-  queryClient.setQueryData(
-    homeQueries.sales({ userId: 9, siteIds: [2, 4], datePerso: today, exploitant: 'OP7' }).queryKey,
+  await loadReferenceData();
+  screen = await renderRoutedScreen(
     {
-      data: {
-        currency: 'GBP',
-        days: [
-          { fiscalDate: '2026-03-01', tickets: 1234, netSales: 1_234_550, averageTicket: 1000 },
-          { fiscalDate: '2026-03-02', tickets: 12, netSales: 9_999, averageTicket: 833 },
-        ],
-      },
+      '/home': () => <HomePage datePerso="2026-03-02" />,
+      '/analyses/coffre': Empty,
+      '/analyses/comptageCaisses': Empty,
     },
+    '/home',
+    'en',
+    en,
   );
-  ({ container, root } = await renderScreen(<HomePage />, 'en', en));
-});
+  return screen.container;
+}
 
-afterEach(() => {
-  unmountScreen({ container, root });
-});
+const text = (root: ParentNode, selector: string) => root.querySelector(selector)?.textContent ?? '';
 
-describe('home page', () => {
-  it("shows yesterday's then today's net sales, tickets and average ticket for all the user's sites", () => {
-    const cards = [...container.querySelectorAll('.home-day')].map((c) => c.textContent);
-    expect(cards).toEqual([
-      'Yesterday01/03/2026Net sales (incl. VAT)£12,345.50Tickets1,234Average ticket£10.00',
-      'Today02/03/2026Net sales (incl. VAT)£99.99Tickets12Average ticket£8.33',
+describe('home page against the real server', () => {
+  it('shows a director every widget with the figures of the chosen day', async () => {
+    await restoreQueryCache();
+    await signIn('directeur', PASSWORD);
+    const page = await renderHome();
+    await waitUntil(() => page.querySelectorAll('.home-widget .home-widget__time').length === 4, 10_000, 25);
+
+    const sales = page.querySelector('.home-widget--ventes')!;
+    expect(text(sales, '.home-figure--main')).toBe('Today 02/03/2026€360.49');
+    const lunch = [...sales.querySelectorAll('tbody tr')].find((r) => r.textContent?.startsWith('Lunch'));
+    expect([...lunch!.querySelectorAll('th, td')].map((c) => c.textContent)).toEqual([
+      'Lunch',
+      '€80.00',
+      '€0.00', // the fixture's few days are too short a history to forecast from
+      '€40.00',
     ]);
-    expect(container.querySelector('.sel-picker__summary')?.textContent).toBe(
-      'None chosen: all your sites (2)',
-    );
+    // The bars are decoration: hidden from assistive technology, with nothing focusable inside.
+    const bars = [...sales.querySelectorAll('[aria-hidden="true"]')];
+    expect(bars.length).toBeGreaterThan(0);
+    expect(bars.every((b) => b.querySelector('a, button, input, [tabindex]') === null)).toBe(true);
+
+    const safe = page.querySelector('.home-widget--coffre')!;
+    expect(safe.textContent).toContain('1 count waiting for a countersignature.');
+    expect(safe.textContent).toContain('Nantes: terminal 1 not counted');
+    expect(safe.textContent).toContain('Paris: terminal 2 not counted');
+    expect(safe.textContent).toContain('2 manager receipts, total €20.00');
+    expect(safe.querySelector('a[href="/analyses/coffre"]')?.textContent).toBe('Countersign');
+    expect(safe.querySelector('a[href="/analyses/comptageCaisses"]')).not.toBeNull();
+
+    const forecast = page.querySelector('.home-widget--previsions')!;
+    const parisForecast = forecast.querySelector('table[aria-label="Forecasts of Paris"]')!;
+    expect([...parisForecast.querySelectorAll('tbody th')].map((c) => c.textContent)).toEqual([
+      '02/03/2026',
+      '03/03/2026',
+      '04/03/2026',
+      '05/03/2026',
+      '06/03/2026',
+      '07/03/2026',
+      '08/03/2026',
+      '09/03/2026',
+    ]);
+    expect(parisForecast.querySelector('tbody tr td:last-child')?.textContent).toBe('€300.50');
+
+    const events = page.querySelector('.home-widget--evenements')!;
+    expect([...events.querySelectorAll('li strong')].map((s) => s.textContent)).toEqual([
+      'Travaux',
+      'Concert au parc',
+      'Foire',
+    ]);
+    expect(events.textContent).toContain('from 05/03/2026 to 06/03/2026 — positive impact of 12.5%');
+
+    // The dashboard and the reference data go to the persisted cache, and nothing else.
+    await waitUntil(() => (localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
+    const stored = JSON.parse(localStorage.getItem(PERSIST_STORAGE_KEY)!) as {
+      buster: string;
+      clientState: { queries: { queryKey: unknown[] }[] };
+    };
+    expect(stored.buster).toBe(PERSIST_BUSTER);
+    const roots = new Set(stored.clientState.queries.map((q) => q.queryKey[0]));
+    expect([...roots].sort()).toEqual(['home', 'reference']);
+    const widgets = stored.clientState.queries
+      .filter((q) => q.queryKey[0] === 'home')
+      .map((q) => q.queryKey[2]);
+    expect(widgets.sort()).toEqual(['coffre', 'evenements', 'previsions', 'ventes']);
+  });
+
+  it('empties the persisted cache on sign-out', async () => {
+    await signIn('directeur', PASSWORD);
+    const page = await renderHome();
+    await waitUntil(() => page.querySelectorAll('.home-widget .home-widget__time').length === 4, 10_000, 25);
+    await waitUntil(() => (localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
+    await act(async () => {
+      await signOut();
+    });
+    await waitUntil(() => !(localStorage.getItem(PERSIST_STORAGE_KEY) ?? '').includes('ventes'), 5_000, 50);
+    expect(queryClient.getQueryCache().findAll({ queryKey: ['home'] })).toEqual([]);
+  });
+
+  it('shows a user without the right of any widget no widget, and asks the server nothing', async () => {
+    await signIn('caissier', PASSWORD);
+    const page = await renderHome();
+    await waitUntil(() => text(page, '.home-status') !== 'Loading…', 5_000, 25);
+    expect(text(page, '.home-status')).toBe('Your profile gives access to no dashboard.');
+    expect(page.querySelectorAll('.home-widget')).toHaveLength(0);
+    expect(queryClient.getQueryCache().findAll({ queryKey: ['home'] })).toEqual([]);
+    expect(apiBase).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
   });
 });

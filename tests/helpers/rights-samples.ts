@@ -62,6 +62,12 @@ export interface SampleRequest {
 export interface Sample {
   site: true | string;
   otherSite?: { status: number; why: string };
+  /**
+   * Rights the sample's call needs although its API_RIGHTS requirement is `session` (a route that
+   * checks a finer right itself, e.g. a home widget): "with the right" callers hold these, and a
+   * caller without them is refused 403 `Forbidden`.
+   */
+  rights?: readonly string[];
   /** The call ends the caller's session (bo/logout): the case signs in anew for it. */
   freshSession?: boolean;
   request(ctx: SampleContext): SampleRequest | Promise<SampleRequest>;
@@ -260,8 +266,11 @@ const SESSION_SAMPLES: Record<string, Sample> = {
   },
   'GET bo/getCaisses': { site: OWN_SCOPE, request: (ctx) => get('bo/getCaisses', { id: ctx.caller.id }) },
   'GET bo/getVendeurs': { site: OWN_SCOPE, request: (ctx) => get('bo/getVendeurs', { id: ctx.caller.id }) },
+  // Every widget needs the right of its data (issue #17 item 8; the per-widget table is
+  // contract/home.ts HOME_WIDGET_RIGHTS, each widget × right in tests/server/home-rights.test.ts).
   'GET bo/home/:widget': {
     site: true,
+    rights: ['RAPPORTS'],
     request: (ctx) => get('bo/home/ventes', { id: ctx.caller.id, sites: ctx.site, datePerso: DAY }),
   },
   'GET withCredentials/collab/previsions': {

@@ -4,7 +4,10 @@
  * right whose only site is another one, a user with the right and the site} → 401 / 403 / 403 /
  * 2xx, on the real server and database. Public routes answer 2xx in every case and `session`
  * routes need no right; a route that names no site answers "another site" as "the site" (its
- * sample in tests/helpers/rights-samples.ts says why). So a route added to the table without its
+ * sample in tests/helpers/rights-samples.ts says why). A `session` route that checks a finer right
+ * itself names it in its sample (`rights`): GET bo/home/{widget}, whose widgets each need the right
+ * of their data (contract/home.ts HOME_WIDGET_RIGHTS: ventes and previsions RAPPORTS or BI, coffre
+ * COFFRE, RECUS or COMPTAGE, evenements RAPPORTS, BI or EVENEMENTS). So a route added to the table without its
  * right, without a registered route or without a sample fails here.
  */
 import type { AddressInfo } from 'node:net';
@@ -46,7 +49,7 @@ function expected(key: ApiRoute, sample: Sample, c: Case): Expected {
     case 'no session':
       return requirement === 'public' ? '2xx' : { status: 401, code: 'Unauthorized' };
     case 'without the right':
-      return typeof requirement === 'object' ? { status: 403, code: 'Forbidden' } : '2xx';
+      return typeof requirement === 'object' || sample.rights ? { status: 403, code: 'Forbidden' } : '2xx';
     case 'with the right, another site only':
       if (sample.otherSite) return { status: sample.otherSite.status };
       return sample.site === true ? { status: 403, code: 'Forbidden' } : '2xx';
@@ -110,20 +113,25 @@ describe('rights matrix: every route of the rights table × four callers', () =>
   });
 
   /** The caller of case `c` for a route needing `requirement`, and the site they own. */
-  async function callerOf(requirement: Requirement, c: Case): Promise<{ caller: Caller; ownSite: number }> {
+  async function callerOf(
+    requirement: Requirement,
+    sample: Sample,
+    c: Case,
+  ): Promise<{ caller: Caller; ownSite: number }> {
     const { paris, nantes } = chain.sites;
+    const rights = sample.rights ? [...sample.rights] : rightsFor(requirement);
     if (c === 'without the right') return { caller: nobody, ownSite: paris };
     if (c === 'with the right, another site only') {
-      return { caller: await holder(rightsFor(requirement), nantes), ownSite: nantes };
+      return { caller: await holder(rights, nantes), ownSite: nantes };
     }
     // No session: the sample is built for the caller with the right (its preparations need one),
     // then sent without credentials.
-    return { caller: await holder(rightsFor(requirement), paris), ownSite: paris };
+    return { caller: await holder(rights, paris), ownSite: paris };
   }
 
   /** Sends the sample of `key` as case `c`. */
   async function send(key: ApiRoute, sample: Sample, c: Case) {
-    const { caller, ownSite } = await callerOf(API_RIGHTS[key], c);
+    const { caller, ownSite } = await callerOf(API_RIGHTS[key], sample, c);
     const ctx: SampleContext = {
       t,
       site: chain.sites.paris,

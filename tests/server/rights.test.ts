@@ -9,10 +9,14 @@ import { createTestDatabase } from '../helpers/db.ts';
 const PASSWORD = 'Correct-Horse1';
 const entries = Object.entries(API_RIGHTS) as [ApiRoute, Requirement][];
 
-/** Method and URL of a rights-table key, path parameters filled with a plausible value. */
+/**
+ * Method and URL of a rights-table key, path parameters filled with a plausible value. A home
+ * widget is named one that does not exist: past the guard, each widget checks the right of its
+ * data itself (issue #17 item 8, tests/server/home-rights.test.ts), and an unknown one answers 404.
+ */
 function request(key: ApiRoute, id: number): { method: 'GET' | 'POST'; url: string } {
   const [method, path] = key.split(' ') as ['GET' | 'POST', string];
-  const filled = path.replace(/:widget/g, 'ventes').replace(/:[a-zA-Z]+/g, 'x');
+  const filled = path.replace(/:widget/g, 'no-such-widget').replace(/:[a-zA-Z]+/g, 'x');
   return { method, url: `/api/${filled}?id=${id}` };
 }
 

@@ -119,6 +119,25 @@ export async function safeCounts(db: Queryable, filter: SafeCountFilter): Promis
 }
 
 /**
+ * The latest safe count (latest version of the latest fiscal date) of each site of `siteIds` on
+ * or before `upTo`; a site never counted is absent. Read by the home dashboard (bo/home/coffre).
+ */
+export async function latestSafeCountPerSite(
+  db: Queryable,
+  siteIds: readonly number[],
+  upTo: string,
+): Promise<SafeCount[]> {
+  const { rows } = await db.query<SafeCountRow>(
+    `SELECT DISTINCT ON (c.site_id) ${SAFE_COLUMNS}
+       FROM safe_counts c JOIN sites s ON s.id = c.site_id
+      WHERE c.site_id = ANY($1::int[]) AND c.fiscal_date <= $2::date
+      ORDER BY c.site_id, c.fiscal_date DESC, c.version DESC`,
+    [siteIds, upTo],
+  );
+  return rows.map(toSafeCount);
+}
+
+/**
  * Safe count `id` when its site is in `siteIds`.
  * @throws DomainError notFound `NotFound` otherwise (same answer for one that does not exist).
  */

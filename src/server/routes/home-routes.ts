@@ -1,27 +1,56 @@
 /**
- * GET bo/home/{widget} (SPEC.md §7): the home dashboard's widgets. This issue has one widget,
- * `ventes` (home/home-sales.ts): sales of the chosen sites for the fiscal dates datePerso-1 and
- * datePerso. An unknown widget answers 404 `NotFound`; chosen sites none of which is in the
- * scope, 403 `Forbidden` (others are dropped); no site in the scope at all, 400 `NoSites`.
+ * GET bo/home/{widget} (SPEC.md §7): the home dashboard's widgets (contract/home.ts), each
+ * computed by its domain module under src/server/home/.
+ *
+ * Rights (issue #17 item 8): the route's API_RIGHTS entry is `session` (any signed-in user may
+ * call it), and each widget then needs the right of the data it shows, checked by its domain
+ * function (contract/home.ts HOME_WIDGET_RIGHTS), 403 `Forbidden` otherwise:
+ *
+ * | widget       | needs one of                | shows                                               |
+ * | ------------ | --------------------------- | --------------------------------------------------- |
+ * | `ventes`     | RAPPORTS, BI                | sales by day part vs last year and forecast         |
+ * | `coffre`     | COFFRE, RECUS, COMPTAGE     | safe (COFFRE), cash counts (COMPTAGE), receipts (RECUS) |
+ * | `previsions` | RAPPORTS, BI                | forecast of datePerso + 7 days, reliability         |
+ * | `evenements` | RAPPORTS, BI, EVENEMENTS    | local events of the next 14 days                    |
+ *
+ * An unknown widget answers 404 `NotFound`; chosen sites none of which is in the scope, 403
+ * `Forbidden` (others are dropped); no site in the scope at all, 400 `NoSites`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HomeSalesAnswerSchema } from '../../contract/api.ts';
 import { parseWireDate } from '../../contract/dates.ts';
+import { HOME_WIDGETS, type HomeWidget, HomeWidgetAnswerSchema, isHomeWidget } from '../../contract/home.ts';
 import type { Database } from '../db/connect.ts';
+import { homeEvents } from '../home/home-events.ts';
+import { homeForecast } from '../home/home-forecast.ts';
+import { homeSafe } from '../home/home-safe.ts';
 import { homeSales } from '../home/home-sales.ts';
+import type { HomeRequest } from '../home/widget-context.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
 
-/** Widgets of GET bo/home/{widget} this server answers. */
-export const HOME_WIDGETS = ['ventes'] as const;
+/** The domain function of each widget. */
+const WIDGETS: Record<
+  HomeWidget,
+  (db: Database['pool'], request: HomeRequest) => Promise<z.infer<typeof HomeWidgetAnswerSchema>>
+> = {
+  ventes: homeSales,
+  coffre: homeSafe,
+  previsions: homeForecast,
+  evenements: homeEvents,
+};
 
 const HomeQuery = z.object({
   id: UserIdParam,
   sites: z
     .string()
-    .regex(/^(\d+(,\d+)*)?$/, 'comma-separated site ids')
+    .max(100_000)
+    .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'comma-separated site ids')
+    .refine(
+      (s) => s === '' || s.split(',').every((id) => Number(id) <= 2_147_483_647),
+      'site ids ≤ 2147483647',
+    )
     .optional()
     .describe('restaurantIds, comma-separated; empty or absent = every site of the scope'),
   datePerso: z
@@ -29,7 +58,7 @@ const HomeQuery = z.object({
     .refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date')
     .optional()
     .describe("fiscal date (YYYY-MM-DD); default today's fiscal date of the first site"),
-  // Sent by the client of SPEC.md §7; accepted, not used by the `ventes` widget.
+  // Sent by the client of SPEC.md §7; accepted, not used by these widgets.
   exploitant: z.string().optional(),
   service: z.string().optional(),
   horodatage: z.string().optional(),
@@ -48,21 +77,21 @@ export async function homeRoutes(app: FastifyInstance, options: { database: Data
     {
       config: { rights: 'GET bo/home/:widget' },
       schema: {
-        summary: 'Home dashboard widget; `ventes`: sales (cents incl. VAT) for datePerso-1 and datePerso',
+        summary: 'Home dashboard widget (contract/home.ts); each widget needs the right of its data',
         tags: ['home'],
         params: z.object({ widget: z.string().describe(`one of ${HOME_WIDGETS.join(', ')}`) }),
         querystring: HomeQuery,
-        response: { 200: HomeSalesAnswerSchema, ...errorResponses },
+        response: { 200: HomeWidgetAnswerSchema, ...errorResponses },
       },
     },
     async function getHomeWidget(request) {
       const session = ownSession(request, request.query.id);
-      if (!(HOME_WIDGETS as readonly string[]).includes(request.params.widget)) {
-        throw new ApiHttpError(404, 'NotFound', `unknown home widget ${request.params.widget}`);
-      }
-      return homeSales(pool, {
+      const { widget } = request.params;
+      if (!isHomeWidget(widget)) throw new ApiHttpError(404, 'NotFound', `unknown home widget ${widget}`);
+      return WIDGETS[widget](pool, {
         siteIds: request.query.sites ? request.query.sites.split(',').map(Number) : [],
         scope: session.siteIds,
+        rights: session.droits,
         fiscalDate: request.query.datePerso,
         userCurrency: session.currency,
       });

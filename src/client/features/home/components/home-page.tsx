@@ -1,76 +1,113 @@
 /**
- * /home (SPEC.md §2 "Home screen (slide transition)"): yesterday's and today's sales — net sales,
- * tickets, average ticket — for the selected sites (all the user's sites when none is chosen),
- * from GET bo/home/ventes. The page slides in on entering, unless the user asked for reduced motion.
+ * /home (SPEC.md §2 "Home screen (slide transition)", issue #19): a card per widget the user's
+ * rights allow (contract/home.ts HOME_WIDGET_RIGHTS) — sales, safe and counts, forecasts, local
+ * events — for the selected sites (all the user's sites when none is chosen) and the chosen
+ * fiscal date (datePerso, today by default). Each card paints from the persisted cache at once
+ * when it has the figures (decision 0021) and says when they were read. The page slides in on
+ * entering, unless the user asked for reduced motion.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
-import { ApiFailure } from '../../../lib/http.ts';
+import { HOME_WIDGETS, type HomeWidget, maySeeWidget } from '../../../../contract/home.ts';
 import { session } from '../../../lib/session.ts';
-import { Button } from '../../../ui/button.tsx';
+import { DateField } from '../../../ui/date-field.tsx';
 import { GroupPicker, SitePicker } from '../../../selection/components/site-pickers.tsx';
 import { useSiteScope } from '../../../selection/use-reference-data.ts';
-import { homeQueries } from '../home-queries.ts';
+import { type HomeWidgetInput, homeQueries } from '../home-queries.ts';
+import { EventsWidget } from './events-widget.tsx';
+import { ForecastWidget } from './forecast-widget.tsx';
+import { type RemindMissingSafeCount, SafeWidget } from './safe-widget.tsx';
+import { SalesWidget } from './sales-widget.tsx';
+import { WidgetCard } from './widget-card.tsx';
 import './home.css';
 
-/** Message id of a failure: `error.<code>` when the catalogue has it, else the generic error. */
-function errorMessageId(error: unknown, messages: Record<string, unknown>): string {
-  const id = error instanceof ApiFailure ? `error.${error.code}` : '';
-  return id in messages ? id : 'app.unexpectedError';
+export interface HomePageProps {
+  /** The chosen fiscal date (wire), or undefined for today. */
+  datePerso?: string | undefined;
+  /** A new date typed (null: cleared, back to today). */
+  onDatePersoChange?: (wire: string | null) => void;
+  /** Opens the reminder for a safe not counted (the route gives the counting dialog). */
+  onRemindMissingSafeCount?: RemindMissingSafeCount;
 }
 
-type Day = { fiscalDate: string; tickets: number; netSales: number; averageTicket: number };
+function Widget({
+  widget,
+  input,
+  enabled,
+  onRemind,
+}: {
+  widget: HomeWidget;
+  input: HomeWidgetInput;
+  enabled: boolean;
+  onRemind: RemindMissingSafeCount | undefined;
+}) {
+  // One hook per widget kind, each rendered by its own component so the hooks' order is fixed.
+  switch (widget) {
+    case 'ventes':
+      return <SalesCard input={input} enabled={enabled} />;
+    case 'coffre':
+      return <SafeCard input={input} enabled={enabled} onRemind={onRemind} />;
+    case 'previsions':
+      return <ForecastCard input={input} enabled={enabled} />;
+    case 'evenements':
+      return <EventsCard input={input} enabled={enabled} />;
+  }
+}
 
-function DayCard({ titleId, day, currency }: { titleId: string; day: Day | undefined; currency: string }) {
-  const intl = useIntl();
-  const locale = intl.locale;
-  const headingId = `home-${titleId}`;
+type CardProps = { input: HomeWidgetInput; enabled: boolean };
+
+function SalesCard({ input, enabled }: CardProps) {
+  const query = useQuery({ ...homeQueries.sales(input), enabled });
   return (
-    <section className="home-day" aria-labelledby={headingId}>
-      <h2 className="home-day__title" id={headingId}>
-        {intl.formatMessage({ id: `home.${titleId}` })}
-        {day ? <span className="home-day__date">{formatDate(day.fiscalDate)}</span> : null}
-      </h2>
-      <dl className="home-figures">
-        <div className="home-figure home-figure--main">
-          <dt>{intl.formatMessage({ id: 'home.netSales' })}</dt>
-          <dd>{formatMoney(day?.netSales ?? 0, currency, locale)}</dd>
-        </div>
-        <div className="home-figure">
-          <dt>{intl.formatMessage({ id: 'home.tickets' })}</dt>
-          <dd>{formatNumber(day?.tickets ?? 0, locale)}</dd>
-        </div>
-        <div className="home-figure">
-          <dt>{intl.formatMessage({ id: 'home.averageTicket' })}</dt>
-          <dd>{formatMoney(day?.averageTicket ?? 0, currency, locale)}</dd>
-        </div>
-      </dl>
-    </section>
+    <WidgetCard widget="ventes" query={query}>
+      {(data) => <SalesWidget sales={data} />}
+    </WidgetCard>
+  );
+}
+function SafeCard({
+  input,
+  enabled,
+  onRemind,
+}: CardProps & { onRemind: RemindMissingSafeCount | undefined }) {
+  const query = useQuery({ ...homeQueries.safe(input), enabled });
+  return (
+    <WidgetCard widget="coffre" query={query}>
+      {(data) => <SafeWidget data={data} onRemind={onRemind} />}
+    </WidgetCard>
+  );
+}
+function ForecastCard({ input, enabled }: CardProps) {
+  const query = useQuery({ ...homeQueries.forecast(input), enabled });
+  return (
+    <WidgetCard widget="previsions" query={query}>
+      {(data) => <ForecastWidget data={data} />}
+    </WidgetCard>
+  );
+}
+function EventsCard({ input, enabled }: CardProps) {
+  const query = useQuery({ ...homeQueries.events(input), enabled });
+  return (
+    <WidgetCard widget="evenements" query={query}>
+      {(data) => <EventsWidget data={data} />}
+    </WidgetCard>
   );
 }
 
-export function HomePage() {
+export function HomePage({ datePerso, onDatePersoChange, onRemindMissingSafeCount }: HomePageProps) {
   const intl = useIntl();
   const { user } = useSnapshot(session);
   const scope = useSiteScope();
   const siteIds = [...scope.effective].sort((a, b) => a - b);
-  const sales = useQuery({
-    ...homeQueries.sales({
-      userId: user?.id ?? 0,
-      siteIds,
-      datePerso: toWireDate(new Date()),
-      exploitant: user?.codeExploitant ?? null,
-    }),
-    enabled: user !== null && !scope.isLoading && siteIds.length > 0,
-  });
-  const days = sales.data?.days ?? [];
-  // The server answers datePerso-1 then datePerso; read them by position from the end.
-  const today = days.at(-1);
-  const yesterday = days.length > 1 ? days.at(-2) : undefined;
-  const currency = sales.data?.currency ?? user?.currency ?? 'EUR';
+  const widgets = HOME_WIDGETS.filter((w) => maySeeWidget(w, user?.droits ?? []));
+  const input: HomeWidgetInput = {
+    userId: user?.id ?? 0,
+    siteIds,
+    datePerso: datePerso ?? toWireDate(new Date()),
+    exploitant: user?.codeExploitant ?? null,
+  };
+  const enabled = user !== null && !scope.isLoading && siteIds.length > 0;
 
   return (
     <div className="home-page">
@@ -78,29 +115,28 @@ export function HomePage() {
       <div className="home-where">
         <GroupPicker />
         <SitePicker />
+        <DateField
+          className="home-date"
+          label={intl.formatMessage({ id: 'home.date' })}
+          value={input.datePerso}
+          onChange={(wire) => onDatePersoChange?.(wire)}
+          invalidMessage={intl.formatMessage({ id: 'home.dateInvalid' })}
+          placeholder={intl.formatMessage({ id: 'home.datePlaceholder' })}
+        />
       </div>
-      {scope.isLoading ? (
+      {scope.isLoading && siteIds.length === 0 ? (
         <p className="home-status" role="status">
           {intl.formatMessage({ id: 'home.loading' })}
         </p>
       ) : siteIds.length === 0 ? (
         <p className="home-status">{intl.formatMessage({ id: 'home.noSite' })}</p>
-      ) : sales.isPending ? (
-        <p className="home-status" role="status">
-          {intl.formatMessage({ id: 'home.loading' })}
-        </p>
-      ) : sales.isError ? (
-        <div className="home-error" role="alert">
-          <p>
-            {intl.formatMessage({ id: 'home.failed' })}{' '}
-            {intl.formatMessage({ id: errorMessageId(sales.error, intl.messages) })}
-          </p>
-          <Button onPress={() => void sales.refetch()}>{intl.formatMessage({ id: 'home.retry' })}</Button>
-        </div>
+      ) : widgets.length === 0 ? (
+        <p className="home-status">{intl.formatMessage({ id: 'home.noWidget' })}</p>
       ) : (
-        <div className="home-days" aria-busy={sales.isFetching}>
-          <DayCard titleId="yesterday" day={yesterday} currency={currency} />
-          <DayCard titleId="today" day={today} currency={currency} />
+        <div className="home-widgets">
+          {widgets.map((w) => (
+            <Widget key={w} widget={w} input={input} enabled={enabled} onRemind={onRemindMissingSafeCount} />
+          ))}
         </div>
       )}
     </div>
