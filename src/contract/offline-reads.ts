@@ -32,6 +32,12 @@ export const READ_ONLY_PATHS = new Set([
   'bo/getGroupements',
   'exports/status',
   'exports/list',
+  // Issue #19: the events calendar, the forecast and the KPI/BI area read offline from their last copy.
+  'withCredentials/collab/configurationEvenements',
+  'withCredentials/collab/previsions',
+  'bo/bi/totalKPI',
+  'bo/bi/tracker',
+  'bo/bi/anomalies',
 ]);
 
 /**
@@ -47,6 +53,8 @@ export function isCacheableRead(path: string, params: URLSearchParams): boolean 
   if (path === 'bo/getReport' || path === 'bo/getReportSite') return params.get('format') === 'JSON';
   // The day's safe counts and a period's list; not the PDF receipt.
   if (path === 'coffre') return !params.has('ACTION') || params.get('ACTION') === 'getComptages';
+  // The BI explorer's table (JSON); its CSV and XLSX exports are downloads, not kept.
+  if (path === 'bo/bi/explore') return !params.has('format') || params.get('format') === 'JSON';
   return READ_ONLY_PATHS.has(path);
 }
 

@@ -71,6 +71,18 @@ describe('offline copies', () => {
     expect(isCacheableRead('bo/getResultsChoices', q('id=1&RapportGeneralClassName=RapportVentes'))).toBe(
       true,
     );
+    // Issue #19: the calendar, the forecast, the key figures, the tracker, the anomalies and the
+    // BI explorer's table.
+    for (const path of [
+      'withCredentials/collab/configurationEvenements',
+      'withCredentials/collab/previsions',
+      'bo/bi/totalKPI',
+      'bo/bi/tracker',
+      'bo/bi/anomalies',
+    ])
+      expect(isCacheableRead(path, q('id=1')), path).toBe(true);
+    expect(isCacheableRead('bo/bi/explore', q('id=1&measure=NET'))).toBe(true);
+    expect(isCacheableRead('bo/bi/explore', q('id=1&format=XLSX'))).toBe(false);
     // Downloads and receipts are not kept.
     expect(isCacheableRead('bo/getReportSite', q('format=CSV&restaurantId=1'))).toBe(false);
     expect(isCacheableRead('exports/download', q('edition=4'))).toBe(false);

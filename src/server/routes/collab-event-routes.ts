@@ -148,6 +148,8 @@ function registerDelete(app: FastifyInstance): void {
           '403 Forbidden when the event also touches sites outside the scope.',
         tags,
         querystring: DeleteQuery,
+        // The event is named by the query (SPEC.md §7); a body, if any, must be empty.
+        body: z.object({}).strict().nullish().describe('none: the event is named by `evenement`'),
         response: { 200: z.object({ uuid_evt: z.string().uuid() }), ...errorResponses },
       },
     },
