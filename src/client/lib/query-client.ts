@@ -66,8 +66,6 @@ function browserStorage(): Storage | undefined {
   }
 }
 
-type PersistedQueryClient = Parameters<typeof persistQueryClient>[0]['queryClient'];
-
 const persister = createSyncStoragePersister({ storage: browserStorage(), key: PERSIST_STORAGE_KEY });
 
 let restoring: Promise<void> | undefined;
@@ -80,9 +78,8 @@ let restoring: Promise<void> | undefined;
  */
 export function restoreQueryCache(): Promise<void> {
   restoring ??= persistQueryClient({
-    // The persister's packages pin a slightly older query-core than react-query's own: the same
-    // public QueryClient API, two copies of its private class type (package.json should align them).
-    queryClient: queryClient as unknown as PersistedQueryClient,
+    // One query-core for react-query and the persister (package.json `overrides`).
+    queryClient,
     persister,
     maxAge: PERSIST_MAX_AGE_MS,
     buster: PERSIST_BUSTER,
