@@ -11,7 +11,7 @@
 
 /** Domain modules of the server: they know no HTTP and throw domain errors (src/server/errors.ts). */
 const SERVER_DOMAIN =
-  '^src/server/(reports|counting|import|auth|mail|demo|jobs|admin|administration|audit|account|messages|favourites|home|reference)/';
+  '^src/server/(reports|counting|import|auth|mail|demo|jobs|admin|administration|audit|account|messages|favourites|home|reference|events|forecast|bi|anomalies)/';
 /** Shared layer of the client: what every feature may use. */
 const CLIENT_SHARED = '^src/client/(ui|lib|selection)/';
 

@@ -17,6 +17,8 @@ import path from 'node:path';
 import type pg from 'pg';
 import { RIGHTS } from '../src/contract/rights.ts';
 import { HOME_WIDGETS, type HomeWidget } from '../src/contract/home.ts';
+import { ChangeFeed } from '../src/server/db/changes.ts';
+import { installForecastCache, warmForecasts } from '../src/server/forecast/forecast.ts';
 import { homeEvents } from '../src/server/home/home-events.ts';
 import { homeForecast } from '../src/server/home/home-forecast.ts';
 import { homeSafe } from '../src/server/home/home-safe.ts';
@@ -38,6 +40,22 @@ const WIDGETS: Record<HomeWidget, (db: pg.Pool, r: HomeRequest) => Promise<unkno
 function quantile(values: number[], q: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+/**
+ * {@link benchHome} with the forecast models fitted first (as the server's background warmer does
+ * after start), on a change feed of its own: what `npm run bench` reports.
+ */
+export async function benchHomeWarm(pool: pg.Pool) {
+  const feed = new ChangeFeed(pool.options, () => {});
+  await feed.start();
+  try {
+    installForecastCache(pool, feed);
+    await warmForecasts(pool);
+    return await benchHome(pool);
+  } finally {
+    await feed.close();
+  }
 }
 
 /** One line per widget: median and p95 in ms, answer bytes, within the budget or not. */
@@ -83,8 +101,6 @@ if (import.meta.main ?? process.argv[1] === import.meta.filename) {
   const { migrateDatabase } = await import('../src/server/db/connect.ts');
   const { startEmbeddedPostgres } = await import('../src/server/db/embedded.ts');
   const { generateDemoChain } = await import('../src/server/demo/generate.ts');
-  const { ChangeFeed } = await import('../src/server/db/changes.ts');
-  const { installForecastCache, warmForecasts } = await import('../src/server/forecast/forecast.ts');
   const pgModule = (await import('pg')).default;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-home-'));
   await fs.chmod(dir, 0o755);

@@ -23,6 +23,7 @@ import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
 import { benchForecast } from './forecast.ts';
+import { benchHomeWarm } from './home.ts';
 import { benchImportRuns } from './import.ts';
 import { benchLoad } from './load.ts';
 import { benchOutboxReplay } from './outbox.ts';
@@ -93,6 +94,11 @@ try {
     await bigPool.end();
   } else console.log('  (sales by day on a 10,000,000-line chain skipped: set COMPTOIR_BENCH_10M=1)');
   results.push(await benchForecast(demoPool, () => freshDatabase(server.connection, 'bench_london')));
+  console.log('• home widgets (issue #19) on the demo chain, forecast models warm, vs the 50 ms target');
+  for (const r of await benchHomeWarm(demoPool)) {
+    console.log(`  ${r.name}: median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms`);
+    results.push(r);
+  }
   await demoPool.end();
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');
