@@ -63,6 +63,15 @@ describe('notifications', () => {
       ['app.unexpectedError', undefined],
     ]);
   });
+
+  it('say how long to wait after too many attempts when the server tells (lock-outs grow to an hour)', () => {
+    notifyFailure(new ApiFailure('TooManyRequests', 429, { retryAfterSeconds: 61 }));
+    notifyFailure(new ApiFailure('TooManyRequests', 429));
+    expect(notifications.items.map((n) => [n.messageId, n.values])).toEqual([
+      ['error.TooManyRequestsWait', { minutes: 2 }],
+      ['error.TooManyRequests', undefined],
+    ]);
+  });
 });
 
 describe('the notification area', () => {

@@ -93,7 +93,11 @@ function messageValues(
  */
 export function notifyFailure(error: unknown): void {
   if (error instanceof ApiFailure) {
-    notify.error(error.code, messageValues(error.details));
+    const wait = error.details?.retryAfterSeconds;
+    // A lock-out grows from 1 minute to an hour (decision 0020): say how long when the server does.
+    if (error.code === 'TooManyRequests' && typeof wait === 'number' && wait > 0)
+      notify.error('TooManyRequestsWait', { minutes: Math.ceil(wait / 60) });
+    else notify.error(error.code, messageValues(error.details));
     return;
   }
   console.error(error);
