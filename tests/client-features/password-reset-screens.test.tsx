@@ -93,13 +93,13 @@ describe('forgotten password', () => {
     expect(field.getAttribute('aria-invalid')).toBe('true');
 
     await askLink('personne');
-    await waitUntil(() => fieldError(inputLabelled('Identifiant ou e-mail')) !== null, 5_000, 20);
+    await waitUntil(() => fieldError(inputLabelled('Identifiant ou e-mail')) !== null, 15_000, 20);
     expect(fieldError(inputLabelled('Identifiant ou e-mail'))).toBe(fr['error.userNull']);
     expect(inputLabelled('Identifiant ou e-mail').value).toBe('personne');
     expect(received).toHaveLength(0);
 
     await askLink('marie');
-    await waitUntil(() => codes().includes('success:seeUrMail'), 5_000, 20);
+    await waitUntil(() => codes().includes('success:seeUrMail'), 15_000, 20);
     expect(fieldError(inputLabelled('Identifiant ou e-mail'))).toBeNull();
     expect(document.querySelector('[role="status"]')?.textContent).toContain('marie');
     expect(received).toHaveLength(1);
@@ -112,7 +112,7 @@ describe('the reset link', () => {
     received.length = 0;
     await open(null);
     await askLink('marie@example.com');
-    await waitUntil(() => received.length === 1, 5_000, 20);
+    await waitUntil(() => received.length === 1, 15_000, 20);
     unmountScreen(screen!);
 
     await open(lastLink());
@@ -142,7 +142,7 @@ describe('the reset link', () => {
     signInAs({ id: marieId, login: 'marie' });
     await typeInto(confirmation(), NEW_PASSWORD);
     await submitForm('reset-new-form');
-    await waitUntil(() => screen!.router.state.location.pathname === '/', 5_000, 20);
+    await waitUntil(() => screen!.router.state.location.pathname === '/', 15_000, 20);
     expect(codes()).toContain('success:SuccessMod');
     expect(session.user).toBeNull();
     await t.signIn('marie', NEW_PASSWORD);
@@ -155,7 +155,7 @@ describe('the reset link', () => {
     await typeInto(inputLabelled('Nouveau mot de passe'), 'Encore-1-autre!');
     await typeInto(inputLabelled('Confirmation du nouveau mot de passe'), 'Encore-1-autre!');
     await submitForm('reset-new-form');
-    await waitUntil(() => document.querySelector('[data-testid="reset-link-problem"]') !== null, 5_000, 20);
+    await waitUntil(() => document.querySelector('[data-testid="reset-link-problem"]') !== null, 15_000, 20);
     expect(document.querySelector('[role="alert"]')?.textContent).toBe(fr['reset.link.usedToken']);
     await act(async () => {
       buttonNamed(fr['reset.link.askAgain']).click();
@@ -168,7 +168,7 @@ describe('the reset link', () => {
     received.length = 0;
     await open(null);
     await askLink('marie');
-    await waitUntil(() => received.length === 1, 5_000, 20);
+    await waitUntil(() => received.length === 1, 15_000, 20);
     unmountScreen(screen!);
     const fresh = lastLink();
     await t.database.pool.query(
@@ -179,7 +179,7 @@ describe('the reset link', () => {
     await typeInto(inputLabelled('Nouveau mot de passe'), 'Encore-1-autre!');
     await typeInto(inputLabelled('Confirmation du nouveau mot de passe'), 'Encore-1-autre!');
     await submitForm('reset-new-form');
-    await waitUntil(() => document.querySelector('[data-testid="reset-link-problem"]') !== null, 5_000, 20);
+    await waitUntil(() => document.querySelector('[data-testid="reset-link-problem"]') !== null, 15_000, 20);
     expect(document.querySelector('[role="alert"]')?.textContent).toBe(fr['reset.link.expiredToken']);
   });
 });

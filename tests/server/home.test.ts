@@ -7,6 +7,7 @@ import {
   HomeSalesAnswerSchema,
 } from '../../src/contract/home.ts';
 import { currentFiscalDate } from '../../src/server/reference/fiscal-date.ts';
+import { FORECAST_METHOD } from '../../src/server/forecast/engine.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 import { type HomeEvents, seedHome } from './home-fixtures.ts';
@@ -208,7 +209,7 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
       const res = await widget('previsions', `sites=${lyon},${paris}&datePerso=2026-03-02`, ['BI']);
       expect(res.statusCode, res.body).toBe(200);
       const { data } = HomeForecastAnswerSchema.parse(res.json());
-      expect(data.method).toBe('MSTL(7)+AutoETS');
+      expect(data.method).toBe(FORECAST_METHOD);
       expect(data.sites.map((s) => [s.restaurantId, s.libelle])).toEqual([
         [paris, 'Paris'],
         [lyon, 'Lyon'],

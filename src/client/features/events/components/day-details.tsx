@@ -6,6 +6,7 @@
  * buttons; the others read. This is what a screen reader hears of a day: the month grid's cells
  * only name their date.
  */
+import { getISODay } from 'date-fns/getISODay';
 import { useIntl } from 'react-intl';
 import { parseWireDate } from '../../../../contract/dates.ts';
 import type { LocalEvent } from '../../../../contract/events.ts';
@@ -45,7 +46,8 @@ export function useDayTitle(): (day: string) => string {
   const intl = useIntl();
   return (day) => {
     const date = parseWireDate(day);
-    const weekday = date ? intl.formatDate(date, { weekday: 'long' }) : '';
+    // The weekday's name from the catalogues (ISO 1 = Monday), not Intl: one rule for dates everywhere.
+    const weekday = date ? intl.formatMessage({ id: `events.weekday.${getISODay(date)}` }) : '';
     return `${weekday} ${formatDate(day)}`.trim();
   };
 }
