@@ -61,6 +61,7 @@ export function encodeText(text: string): string {
     if (code >= 0xd800 && code <= 0xdfff) {
       out += Buffer.from([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)])
         .toString('hex')
+        .toUpperCase()
         .replace(/../g, '%$&');
     } else out += encodeURIComponent(ch);
   }
@@ -158,11 +159,14 @@ export function requestArbitrary(op: FuzzOperation, options: ValueOptions): fc.A
   const pathValues = fc.record(
     Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p.schema, p.name, options)])),
   );
-  const clientHeader = fc.option(fc.constantFrom('XMLHttpRequest'), { freq: 12, nil: undefined });
-  const idempotencyKey = fc.option(fc.constantFrom('k1', 'k2', '', 'x'.repeat(300), '\u00e9'), {
-    freq: 4,
-    nil: undefined,
-  });
+  const clientHeader =
+    options.hostility > 0
+      ? fc.option(fc.constantFrom('XMLHttpRequest', 'x'), { freq: 12, nil: undefined })
+      : fc.constant('XMLHttpRequest');
+  // Idempotency-Key (plugins/idempotency.ts): a UUID, reused now and then across requests.
+  const keys = [fc.uuid(), fc.constantFrom('00000000-0000-4000-8000-000000000017')];
+  if (options.hostility > 0) keys.push(fc.constantFrom('k1', '', 'x'.repeat(300), '\u00e9', 'a\u0000'));
+  const idempotencyKey = fc.option(fc.oneof(...keys), { freq: 3, nil: undefined });
   return fc
     .record({
       query: objectValue(queryObject, options),

@@ -39,7 +39,7 @@ export const LEAK_PATTERNS: readonly RegExp[] = [
   / {4}at [^\n]*\(/,
   /\.ts:\d/,
   /syntax error/i,
-  /relation "/i,
+  /relation \\?"/i,
   /relation [a-z_]+ /i,
   /violates/i,
   /SELECT /,
@@ -162,6 +162,9 @@ function stringValue(schema: JsonSchema, name: string): fc.Arbitrary<string> {
       .map((d) => d.toISOString());
   if (schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$' || /^date|datefiscale/i.test(name)) return isoDate();
   if (/^heure/i.test(name)) return fc.constantFrom('00:00', '08:30', '23:59', '24:00', '12:60');
+  // Lists of ids that travel as one comma-separated text (SPEC.md §7 `sites=1,2`).
+  if (/^(sites?|tpv|restaurantIds?|societesId(Plus|Moins)?|caisses?)(\[\])?$/i.test(name))
+    return fc.constantFrom('1', '1,2', '2', '1,1', '');
   return fc.oneof({ arbitrary: plainString(min, max), weight: 3 }, { arbitrary: isoDate(), weight: 1 });
 }
 
