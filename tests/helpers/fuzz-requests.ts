@@ -20,7 +20,13 @@ export interface FuzzOperation {
   key: string;
   method: string;
   path: string;
-  parameters: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
+  parameters: Array<{
+    name: string;
+    in: string;
+    required?: boolean;
+    description?: string;
+    schema?: JsonSchema;
+  }>;
   /** Media type → schema of the request body, when the operation declares one. */
   body: Record<string, JsonSchema>;
 }
@@ -152,7 +158,9 @@ export function requestArbitrary(op: FuzzOperation, options: ValueOptions): fc.A
   const query = op.parameters.filter((p) => p.in === 'query');
   const queryObject: JsonSchema = {
     type: 'object',
-    properties: Object.fromEntries(query.map((p) => [p.name, p.schema ?? {}])),
+    properties: Object.fromEntries(
+      query.map((p) => [p.name, { ...p.schema, 'x-fuzz-self': /signed-in user/.test(p.description ?? '') }]),
+    ),
     required: query.filter((p) => p.required).map((p) => p.name),
   };
   const pathParams = op.parameters.filter((p) => p.in === 'path');
