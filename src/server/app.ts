@@ -131,6 +131,14 @@ const openApiTransform: SwaggerTransform = (document) => {
 };
 
 /**
+ * Fastify's `trustProxy` for COMPTOIR_TRUST_PROXY: a list of proxy addresses as it is; a number
+ * of proxies as a function trusting that many hops nearest the server (proxy-addr's hop index).
+ */
+function trustedProxies(setting: number | string[]): string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+/**
  * Builds the application without listening.
  * @throws Error naming the route when one breaks the rights table (see plugins/rights-guard.ts).
  */
@@ -140,6 +148,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.logger ? serverLogging(config, options.logTo) : { logger: false }),
     // Request bodies are report requests (a few site ids and dates): 1 MiB bounds them generously.
     bodyLimit: 1024 * 1024,
+    // Behind reverse proxies named by COMPTOIR_TRUST_PROXY, the client address is X-Forwarded-For's
+    // (per-address failure counters, audit log); otherwise the socket's.
+    ...(config.trustProxy === undefined ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
     // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
     clientErrorHandler: answerClientError,
     // What the router refuses before any hook (a path that does not decode, a parameter over

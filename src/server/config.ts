@@ -3,6 +3,7 @@
  * DESIGN.md §9). A bad value stops the server with a message naming the variable and its rule,
  * never the value.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { passwordProblems } from '../contract/password.ts';
@@ -10,6 +11,16 @@ import { passwordProblems } from '../contract/password.ts';
 /** Formats of the server's log lines (logging.ts): short lines for a person, or pino's JSON. */
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** True for an IPv4/IPv6 address, optionally with a CIDR prefix length (`10.0.0.0/8`). */
+function isAddressOrRange(text: string): boolean {
+  const [address, bits, ...rest] = text.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 /**
  * The log format: the one set (`LOG_FORMAT`), else text when the lines go to a terminal (a person
@@ -54,6 +65,28 @@ const EnvSchema = z.object({
   COMPTOIR_SESSION_MAX_DAYS: z.coerce.number().int().positive().max(365).default(7),
   /** Live sessions one user may hold; opening one more revokes the oldest (issue #17 item 8). */
   COMPTOIR_SESSIONS_PER_USER: z.coerce.number().int().positive().max(1000).default(10),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (docs/operations/instances.md): unset = none
+   * (the client address is the socket's); a number = that many proxies in front; else a
+   * comma-separated list of proxy addresses or CIDR ranges. Never "every hop": a client could then
+   * forge its address and escape the per-address counters of decision 0020.
+   */
+  COMPTOIR_TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      if (/^\d+$/.test(v)) {
+        const hops = Number(v);
+        if (hops >= 1 && hops <= 10) return hops;
+      } else {
+        const entries = v.split(',').map((x) => x.trim());
+        if (entries.every(isAddressOrRange)) return entries;
+      }
+      ctx.addIssue({ code: 'custom', message: 'a number of proxies (1–10) or proxy addresses/CIDR ranges' });
+      return z.NEVER;
+    }),
   /**
    * Failed sign-ins (and password checks) one client address may make in 10 minutes before it is
    * refused for 10 minutes (decision record 0020): generous, for an office behind one NAT.
@@ -110,6 +143,8 @@ export interface Config {
   sessionMaxDays: number;
   /** Live sessions per user; the oldest is revoked beyond it (COMPTOIR_SESSIONS_PER_USER, default 10). */
   sessionsPerUser: number;
+  /** Fastify's `trustProxy` (COMPTOIR_TRUST_PROXY): proxies in front, or their addresses; undefined = none. */
+  trustProxy?: number | string[] | undefined;
   /** Failed sign-ins per client address in 10 minutes before a 10-minute refusal (default 50). */
   loginFailuresPerIp: number;
   logLevel: NonNullable<z.infer<typeof EnvSchema>['LOG_LEVEL']>;
@@ -166,6 +201,7 @@ export function loadConfig(
     loginRatePerMinute: e.COMPTOIR_LOGIN_RATE,
     sessionMaxDays: e.COMPTOIR_SESSION_MAX_DAYS,
     sessionsPerUser: e.COMPTOIR_SESSIONS_PER_USER,
+    trustProxy: e.COMPTOIR_TRUST_PROXY,
     loginFailuresPerIp: e.COMPTOIR_LOGIN_FAILURES_PER_IP,
     logLevel: e.LOG_LEVEL ?? (logFormat === 'text' ? 'warn' : 'info'),
     logFormat,
