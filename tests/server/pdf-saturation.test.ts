@@ -83,9 +83,13 @@ describe('PDF work under saturation', () => {
       Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM report_editions')).rows[0]!.n);
     const slots: PdfSlot[] = Array.from({ length: PDF_MAX_IN_FLIGHT }, () => takePdfSlot());
     try {
-      // Editions are written in batches after the answer: wait for the earlier ones to land.
-      await expect.poll(count, { timeout: 10_000 }).toBeGreaterThan(0);
-      const before = await count();
+      // Editions are written in batches after the answer: wait until the earlier ones have landed.
+      let before = -1;
+      for (let now = await count(); now !== before; now = await count()) {
+        before = now;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(before).toBeGreaterThan(0);
       const res = await api.get(api.gerant.headers, url('PDF'));
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'ServerBusy' });
