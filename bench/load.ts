@@ -7,10 +7,17 @@
  * - then idle; the server's RSS (/proc/PID/status VmRSS) is read after each phase and at the end
  *   of the idle time, and the whole sequence runs COMPTOIR_BENCH_LOAD_RUNS times (default 2) so
  *   growth from one run to the next shows.
- * Reported per phase: requests per second, p50/p95/p99 latency (ms, from every answer's time),
- * errors (non-2xx, socket errors, timeouts). Targets of the issue, reported as met or not: 0
- * errors; year JSON p95 ≤ 1 s at 50 clients and throughput ≥ 0.8 × that at 5; PDF p99 ≤ 3 s at 20
- * clients; RSS ≤ 500 MB at the end of the load and not growing between runs. Never an assertion.
+ * Reported per phase: requests per second (all answers, and those served 2xx), p50/p95/p99
+ * latency of the answers served (ms; a refusal is fast and would flatter them), errors (non-2xx
+ * other than 503, socket errors, timeouts) and, apart, the 503 `ServerBusy` answers: a PDF over
+ * the pool's slots is refused at once with Retry-After (decision record 0022) — the designed
+ * answer under saturation, not an error, but counted. autocannon does not honour Retry-After: a
+ * refused connection would ask again at once and spend the phase being refused, the event loop
+ * busy refusing instead of serving (decision 0022 has the measure): the PDF phase uses clients of
+ * our own that wait the Retry-After they are given.
+ * Targets of the issue, reported as met or not: 0 errors; year JSON p95 ≤ 1 s at 50 clients and
+ * throughput ≥ 0.8 × that at 5; PDF p99 (served) ≤ 3 s at 20 clients; RSS ≤ 500 MB at the end of
+ * the load and not growing between runs. Never an assertion.
  *
  * Phase length: COMPTOIR_BENCH_LOAD_SECONDS (default 60, the issue's); the idle time the same.
  * Run alone with `node bench/load.ts`; `npm run bench` calls {@link benchLoad}.
@@ -35,12 +42,18 @@ export interface LoadPhase {
   seconds: number;
   requests: number;
   requestsPerSecond: number;
+  /** 2xx answers, and per second. */
+  served: number;
+  servedPerSecond: number;
+  /** Latencies of the 2xx answers. */
   p50: number;
   p95: number;
   p99: number;
-  /** Non-2xx answers, socket errors and timeouts together (the issue's "errors"). */
+  /** Non-2xx answers other than 503, socket errors and timeouts together (the issue's "errors"). */
   errors: number;
-  /** How `errors` splits, and the answers per status code. */
+  /** 503 answers: PDFs refused with Retry-After while every slot was taken (decision 0022). */
+  busy503: number;
+  /** How `errors` and `busy503` split (non2xx holds both), and the answers per status code. */
   non2xx: number;
   socketErrors: number;
   timeouts: number;
@@ -124,7 +137,9 @@ async function phase(
   seconds: number,
   serverPid: number,
 ): Promise<LoadPhase> {
+  // Times of the answers served (2xx) only: a 503 is answered at once and would flatter them.
   const times: number[] = [];
+  let busy = 0;
   const instance = autocannon({
     url: `${base}${url}`,
     connections: clients,
@@ -132,8 +147,9 @@ async function phase(
     headers: { ...headers, 'accept-encoding': 'gzip' },
     timeout: 30,
   });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-    times.push(responseTime);
+  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+    if (status >= 200 && status < 300) times.push(responseTime);
+    else if (status === 503) busy++;
   });
   const result = await instance;
   times.sort((a, b) => a - b);
@@ -144,16 +160,105 @@ async function phase(
     seconds,
     requests: result.requests.total,
     requestsPerSecond: Math.round((result.requests.total / seconds) * 10) / 10,
+    served: times.length,
+    servedPerSecond: Math.round((times.length / seconds) * 10) / 10,
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
-    errors: result.non2xx + result.errors + result.timeouts,
+    errors: result.non2xx - busy + result.errors + result.timeouts,
+    busy503: busy,
     non2xx: result.non2xx,
     socketErrors: result.errors,
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(
       Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]),
     ),
+    serverRssMb: await rssMb(serverPid),
+  };
+  console.log(`  ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+/** What {@link patientClient}s count: the times of the 2xx answers (ms) and every other outcome. */
+interface PatientCounts {
+  times: number[];
+  statusCodes: Record<string, number>;
+  busy: number;
+  otherNon2xx: number;
+  socketErrors: number;
+  timeouts: number;
+}
+
+/**
+ * One client of {@link patientPhase}: asks `url` again and again until `until` (ms since epoch),
+ * one request at a time, and after a 503 waits the `Retry-After` it was given, as a client that
+ * honours it would (within the phase's end).
+ */
+async function patientClient(url: string, headers: Record<string, string>, until: number, n: PatientCounts) {
+  while (Date.now() < until) {
+    const started = performance.now();
+    try {
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+      await res.arrayBuffer();
+      n.statusCodes[res.status] = (n.statusCodes[res.status] ?? 0) + 1;
+      if (res.ok) n.times.push(performance.now() - started);
+      else if (res.status === 503) {
+        n.busy++;
+        const wait = Number(res.headers.get('retry-after') ?? 1) * 1000;
+        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, until - Date.now()))));
+      } else n.otherNon2xx++;
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') n.timeouts++;
+      else n.socketErrors++;
+    }
+  }
+}
+
+/**
+ * Like {@link phase}, with `clients` clients of our own that honour `Retry-After` (autocannon
+ * asks again at once after a 503: its connections would spend the phase being refused, a load
+ * no browser makes, taking the event loop's time from the PDFs being served).
+ */
+async function patientPhase(
+  name: string,
+  base: string,
+  url: string,
+  headers: Record<string, string>,
+  clients: number,
+  seconds: number,
+  serverPid: number,
+): Promise<LoadPhase> {
+  const n: PatientCounts = {
+    times: [],
+    statusCodes: {},
+    busy: 0,
+    otherNon2xx: 0,
+    socketErrors: 0,
+    timeouts: 0,
+  };
+  const until = Date.now() + seconds * 1000;
+  const all = { ...headers, 'accept-encoding': 'gzip' };
+  await Promise.all(Array.from({ length: clients }, () => patientClient(`${base}${url}`, all, until, n)));
+  const times = n.times.sort((a, b) => a - b);
+  const at = (q: number) => (times.length === 0 ? Number.NaN : Math.round(quantileSorted(times, q)));
+  const requests = Object.values(n.statusCodes).reduce((a, b) => a + b, 0) + n.socketErrors + n.timeouts;
+  const figures: LoadPhase = {
+    phase: `${name} (clients honour Retry-After)`,
+    clients,
+    seconds,
+    requests,
+    requestsPerSecond: Math.round((requests / seconds) * 10) / 10,
+    served: times.length,
+    servedPerSecond: Math.round((times.length / seconds) * 10) / 10,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    errors: n.otherNon2xx + n.socketErrors + n.timeouts,
+    busy503: n.busy,
+    non2xx: n.otherNon2xx + n.busy,
+    socketErrors: n.socketErrors,
+    timeouts: n.timeouts,
+    statusCodes: n.statusCodes,
     serverRssMb: await rssMb(serverPid),
   };
   console.log(`  ${JSON.stringify(figures)}`);
@@ -169,7 +274,7 @@ async function oneRun(base: string, headers: Record<string, string>, seconds: nu
     await phase('year JSON', base, yearJson, auth, 5, seconds, pid),
     await phase('year JSON', base, yearJson, auth, 50, seconds, pid),
     await phase('month JSON', base, reportPath(userId, 'JSON', 31), auth, 50, seconds, pid),
-    await phase('month PDF', base, reportPath(userId, 'PDF', 31), auth, 20, seconds, pid),
+    await patientPhase('month PDF', base, reportPath(userId, 'PDF', 31), auth, 20, seconds, pid),
   ];
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const rssAfterIdleMb = await rssMb(pid);
@@ -181,14 +286,17 @@ function targets(runs: LoadBenchResult['runs']): LoadBenchResult['targets'] {
   const last = runs.at(-1)!;
   const [year5, year50, , pdf20] = last.phases;
   const errors = runs.flatMap((r) => r.phases).reduce((n, p) => n + p.errors, 0);
+  const busy = runs.flatMap((r) => r.phases).reduce((n, p) => n + p.busy503, 0);
   const ratio = Math.round((year50!.requestsPerSecond / year5!.requestsPerSecond) * 100) / 100;
   const loadRss = Math.max(...last.phases.map((p) => p.serverRssMb));
   const growth = runs.length > 1 ? Math.round((last.rssAfterIdleMb - runs[0]!.rssAfterIdleMb) * 10) / 10 : 0;
   return {
     errors: { value: errors, target: '0', met: errors === 0 },
+    // Not a target: how often the designed refusal was given (decision 0022).
+    pdfBusy503: { value: busy, target: 'reported (503 + Retry-After is the bound working)', met: true },
     yearJsonP95At50: { value: year50!.p95, target: '≤ 1000 ms', met: year50!.p95 <= 1000 },
     yearJsonThroughput50Over5: { value: ratio, target: '≥ 0.8', met: ratio >= 0.8 },
-    pdfP99At20: { value: pdf20!.p99, target: '≤ 3000 ms', met: pdf20!.p99 <= 3000 },
+    pdfP99At20: { value: pdf20!.p99, target: '≤ 3000 ms (PDFs served)', met: pdf20!.p99 <= 3000 },
     serverRssAtEndOfLoadMb: { value: loadRss, target: '≤ 500 MB', met: loadRss <= 500 },
     rssGrowthBetweenRunsMb: { value: growth, target: 'not growing (≤ 25 MB)', met: growth <= 25 },
   };

@@ -64,6 +64,9 @@ export const ERROR_CODES = [
   // Added by local events (issue #19, src/contract/events.ts): the event's start is after its end
   // (SPEC.md §5 "start must not be after end"), shown at the end date's field.
   'dateFinTooEarly',
+  // Added by bounded PDF work (issue #17, decision record 0022): every PDF slot is taken; 503 with
+  // Retry-After (seconds, also in details.retryAfterSeconds).
+  'ServerBusy',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

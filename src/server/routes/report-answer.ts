@@ -10,10 +10,16 @@
  * screen says there is nothing to show and keeps the parameters in view), while a PDF, CSV or
  * XLSX of an empty report answers 400 CheckReportParam instead of a blank document — a manager
  * who downloads a file expects figures, and a blank file would look like a fault.
+ *
+ * PDFs are bounded (decision record 0022): a PDF takes one of the pool's slots
+ * (render/pdf-pool.ts) before its dataset is read; when none is free it answers at once 503
+ * `ServerBusy` with `Retry-After` (seconds, also in `details.retryAfterSeconds`), runs nothing and
+ * records no edition.
  */
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
+import type { ApiError } from '../../contract/errors.ts';
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
@@ -25,6 +31,7 @@ import {
   renderReport,
   reportFileName,
 } from '../reports/render/index.ts';
+import { PdfBusyError, type PdfSlot, takePdfSlot } from '../reports/render/pdf-pool.ts';
 import { datasetJsonBytes } from '../reports/render/json.ts';
 import { isStreamed } from '../reports/render/streamed.ts';
 import {
@@ -54,6 +61,7 @@ type SaveEdition = (status: 'OK' | 'EMPTY' | 'FAILED', bytes: number | null) => 
 /**
  * Runs `input` for `session` and sends it; records the edition when `record` (bo/getReport,
  * exports/download).
+ * A PDF answers 503 ServerBusy with Retry-After when every PDF slot is taken (see the module comment).
  * @throws DomainError of reports/request.ts, run.ts and shaping.ts; ApiHttpError 400
  *   CheckReportParam for an empty document; 500 errorPdf when a PDF cannot be laid out.
  */
@@ -64,15 +72,54 @@ export async function sendReport(
   input: RawReportInput,
   record: boolean,
 ): Promise<FastifyReply> {
+  const report = await resolveReport(input, session.siteIds, context.database, {
+    sites: context.reportSites,
+  });
+  if (input.format !== 'PDF') return answerReport(reply, context, session, report, input, record);
+  let slot: PdfSlot;
+  try {
+    slot = takePdfSlot();
+  } catch (error) {
+    if (error instanceof PdfBusyError) return answerBusy(reply, error);
+    throw error;
+  }
+  try {
+    return await answerReport(reply, context, session, report, input, record, slot);
+  } finally {
+    slot.release();
+  }
+}
+
+/**
+ * 503 `ServerBusy` in SPEC.md §8's shape with `Retry-After`, sent here rather than thrown: a
+ * refusal under load is the designed answer, not a failure for the error log.
+ */
+function answerBusy(reply: FastifyReply, error: PdfBusyError): FastifyReply {
+  const body: ApiError = { code: error.code, message: error.message, details: { ...error.details } };
+  return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(body);
+}
+
+/**
+ * Runs the resolved `report` and sends it (see {@link sendReport}); a PDF is laid out in `pdfSlot`.
+ * @throws as {@link sendReport}.
+ */
+async function answerReport(
+  reply: FastifyReply,
+  context: ReportAnswerContext,
+  session: Session,
+  report: ResolvedReport,
+  input: RawReportInput,
+  record: boolean,
+  pdfSlot?: PdfSlot,
+): Promise<FastifyReply> {
   const { database } = context;
-  const report = await resolveReport(input, session.siteIds, database, { sites: context.reportSites });
   const dataset = await reportDataset(report, database);
   const save = record ? editionSaver(reply, database, session, report, input, dataset) : notRecorded;
   if (dataset.rows.length === 0 && input.format !== 'JSON') {
     await save('EMPTY', null);
     throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
   }
-  const body = await rendered(reply, report, dataset, input.format, context.distribution, save);
+  const body = await rendered(reply, report, dataset, input.format, context.distribution, save, pdfSlot);
   const fileName = reportFileName(report.cls.fileNameId, dataset, input.language, input.format);
   reply.header('Content-Type', CONTENT_TYPES[input.format]);
   reply.header('Content-Disposition', contentDisposition(fileName));
@@ -131,9 +178,10 @@ async function rendered(
   format: ReportFormat,
   distribution: string,
   save: SaveEdition,
+  pdfSlot?: PdfSlot,
 ): Promise<RenderedBody> {
   try {
-    return await renderReport(dataset, format, renderOptionsFor(report, distribution));
+    return await renderReport(dataset, format, renderOptionsFor(report, distribution), pdfSlot);
   } catch (error) {
     await save('FAILED', null);
     if (format === 'PDF') {

@@ -7,7 +7,7 @@ import type { Dataset, Language, ReportFormat } from '../../../contract/reports.
 import { message } from '../../i18n.ts';
 import type { RenderOptions } from './cells.ts';
 import { renderCsv } from './csv.ts';
-import { renderPdfInWorker } from './pdf-pool.ts';
+import { type PdfSlot, renderPdfInWorker } from './pdf-pool.ts';
 import { isStreamed, materialise } from './streamed.ts';
 
 /** MIME type of each format. CSV says its charset (UTF-8, with BOM). */
@@ -31,16 +31,19 @@ export type RenderedBody =
 
 /**
  * Renders `dataset` as `format`. A streamed dataset (run.ts, render/streamed.ts) is written as
- * its rows are read for CSV and XLSX, and read whole first for PDF and JSON.
+ * its rows are read for CSV and XLSX, and read whole first for PDF and JSON. A PDF runs in
+ * `pdfSlot` when the caller took one (pdf-pool.ts takePdfSlot), else takes its own.
+ * @throws PdfBusyError (pdf-pool.ts) for a PDF when no slot was given and none is free.
  */
 export async function renderReport(
   dataset: Dataset,
   format: ReportFormat,
   options: RenderOptions,
+  pdfSlot?: PdfSlot,
 ): Promise<RenderedBody> {
   switch (format) {
     case 'PDF':
-      return { kind: 'buffer', data: await renderPdfInWorker(await materialise(dataset), options) };
+      return { kind: 'buffer', data: await renderPdfInWorker(await materialise(dataset), options, pdfSlot) };
     case 'XLSX': {
       // exceljs is loaded on the first workbook: tens of MB a server that never makes one need not hold.
       const { renderXlsx, renderXlsxStream } = await import('./xlsx.ts');
