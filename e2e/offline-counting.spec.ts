@@ -54,7 +54,7 @@ async function signInWithServiceWorker(page: Page): Promise<void> {
 }
 
 async function openCashCounting(page: Page): Promise<void> {
-  await page.getByRole('link', { name: 'Caisses' }).click();
+  await page.getByRole('link', { name: 'Caisses', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Comptage des caisses' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Caisse 1/ })).toBeVisible();
 }
@@ -92,7 +92,7 @@ test('two drawers, the safe and a receipt written offline reach the server exact
   await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-waiting', '2');
 
   // The safe, still offline: 150 € float + 320,50 € deposits, 9 × 50 € counted.
-  await page.getByRole('link', { name: 'Coffre' }).click();
+  await page.getByRole('link', { name: 'Coffre', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Comptage du coffre' })).toBeVisible();
   await page.getByLabel("Fond de caisse d'ouverture").fill('150');
   await page.getByLabel('Dépôts').fill('320,50');
@@ -103,7 +103,7 @@ test('two drawers, the safe and a receipt written offline reach the server exact
   await expect(page.getByTestId('safe-count-local')).toHaveCount(1);
 
   // A manager receipt, still offline.
-  await page.getByRole('link', { name: 'Reçus' }).click();
+  await page.getByRole('link', { name: 'Reçus', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Reçus managers' })).toBeVisible();
   // The labels of required fields end with their visible mark, "(obligatoire)".
   await page.getByLabel(/^Code vendeur\b/).fill('12');
@@ -152,7 +152,7 @@ test('two drawers, the safe and a receipt written offline reach the server exact
 
   // The safe count now waits for a countersignature, which needs the network: offline, the dialog
   // says so, sends nothing and keeps what was typed.
-  await page.getByRole('link', { name: 'Coffre' }).click();
+  await page.getByRole('link', { name: 'Coffre', exact: true }).click();
   await expect(page.getByTestId('safe-awaiting-item').first()).toBeVisible();
   await page.getByTestId('safe-count-server').first().getByRole('button', { name: 'Contre-signer' }).click();
   const dialog = page.getByRole('dialog');
@@ -210,6 +210,8 @@ test('the home dashboard opened online is shown offline as an offline copy with 
   await signInWithServiceWorker(page);
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByTestId('offline-copy-banner')).toHaveCount(0);
+  // The widgets' answers must have reached the service worker's copies before the network goes.
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   await page.reload();
   const banner = page.getByTestId('offline-copy-banner');
