@@ -33,7 +33,7 @@ import {
   type WirePeriod,
 } from '../calendar-days.ts';
 import { eventQueries } from '../event-queries.ts';
-import { useOnline } from '../use-online.ts';
+import { useOnline } from '../../../lib/use-online.ts';
 import { DayDetails, type EventActions, type ForecastState } from './day-details.tsx';
 import { EventDeleteDialog } from './event-delete-dialog.tsx';
 import { EventForm } from './event-form.tsx';

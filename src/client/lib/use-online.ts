@@ -1,8 +1,8 @@
 /**
  * Whether the device says it is online (`navigator.onLine`, updated on the window's `online` /
- * `offline` events): the calendar reads from offline copies, but its writes need the network, and
- * the screen says so before anyone types. `true` may still fail (a server down); a save then
- * tells `Network Error`.
+ * `offline` events), for the actions that need the network (the safe's dialogs, the events
+ * calendar's writes): screens say so before anyone types, not only after a failed send. `true`
+ * may still fail (a captive portal, a server down); the actions handle that as `Network Error`.
  */
 import { useSyncExternalStore } from 'react';
 
