@@ -13,12 +13,14 @@ import en from '../../i18n/en.json';
 import { unavailableDimensions, unavailableMeasures } from '../../src/client/features/bi/bi-choices.ts';
 import { readViews } from '../../src/client/features/bi/bi-views.ts';
 import { BiPage } from '../../src/client/features/bi/components/bi-page.tsx';
-import { KpiPage } from '../../src/client/features/kpi/components/kpi-page.tsx';
+import { KpiPage, kpiArrivalPeriod } from '../../src/client/features/kpi/components/kpi-page.tsx';
 import { TrackerPage } from '../../src/client/features/tracker/components/tracker-page.tsx';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { session, signIn } from '../../src/client/lib/session.ts';
 import { resetSelection, selection } from '../../src/client/selection/selection-state.ts';
 import { LYON, PARIS } from '../server/bi-fixture.ts';
+import { wireToDisplay } from '../../src/contract/dates.ts';
+import { resolvePeriod } from '../../src/contract/periods.ts';
 import {
   inputLabelled,
   renderScreen,
@@ -118,9 +120,11 @@ describe('KPI/BI screens against the server', () => {
   it('/totalKPI says "partial data" where the year before is incomplete, never a percentage', async () => {
     chooseParisAndLyon();
     screen = await renderScreen(<KpiPage />, 'en', en);
-    await press(
-      'Show',
+    // Shown on arrival for the chosen period, without a press.
+    await waitUntil(
       () => screen!.container.querySelector('table[aria-label="Key figures by scope"]') !== null,
+      5000,
+      20,
     );
     const rows = tableText('Key figures by scope');
     expect(rows.map((r) => r[0])).toEqual([
@@ -133,6 +137,21 @@ describe('KPI/BI screens against the server', () => {
     expect(rows[0]!.slice(1, 5)).toEqual(['€120.00', 'partial data', 'no data', '5']);
     // The sparkline is for the eye only.
     expect(screen.container.querySelector('svg.kpi-sparkline')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('/totalKPI opens on the last full week when the period is still the default, today', async () => {
+    resetSelection();
+    seedReferenceData([testSite(PARIS, 'Paris'), testSite(LYON, 'Lyon')]);
+    expect(selection.period).toEqual({ kind: 'code', code: 'D' });
+    screen = await renderScreen(<KpiPage />, 'en', en);
+    await waitUntil(() => screen!.container.querySelector('#kpi-result-title') !== null, 5000, 20);
+    expect(selection.period).toEqual({ kind: 'code', code: 'W-1' });
+    const week = resolvePeriod('W-1');
+    expect(screen.container.querySelector('#kpi-result-title')?.textContent).toBe(
+      `Key figures from ${wireToDisplay(week.dateDebut)} to ${wireToDisplay(week.dateFin)}`,
+    );
+    // A period the user chose is kept.
+    expect(kpiArrivalPeriod({ kind: 'code', code: 'M-1' })).toEqual({ kind: 'code', code: 'M-1' });
   });
 
   it('/tracker ranks the sites and tells when it was refreshed', async () => {

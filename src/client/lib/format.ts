@@ -38,3 +38,25 @@ export function formatNumber(n: number, locale: string, options?: Intl.NumberFor
   }
   return nf.format(n);
 }
+
+/** Text of an absent figure (no data, no base to compare with): a dash, never 0. */
+export const NO_FIGURE = '—';
+
+/** `cents` as money like {@link formatMoney}, or {@link NO_FIGURE} for null. */
+export function formatMoneyOrDash(cents: number | null, currency: string, locale: string): string {
+  return cents === null ? NO_FIGURE : formatMoney(cents, currency, locale);
+}
+
+/**
+ * A change given as a fraction (0.125 for +12.5 %) as a signed percentage with at most one
+ * decimal (`+12.5%`, `-3%`, `0%`), or {@link NO_FIGURE} for null. The KPI/BI screens' "vs last
+ * year" and "vs forecast" columns.
+ */
+export function formatChange(change: number | null, locale: string): string {
+  if (change === null) return NO_FIGURE;
+  return formatNumber(change, locale, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+    signDisplay: 'exceptZero',
+  });
+}

@@ -1,15 +1,23 @@
 /**
  * Data table for simple column/row data (a report dataset preview, the graphs' and distributions'
- * figures): a semantic HTML table (`th scope="col"` headers, the row header column as
- * `th scope="row"`), which screen readers navigate by row and column. Scrolls horizontally on
- * narrow screens. `align: 'end'` for amounts and quantities.
+ * figures, the KPI/BI area's results): a semantic HTML table (`th scope="col"` headers, the row
+ * header column as `th scope="row"`), which screen readers navigate by row and column. Scrolls
+ * horizontally on narrow screens (and vertically where a caller caps its height). `align: 'end'`
+ * for amounts and quantities.
+ *
+ * When the table is larger than its box, the box becomes a region named after the table
+ * ("<label> (scrollable table)", catalogue `ui.table.scrollRegion`) that takes the keyboard
+ * focus (tabIndex 0, focus ring in table.css), so it can be scrolled with the arrow keys (axe
+ * "scrollable-region-focusable", WCAG 2.1.1). A table that fits adds no tab stop.
  *
  * Plain elements, not react-aria-components' Table: that one builds a collection of every cell
  * through React and lays out a keyboard grid, which a read-only table does not need and which
  * takes seconds for a report of thousands of rows. Callers that may hold thousands of rows show
  * them a page at a time (dataset-table.tsx).
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import './table.css';
 
 export interface TableColumn {
   key: string;
@@ -19,7 +27,7 @@ export interface TableColumn {
 }
 
 export interface TableProps {
-  /** Accessible name of the table. */
+  /** Accessible name of the table; its scroll region, when it scrolls, is "<label> (scrollable table)". */
   label: string;
   columns: readonly TableColumn[];
   /** Rows: `id` unique in the table, `cells` keyed by column key. */
@@ -31,9 +39,45 @@ export interface TableProps {
 
 const endClass = (column: TableColumn, end: string) => (column.align === 'end' ? end : undefined);
 
+/** True when the content of `box` is wider or taller than the box (it scrolls). */
+function overflows(box: HTMLElement): boolean {
+  return box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+}
+
+/**
+ * Whether the box in `boxRef` scrolls, measured before paint and again whenever the box (the
+ * viewport changed) or its first child (the rows changed) is resized. A ResizeObserver costs one
+ * callback per size change, not per frame.
+ */
+function useOverflow(boxRef: RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    const measure = () => setScrolls(overflows(box));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, [boxRef]);
+  return scrolls;
+}
+
 export function Table({ label, columns, rows, empty, className }: TableProps) {
+  const intl = useIntl();
+  const box = useRef<HTMLDivElement>(null);
+  const scrolls = useOverflow(box);
+  // A name of its own: landmarks must differ, and a card around a table often bears the table's name.
+  const regionName = intl.formatMessage({ id: 'ui.table.scrollRegion' }, { table: label });
+  const boxClass = ['ui-table-scroll', className].filter(Boolean).join(' ');
   return (
-    <div className={['ui-table-scroll', className].filter(Boolean).join(' ')}>
+    <div
+      ref={box}
+      className={boxClass}
+      {...(scrolls ? { role: 'region', 'aria-label': regionName, tabIndex: 0 } : {})}
+    >
       <table aria-label={label} className="ui-table">
         <thead>
           <tr>

@@ -12,7 +12,7 @@ import {
   type BiMeasure,
 } from '../../../../contract/bi.ts';
 import { type ExploreChoice, unavailableDimensions, unavailableMeasures } from '../bi-choices.ts';
-import { BiChoice } from './bi-choice.tsx';
+import { Select } from '../../../ui/select.tsx';
 
 /** Option id of "no dimension". */
 const NONE = 'NONE';
@@ -27,45 +27,39 @@ export function BiControls({
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const unavailable = t('bi.unavailable');
-  const dimensionOptions = (slot: 1 | 2) => {
-    const off = unavailableDimensions(choice, slot);
-    return [
-      { id: NONE, label: t('bi.dimension.none') },
-      ...BI_DIMENSIONS.map((d) => ({ id: d, label: t(`bi.dimension.${d}`), disabled: off.includes(d) })),
-    ];
-  };
+  const dimensionOptions = [
+    { id: NONE, label: t('bi.dimension.none') },
+    ...BI_DIMENSIONS.map((d) => ({ id: d, label: t(`bi.dimension.${d}`) })),
+  ];
   const asDimension = (v: string) => (v === NONE ? null : (v as BiDimension));
-  const offMeasures = unavailableMeasures(choice);
   return (
     <div className="bi-controls">
-      <BiChoice
+      <Select
         label={t('bi.measure')}
-        unavailableLabel={unavailable}
+        disabledNote={unavailable}
+        disabledKeys={unavailableMeasures(choice)}
         value={choice.measure}
-        options={BI_MEASURES.map((m) => ({
-          id: m,
-          label: t(`bi.measure.${m}`),
-          disabled: offMeasures.includes(m),
-        }))}
+        options={BI_MEASURES.map((m) => ({ id: m, label: t(`bi.measure.${m}`) }))}
         onChange={(v) => onChange({ ...choice, measure: v as BiMeasure })}
       />
-      <BiChoice
+      <Select
         label={t('bi.dimension1')}
-        unavailableLabel={unavailable}
+        disabledNote={unavailable}
+        disabledKeys={unavailableDimensions(choice, 1)}
         value={choice.dimension1 ?? NONE}
-        options={dimensionOptions(1)}
-        onChange={(v) => onChange({ ...choice, dimension1: asDimension(v) })}
+        options={dimensionOptions}
+        onChange={(v) => onChange({ ...choice, dimension1: asDimension(String(v)) })}
       />
-      <BiChoice
+      <Select
         label={t('bi.dimension2')}
-        unavailableLabel={unavailable}
+        disabledNote={unavailable}
+        disabledKeys={unavailableDimensions(choice, 2)}
         value={choice.dimension2 ?? NONE}
-        options={dimensionOptions(2)}
-        onChange={(v) => onChange({ ...choice, dimension2: asDimension(v) })}
+        options={dimensionOptions}
+        onChange={(v) => onChange({ ...choice, dimension2: asDimension(String(v)) })}
       />
-      <BiChoice
+      <Select
         label={t('bi.comparison')}
-        unavailableLabel={unavailable}
         value={choice.comparison}
         options={BI_COMPARISONS.map((c) => ({ id: c, label: t(`bi.comparison.${c}`) }))}
         onChange={(v) => onChange({ ...choice, comparison: v as BiComparison })}

@@ -11,10 +11,11 @@ import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Table } from '../../../ui/table.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
 import { formatMeasure, formatVariation, variation } from '../bi-format.ts';
 
-const BiChart = lazy(() => import('./bi-chart.tsx'));
+const CategoryChart = lazy(() =>
+  import('../../../ui/bar-chart.tsx').then((m) => ({ default: m.CategoryChart })),
+);
 
 /** Most rows the chart draws; the table holds them all. */
 const CHART_ROWS = 15;
@@ -62,8 +63,7 @@ export function BiResult({
   const bars = data.rows.slice(0, CHART_ROWS).map((r, i) => ({
     key: String(i),
     label: r.labels.join(' · '),
-    value: r.value ?? 0,
-    comparison: r.comparisonValue ?? 0,
+    values: { value: r.value ?? 0, comparison: r.comparisonValue ?? 0 },
   }));
   return (
     <Card labelledBy="bi-result-title" className="bi-result">
@@ -85,21 +85,21 @@ export function BiResult({
           {t('bi.exportXlsx')}
         </Button>
       </div>
-      <ScrollRegion label={t('bi.tableLabel', { measure: measureLabel })}>
-        <Table
-          label={t('bi.tableLabel', { measure: measureLabel })}
-          columns={columns}
-          rows={rows}
-          empty={t('bi.empty')}
-        />
-      </ScrollRegion>
+      <Table
+        label={t('bi.tableLabel', { measure: measureLabel })}
+        columns={columns}
+        rows={rows}
+        empty={t('bi.empty')}
+      />
       {data.dimensions.length > 0 && bars.length > 0 ? (
         <Suspense fallback={null}>
-          <BiChart
+          <CategoryChart
             title={t('bi.chartTitle', { measure: measureLabel })}
-            bars={bars}
-            valueLabel={measureLabel}
-            comparisonLabel={comparisonLabel}
+            categories={bars}
+            series={[
+              { key: 'value', label: measureLabel },
+              { key: 'comparison', label: comparisonLabel, tone: 'comparison' },
+            ]}
             format={(v) => show(v)}
           />
         </Suspense>

@@ -4,11 +4,14 @@
  * variance — for all of them, then by company, group and site, against the same weekdays a year
  * earlier and the forecast, each row with a sparkline of its net sales per day. A year before
  * with partial or no data is said in words, not as a percentage.
+ *
+ * Shown on arrival, without a press, for {@link kpiArrivalPeriod} (the last full week unless the
+ * user chose a period already); the "show" button reloads for another choice.
  */
-import type { Ref } from 'react';
+import { type Ref, useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import type { BiKpiAnswer, BiKpiLine } from '../../../../contract/bi.ts';
-import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
+import { formatChange, formatDate, formatMoneyOrDash, formatNumber, NO_FIGURE } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { queryClient } from '../../../lib/query-client.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
@@ -17,11 +20,13 @@ import {
   ShowCard,
   useSelectionResult,
 } from '../../../selection/components/selection-result.tsx';
+import type { PeriodChoice } from '../../../selection/period.ts';
+import { selection } from '../../../selection/selection-state.ts';
+import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { type Comparison, compareWith } from '../kpi-compare.ts';
 import { kpiQueries } from '../kpi-queries.ts';
-import { ScrollRegion } from './scroll-region.tsx';
 import { Sparkline } from './sparkline.tsx';
 import './kpi.css';
 
@@ -31,9 +36,30 @@ async function loadKpi(request: SelectionRequest): Promise<KpiData> {
   return (await queryClient.fetchQuery(kpiQueries.totals(request))).data;
 }
 
+/**
+ * The period /totalKPI opens on: the selection's own, unless it is still the app's default,
+ * today — a day under way, which /tracker follows hour by hour — which becomes the last full
+ * week (Monday to Sunday, period code W-1): a chain's manager opens the key figures for the
+ * weekly review, a whole week against the same weekdays a year earlier. (/graphs does the same,
+ * issue #20 item 12.)
+ */
+export function kpiArrivalPeriod(current: PeriodChoice): PeriodChoice {
+  return current.kind === 'code' && current.code === 'D' ? { kind: 'code', code: 'W-1' } : current;
+}
+
 export function KpiPage() {
   const intl = useIntl();
+  const scope = useSiteScope();
   const { result, loading, formError, resultHeading, show } = useSelectionResult<KpiData>();
+  const shownOnArrival = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the sites are known
+  useEffect(() => {
+    if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
+    shownOnArrival.current = true;
+    selection.period = kpiArrivalPeriod(selection.period);
+    // Nobody asked for this result: the focus stays where the page starts.
+    void show(loadKpi, undefined, { focusResult: false });
+  }, [scope.isLoading, scope.effective.length]);
   return (
     <div className="gr-page kpi-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'kpi.title' })}</h1>
@@ -55,20 +81,13 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
   const intl = useIntl();
   const [language] = useLanguage();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const money = (cents: number | null) =>
-    cents === null ? '—' : formatMoney(cents, data.currency, language);
+  const money = (cents: number | null) => formatMoneyOrDash(cents, data.currency, language);
   const num = (n: number | null, digits = 0) =>
-    n === null ? '—' : formatNumber(n, language, { maximumFractionDigits: digits });
+    n === null ? NO_FIGURE : formatNumber(n, language, { maximumFractionDigits: digits });
   const pct = (n: number | null) =>
-    n === null ? '—' : formatNumber(n, language, { style: 'percent', maximumFractionDigits: 1 });
+    n === null ? NO_FIGURE : formatNumber(n, language, { style: 'percent', maximumFractionDigits: 1 });
   const compared = (c: Comparison) =>
-    c.kind === 'change'
-      ? formatNumber(c.change, language, {
-          style: 'percent',
-          maximumFractionDigits: 1,
-          signDisplay: 'exceptZero',
-        })
-      : t(`kpi.compare.${c.kind}`);
+    c.kind === 'change' ? formatChange(c.change, language) : t(`kpi.compare.${c.kind}`);
   const columns = [
     { key: 'label', label: t('kpi.column.line'), isRowHeader: true },
     { key: 'net', label: t('kpi.column.net'), align: 'end' as const },
@@ -114,14 +133,12 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
           to: formatDate(data.yearBefore.dateFin),
         })}
       </p>
-      <ScrollRegion label={t('kpi.tableLabel')}>
-        <Table
-          label={t('kpi.tableLabel')}
-          columns={columns}
-          rows={data.lines.map(rowOf)}
-          className="kpi-table"
-        />
-      </ScrollRegion>
+      <Table
+        label={t('kpi.tableLabel')}
+        columns={columns}
+        rows={data.lines.map(rowOf)}
+        className="kpi-table"
+      />
     </Card>
   );
 }

@@ -10,7 +10,7 @@ import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import type { BiTrackerAnswer, BiTrackerSite } from '../../../../contract/bi.ts';
 import { displayInstant } from '../../../../contract/dates.ts';
-import { formatMoney, formatNumber } from '../../../lib/format.ts';
+import { formatChange, formatMoneyOrDash } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { session } from '../../../lib/session.ts';
 import { GroupPicker, SitePicker } from '../../../selection/components/site-pickers.tsx';
@@ -20,21 +20,20 @@ import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { trackerQueries } from '../tracker-queries.ts';
-import { ScrollRegion } from './scroll-region.tsx';
 import './tracker.css';
 
-const TrackerChart = lazy(() => import('./tracker-chart.tsx'));
+const CategoryChart = lazy(() =>
+  import('../../../ui/bar-chart.tsx').then((m) => ({ default: m.CategoryChart })),
+);
 
 type TrackerData = BiTrackerAnswer['data'];
 
+/** An hour of the day as `HH:00` (24-hour, every language: contract/dates.ts). */
+const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
 /** Change from `before` to `now` as a signed percentage, or a dash without a base. */
 function change(now: number, before: number | null, language: string): string {
-  if (before === null || before === 0) return '—';
-  return formatNumber((now - before) / before, language, {
-    style: 'percent',
-    maximumFractionDigits: 1,
-    signDisplay: 'exceptZero',
-  });
+  return formatChange(before === null || before === 0 ? null : (now - before) / before, language);
 }
 
 export function TrackerPage() {
@@ -73,8 +72,7 @@ function TrackerResult({ data }: { data: TrackerData }) {
   const intl = useIntl();
   const [language] = useLanguage();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const money = (cents: number | null) =>
-    cents === null ? '—' : formatMoney(cents, data.currency, language);
+  const money = (cents: number | null) => formatMoneyOrDash(cents, data.currency, language);
   const refreshed = displayInstant(data.refreshedAt);
   const columns = [
     { key: 'rank', label: t('tracker.column.rank'), align: 'end' as const },
@@ -104,9 +102,7 @@ function TrackerResult({ data }: { data: TrackerData }) {
         <p className="tracker-refreshed" aria-live="polite">
           {t('tracker.refreshedAt', { date: refreshed.date, time: refreshed.time })}
         </p>
-        <ScrollRegion label={t('tracker.rankingTable')}>
-          <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
-        </ScrollRegion>
+        <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
       </Card>
       {data.sites.length > 0 ? <SiteHours sites={data.sites} money={money} /> : null}
     </>
@@ -129,34 +125,39 @@ function SiteHours({ sites, money }: { sites: readonly BiTrackerSite[]; money: (
         value={site.siteId}
         onChange={(v) => setChosen(Number(v))}
       />
-      <ScrollRegion label={t('tracker.hoursTable', { site: site.libelle })}>
-        <Table
-          label={t('tracker.hoursTitle', { site: site.libelle })}
-          columns={[
-            { key: 'hour', label: t('tracker.column.hour'), isRowHeader: true },
-            { key: 'net', label: t('tracker.column.today'), align: 'end' },
-            { key: 'tickets', label: t('tracker.column.tickets'), align: 'end' },
-            { key: 'lastYear', label: t('tracker.column.lastYear'), align: 'end' },
-          ]}
-          rows={hours.map((h) => ({
-            id: String(h.hour),
-            cells: {
-              hour: `${String(h.hour).padStart(2, '0')}:00`,
-              net: money(h.netCents),
-              tickets: String(h.tickets),
-              lastYear: money(h.lastYearCents),
-            },
-          }))}
-          empty={t('tracker.noSales')}
-        />
-      </ScrollRegion>
+      <Table
+        label={t('tracker.hoursTitle', { site: site.libelle })}
+        columns={[
+          { key: 'hour', label: t('tracker.column.hour'), isRowHeader: true },
+          { key: 'net', label: t('tracker.column.today'), align: 'end' },
+          { key: 'tickets', label: t('tracker.column.tickets'), align: 'end' },
+          { key: 'lastYear', label: t('tracker.column.lastYear'), align: 'end' },
+        ]}
+        rows={hours.map((h) => ({
+          id: String(h.hour),
+          cells: {
+            hour: hourLabel(h.hour),
+            net: money(h.netCents),
+            tickets: String(h.tickets),
+            lastYear: money(h.lastYearCents),
+          },
+        }))}
+        empty={t('tracker.noSales')}
+      />
       {hours.length > 0 ? (
         <Suspense fallback={null}>
-          <TrackerChart
+          <CategoryChart
             title={t('tracker.chartTitle', { site: site.libelle })}
-            hours={hours}
-            todayLabel={t('tracker.column.today')}
-            lastYearLabel={t('tracker.column.lastYear')}
+            layout="columns"
+            categories={hours.map((h) => ({
+              key: String(h.hour),
+              label: hourLabel(h.hour),
+              values: { today: h.netCents, lastYear: h.lastYearCents },
+            }))}
+            series={[
+              { key: 'today', label: t('tracker.column.today') },
+              { key: 'lastYear', label: t('tracker.column.lastYear'), mark: 'line', tone: 'comparison' },
+            ]}
             format={money}
           />
         </Suspense>
