@@ -13,7 +13,8 @@ import en from '../../i18n/en.json';
 import { unavailableDimensions, unavailableMeasures } from '../../src/client/features/bi/bi-choices.ts';
 import { readViews } from '../../src/client/features/bi/bi-views.ts';
 import { BiPage } from '../../src/client/features/bi/components/bi-page.tsx';
-import { KpiPage, kpiArrivalPeriod } from '../../src/client/features/kpi/components/kpi-page.tsx';
+import { KpiPage } from '../../src/client/features/kpi/components/kpi-page.tsx';
+import { arrivalPeriod } from '../../src/client/selection/period.ts';
 import { TrackerPage } from '../../src/client/features/tracker/components/tracker-page.tsx';
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { session, signIn } from '../../src/client/lib/session.ts';
@@ -151,7 +152,7 @@ describe('KPI/BI screens against the server', () => {
       `Key figures from ${wireToDisplay(week.dateDebut)} to ${wireToDisplay(week.dateFin)}`,
     );
     // A period the user chose is kept.
-    expect(kpiArrivalPeriod({ kind: 'code', code: 'M-1' })).toEqual({ kind: 'code', code: 'M-1' });
+    expect(arrivalPeriod({ kind: 'code', code: 'M-1' })).toEqual({ kind: 'code', code: 'M-1' });
   });
 
   it('/tracker ranks the sites and tells when it was refreshed', async () => {

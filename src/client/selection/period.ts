@@ -110,3 +110,14 @@ export function tidyTypedTime(text: string): string {
   if (hh > 23 || mm > 59) return text;
   return `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`;
 }
+
+/**
+ * The period a screen shown on arrival opens on (/graphs, issue #20 item 12; /totalKPI, issue
+ * #19): the selection's own, unless it is still the app's default, today — a day under way,
+ * empty until its tickets arrive (and a single point on a line chart), which /tracker follows hour
+ * by hour — which becomes the last full week (Monday to Sunday, period code W-1): the weekly
+ * review a manager opens these screens for.
+ */
+export function arrivalPeriod(current: PeriodChoice): PeriodChoice {
+  return current.kind === 'code' && current.code === 'D' ? { kind: 'code', code: 'W-1' } : current;
+}

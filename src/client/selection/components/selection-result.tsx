@@ -13,7 +13,7 @@ import { session } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ProgressBar } from '../../ui/progress-bar.tsx';
-import { resolvePeriodChoice } from '../period.ts';
+import { arrivalPeriod, resolvePeriodChoice } from '../period.ts';
 import { selection } from '../selection-state.ts';
 import { useSiteScope } from '../use-reference-data.ts';
 import '../../ui/chart-screen.css';
@@ -83,6 +83,27 @@ export function useSelectionResult<T>() {
   }
 
   return { result, setResult, loading, formError, resultHeading, show };
+}
+
+/**
+ * Shows a screen's result on arrival, without a press, once the user's sites are known: the
+ * selection's period becomes {@link arrivalPeriod}'s, then `show(load)` runs once, leaving the
+ * focus where the page starts (nobody asked for this result). `show` is the one of
+ * {@link useSelectionResult}.
+ */
+export function useShowOnArrival<T>(
+  show: ReturnType<typeof useSelectionResult<T>>['show'],
+  load: (request: SelectionRequest) => Promise<T | null>,
+): void {
+  const scope = useSiteScope();
+  const shownOnArrival = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the sites are known
+  useEffect(() => {
+    if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
+    shownOnArrival.current = true;
+    selection.period = arrivalPeriod(selection.period);
+    void show(load, undefined, { focusResult: false });
+  }, [scope.isLoading, scope.effective.length]);
 }
 
 /**

@@ -6,7 +6,7 @@
  * RapportVentesFamille and RapportVentesVendeur. Every chart has a title and its figures as text
  * (a summary or a table) for screen readers and for reading exact amounts on a phone.
  */
-import { type Ref, useEffect, useRef } from 'react';
+import type { Ref } from 'react';
 import { useIntl } from 'react-intl';
 import {
   type Dataset,
@@ -22,9 +22,7 @@ import { Card } from '../../../ui/card.tsx';
 import { Table, type TableProps } from '../../../ui/table.tsx';
 import { buildReportParams } from '../../../lib/report-request.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
-import type { PeriodChoice } from '../../../selection/period.ts';
 import { selection } from '../../../selection/selection-state.ts';
-import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { comparisonTotals, dailyComparison, type SalesBar, salesBars, topBars } from '../graph-series.ts';
 import { HorizontalBarChart } from '../../../ui/bar-chart.tsx';
 import { SalesLineChart } from './sales-line-chart.tsx';
@@ -32,6 +30,7 @@ import {
   type SelectionRequest,
   ShowCard,
   useSelectionResult,
+  useShowOnArrival,
 } from '../../../selection/components/selection-result.tsx';
 import '../../../ui/chart-screen.css';
 
@@ -86,22 +85,13 @@ async function loadCharts(
 }
 
 /**
- * The period the charts open on (issue #20 item 12): the selection's own, unless it is still the
- * app's default, today — empty until the day's tickets arrive, and a single point on a line
- * chart — which becomes the last full week (Monday to Sunday, period code W-1).
- */
-export function arrivalPeriod(current: PeriodChoice): PeriodChoice {
-  return current.kind === 'code' && current.code === 'D' ? { kind: 'code', code: 'W-1' } : current;
-}
-
-/**
  * The /graphs screen: the sites and period, the "show" button, then the four charts — shown on
- * arrival for {@link arrivalPeriod} once the user's sites are known, without a press.
+ * arrival (selection/period.ts arrivalPeriod: the last full week unless the user chose a period)
+ * once the user's sites are known, without a press.
  */
 export function GraphsPage() {
   const intl = useIntl();
   const [language] = useLanguage();
-  const scope = useSiteScope();
   const {
     result: datasets,
     loading,
@@ -109,14 +99,7 @@ export function GraphsPage() {
     resultHeading,
     show,
   } = useSelectionResult<Partial<Record<ChartId, Dataset>>>();
-  const shownOnArrival = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the sites are known
-  useEffect(() => {
-    if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
-    shownOnArrival.current = true;
-    selection.period = arrivalPeriod(selection.period);
-    void show((request) => loadCharts(request, language), undefined, { focusResult: false });
-  }, [scope.isLoading, scope.effective.length]);
+  useShowOnArrival(show, (request) => loadCharts(request, language));
 
   return (
     <div className="gr-page">

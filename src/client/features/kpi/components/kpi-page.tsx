@@ -5,10 +5,10 @@
  * earlier and the forecast, each row with a sparkline of its net sales per day. A year before
  * with partial or no data is said in words, not as a percentage.
  *
- * Shown on arrival, without a press, for {@link kpiArrivalPeriod} (the last full week unless the
- * user chose a period already); the "show" button reloads for another choice.
+ * Shown on arrival, without a press, for the selection's arrival period (selection/period.ts
+ * arrivalPeriod: the last full week unless the user chose a period already — the weekly review); the "show" button reloads for another choice.
  */
-import { type Ref, useEffect, useRef } from 'react';
+import type { Ref } from 'react';
 import { useIntl } from 'react-intl';
 import type { BiKpiAnswer, BiKpiLine } from '../../../../contract/bi.ts';
 import { formatChange, formatDate, formatMoneyOrDash, formatNumber, NO_FIGURE } from '../../../lib/format.ts';
@@ -19,10 +19,8 @@ import {
   type SelectionRequest,
   ShowCard,
   useSelectionResult,
+  useShowOnArrival,
 } from '../../../selection/components/selection-result.tsx';
-import type { PeriodChoice } from '../../../selection/period.ts';
-import { selection } from '../../../selection/selection-state.ts';
-import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { type Comparison, compareWith } from '../kpi-compare.ts';
@@ -36,30 +34,10 @@ async function loadKpi(request: SelectionRequest): Promise<KpiData> {
   return (await queryClient.fetchQuery(kpiQueries.totals(request))).data;
 }
 
-/**
- * The period /totalKPI opens on: the selection's own, unless it is still the app's default,
- * today — a day under way, which /tracker follows hour by hour — which becomes the last full
- * week (Monday to Sunday, period code W-1): a chain's manager opens the key figures for the
- * weekly review, a whole week against the same weekdays a year earlier. (/graphs does the same,
- * issue #20 item 12.)
- */
-export function kpiArrivalPeriod(current: PeriodChoice): PeriodChoice {
-  return current.kind === 'code' && current.code === 'D' ? { kind: 'code', code: 'W-1' } : current;
-}
-
 export function KpiPage() {
   const intl = useIntl();
-  const scope = useSiteScope();
   const { result, loading, formError, resultHeading, show } = useSelectionResult<KpiData>();
-  const shownOnArrival = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the sites are known
-  useEffect(() => {
-    if (shownOnArrival.current || scope.isLoading || scope.effective.length === 0) return;
-    shownOnArrival.current = true;
-    selection.period = kpiArrivalPeriod(selection.period);
-    // Nobody asked for this result: the focus stays where the page starts.
-    void show(loadKpi, undefined, { focusResult: false });
-  }, [scope.isLoading, scope.effective.length]);
+  useShowOnArrival(show, loadKpi);
   return (
     <div className="gr-page kpi-page">
       <h1 className="gr-title">{intl.formatMessage({ id: 'kpi.title' })}</h1>
