@@ -1,6 +1,7 @@
 /**
  * The events calendar (/evenements, issue #19) in French against the demo chain, on a tablet and
- * on a phone: the chosen day shows its forecast and reliability; it passes axe (WCAG A and AA) on arrival, with the event form open and refused
+ * on a phone: the chosen day shows its forecast and reliability, in total and per day part (also
+ * each day of the week view); it passes axe (WCAG A and AA) on arrival, with the event form open and refused
  * (errors at their fields), and in the week view; an event added through the form shows on its
  * day with eventAdded's message, and is deleted after its confirmation.
  */
@@ -50,6 +51,12 @@ async function walk(browser: Browser, device: (typeof devices)[string], name: st
   await expect(page.locator('.ev-day .ev-forecast')).toContainText(
     /^Prévision[\d\s\u202f,]+€ (fiable à ±\d+ % sur|fiabilité pas encore mesurée)/,
   );
+  // …and per day part, each part with its own reliability (a table that holds on a phone).
+  const parts = page.locator('.ev-day .ev-parts');
+  await expect(parts.getByRole('rowheader', { name: 'Déjeuner' })).toBeVisible();
+  await expect(parts.locator('tbody tr').first()).toContainText(/€.*(±\d+ %|non mesurée)/);
+  expect(await parts.evaluate((t) => t.scrollWidth <= t.clientWidth + 1)).toBe(true);
+  await page.screenshot({ path: `test-results/e2e/events-${name}.png`, fullPage: true });
   found.push(...(await violations(page, 'month')));
 
   const today = await shownToday(page);
@@ -78,6 +85,8 @@ async function walk(browser: Browser, device: (typeof devices)[string], name: st
   await page.getByRole('radio', { name: 'Semaine' }).click();
   await expect(page.getByRole('heading', { level: 2, name: /^Semaine du / })).toBeVisible();
   await expect(page.locator('.ev-week')).toContainText(`Concert e2e ${name}`);
+  // The days of the week tell their forecast per day part too (a closed day has none to tell).
+  await expect(page.locator('.ev-week .ev-parts').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   found.push(...(await violations(page, 'week')));
 

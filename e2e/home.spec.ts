@@ -2,7 +2,8 @@
  * /home (issue #19) in Chromium against the production build and the demo chain: a signed-in
  * administrator sees the four widgets; the page passes axe (WCAG A/AA, best practices) on a
  * phone and a tablet once its figures are in; a reload paints the sales card from the persisted
- * cache (decision 0021) while the API is still answering; a typed date becomes `?date=`.
+ * cache (decision 0021) while the API is still answering; a typed date becomes `?date=`; a
+ * terminal not counted offers its e-mail reminder after a confirmation, and not offline.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
@@ -131,5 +132,49 @@ test('a safe not counted yesterday offers the reminder by e-mail, in the countin
   await expect(dialog.getByLabel('Rôle des destinataires')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
+  await context.close();
+});
+
+test('a terminal not counted yesterday offers an e-mail reminder after a confirmation, and none offline', async ({
+  browser,
+}) => {
+  // A desktop window: on a phone /home is wider than the screen today (its widget grid), so the
+  // browser zooms out and a fixed dialog is partly off screen, which this test is not about.
+  const context = await browser.newContext({ baseURL: E2E.baseURL, serviceWorkers: 'block' });
+  const page = await openHome(context);
+  // 200 days back the demo chain had sales and no count (see the safe's reminder above).
+  const day = new Date(Date.now() - 200 * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/home?date=${day}`);
+  await widgetsLoaded(page);
+  const terminals = page.locator('.home-widget--coffre .home-terminals');
+  const remind = terminals.getByRole('button', { name: /^Relancer par e-mail : caisse \d+, / }).first();
+  const name = (await remind.getAttribute('aria-label')) ?? '';
+  const [, caisse, site] = /caisse (\d+), (.+)$/.exec(name) ?? [];
+  await remind.click();
+  const dialog = page.getByRole('dialog', {
+    name: new RegExp(`^Relancer le comptage de la caisse ${caisse} — `),
+  });
+  await expect(dialog).toContainText(`qui ont accès à ${site}`);
+  // Confirmed without a role: refused at the field, which takes the focus.
+  await dialog.getByRole('button', { name: 'Envoyer le rappel' }).click();
+  const role = dialog.getByRole('textbox', { name: /^Rôle des destinataires/ });
+  await expect(role).toHaveAttribute('aria-invalid', 'true');
+  await expect(role).toBeFocused();
+  await expect(dialog.getByText('Saisissez le rôle des destinataires.')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  // The demo chain's users have no role with an e-mail address: the server says nobody can be
+  // reminded (the mail itself is tested against an SMTP server in tests/server/home-cash-reminder.test.ts).
+  await role.fill('DIRECTEUR');
+  await dialog.getByRole('button', { name: 'Envoyer le rappel' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/^Personne à prévenir/);
+  await expect(role).toHaveValue('DIRECTEUR');
+  await dialog.getByRole('button', { name: 'Annuler' }).click();
+  await expect(dialog).toHaveCount(0);
+  // Offline, the reminders cannot be sent: disabled, and the widget says why.
+  await context.setOffline(true);
+  await expect(remind).toBeDisabled();
+  await expect(page.locator('.home-widget--coffre .home-offline-note')).toHaveText(
+    'Hors ligne : envoyer un rappel par e-mail demande le réseau.',
+  );
   await context.close();
 });

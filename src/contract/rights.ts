@@ -83,7 +83,7 @@ export const API_RIGHTS = {
   'GET bo/checkContreCode': { anyOf: ['COFFRE'] },
   'POST bo/setContreCode': { anyOf: ['COFFRE'] },
   'GET bo/home/envoieMail': { anyOf: ['COFFRE'] },
-  'GET bo/home/envoieMailManquant': { anyOf: ['COFFRE'] },
+  'GET bo/home/envoieMailManquant': { anyOf: ['COFFRE', 'COMPTAGE'] },
   // Administration, my account, password reset, messages (issue #18, src/contract/administration.ts).
   // getUtilisateur / saveUtilisateur: one's own account with a session; another user's needs
   // CONFIGURATION (checked by the route). getRegroupements without `id` is administration's list.

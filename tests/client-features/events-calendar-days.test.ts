@@ -1,11 +1,13 @@
 /**
  * What the events calendar computes of its days (features/events/calendar-days.ts): the period of
  * a month or a week (Monday to Sunday), moving by one, a day's events, the forecast of the chosen
- * sites summed for a day, and one reliability for several sites, weighted by their forecast.
+ * sites summed for a day, and one reliability for several sites, weighted by their forecast;
+ * the same per day part.
  */
 import { describe, expect, it } from 'vitest';
 import type { LocalEvent } from '../../src/contract/events.ts';
 import {
+  dayPartsOn,
   daysOf,
   eventsOn,
   type ForecastData,
@@ -87,5 +89,47 @@ describe('the calendar days', () => {
     expect(r?.wape).toBeCloseTo((0.1 * 100 + 0.3 * 300) / 400, 10);
     expect(r?.weeks).toBe(8);
     expect(reliabilityOf({ ...data, sites: [data.sites[2]!] })).toBeNull();
+  });
+
+  it('sums each day part over the sites, weights each part’s WAPE, and leaves out the parts at 0', () => {
+    const parts = (lunch: number, dinner: number) => [
+      { key: 'MORNING' as const, forecastCents: 0 },
+      { key: 'LUNCH' as const, forecastCents: lunch },
+      { key: 'DINNER' as const, forecastCents: dinner },
+    ];
+    const reliability = (lunch: number | null, dinner: number | null) => ({
+      wape: 0.2,
+      bias: null,
+      weeks: 8,
+      byDayPart: [
+        { key: 'LUNCH' as const, wape: lunch, bias: null, weeks: lunch === null ? 0 : 8 },
+        { key: 'DINNER' as const, wape: dinner, bias: null, weeks: dinner === null ? 0 : 8 },
+      ],
+    });
+    const day = (fiscalDate: string, lunch: number, dinner: number) => ({
+      fiscalDate,
+      forecastCents: lunch + dinner,
+      dayParts: parts(lunch, dinner),
+      actualCents: null,
+      events: [],
+    });
+    const data: ForecastData = {
+      method: 'MSTL',
+      currency: 'EUR',
+      sites: [
+        { siteId: 1, days: [day('2026-06-12', 100_00, 0)], reliability: reliability(0.1, null) },
+        { siteId: 2, days: [day('2026-06-12', 300_00, 200_00)], reliability: reliability(0.3, 0.25) },
+      ],
+    };
+    const shown = dayPartsOn(data, '2026-06-12');
+    expect(shown?.map((p) => [p.key, p.forecastCents])).toEqual([
+      ['LUNCH', 400_00],
+      ['DINNER', 200_00],
+    ]);
+    expect(shown?.[0]?.wape).toBeCloseTo((0.1 * 100 + 0.3 * 300) / 400, 10);
+    // Only site 2 measured its dinners.
+    expect(shown?.[1]?.wape).toBeCloseTo(0.25, 10);
+    expect(dayPartsOn(data, '2026-06-13')).toBeNull();
+    expect(dayPartsOn(undefined, '2026-06-12')).toBeNull();
   });
 });

@@ -3,7 +3,8 @@
  * happy-dom: a manager adds an event through the form and sees it on its day (eventAdded), the
  * week view lists it, refusals show at their field and keep what was typed (the client's checks
  * and a server refusal), a change is told with eventEdited, a deletion asks first; offline, the
- * writes are disabled and said so; a user without EVENEMENTS only reads.
+ * writes are disabled and said so; a user without EVENEMENTS only reads, and sees the forecast
+ * of each day per day part with its reliability, in the day's details and the week view.
  */
 import { chain, server as t } from './events-server.ts';
 import { act } from 'react';
@@ -299,5 +300,24 @@ describe('/evenements', () => {
     const forecast = dayPanel()?.querySelector('.ev-forecast')?.textContent ?? '';
     expect(forecast).toMatch(/^Prévision1\s(09\d|10\d),\d\d\s€ fiable à ±\d+ % sur les 8 dernières semaines/);
     expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
+    // Paris sells at noon only: the day's forecast per day part is all lunch, with lunch's own
+    // reliability; the parts forecast at nothing are left out.
+    const partRows = (scope: ParentNode | null | undefined) =>
+      [...(scope?.querySelectorAll('.ev-parts tbody tr') ?? [])].map((r) =>
+        [...r.children].map((c) => c.textContent ?? ''),
+      );
+    expect(dayPanel()?.querySelector('.ev-parts caption')?.textContent).toBe(
+      'Prévision par moment de la journée',
+    );
+    const [lunch, ...others] = partRows(dayPanel());
+    expect(others).toEqual([]);
+    expect(lunch?.[0]).toBe('Déjeuner');
+    expect(lunch?.[1]).toMatch(/^1\s(09\d|10\d),\d\d\s€$/);
+    expect(lunch?.[2]).toMatch(/^±\d+ %$/);
+    // The week view tells each day's parts too.
+    await press(buttonNamed(page(), 'Semaine'));
+    const weekToday = () => page().querySelector<HTMLElement>(`.ev-week .ev-day[data-day="${TODAY}"]`);
+    await waitUntil(() => partRows(weekToday()).length === 1, 10_000, 20);
+    expect(partRows(weekToday())[0]?.[0]).toBe('Déjeuner');
   });
 });

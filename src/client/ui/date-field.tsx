@@ -2,6 +2,11 @@
  * Date typed as DD/MM/YYYY (SPEC.md §3, §9) that reports a wire date `YYYY-MM-DD` (or `null`
  * while the text is not a real date). A text field rather than a calendar widget: quick to type on
  * a keyboard, and the phone shows a numeric pad.
+ *
+ * Two uses: a filter (the default) keeps the last good date while a new one is being typed; a
+ * form's field (`nullWhileInvalid`) reports null as soon as the text is not a date, so the form's
+ * check refuses it rather than send an older date, and shows the form's refusal (`error`:
+ * required, end before start…) at the field, `aria-invalid`, for ui/form.tsx to focus.
  */
 import { type ReactNode, useEffect, useState } from 'react';
 import { parseDisplayDate, toWireDate, wireToDisplay } from '../../contract/dates.ts';
@@ -16,6 +21,12 @@ export interface DateFieldProps {
   invalidMessage: ReactNode;
   /** Translated hint of the format (e.g. "JJ/MM/AAAA"). */
   placeholder?: string;
+  /** Translated help under the field. */
+  description?: ReactNode;
+  /** A refusal from the form (translated); it wins over {@link DateFieldProps.invalidMessage}. */
+  error?: ReactNode;
+  /** Report null while the text is not a date (a form's field), instead of keeping the last good date. */
+  nullWhileInvalid?: boolean;
   isRequired?: boolean;
   isDisabled?: boolean;
   className?: string;
@@ -27,6 +38,9 @@ export function DateField({
   onChange,
   invalidMessage,
   placeholder,
+  description,
+  error,
+  nullWhileInvalid = false,
   isRequired,
   isDisabled,
   className,
@@ -40,7 +54,8 @@ export function DateField({
     if (currentWire !== value) setText(value ? wireToDisplay(value) : '');
   }, [value]);
   const parsed = text.trim() === '' ? null : parseDisplayDate(text);
-  const invalid = text.trim() !== '' && parsed === null;
+  const notADate = text.trim() !== '' && parsed === null;
+  const shown = error ?? (notADate ? invalidMessage : undefined);
   return (
     <TextField
       className={className}
@@ -48,14 +63,15 @@ export function DateField({
       value={text}
       inputMode="numeric"
       placeholder={placeholder}
+      description={description}
       isRequired={isRequired}
       isDisabled={isDisabled}
-      isInvalid={invalid}
-      errorMessage={invalid ? invalidMessage : undefined}
+      isInvalid={shown !== undefined && shown !== null}
+      errorMessage={shown}
       onChange={(t) => {
         setText(t);
         const d = t.trim() === '' ? null : parseDisplayDate(t);
-        if (t.trim() === '' || d) onChange(d ? toWireDate(d) : null);
+        if (t.trim() === '' || d || nullWhileInvalid) onChange(d ? toWireDate(d) : null);
       }}
     />
   );

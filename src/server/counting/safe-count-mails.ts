@@ -16,7 +16,7 @@ import { safeCountById } from './safe-counts.ts';
 import { siteFactsOf } from './sites.ts';
 
 /** Someone a counting e-mail goes to. */
-interface Recipient {
+export interface Recipient {
   email: string;
   language: Language;
 }
@@ -24,9 +24,10 @@ interface Recipient {
 /**
  * Recipients: the user of login `login` when given, else every user of role `role`; in both
  * cases only those with an e-mail address and `siteId` in their scope. `db` is a pool client
- * because the scope read (auth/scope.ts) takes one.
+ * because the scope read (auth/scope.ts) takes one. Also the cash count reminder's
+ * (home/cash-count-reminder.ts), so both reminders reach the same people.
  */
-async function recipients(
+export async function recipients(
   db: Queryable,
   siteId: number,
   login: string | undefined,

@@ -1,7 +1,8 @@
 /**
  * What the calendar shows of each day, computed apart from the components: the period a view
  * covers, the events of a day, the forecast of the chosen sites summed for a day, and one
- * reliability figure for those sites (contract/forecast.ts: WAPE of the last 8 weeks' backtest).
+ * reliability figure for those sites (contract/forecast.ts: WAPE of the last 8 weeks' backtest),
+ * and the same per day part (SPEC.md §9), which is what a manager staffs a service by.
  *
  * Several sites have several WAPEs; the figure shown beside a sum is their mean weighted by each
  * site's forecast over the period shown, so a big site's reliability counts for what it weighs in
@@ -12,6 +13,7 @@ import { endOfMonth } from 'date-fns/endOfMonth';
 import { startOfMonth } from 'date-fns/startOfMonth';
 import { startOfWeek } from 'date-fns/startOfWeek';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
+import { DAY_PARTS, type DayPartKey } from '../../../contract/day-parts.ts';
 import type { LocalEvent } from '../../../contract/events.ts';
 import type { ForecastAnswer } from '../../../contract/forecast.ts';
 
@@ -114,4 +116,60 @@ export function reliabilityOf(data: ForecastData | undefined): SitesReliability 
   }
   if (any === null) return null;
   return { wape: weight > 0 ? weighted / weight : any, weeks };
+}
+
+/** One day part of a day (SPEC.md §9): the chosen sites' forecast and the WAPE of that part. */
+export interface DayPartForecast {
+  key: DayPartKey;
+  /** Forecast of the chosen sites for this part of the day, cents. */
+  forecastCents: number;
+  /** The part's backtest WAPE (fraction), weighted over the sites as {@link reliabilityOf}; null when not measured. */
+  wape: number | null;
+}
+
+/** Σ of each site's forecast for day part `key` over the answer's days: the weight of its WAPE. */
+function partWeight(site: ForecastData['sites'][number], key: DayPartKey): number {
+  let total = 0;
+  for (const d of site.days) total += d.dayParts.find((p) => p.key === key)?.forecastCents ?? 0;
+  return total;
+}
+
+/** The WAPE of day part `key` over the answer's sites, weighted by their forecast of that part; null when none measured it. */
+function partWape(data: ForecastData, key: DayPartKey): number | null {
+  let weighted = 0;
+  let weight = 0;
+  let any: number | null = null;
+  for (const site of data.sites) {
+    const wape = site.reliability.byDayPart.find((p) => p.key === key)?.wape ?? null;
+    if (wape === null) continue;
+    const w = partWeight(site, key);
+    weighted += wape * w;
+    weight += w;
+    any = wape;
+  }
+  if (any === null) return null;
+  return weight > 0 ? weighted / weight : any;
+}
+
+/**
+ * The forecast of `day` per day part (SPEC.md §9's order), summed over the answer's sites, each
+ * with its own reliability. Parts forecast at 0 on every site (a bakery's night, a closed day) are
+ * left out: they say nothing to plan with. Null when the answer has no such day.
+ */
+export function dayPartsOn(data: ForecastData | undefined, day: string): DayPartForecast[] | null {
+  if (!data) return null;
+  const sums = new Map<DayPartKey, number>(DAY_PARTS.map((p) => [p.key, 0]));
+  let found = false;
+  for (const site of data.sites) {
+    const d = site.days.find((x) => x.fiscalDate === day);
+    if (!d) continue;
+    found = true;
+    for (const p of d.dayParts) sums.set(p.key, (sums.get(p.key) ?? 0) + p.forecastCents);
+  }
+  if (!found) return null;
+  return DAY_PARTS.filter((p) => (sums.get(p.key) ?? 0) > 0).map((p) => ({
+    key: p.key,
+    forecastCents: sums.get(p.key) ?? 0,
+    wape: partWape(data, p.key),
+  }));
 }

@@ -9,17 +9,13 @@ import { format } from 'date-fns/format';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button as AriaButton } from 'react-aria-components/Button';
-import {
-  Calendar,
-  CalendarCell,
-  CalendarGrid,
-  Heading as CalendarHeading,
-} from 'react-aria-components/Calendar';
+import { Calendar, CalendarCell, CalendarGrid } from 'react-aria-components/Calendar';
 import { Dialog, DialogTrigger, Popover } from 'react-aria-components/Popover';
 import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { useSnapshot } from 'valtio';
 import { DISPLAY_DATE, parseDisplayDate, wireToDisplay } from '../../../contract/dates.ts';
 import { PERIOD_CODES } from '../../../contract/periods.ts';
+import { CALENDAR_CELL, CALENDAR_GRID, CalendarHeader } from '../../ui/calendar-header.tsx';
 import { cardClass } from '../../ui/card.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Select } from '../../ui/select.tsx';
@@ -109,17 +105,9 @@ function DateInput(props: {
                     close();
                   }}
                 >
-                  <header className="sel-calendar__header">
-                    <AriaButton slot="previous" className="sel-calendar__nav">
-                      <span aria-hidden="true">‹</span>
-                    </AriaButton>
-                    <CalendarHeading className="sel-calendar__title" />
-                    <AriaButton slot="next" className="sel-calendar__nav">
-                      <span aria-hidden="true">›</span>
-                    </AriaButton>
-                  </header>
-                  <CalendarGrid className="sel-calendar__grid">
-                    {(date) => <CalendarCell date={date} className="sel-calendar__cell" />}
+                  <CalendarHeader />
+                  <CalendarGrid className={CALENDAR_GRID}>
+                    {(date) => <CalendarCell date={date} className={`${CALENDAR_CELL} sel-calendar__cell`} />}
                   </CalendarGrid>
                 </Calendar>
               </I18nProvider>

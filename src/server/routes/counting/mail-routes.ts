@@ -1,6 +1,7 @@
 /**
  * HTTP of the home screen's safe counting e-mails (SPEC.md §7 GET bo/home/envoieMail,
- * bo/home/envoieMailManquant): the messages are counting/safe-count-mails.ts's, sending them at
+ * bo/home/envoieMailManquant, also for a terminal's missing cash count with `caisse`): the
+ * messages are counting/safe-count-mails.ts's and home/cash-count-reminder.ts's, sending them at
  * most once per recipient and Idempotency-Key is mail/send-once.ts's.
  *
  * Both are GETs that act: marked `config.write`, so an `Idempotency-Key` repeat answers the
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { FiscalDateSchema, MailAnswerSchema } from '../../../contract/counting.ts';
 import { missingSafeCountMessages, safeReceiptMessages } from '../../counting/safe-count-mails.ts';
 import { requireSite } from '../../counting/sites.ts';
+import { missingCashCountMessages, requireMissingCountRight } from '../../home/cash-count-reminder.ts';
 import { type SendKey, sendEachOnce } from '../../mail/send-once.ts';
 import { createMailer } from '../../mail/transport.ts';
 import { ApiHttpError } from '../../plugins/error-handler.ts';
@@ -78,13 +80,26 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
       // A GET that acts: no automatic HEAD twin, which would act too.
       exposeHeadRoute: false,
       schema: {
-        summary: "Mails the users of `role` on the site that the day's safe count is missing",
+        summary:
+          "Mails the users of `role` on the site that the day's safe count (or terminal `caisse`'s cash count) is missing",
+        description:
+          'Without `caisse` the safe count (right COFFRE); with it the cash count of that terminal ' +
+          "(right COMPTAGE; 400 UnknownTerminal with details.caisse when it is not one of the site's).",
         tags: ['counting'],
         querystring: z.object({
           role: z.string().min(1),
           id: UserIdParam,
           site: z.coerce.number().int().positive().max(INT4_MAX),
           datefiscale: FiscalDateSchema,
+          caisse: z.coerce
+            .number()
+            .int()
+            .positive()
+            .max(INT4_MAX)
+            .optional()
+            .describe(
+              "terminal whose cash count is missing (home/cash-count-reminder.ts); absent: the safe's",
+            ),
         }),
         response: { 200: MailAnswerSchema, ...errorResponses },
       },
@@ -92,16 +107,19 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
     async function mailMissingSafeCount(request) {
       const q = request.query;
       const session = ownSession(request, q.id);
+      requireMissingCountRight(session.droits, q.caisse);
       requireSite(session, q.site);
       const tx = writeTx(request);
-      const messages = await missingSafeCountMessages(
-        tx,
-        q.site,
-        q.role,
-        q.datefiscale,
-        session.login,
-        chain,
-      );
+      const messages =
+        q.caisse === undefined
+          ? await missingSafeCountMessages(tx, q.site, q.role, q.datefiscale, session.login, chain)
+          : await missingCashCountMessages(
+              tx,
+              { site: q.site, terminal: q.caisse, fiscalDate: q.datefiscale },
+              q.role,
+              session.login,
+              chain,
+            );
       return sendEachOnce(pool, mailer, messages, sendKeyOf(request));
     },
   );

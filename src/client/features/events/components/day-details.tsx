@@ -1,7 +1,8 @@
 /**
  * One day of the calendar told in full: its date, the forecast of the chosen sites with its
  * measured reliability ("fiable à ±x % sur les 8 dernières semaines", from the backtest's WAPE),
- * the actual sales once there are some, and the events running that day with their type,
+ * the same per day part (SPEC.md §9: a table, each part with its own reliability, since a
+ * lunch service can be steadier than the evening), the actual sales once there are some, and the events running that day with their type,
  * channel, impact, period and sites. Users with the right EVENEMENTS get add, change and delete
  * buttons; the others read. This is what a screen reader hears of a day: the month grid's cells
  * only name their date.
@@ -12,14 +13,21 @@ import { parseWireDate } from '../../../../contract/dates.ts';
 import type { LocalEvent } from '../../../../contract/events.ts';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
-import type { DayForecast, SitesReliability } from '../calendar-days.ts';
+import type { DayForecast, DayPartForecast, SitesReliability } from '../calendar-days.ts';
 
 /** The forecast of a day as the page has it: not for this user, on its way, failed, or there. */
 export type ForecastState =
   | { kind: 'hidden' }
   | { kind: 'loading' }
   | { kind: 'error' }
-  | { kind: 'ready'; day: DayForecast | null; reliability: SitesReliability | null; currency: string };
+  | {
+      kind: 'ready';
+      day: DayForecast | null;
+      /** The day's forecast per day part (calendar-days.ts dayPartsOn); null when the day has none. */
+      dayParts: readonly DayPartForecast[] | null;
+      reliability: SitesReliability | null;
+      currency: string;
+    };
 
 /** What the event lines and their buttons need besides the events. */
 export interface EventActions {
@@ -64,6 +72,14 @@ export function DayDetails(props: DayDetailsProps) {
         {title}
       </Heading>
       <ForecastLine state={props.forecast} />
+      {props.forecast.kind === 'ready' && props.forecast.dayParts?.length ? (
+        <DayPartsTable
+          day={props.day}
+          parts={props.forecast.dayParts}
+          currency={props.forecast.currency}
+          weeks={props.forecast.reliability?.weeks ?? null}
+        />
+      ) : null}
       {props.events.length === 0 ? (
         <p className="ev-muted">{intl.formatMessage({ id: 'events.none' })}</p>
       ) : (
@@ -116,6 +132,49 @@ function ForecastLine({ state }: { state: ForecastState }) {
         </div>
       ) : null}
     </dl>
+  );
+}
+
+/**
+ * The day's forecast per day part: a real table (a screen reader tells each figure with its part
+ * and column), three short columns so it holds on a 400 px phone.
+ */
+function DayPartsTable(props: {
+  day: string;
+  parts: readonly DayPartForecast[];
+  currency: string;
+  weeks: number | null;
+}) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  return (
+    <table className="ev-parts" data-testid={`ev-parts-${props.day}`}>
+      <caption>{t('events.dayParts.caption')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('events.dayParts.part')}</th>
+          <th scope="col">{t('events.forecast')}</th>
+          <th scope="col">
+            {props.weeks
+              ? t('events.dayParts.reliability', { weeks: props.weeks })
+              : t('events.dayParts.reliabilityShort')}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.parts.map((p) => (
+          <tr key={p.key}>
+            <th scope="row">{t(`report.dayPart.${p.key}`)}</th>
+            <td>{formatMoney(p.forecastCents, props.currency, intl.locale)}</td>
+            <td>
+              {p.wape === null
+                ? t('events.dayParts.notMeasured')
+                : t('events.dayParts.wape', { percent: Math.round(p.wape * 100) })}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -1,10 +1,10 @@
 /**
  * The event form's fields that ui/ does not offer with a refusal at the field: a required
- * choice (react-aria Select with `isRequired`, `isInvalid` and its FieldError), a day typed
- * DD/MM/YYYY (SPEC.md §9) and the sites as a labelled checkbox group. Each shows its translated
+ * choice (react-aria Select with `isRequired`, `isInvalid` and its FieldError) and the sites as a
+ * labelled checkbox group (its days are ui/date-field.tsx's, with the form's refusal). Each shows its translated
  * error linked to the control, so the form (ui/form.tsx) can focus the first refused one.
  */
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { Key } from 'react-aria-components';
 import { Button } from 'react-aria-components/Button';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
@@ -14,10 +14,7 @@ import { ListBox, ListBoxItem } from 'react-aria-components/ListBox';
 import { Popover } from 'react-aria-components/Popover';
 import { Select, SelectValue } from 'react-aria-components/Select';
 import { Text } from 'react-aria-components/Text';
-import { useIntl } from 'react-intl';
-import { parseDisplayDate, toWireDate, wireToDisplay } from '../../../../contract/dates.ts';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { TextField } from '../../../ui/text-field.tsx';
 
 /** One choice of a {@link ChoiceField}. */
 export interface Choice {
@@ -64,38 +61,6 @@ export function ChoiceField(props: {
         </ListBox>
       </Popover>
     </Select>
-  );
-}
-
-/**
- * A day typed DD/MM/YYYY, reported as a wire date or null while empty or not a real date; a
- * refusal from the form (`error`) wins over the field's own "not a date".
- */
-export function DayField(props: {
-  label: ReactNode;
-  value: string | null;
-  onChange: (wire: string | null) => void;
-  error: string | undefined;
-}) {
-  const intl = useIntl();
-  const [text, setText] = useState(props.value ? wireToDisplay(props.value) : '');
-  const notADate = text.trim() !== '' && parseDisplayDate(text) === null;
-  const shown = props.error ?? (notADate ? intl.formatMessage({ id: 'events.error.date' }) : undefined);
-  return (
-    <TextField
-      label={props.label}
-      value={text}
-      inputMode="numeric"
-      placeholder={intl.formatMessage({ id: 'events.datePlaceholder' })}
-      isRequired
-      isInvalid={shown !== undefined}
-      errorMessage={shown}
-      onChange={(typed) => {
-        setText(typed);
-        const date = parseDisplayDate(typed);
-        props.onChange(date ? toWireDate(date) : null);
-      }}
-    />
   );
 }
 

@@ -14,7 +14,8 @@ import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { checkDraft, type DraftErrors, draftOf, type EventDraft, fieldErrorOf } from '../event-draft.ts';
 import { useSaveEventMutation } from '../event-queries.ts';
-import { type Choice, ChoiceField, DayField, SitesField } from './event-fields.tsx';
+import { DateField } from '../../../ui/date-field.tsx';
+import { type Choice, ChoiceField, SitesField } from './event-fields.tsx';
 
 export interface EventFormProps {
   /** The event changed, or null for a new one. */
@@ -195,17 +196,25 @@ function EventPeriodAndImpact({
   return (
     <>
       <div className="ev-form__pair">
-        <DayField
+        <DateField
           label={required('events.field.start')}
           value={draft.dateDebut}
           onChange={(dateDebut) => change({ dateDebut })}
           error={err('dateDebut')}
+          invalidMessage={intl.formatMessage({ id: 'events.error.date' })}
+          placeholder={intl.formatMessage({ id: 'events.datePlaceholder' })}
+          nullWhileInvalid
+          isRequired
         />
-        <DayField
+        <DateField
           label={required('events.field.end')}
           value={draft.dateFin}
           onChange={(dateFin) => change({ dateFin })}
           error={err('dateFin')}
+          invalidMessage={intl.formatMessage({ id: 'events.error.date' })}
+          placeholder={intl.formatMessage({ id: 'events.datePlaceholder' })}
+          nullWhileInvalid
+          isRequired
         />
       </div>
       <div className="ev-form__pair">

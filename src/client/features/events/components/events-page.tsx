@@ -25,6 +25,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
 import {
   type CalendarView,
+  dayPartsOn,
   eventsOn,
   forecastOn,
   periodOf,
@@ -56,7 +57,13 @@ function useCalendarData(period: WirePeriod, siteIds: readonly number[], ready: 
     if (!canForecast) return { kind: 'hidden' };
     if (forecast.isError) return { kind: 'error' };
     if (!forecast.data) return { kind: 'loading' };
-    return { kind: 'ready', day: forecastOn(forecast.data, day), reliability, currency };
+    return {
+      kind: 'ready',
+      day: forecastOn(forecast.data, day),
+      dayParts: dayPartsOn(forecast.data, day),
+      reliability,
+      currency,
+    };
   }
   return { calendar, events: calendar.data?.evenements ?? [], forecastOf, currency, canForecast };
 }

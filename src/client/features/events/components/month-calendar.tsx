@@ -3,14 +3,15 @@
  * move between days, Page Up / Page Down between months, and the grid announces each day's full
  * date. Each cell also shows, for the eye, how many events run that day and the forecast in
  * short form; the day chosen is told in full under the grid (day-details.tsx), which is where a
- * screen reader reads them. Weeks start on Monday, as the chain's fiscal weeks do.
+ * screen reader reads them. Weeks start on Monday, as the chain's fiscal weeks do. The header
+ * and the days' states are the period picker's too (ui/calendar-header.tsx).
  */
 import { type CalendarDate, parseDate } from '@internationalized/date';
 import { useIntl } from 'react-intl';
-import { Button } from 'react-aria-components/Button';
-import { Calendar, CalendarCell, CalendarGrid, Heading } from 'react-aria-components/Calendar';
+import { Calendar, CalendarCell, CalendarGrid } from 'react-aria-components/Calendar';
 import { I18nProvider } from 'react-aria-components/I18nProvider';
 import { formatNumber } from '../../../lib/format.ts';
+import { CALENDAR_CELL, CALENDAR_GRID, CalendarHeader } from '../../../ui/calendar-header.tsx';
 
 /** What a cell shows of its day. */
 export interface CellSummary {
@@ -45,18 +46,10 @@ export function MonthCalendar(props: MonthCalendarProps) {
         onFocusChange={(d: CalendarDate) => props.onFocusChange(d.toString())}
         firstDayOfWeek="mon"
       >
-        <header className="ev-cal__header">
-          <Button slot="previous" className="ui-button ui-button--secondary ev-cal__nav">
-            <span aria-hidden="true">‹</span>
-          </Button>
-          <Heading className="ev-cal__title" />
-          <Button slot="next" className="ui-button ui-button--secondary ev-cal__nav">
-            <span aria-hidden="true">›</span>
-          </Button>
-        </header>
-        <CalendarGrid className="ev-cal__grid" weekdayStyle="short">
+        <CalendarHeader />
+        <CalendarGrid className={`${CALENDAR_GRID} ev-cal__grid`} weekdayStyle="short">
           {(date) => (
-            <CalendarCell date={date} className="ev-cal__cell">
+            <CalendarCell date={date} className={`${CALENDAR_CELL} ev-cal__cell`}>
               {({ formattedDate, isOutsideMonth }) => (
                 <CellContent
                   formattedDate={formattedDate}

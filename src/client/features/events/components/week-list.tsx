@@ -1,12 +1,14 @@
 /**
  * The week view: the seven days of a week, Monday to Sunday, one under the other, each told in
  * full (day-details.tsx), with buttons to the previous and next weeks. A list reads well on a
- * phone, where seven columns of events would not fit.
+ * phone, where seven columns of events would not fit. Its header row has the month grid's shape
+ * (ui/calendar.css).
  */
 import { useIntl } from 'react-intl';
 import type { LocalEvent } from '../../../../contract/events.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
+import '../../../ui/calendar.css';
 import { daysOf, eventsOn, type WirePeriod } from '../calendar-days.ts';
 import { DayDetails, type EventActions, type ForecastState } from './day-details.tsx';
 
@@ -22,11 +24,11 @@ export function WeekList({ week, events, forecastOf, onShift, ...actions }: Week
   const intl = useIntl();
   return (
     <div className="ev-week">
-      <div className="ev-cal__header">
+      <div className="ui-calendar__header">
         <Button onPress={() => onShift(-1)} aria-label={intl.formatMessage({ id: 'events.week.previous' })}>
           <span aria-hidden="true">‹</span>
         </Button>
-        <h2 className="ev-cal__title">
+        <h2 className="ui-calendar__title">
           {intl.formatMessage(
             { id: 'events.week.title' },
             { from: formatDate(week.dateDebut), to: formatDate(week.dateFin) },

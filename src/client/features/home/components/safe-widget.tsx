@@ -3,14 +3,20 @@
  * the last safe count per site, the counts waiting for a countersignature (link to sign on
  * /analyses/coffre), the sites whose safe was not counted yesterday (a reminder by e-mail,
  * bo/home/envoieMailManquant, through the dialog the route gives), the terminals not counted
- * yesterday (link to /analyses/comptageCaisses) and the day's manager receipts. Each part shows
+ * yesterday (link to /analyses/comptageCaisses, and per terminal an e-mail reminder —
+ * envoieMailManquant with `caisse` — after its confirmation, cash-count-reminder-dialog.tsx;
+ * disabled offline) and the day's manager receipts. Each part shows
  * only when the answer has it (the user's rights).
  */
 import { Link } from '@tanstack/react-router';
+import { lazy, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { HomeSafeAnswer } from '../../../../contract/home.ts';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format.ts';
+import { useOnline } from '../../../lib/use-online.ts';
 import { Button } from '../../../ui/button.tsx';
+import type { MissingTerminal } from './cash-count-reminder-dialog.tsx';
+import './safe-widget.css';
 
 type Safe = HomeSafeAnswer['data'];
 
@@ -76,8 +82,42 @@ function SafePart({ data, onRemind }: { data: Safe; onRemind: RemindMissingSafeC
   );
 }
 
+/** The dialog of a reminder, loaded when one is first asked for (it carries the counting contract). */
+const CashCountReminderDialog = lazy(() =>
+  import('./cash-count-reminder-dialog.tsx').then((m) => ({ default: m.CashCountReminderDialog })),
+);
+
+/** One site's terminals not counted, each with its reminder button (disabled offline: it needs the network). */
+function MissingTerminals(props: {
+  site: { restaurantId: number; libelle: string; caisses: number[] };
+  online: boolean;
+  onRemind: (caisse: number) => void;
+}) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const { libelle } = props.site;
+  return (
+    <ul className="home-terminals" aria-label={t('home.cash.terminals', { site: libelle })}>
+      {props.site.caisses.map((caisse) => (
+        <li key={caisse}>
+          <span>{t('home.cash.terminal', { caisse: String(caisse) })}</span>
+          <Button
+            onPress={() => props.onRemind(caisse)}
+            isDisabled={!props.online}
+            aria-label={t('home.cash.remindLabel', { caisse: String(caisse), site: libelle })}
+          >
+            {t('home.cash.remind')}
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function CashCountPart({ data }: { data: Safe }) {
   const intl = useIntl();
+  const online = useOnline();
+  const [reminding, setReminding] = useState<MissingTerminal | null>(null);
   const missing = data.cashCounts!.missingYesterday;
   return (
     <div className="home-part">
@@ -93,14 +133,36 @@ function CashCountPart({ data }: { data: Safe }) {
                   { id: 'home.cash.missing' },
                   { site: s.libelle, count: s.caisses.length, caisses: s.caisses.join(', ') },
                 )}
+                <MissingTerminals
+                  site={s}
+                  online={online}
+                  onRemind={(caisse) =>
+                    setReminding({
+                      site: s.restaurantId,
+                      libelle: s.libelle,
+                      caisse,
+                      dateFiscale: data.yesterday,
+                    })
+                  }
+                />
               </li>
             ))}
           </ul>
+          {online ? null : (
+            <p className="home-offline-note" role="status">
+              {intl.formatMessage({ id: 'home.cash.remindOffline' })}
+            </p>
+          )}
           <Link to="/analyses/comptageCaisses" className="home-link">
             {intl.formatMessage({ id: 'home.cash.count' })}
           </Link>
         </>
       )}
+      {reminding ? (
+        <Suspense fallback={null}>
+          <CashCountReminderDialog terminal={reminding} onClose={() => setReminding(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { toWireDate } from '../../../../contract/dates.ts';
 import { ApiFailure } from '../../../lib/http.ts';
 import { MultiPicker, type PickerItem } from '../../../selection/components/multi-picker.tsx';
 import { Button } from '../../../ui/button.tsx';
+import { DateField } from '../../../ui/date-field.tsx';
 import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import {
@@ -24,7 +25,6 @@ import {
   type Severity,
 } from '../message-draft.ts';
 import { messageQueries, useSaveMessageMutation } from '../message-queries.ts';
-import { MessageDateField } from './message-date-field.tsx';
 import { MessageTextArea } from './message-text-area.tsx';
 
 export interface MessageFormProps {
@@ -93,17 +93,27 @@ export function MessageForm({ message, sites, onClose }: MessageFormProps) {
         onChange={(key) => change({ severity: key as Severity }, [])}
       />
       <div className="msg-form__dates">
-        <MessageDateField
+        <DateField
           label={<RequiredLabel label={t('messages.field.fromDate')} mark={t('messages.required')} />}
           value={draft.fromDate}
           onChange={(fromDate) => change({ fromDate }, ['fromDate', 'toDate'])}
           error={errors.fromDate ? t(errors.fromDate) : undefined}
+          invalidMessage={t('messages.error.notADate')}
+          placeholder={t('messages.datePlaceholder')}
+          description={t('messages.dateHint')}
+          nullWhileInvalid
+          isRequired
         />
-        <MessageDateField
+        <DateField
           label={<RequiredLabel label={t('messages.field.toDate')} mark={t('messages.required')} />}
           value={draft.toDate}
           onChange={(toDate) => change({ toDate }, ['toDate'])}
           error={errors.toDate ? t(errors.toDate) : undefined}
+          invalidMessage={t('messages.error.notADate')}
+          placeholder={t('messages.datePlaceholder')}
+          description={t('messages.dateHint')}
+          nullWhileInvalid
+          isRequired
         />
       </div>
       <Targets draft={draft} sites={sites} errors={errors} onChange={change} />
