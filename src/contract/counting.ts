@@ -465,9 +465,13 @@ export const CheckContreCodeAnswerSchema = z.object({
  * GET bo/home/envoieMail?idRecu&role&utilisateur&site — mails the PDF receipt of safe count
  * `idRecu` (of `site`) to user `utilisateur` (a login) when given, else to every user of role
  * `role` whose scope holds the site. GET bo/home/envoieMailManquant?role&id&site&datefiscale —
- * mails the users of role `role` on `site` that the safe count of `datefiscale` is missing.
+ * mails the users of role `role` on `site` that the safe count of `datefiscale` is missing; with
+ * `&caisse` (our addition: a terminal id of `site`, the wire name cash counts use), that the cash
+ * count of that terminal for `datefiscale` is missing (400 `UnknownTerminal` for a terminal the
+ * site does not have). `id` stays the calling user, as SPEC.md §7 has it.
  * Both are writes (honour Idempotency-Key; a replay does not send again, and under a key each
- * recipient is mailed at most once, even when the first answer was lost). Rights: COFFRE.
+ * recipient is mailed at most once, even when the first answer was lost). Rights: COFFRE
+ * (envoieMail; envoieMailManquant without `caisse`), COMPTAGE (envoieMailManquant with `caisse`).
  * Answer `{ code: 'MailEnvoye', recipients }` (e-mail addresses). Errors: 400 `noDataError`
  * when no recipient has an e-mail address, 502 `ErreurEnvoiMail` when the SMTP server refuses
  * or none is configured (SMTP_URL).

@@ -105,7 +105,7 @@ export type HomeSafeCount = z.infer<typeof HomeSafeCountSchema>;
  *   {@link HOME_AWAITING_SHOWN} newest of them (sign on /analyses/coffre), and the sites with no
  *   safe count yesterday (reminder: envoieMailManquant);
  * - `cashCounts` (COMPTAGE): per site, the terminals that sold yesterday and have no cash count
- *   (count on /analyses/comptageCaisses);
+ *   (count on /analyses/comptageCaisses; reminder: envoieMailManquant with `caisse`);
  * - `receipts` (RECUS): the manager receipts of datePerso, their number and total.
  */
 export const HomeSafeAnswerSchema = z.object({
