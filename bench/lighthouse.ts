@@ -10,7 +10,9 @@
  *     node_modules/.bin/node src/server/cli/start.ts &
  *   LIGHTHOUSE_CLI=/tmp/lh/node_modules/lighthouse/cli/index.js \
  *     npx node bench/lighthouse.ts http://127.0.0.1:9432 [runs=3] [login|home|both]
- * Sign-in uses COMPTOIR_USER (default admin) and COMPTOIR_PASSWORD (default Perf-Admin-2026!).
+ * Sign-in uses COMPTOIR_USER (default admin) and COMPTOIR_PASSWORD (default Perf-Admin-2026!);
+ * LIGHTHOUSE_KEEP=<folder> keeps every run's whole JSON report; LIGHTHOUSE_NODE picks the Node that
+ * runs Lighthouse (default /usr/bin/node).
  *
  * Each figure is run `runs` times (the machine is shared: report the median and the spread). The
  * login runs use a fresh browser profile each (Lighthouse resets the origin's storage); the `/home`
@@ -83,6 +85,9 @@ async function lighthouse(url: string, extra: string[]): Promise<RunFigures> {
     ...extra,
   ]);
   const report = JSON.parse(await fs.readFile(out, 'utf8')) as LighthouseReport;
+  // LIGHTHOUSE_KEEP=<folder> keeps each run's whole report there (treemap, long tasks, network tree).
+  if (process.env.LIGHTHOUSE_KEEP)
+    await fs.cp(out, path.join(process.env.LIGHTHOUSE_KEEP, path.basename(out)));
   await fs.rm(out, { force: true });
   const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
   return {
