@@ -125,6 +125,7 @@ try {
   });
   if (built.status !== 0) throw new Error('vite build failed');
   results.push(await benchBundle(dist));
+  results.push(await (await import('./cold-start.ts')).benchColdStart()); // offline cold start of /home (issue #19)
 } finally {
   await server.stop();
   await fs.rm(dir, { recursive: true, force: true });

@@ -25,9 +25,17 @@ export function dismissUpdate(): void {
   pwaState.dismissed = true;
 }
 
-/** Registers `/sw.js` (production only; the service worker is off in dev, DESIGN.md). */
+/**
+ * Registers `/sw.js` (production only; the service worker is off in dev, DESIGN.md) once the page
+ * has loaded: a first visit's worker precaches the whole app (about 2 MB), which must not compete
+ * with the first screen's own requests and start-up (decision 0026). A page already controlled
+ * is served by its worker meanwhile.
+ */
 export async function registerServiceWorker(): Promise<void> {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  if (document.readyState !== 'complete') {
+    await new Promise((resolve) => window.addEventListener('load', resolve, { once: true }));
+  }
   const { Workbox } = await import('workbox-window');
   const wb = new Workbox('/sw.js', { scope: '/' });
   const showPrompt = () => {

@@ -1,0 +1,150 @@
+/**
+ * The first paint's structure (decision 0026): index.html paints a language-neutral splash before
+ * any script, which every first screen hides by being there; the build preloads the first
+ * screen's chunks; the compiled catalogues reach valtio's state as refs, not deep proxies.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import { describe, expect, it } from 'vitest';
+import de from '../../i18n/de.json';
+import en from '../../i18n/en.json';
+import fr from '../../i18n/fr.json';
+import { firstScreenPreload, precompiledCatalogues } from '../../vite.config.ts';
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+const html = fs.readFileSync(path.join(ROOT, 'index.html'), 'utf8');
+
+/** The element of `html` opened by `open` (no nested element of the same tag). */
+function element(open: string, tag: string): string {
+  const start = html.indexOf(open);
+  expect(start, `${open} in index.html`).toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf(`</${tag}>`, start) + tag.length + 3);
+}
+
+describe('index.html', () => {
+  it('paints a splash after #root that names no language: only the app name, the same in fr, en and de', () => {
+    expect(html.indexOf('<div id="root"></div>')).toBeGreaterThan(-1);
+    expect(html.indexOf('class="app-splash"')).toBeGreaterThan(html.indexOf('<div id="root"></div>'));
+    const splash = element('<div class="app-splash"', 'div');
+    expect(splash).toContain('aria-hidden="true"');
+    const text = splash
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    expect(text).toBe(fr['app.name']);
+    expect([en['app.name'], de['app.name']]).toEqual([text, text]);
+    // Drawn from the HTML itself: no request, works offline (CSP img-src allows data:).
+    expect(splash).toMatch(/<img src="data:image\/svg\+xml,[^"]+" width="\d+" height="\d+" alt="" \/>/);
+  });
+
+  it('has no inline script (CSP script-src self): only the module entry', () => {
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toEqual(['<script type="module" src="/src/client/main.tsx">']);
+  });
+
+  it('hides the splash on every first screen: each renders a <main> or the screen-load message', () => {
+    expect(html).toContain('body:has(#root main, #root .screen-load) .app-splash { display: none; }');
+    for (const file of [
+      'src/client/routes/-components/login-page.tsx',
+      'src/client/routes/-components/authed-layout.tsx',
+      'src/client/app/not-found.tsx',
+      'src/client/app/route-error.tsx',
+    ]) {
+      expect(fs.readFileSync(path.join(ROOT, file), 'utf8'), file).toMatch(/<main\b/);
+    }
+    expect(fs.readFileSync(path.join(ROOT, 'src/client/app/screen-load.tsx'), 'utf8')).toContain(
+      'className="screen-load"',
+    );
+  });
+});
+
+type HtmlHandler = (html: string, context: IndexHtmlTransformContext) => unknown;
+function htmlHandler(plugin: Plugin): HtmlHandler {
+  const hook = plugin.transformIndexHtml as { handler: HtmlHandler };
+  return hook.handler;
+}
+
+/** A bundle of chunks `{ fileName: [facadeModuleId, imports] }`, as Rollup hands it to the hook. */
+function bundle(chunks: Record<string, [string | null, string[]]>): IndexHtmlTransformContext {
+  return {
+    path: '/index.html',
+    filename: 'index.html',
+    bundle: Object.fromEntries(
+      Object.entries(chunks).map(([fileName, [facadeModuleId, imports]]) => [
+        fileName,
+        { type: 'chunk', fileName, facadeModuleId, imports },
+      ]),
+    ),
+  } as unknown as IndexHtmlTransformContext;
+}
+
+describe('the first screen preload (vite.config.ts)', () => {
+  const chunks = bundle({
+    'assets/index-a.js': ['/r/index.html', ['assets/react-b.js']],
+    'assets/react-b.js': [null, []],
+    'assets/routes-c.js': ['/r/src/client/routes/index.tsx?tsr-split=component', ['assets/login-page-d.js']],
+    'assets/login-page-d.js': [null, ['assets/react-b.js', 'assets/language-choice-e.js']],
+    'assets/language-choice-e.js': [null, []],
+    'assets/fr.json.start.compiled-f.js': ['/r/i18n/fr.json.start.compiled.js', ['assets/vanilla-g.js']],
+    'assets/vanilla-g.js': [null, []],
+    'assets/home-h.js': ['/r/src/client/routes/_authed/home.tsx?tsr-split=component', []],
+  });
+  const entryHtml =
+    '<script type="module" src="/assets/index-a.js"></script><link rel="modulepreload" href="/assets/react-b.js">';
+
+  it("preloads the login route's chunks and the French start catalogue with their imports, once each", () => {
+    const tags = htmlHandler(firstScreenPreload())(entryHtml, chunks) as Array<{
+      attrs: { href: string; rel: string };
+    }>;
+    expect(tags.map((t) => t.attrs.href).sort()).toEqual([
+      '/assets/fr.json.start.compiled-f.js',
+      '/assets/language-choice-e.js',
+      '/assets/login-page-d.js',
+      '/assets/routes-c.js',
+      '/assets/vanilla-g.js',
+    ]);
+    expect(new Set(tags.map((t) => t.attrs.rel))).toEqual(new Set(['modulepreload']));
+  });
+
+  it('fails the build when a first-screen chunk is gone (a renamed route or catalogue)', () => {
+    const withoutLogin = bundle({
+      'assets/fr.json.start.compiled-f.js': ['/r/i18n/fr.json.start.compiled.js', []],
+    });
+    expect(() => htmlHandler(firstScreenPreload())(entryHtml, withoutLogin)).toThrow(
+      /first screen's preload/,
+    );
+  });
+});
+
+describe('the compiled catalogues (vite.config.ts)', () => {
+  it('reach valtio state as refs: a snapshot holds the very objects, not deep copies', async () => {
+    const plugin = precompiledCatalogues();
+    const load = plugin.load as (this: unknown, id: string) => string;
+    const code = load.call({ addWatchFile() {} }, path.join(ROOT, 'i18n', 'fr.json.start.compiled.js'));
+    // The module imports valtio by name: point it at the file both it and this test load.
+    const valtio = pathToFileURL(path.join(ROOT, 'node_modules', 'valtio', 'esm', 'vanilla.mjs')).href;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpt-catalogue-'));
+    const file = path.join(dir, 'fr.start.mjs');
+    fs.writeFileSync(file, code.replace("'valtio/vanilla'", JSON.stringify(valtio)));
+    try {
+      const { default: catalogue } = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+        default: Record<string, unknown>;
+      };
+      const { proxy, snapshot } = (await import(
+        /* @vite-ignore */ valtio
+      )) as typeof import('valtio/vanilla');
+      expect(catalogue['app.name']).toEqual([{ type: 0, value: fr['app.name'] }]);
+      const state = proxy<{ messages: Record<string, unknown> | null }>({ messages: null });
+      state.messages = catalogue;
+      expect(snapshot(state).messages).toBe(catalogue);
+      // The whole catalogue is a merged copy of both parts (lib/i18n.tsx): each message still a ref.
+      state.messages = { ...catalogue };
+      expect(snapshot(state).messages?.['app.name']).toBe(catalogue['app.name']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
