@@ -71,6 +71,17 @@ describe('answers the OpenAPI document declares', () => {
     expect(errorBody(res)).toMatchObject({ code: 'UnknownParameter', details: { parameter: 'dryRun' } });
   });
 
+  it('reads `sites[]` as `sites` where the schema names only `sites` (SPEC.md §7 lists)', async () => {
+    const url = (sites: string) =>
+      `/api/withCredentials/collab/configurationEvenements?id=${id}&dateDebut=2026-11-01&dateFin=2026-11-02&${sites}`;
+    const bracketed = await t.app.inject({ method: 'GET', url: url('sites[]=999999'), headers });
+    const bare = await t.app.inject({ method: 'GET', url: url('sites=999999'), headers });
+    // A site outside the scope is refused the same way in both spellings: the value was read.
+    expect(bare.statusCode).toBe(403);
+    expect(bracketed.statusCode).toBe(bare.statusCode);
+    expect(errorBody(bracketed).code).toBe(errorBody(bare).code);
+  });
+
   it('accepts the cache buster `_` everywhere and merim_* settings on bo/getReport', async () => {
     const sites = await t.app.inject({
       method: 'GET',

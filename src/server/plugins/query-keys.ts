@@ -7,7 +7,9 @@
  * Always accepted: `_`, the cache-busting timestamp SPEC.md §7 lets every call carry (our client
  * sends it on each GET, lib/http.ts). A query schema that declares a catchall (bo/getReport:
  * SPEC.md §7 "plus merim_* settings") also accepts the `merim_` settings, and only those.
- * A route whose query schema is not an object the check can read (none today) is not checked.
+ * `name[]` is read as `name` where the schema names only `name` ({@link mergeBracketLists}).
+ * A route whose query schema is not an object the check can read (none today), or that has no
+ * query schema, is not checked.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiHttpError } from './error-handler.ts';
@@ -62,6 +64,21 @@ function merged(parts: (QueryKeys | null)[]): QueryKeys | null {
   return { names: new Set(known.flatMap((p) => [...p.names])), open: known.some((p) => p.open) };
 }
 
+/**
+ * SPEC.md §7 writes lists as `sites[]=1&sites[]=2` (our client's toSearchParams too): on a route
+ * whose schema names `sites` but not `sites[]`, the bracketed values are moved onto `sites`
+ * (added to any there), so they are read rather than refused or, as before, silently dropped.
+ */
+export function mergeBracketLists(query: Record<string, unknown>, keys: QueryKeys): void {
+  for (const name of Object.keys(query)) {
+    const bare = name.slice(0, -2);
+    if (!name.endsWith('[]') || keys.names.has(name) || !keys.names.has(bare)) continue;
+    const values = [query[bare], query[name]].flat().filter((v) => v !== undefined);
+    query[bare] = values;
+    delete query[name];
+  }
+}
+
 /** The first parameter of `query` that `keys` do not accept, or undefined. */
 export function unknownParameter(query: unknown, keys: QueryKeys): string | undefined {
   if (!query || typeof query !== 'object') return undefined;
@@ -85,6 +102,9 @@ export function installQueryKeyCheck(app: FastifyInstance, apiPrefix: string): v
     const keys = queryKeysOf(route.schema?.querystring);
     if (!keys) return;
     async function checkQueryKeys(request: FastifyRequest) {
+      if (request.query && typeof request.query === 'object') {
+        mergeBracketLists(request.query as Record<string, unknown>, keys!);
+      }
       const name = unknownParameter(request.query, keys!);
       if (name === undefined) return;
       // The name is the caller's own text, checked valid by the input guard; bounded in length.
