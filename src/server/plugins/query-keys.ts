@@ -5,7 +5,8 @@
  * misspelt `dateDebutt` and answering for another period than the caller meant.
  *
  * Always accepted: `_`, the cache-busting timestamp SPEC.md §7 lets every call carry (our client
- * sends it on each GET, lib/http.ts). A query schema that declares a catchall (bo/getReport:
+ * sends it on each GET, lib/http.ts), and `id`, the caller's user id of SPEC.md §7 calls
+ * (ignored where the route does not read it, as before). A query schema that declares a catchall (bo/getReport:
  * SPEC.md §7 "plus merim_* settings") also accepts the `merim_` settings, and only those.
  * `name[]` is read as `name` where the schema names only `name` ({@link mergeBracketLists}).
  * A route whose query schema is not an object the check can read (none today), or that has no
@@ -16,6 +17,13 @@ import { ApiHttpError } from './error-handler.ts';
 
 /** The query parameter every call may carry (SPEC.md §7 cache buster). */
 export const CACHE_BUSTER = '_';
+
+/**
+ * Accepted on every route, named by its schema or not: the cache buster, and `id`, the caller's
+ * own user id SPEC.md §7 passes on data calls — our client sends it to calls that do not read it
+ * (bo/documentsManager/createDocument), and writes already queued in outboxes hold it.
+ */
+const ALWAYS_ACCEPTED: ReadonlySet<string> = new Set([CACHE_BUSTER, 'id']);
 
 /** Settings SPEC.md §7 lets bo/getReport carry beyond its own parameters. */
 export const SETTINGS_PREFIX = 'merim_';
@@ -84,7 +92,7 @@ export function unknownParameter(query: unknown, keys: QueryKeys): string | unde
   if (!query || typeof query !== 'object') return undefined;
   return Object.keys(query).find(
     (name) =>
-      name !== CACHE_BUSTER && !keys.names.has(name) && !(keys.open && name.startsWith(SETTINGS_PREFIX)),
+      !ALWAYS_ACCEPTED.has(name) && !keys.names.has(name) && !(keys.open && name.startsWith(SETTINGS_PREFIX)),
   );
 }
 
