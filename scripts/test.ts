@@ -1,6 +1,7 @@
 /**
  * `npm test`: everything a fresh machine can run, in order, stopping at the first failure —
- * message catalogues, type check, lint and format (biome check), import rules (dependency-cruiser), vitest (unit + server integration on the embedded
+ * message catalogues, type check, lint and format (biome check), import rules (dependency-cruiser), the
+ * OpenAPI document linted by redocly (decision record 0023), vitest (unit + server integration on the embedded
  * PostgreSQL), then the Playwright e2e suite in Debian's Chromium against the production build.
  * Ends with one line `tests: N passed, N failed` over vitest and Playwright.
  *
@@ -77,6 +78,36 @@ function countPlaywright(file: string) {
   failed += r.stats.unexpected;
 }
 
+/**
+ * The OpenAPI document (scripts/openapi-dump.ts, built without a database) linted by
+ * `redocly lint --extends recommended` with redocly.yaml: passes with 0 errors and 0 warnings
+ * (redocly itself fails on errors only, so its JSON totals are read). Never a network call:
+ * telemetry and the update check are off.
+ */
+function lintOpenApi(): boolean {
+  const document = path.join(reports, 'openapi.json');
+  if (!step('OpenAPI document (dump)', bin('node'), ['scripts/openapi-dump.ts', document])) return false;
+  console.log('\n=== OpenAPI document (redocly lint, recommended rules)');
+  const cli = path.join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  const r = spawnSync(bin('node'), [cli, 'lint', '--extends', 'recommended', '--format', 'json', document], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+  let report: { totals: { errors: number; warnings: number }; problems: unknown[] };
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    console.error(r.stdout, r.stderr);
+    return false;
+  }
+  const { errors, warnings } = report.totals;
+  console.log(`redocly: ${errors} errors, ${warnings} warnings`);
+  if (errors + warnings === 0) return true;
+  for (const problem of report.problems) console.error(JSON.stringify(problem));
+  return false;
+}
+
 const only = process.argv[2]; // `npm test -- e2e` runs only the e2e part
 if (only !== 'e2e') {
   if (!step('i18n catalogues', bin('node'), ['scripts/i18n-check.ts'])) finish(false);
@@ -90,6 +121,7 @@ if (only !== 'e2e') {
   if (!step('import rules (dependency-cruiser)', bin('depcruise'), ['src', 'sw', '--output-type', 'err'])) {
     finish(false);
   }
+  if (!lintOpenApi()) finish(false);
   const vitestJson = path.join(reports, 'vitest.json');
   const ok = step('unit and server tests (vitest, embedded PostgreSQL)', bin('vitest'), [
     'run',

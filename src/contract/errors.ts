@@ -67,6 +67,10 @@ export const ERROR_CODES = [
   // Added by bounded PDF work (issue #17, decision record 0022): every PDF slot is taken; 503 with
   // Retry-After (seconds, also in details.retryAfterSeconds).
   'ServerBusy',
+  // Added by the OpenAPI document (issue #17 item 11, decision record 0023): a body over the 1 MiB
+  // limit (413), and a query parameter the call does not name (400, details.parameter).
+  'PayloadTooLarge',
+  'UnknownParameter',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -12,9 +12,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { SwaggerTransform } from '@fastify/swagger';
-import { APP_VERSION, CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../contract/api.ts';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { sessionCache } from './auth/tokens.ts';
 import { type LogSink, serverLogging } from './logging.ts';
@@ -24,7 +22,9 @@ import { installClient } from './plugins/client.ts';
 import { frameworkErrorHandler, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
-import { API_PREFIX, installRights, needsClientHeader } from './plugins/rights-guard.ts';
+import { installQueryKeyCheck } from './plugins/query-keys.ts';
+import { API_PREFIX, installRights } from './plugins/rights-guard.ts';
+import { openApiOptions } from './openapi/document.ts';
 import { helmetHeaders, installSecurityHeaders } from './plugins/security-headers.ts';
 import { startEditionUpkeep } from './reports/edition-retention.ts';
 import { installBruteForce } from './security/brute-force.ts';
@@ -104,33 +104,6 @@ export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
 };
 
 /**
- * The zod → OpenAPI transform, plus the `X-Requested-With` header on every route that requires
- * it, so that "Try it out" in the documentation works. Documentation only: the header is checked
- * by the rights guard, not by the schema.
- */
-const openApiTransform: SwaggerTransform = (document) => {
-  const out = jsonSchemaTransform(document);
-  const key = document.route.config?.rights;
-  if (out.schema && !out.schema.hide && key && needsClientHeader(key)) {
-    out.schema = {
-      ...out.schema,
-      headers: {
-        type: 'object',
-        properties: {
-          [CLIENT_HEADER]: {
-            type: 'string',
-            default: CLIENT_HEADER_VALUE,
-            description: 'marks calls of the client (SPEC.md §7)',
-          },
-        },
-        required: [CLIENT_HEADER],
-      },
-    };
-  }
-  return out;
-};
-
-/**
  * Fastify's `trustProxy` for COMPTOIR_TRUST_PROXY: a list of proxy addresses as it is; a number
  * of proxies as a function trusting that many hops nearest the server (proxy-addr's hop index).
  */
@@ -177,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
   installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
+  installQueryKeyCheck(app, API_PREFIX); // a query parameter no schema names: 400 UnknownParameter
   installRights(app, {
     pool: database.pool,
     sessionMinutes: config.sessionMinutes,
@@ -196,26 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Flood control per address, Retry-After of locked counters, own-password checks counted (0020).
   await installBruteForce(app, { pool: database.pool, loginFailuresPerIp: config.loginFailuresPerIp });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Comptoir API',
-        description: 'API of SPEC.md §7 (paths relative to /api)',
-        version: APP_VERSION,
-      },
-      components: {
-        securitySchemes: {
-          basic: {
-            type: 'http',
-            scheme: 'basic',
-            description: 'login:password at bo/connexion, then login:token',
-          },
-        },
-      },
-      security: [{ basic: [] }],
-    },
-    transform: openApiTransform,
-  });
+  await app.register(fastifySwagger, openApiOptions());
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
   await app.register(

@@ -29,6 +29,8 @@ export interface FuzzOperation {
   }>;
   /** Media type → schema of the request body, when the operation declares one. */
   body: Record<string, JsonSchema>;
+  /** The statuses the document says the operation answers (`200`, `400`, …). */
+  statuses: string[];
 }
 
 /** The operations of an OpenAPI document, in its order. */
@@ -46,6 +48,7 @@ export function operationsOf(document: unknown): FuzzOperation[] {
           path,
           parameters: (op.parameters as FuzzOperation['parameters'] | undefined) ?? [],
           body: Object.fromEntries(Object.entries(content ?? {}).map(([type, m]) => [type, m.schema ?? {}])),
+          statuses: Object.keys((op.responses as Record<string, unknown> | undefined) ?? {}),
         };
       }),
   );

@@ -55,7 +55,9 @@ describe('version and distribution', () => {
     );
     type Op = { description?: string; security?: unknown[] };
     const ops = doc.paths as Record<string, Record<string, Op>>;
-    expect(ops['/api/bo/connexion']!.get!.security).toEqual([]);
+    // Sign-in takes login:password as Basic credentials (issue #17 item 11), though it needs no session.
+    expect(ops['/api/bo/connexion']!.get!.security).toEqual([{ basic: [] }]);
+    expect(ops['/api/version']!.get!.security).toEqual([]);
     expect(ops['/api/bo/getSites']!.get!.description).toContain('any signed-in user');
     expect(ops['/api/bo/getReport']!.post!.description).toContain('RAPPORTS');
     type Param = { in: string; name: string; required?: boolean };

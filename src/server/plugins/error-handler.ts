@@ -87,7 +87,7 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
   }
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 500) return { status, body: { code: 'InternalError', message: 'internal error' } };
-  // Fastify's own 4xx (malformed JSON, body too large, bad content type, rate limit…).
+  // Fastify's own 4xx (malformed JSON, body too large: 413 PayloadTooLarge, bad content type, rate limit…).
   const code: ErrorCode =
     status === 401
       ? 'Unauthorized'
@@ -95,9 +95,11 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
         ? 'Forbidden'
         : status === 404
           ? 'NotFound'
-          : status === 429
-            ? 'TooManyRequests'
-            : 'BadRequest';
+          : status === 413
+            ? 'PayloadTooLarge'
+            : status === 429
+              ? 'TooManyRequests'
+              : 'BadRequest';
   return { status, body: { code, message: fe.message ?? code } };
 }
 

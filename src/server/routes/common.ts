@@ -41,8 +41,32 @@ export const QueryIntList = QueryCommaList.pipe(
   z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
 );
 
-/** Error answers of every API route, as OpenAPI shows them (`{ code, message, details? }`). */
+/**
+ * Error answers of every API route (`{ code, message, details? }`, SPEC.md §8), for the
+ * serializer; the OpenAPI document lists the statuses each call really gives instead of these
+ * ranges (src/server/openapi/answers.ts).
+ */
 export const errorResponses = { '4xx': ApiErrorSchema, '5xx': ApiErrorSchema } as const;
+
+/** Answer-schema key naming the binary media types an answer may come in (openapi/answers.ts reads it). */
+export const DOCUMENTS_KEY = 'x-documents';
+
+/**
+ * The success answer of a route that can send a document: `schema` when it answers JSON (it
+ * serializes those answers, as before), or a file of one of `mediaTypes` (e.g. `application/pdf`,
+ * `application/zip`), which the OpenAPI document lists as `format: binary` content. A document
+ * sent as a Buffer or stream is never serialized, so `schema` need not describe it.
+ */
+export function documentAnswer<T extends z.ZodType>(
+  schema: T,
+  mediaTypes: readonly string[],
+): z.ZodType<z.output<T> | Buffer, z.input<T> | Buffer> {
+  // Typed to let the handler send the document's Buffer, which Fastify never serializes.
+  return schema.meta({ [DOCUMENTS_KEY]: [...mediaTypes] }) as unknown as z.ZodType<
+    z.output<T> | Buffer,
+    z.input<T> | Buffer
+  >;
+}
 
 /**
  * The caller's session on a route whose requirement is not `public` (the rights guard set it).

@@ -20,7 +20,8 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 import type { ApiError } from '../../contract/errors.ts';
-import type { Dataset, ReportFormat } from '../../contract/reports.ts';
+import { z } from 'zod';
+import { type Dataset, DatasetSchema, type ReportFormat } from '../../contract/reports.ts';
 import type { Session } from '../auth/session.ts';
 import type { Database } from '../db/connect.ts';
 import { inBackground, type QueuedEdition, queueEdition, setEditionBytes } from '../reports/editions.ts';
@@ -42,6 +43,22 @@ import {
 } from '../reports/request.ts';
 import { renderOptionsFor, reportDataset } from '../reports/run.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
+
+/** One cell of a report row: text, a number (money in integer cents, see `columns[].type`) or null. */
+const WireCellSchema = z.union([z.string(), z.number(), z.null()]);
+
+/**
+ * The JSON answer of every report call with `format=JSON` as it travels (decision record 0012):
+ * the dataset with each row an array of its cells in the order of `columns`; `money` cells are
+ * integer cents, `percent` a fraction, `date` a wire date. Documentation of the answer: the JSON
+ * is written as bytes (render/json.ts), so no serializer reads this schema.
+ */
+export const DatasetWireSchema = DatasetSchema.extend({
+  rows: z
+    .array(z.array(WireCellSchema))
+    .describe('one array per row, its cells in the order of columns; money in integer cents'),
+  totals: z.record(z.string(), WireCellSchema).describe('totals keyed by column key; money in integer cents'),
+});
 
 /** What every report call answers with. */
 export interface ReportAnswerContext {

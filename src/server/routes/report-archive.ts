@@ -10,7 +10,7 @@ import { type Language, LANGUAGES, LanguageSchema } from '../../contract/reports
 import type { Session } from '../auth/session.ts';
 import { openReportArchive } from '../reports/archive.ts';
 import { contentDisposition } from '../reports/render/index.ts';
-import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import { documentAnswer, errorResponses, ownSession, UserIdParam } from './common.ts';
 import type { ReportAnswerContext } from './report-answer.ts';
 import { INT4_MAX } from '../../contract/integers.ts';
 
@@ -81,9 +81,12 @@ export async function reportArchiveRoutes(app: FastifyInstance, options: ReportA
         tags: ['reports'],
         querystring: ArchiveQuerySchema,
         response: {
-          200: z
-            .unknown()
-            .describe('application/zip: one PDF per report class plus the text file of what was left out'),
+          200: documentAnswer(
+            z
+              .unknown()
+              .describe('application/zip: one PDF per report class plus the text file of what was left out'),
+            ['application/zip'],
+          ),
           ...errorResponses,
         },
       },

@@ -17,6 +17,7 @@ import {
 } from '../../contract/reports.ts';
 import type { RawReportInput } from '../reports/request.ts';
 import { errorResponses, QueryIntList, QueryList, UserIdParam } from './common.ts';
+import { DatasetWireSchema } from './report-answer.ts';
 import { INT4_MAX } from '../../contract/integers.ts';
 
 /** `true`/`false`/`1`/`0` as a boolean (query strings carry text). */
@@ -81,14 +82,13 @@ export const ReportSiteQuerySchema = ReportQuerySchema.extend({
 
 /** Documented answer of bo/getReport: the dataset as JSON, or a document. */
 export const reportAnswer = {
-  200: z
-    .unknown()
-    .describe(
-      'format=JSON: the dataset (contract/reports.ts DatasetAnswerSchema: columns, rows, totals; money in ' +
-        'integer cents; each row an array of its cells in the order of columns), with no ' +
-        'rows when the report is empty; PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment, ' +
-        'or 400 CheckReportParam when the report is empty',
-    ),
+  // The JSON dataset; the format parameter adds PDF, CSV and XLSX (openapi/answers.ts).
+  200: DatasetWireSchema.describe(
+    'format=JSON: the dataset (contract/reports.ts DatasetAnswerSchema: columns, rows, totals; money in ' +
+      'integer cents; each row an array of its cells in the order of columns), with no ' +
+      'rows when the report is empty; PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment, ' +
+      'or 400 CheckReportParam when the report is empty',
+  ),
   ...errorResponses,
 };
 

@@ -21,7 +21,7 @@ import { createReceipt, receiptById, receipts, updateReceipt } from '../../count
 import { requireSite, todaysFiscalDate } from '../../counting/sites.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
-import { errorResponses, sessionOf } from '../common.ts';
+import { documentAnswer, errorResponses, sessionOf } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { INT4_MAX } from '../../../contract/integers.ts';
 
@@ -76,7 +76,7 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         summary: 'One manager receipt as JSON, or its PDF with pdf=true',
         tags: ['counting'],
         querystring: ReadReceiptQuerySchema,
-        response: { 200: ReceiptSchema.or(z.any().describe('application/pdf')), ...errorResponses },
+        response: { 200: documentAnswer(ReceiptSchema, ['application/pdf']), ...errorResponses },
       },
     },
     async function readDocument(request, reply) {

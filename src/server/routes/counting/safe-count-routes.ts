@@ -27,7 +27,7 @@ import { requireSite } from '../../counting/sites.ts';
 import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
-import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
+import { documentAnswer, errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { BIGINT_ID_MAX, INT4_MAX } from '../../../contract/integers.ts';
 
@@ -86,11 +86,8 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
         tags: ['counting'],
         querystring: CoffreQuerySchema,
         response: {
-          200: z.union([
-            SafeDayAnswerSchema,
-            SafeListAnswerSchema,
-            SafeCountSchema,
-            z.any().describe('application/pdf'),
+          200: documentAnswer(z.union([SafeDayAnswerSchema, SafeListAnswerSchema, SafeCountSchema]), [
+            'application/pdf',
           ]),
           ...errorResponses,
         },
