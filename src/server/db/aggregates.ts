@@ -106,7 +106,7 @@ export const DISCOUNT_LINE = `NOT l.corrected AND CASE WHEN t.kind = 'SALE' THEN
  * `tickets`, `ticket_lines` (all lines, then the discount lines, then the voided ones) and
  * `payments`; with `options.lineGroups` the family and VAT pass reads that table instead of
  * `ticket_lines` (see {@link RefreshOptions} for when that is valid), and the families' discounts
- * come from the discount lines' pass. A re-run on unchanged data leaves the same rows. The local
+ * are then read from the discount lines alone. A re-run on unchanged data leaves the same rows. The local
  * hour is read in the site's time zone as it is now. Run it inside the load's transaction (see
  * the module comment).
  */
@@ -132,10 +132,9 @@ export async function refreshDailyBreakdowns(
      SELECT 1`,
     values,
   );
-  // Families first: the tickets' pass then adds the families' discounts when the line groups
-  // could not tell them.
+  await refreshTicketBreakdowns(client, values);
   await refreshLineBreakdowns(client, values, options);
-  await refreshTicketBreakdowns(client, values, options);
+  if (options.lineGroups) await refreshFamilyDiscounts(client, values);
   // Voided lines: none in a load's line groups (see RefreshOptions), so only the lines' path
   // looks for them.
   if (!options.lineGroups) {
@@ -162,28 +161,13 @@ export async function refreshDailyBreakdowns(
 /**
  * The per-ticket breakdowns (hour, terminal, seller, the day's ticket stats) of `values`
  * ($1 site, $2..$3 fiscal dates): one pass over the tickets grouped by every ticket-level key at
- * once, each ticket with what its discount lines gave away, then folded per table. With
- * `options.lineGroups` (no discount in them), it also sets the families' discounts.
+ * once, one over their discount lines grouped by the same keys, then both folded per table. The
+ * two are stacked (UNION ALL) rather than joined: a join on a CTE is planned on guesses, and a
+ * nested loop over them made the demo chain's load three times slower.
  */
-async function refreshTicketBreakdowns(
-  client: Queryable,
-  values: unknown[],
-  options: RefreshOptions,
-): Promise<void> {
-  const familyDiscounts = options.lineGroups
-    ? `, fd AS (
-         UPDATE daily_family_sales a SET discount_cents = x.cents
-           FROM (SELECT fiscal_date, family, sum(cents)::bigint AS cents FROM d GROUP BY 1, 2) x
-          WHERE a.site_id = $1 AND a.fiscal_date = x.fiscal_date AND a.family IS NOT DISTINCT FROM x.family
-       )`
-    : '';
+async function refreshTicketBreakdowns(client: Queryable, values: unknown[]): Promise<void> {
   await client.query(
-    `WITH d AS (
-       SELECT t.fiscal_date, l.ticket_id, l.family, -sum(l.amount_cents)::bigint AS cents
-         FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-        WHERE ${SELECTED} AND ${DISCOUNT_LINE}
-        GROUP BY 1, 2, 3
-     )${familyDiscounts}, g AS (
+    `WITH g AS (
        SELECT t.fiscal_date, extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int AS hour,
               t.terminal_id, t.seller_code,
               (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
@@ -195,11 +179,18 @@ async function refreshTicketBreakdowns(
               coalesce(-sum(t.total_cents) FILTER (WHERE t.kind = 'CANCELLATION'), 0)::bigint AS cancelled,
               (count(*) FILTER (WHERE t.employee_meal))::int AS meals,
               coalesce(sum(t.total_cents) FILTER (WHERE t.employee_meal), 0)::bigint AS meal_cents,
-              coalesce(sum(dt.cents), 0)::bigint AS discount,
+              0::bigint AS discount,
               min(t.opened_at) AS first_at, max(t.opened_at) AS last_at
          FROM tickets t JOIN sites s ON s.id = t.site_id
-         LEFT JOIN (SELECT ticket_id, sum(cents) AS cents FROM d GROUP BY 1) dt ON dt.ticket_id = t.ticket_id
         WHERE ${SELECTED}
+        GROUP BY 1, 2, 3, 4
+        UNION ALL
+       SELECT t.fiscal_date, extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int,
+              t.terminal_id, t.seller_code, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+              -sum(l.amount_cents)::bigint, NULL, NULL
+         FROM tickets t JOIN sites s ON s.id = t.site_id
+         JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+        WHERE ${SELECTED} AND ${DISCOUNT_LINE}
         GROUP BY 1, 2, 3, 4
      ), h AS (
        INSERT INTO daily_hour_sales (site_id, fiscal_date, hour, tickets, covers, net_cents, net_excl_cents, tax_cents, discount_cents)
@@ -224,10 +215,26 @@ async function refreshTicketBreakdowns(
 }
 
 /**
+ * The families' discounts of `values` ($1 site, $2..$3 fiscal dates) after a refresh from the
+ * load's line groups, which do not tell discount lines apart: read from the discount lines.
+ */
+async function refreshFamilyDiscounts(client: Queryable, values: unknown[]): Promise<void> {
+  await client.query(
+    `UPDATE daily_family_sales a SET discount_cents = x.cents
+       FROM (SELECT t.fiscal_date, l.family, -sum(l.amount_cents)::bigint AS cents
+               FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+              WHERE ${SELECTED} AND ${DISCOUNT_LINE}
+              GROUP BY 1, 2) x
+      WHERE a.site_id = $1 AND a.fiscal_date = x.fiscal_date AND a.family IS NOT DISTINCT FROM x.family`,
+    values,
+  );
+}
+
+/**
  * The family and VAT breakdowns of `values` ($1 site, $2..$3 fiscal dates), from the ticket
  * lines — the families' discounts in the same pass — or, with `options.lineGroups`, from the
  * load's groups: one row per ticket, family and rate instead of one per line, no line voided, no
- * discount told apart (refreshTicketBreakdowns adds those).
+ * discount told apart (refreshFamilyDiscounts adds those).
  */
 async function refreshLineBreakdowns(
   client: Queryable,
