@@ -133,7 +133,10 @@ export const BiExploreAnswerSchema = z.object({
 });
 export type BiExploreAnswer = z.infer<typeof BiExploreAnswerSchema>;
 
-/** A view of the explorer as the screen saves it (local storage, see features/bi). */
+/**
+ * A view of the explorer as the screen kept it in local storage before a favourite could hold
+ * one (contract/favourites.ts `bi`); read only to offer moving them (features/favourites/legacy-bi-views.ts).
+ */
 export const BiViewSchema = z.object({
   name: z.string().min(1).max(80),
   measure: z.enum(BI_MEASURES),

@@ -162,8 +162,8 @@ export async function refreshDailyBreakdowns(
  * The per-ticket breakdowns (hour, terminal, seller, the day's ticket stats) of `values`
  * ($1 site, $2..$3 fiscal dates): one pass over the tickets grouped by every ticket-level key at
  * once, one over their discount lines grouped by the same keys, then both folded per table. The
- * two are stacked (UNION ALL) rather than joined: a join on a CTE is planned on guesses, and a
- * nested loop over them made the demo chain's load three times slower.
+ * two are stacked (UNION ALL) rather than joined: a join on a CTE is planned on guesses, and
+ * the nested loop the planner chose over them slowed the demo chain's load down several times.
  */
 async function refreshTicketBreakdowns(client: Queryable, values: unknown[]): Promise<void> {
   await client.query(
