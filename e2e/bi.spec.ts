@@ -105,7 +105,7 @@ test("/bi reads last week's discounts from the aggregates, to the cent of the di
     (await table
       .getByRole('row', { name: /^Total/ })
       .getByRole('cell')
-      .nth(1)
+      .first()
       .textContent()) ?? '';
   const pool = e2eDatabase();
   try {
