@@ -106,7 +106,7 @@ export const DISCOUNT_LINE = `NOT l.corrected AND CASE WHEN t.kind = 'SALE' THEN
  * `tickets`, `ticket_lines` (all lines, then the discount lines, then the voided ones) and
  * `payments`; with `options.lineGroups` the family and VAT pass reads that table instead of
  * `ticket_lines` (see {@link RefreshOptions} for when that is valid), and the families' discounts
- * are then read from the discount lines alone. A re-run on unchanged data leaves the same rows. The local
+ * come from the pass over the discount lines. A re-run on unchanged data leaves the same rows. The local
  * hour is read in the site's time zone as it is now. Run it inside the load's transaction (see
  * the module comment).
  */
@@ -132,9 +132,9 @@ export async function refreshDailyBreakdowns(
      SELECT 1`,
     values,
   );
-  await refreshTicketBreakdowns(client, values);
+  // Families first: with line groups, the tickets' pass then sets their discounts.
   await refreshLineBreakdowns(client, values, options);
-  if (options.lineGroups) await refreshFamilyDiscounts(client, values);
+  await refreshTicketBreakdowns(client, values, options);
   // Voided lines: none in a load's line groups (see RefreshOptions), so only the lines' path
   // looks for them.
   if (!options.lineGroups) {
@@ -158,17 +158,54 @@ export async function refreshDailyBreakdowns(
   );
 }
 
+/** Local hour at which ticket `t` opened, on the clock of its site `s`. */
+const LOCAL_HOUR = 'extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int';
+
+/**
+ * The discount lines of `values`' tickets (alias `dg`), summed by fiscal date and the tickets'
+ * keys (hour, terminal, seller; `by_ticket`) and, with `byFamily`, also by fiscal date and family
+ * in the same pass (GROUPING SETS; `by_ticket` false), for a load whose line groups do not tell
+ * discounts apart.
+ */
+function discountGroupsSql(byFamily: boolean): string {
+  const keys = `t.fiscal_date, ${LOCAL_HOUR}, t.terminal_id, t.seller_code`;
+  return `SELECT t.fiscal_date, ${LOCAL_HOUR} AS hour, t.terminal_id, t.seller_code,
+                 ${byFamily ? 'l.family, GROUPING(l.family) = 1' : 'NULL::text, true'} AS by_ticket,
+                 -sum(l.amount_cents)::bigint AS cents
+            FROM tickets t JOIN sites s ON s.id = t.site_id
+            JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
+           WHERE ${SELECTED} AND ${DISCOUNT_LINE}
+           GROUP BY ${byFamily ? `GROUPING SETS ((${keys}), (t.fiscal_date, l.family))` : keys}`;
+}
+
 /**
  * The per-ticket breakdowns (hour, terminal, seller, the day's ticket stats) of `values`
  * ($1 site, $2..$3 fiscal dates): one pass over the tickets grouped by every ticket-level key at
  * once, one over their discount lines grouped by the same keys, then both folded per table. The
  * two are stacked (UNION ALL) rather than joined: a join on a CTE is planned on guesses, and
  * the nested loop the planner chose over them slowed the demo chain's load down several times.
+ * With `options.lineGroups` (run after refreshLineBreakdowns), the same pass over the discount
+ * lines sets the families' discounts, which the line groups could not tell.
  */
-async function refreshTicketBreakdowns(client: Queryable, values: unknown[]): Promise<void> {
+async function refreshTicketBreakdowns(
+  client: Queryable,
+  values: unknown[],
+  options: RefreshOptions,
+): Promise<void> {
+  const byFamily = options.lineGroups !== undefined;
+  const familyDiscounts = byFamily
+    ? `, fd AS (
+         UPDATE daily_family_sales a SET discount_cents = dg.cents
+           FROM dg
+          WHERE NOT dg.by_ticket AND a.site_id = $1 AND a.fiscal_date = dg.fiscal_date
+            AND a.family IS NOT DISTINCT FROM dg.family
+       )`
+    : '';
   await client.query(
-    `WITH g AS (
-       SELECT t.fiscal_date, extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int AS hour,
+    `WITH dg AS (
+       ${discountGroupsSql(byFamily)}
+     )${familyDiscounts}, g AS (
+       SELECT t.fiscal_date, ${LOCAL_HOUR} AS hour,
               t.terminal_id, t.seller_code,
               (count(*) FILTER (WHERE t.kind = 'SALE'))::int AS tickets,
               coalesce(sum(t.covers), 0)::int AS covers,
@@ -185,13 +222,8 @@ async function refreshTicketBreakdowns(client: Queryable, values: unknown[]): Pr
         WHERE ${SELECTED}
         GROUP BY 1, 2, 3, 4
         UNION ALL
-       SELECT t.fiscal_date, extract(hour FROM (t.opened_at AT TIME ZONE s.time_zone))::int,
-              t.terminal_id, t.seller_code, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-              -sum(l.amount_cents)::bigint, NULL, NULL
-         FROM tickets t JOIN sites s ON s.id = t.site_id
-         JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-        WHERE ${SELECTED} AND ${DISCOUNT_LINE}
-        GROUP BY 1, 2, 3, 4
+       SELECT fiscal_date, hour, terminal_id, seller_code, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, cents, NULL, NULL
+         FROM dg WHERE by_ticket
      ), h AS (
        INSERT INTO daily_hour_sales (site_id, fiscal_date, hour, tickets, covers, net_cents, net_excl_cents, tax_cents, discount_cents)
        SELECT $1, fiscal_date, hour, sum(tickets), sum(covers), sum(net), sum(excl), sum(tax), sum(discount)
@@ -215,26 +247,10 @@ async function refreshTicketBreakdowns(client: Queryable, values: unknown[]): Pr
 }
 
 /**
- * The families' discounts of `values` ($1 site, $2..$3 fiscal dates) after a refresh from the
- * load's line groups, which do not tell discount lines apart: read from the discount lines.
- */
-async function refreshFamilyDiscounts(client: Queryable, values: unknown[]): Promise<void> {
-  await client.query(
-    `UPDATE daily_family_sales a SET discount_cents = x.cents
-       FROM (SELECT t.fiscal_date, l.family, -sum(l.amount_cents)::bigint AS cents
-               FROM tickets t JOIN ticket_lines l ON l.site_id = t.site_id AND l.ticket_id = t.ticket_id
-              WHERE ${SELECTED} AND ${DISCOUNT_LINE}
-              GROUP BY 1, 2) x
-      WHERE a.site_id = $1 AND a.fiscal_date = x.fiscal_date AND a.family IS NOT DISTINCT FROM x.family`,
-    values,
-  );
-}
-
-/**
  * The family and VAT breakdowns of `values` ($1 site, $2..$3 fiscal dates), from the ticket
  * lines — the families' discounts in the same pass — or, with `options.lineGroups`, from the
  * load's groups: one row per ticket, family and rate instead of one per line, no line voided, no
- * discount told apart (refreshFamilyDiscounts adds those).
+ * discount told apart (refreshTicketBreakdowns adds those).
  */
 async function refreshLineBreakdowns(
   client: Queryable,
