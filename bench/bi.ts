@@ -36,6 +36,9 @@ const CASES: ReadonlyArray<[BiMeasure, BiDimension[]]> = [
   ['NET', ['TERMINAL', 'WEEKDAY']],
   ['NET', ['PAYMENT']],
   ['NET', ['VAT', 'SITE']],
+  ['DISCOUNTS', ['SITE']],
+  ['DISCOUNTS', ['SELLER']],
+  ['DISCOUNTS', ['FAMILY', 'WEEKDAY']],
 ];
 
 function median(values: number[]): number {

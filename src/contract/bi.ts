@@ -8,15 +8,22 @@
  *
  * Which measure each dimension can be read with is written once here ({@link measureAllowed}):
  * the server refuses the other pairs (400 `BadRequest` with `details.unsupported`: the
- * measure and dimensions) and the screen greys them out.
- * Discounts are not a measure: the aggregates do not hold them apart from the sales.
+ * measure and dimensions) and the screen greys them out. Discounts are held by the site's day,
+ * hour, terminal, seller and family (migration 0011; db/schema-aggregates.ts says which lines are
+ * discounts), not by VAT rate or payment method.
  */
 import { z } from 'zod';
 import { parseWireDate } from './dates.ts';
 
-/** Measures of the explorer. Units: NET and AVERAGE_TICKET cents incl. VAT, ITEMS quantity, others counts. */
-export const BI_MEASURES = ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS', 'ITEMS'] as const;
+/**
+ * Measures of the explorer. Units: NET, AVERAGE_TICKET and DISCOUNTS cents incl. VAT (DISCOUNTS
+ * what the discount lines gave away, positive), ITEMS quantity, others counts.
+ */
+export const BI_MEASURES = ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS', 'ITEMS', 'DISCOUNTS'] as const;
 export type BiMeasure = (typeof BI_MEASURES)[number];
+
+/** Measures that are amounts of money (integer cents): shown and exported as money. */
+export const BI_MONEY_MEASURES: readonly BiMeasure[] = ['NET', 'AVERAGE_TICKET', 'DISCOUNTS'];
 
 /** Dimensions of the explorer (labels `bi.dimension.<key>`). */
 export const BI_DIMENSIONS = [
@@ -44,15 +51,15 @@ const SITE_LEVEL: readonly BiDimension[] = ['SITE', 'GROUP', 'COMPANY', 'WEEKDAY
 /**
  * The aggregate family each breakdown dimension is read from, and the measures that family holds
  * (schema-aggregates.ts): hours and day parts from `daily_hour_sales`, terminals and sellers
- * from their tables (tickets and sales), families from `daily_family_sales` (sales, quantity),
- * VAT rates and payment methods only as amounts.
+ * from their tables (tickets, sales and discounts), families from `daily_family_sales` (sales,
+ * quantity, discounts), VAT rates and payment methods only as amounts.
  */
 export const BI_BREAKDOWNS: Record<string, { source: string; measures: readonly BiMeasure[] }> = {
-  HOUR: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS'] },
-  DAY_PART: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS'] },
-  TERMINAL: { source: 'terminal', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET'] },
-  SELLER: { source: 'seller', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET'] },
-  FAMILY: { source: 'family', measures: ['NET', 'ITEMS'] },
+  HOUR: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS', 'DISCOUNTS'] },
+  DAY_PART: { source: 'hour', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'COVERS', 'DISCOUNTS'] },
+  TERMINAL: { source: 'terminal', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'DISCOUNTS'] },
+  SELLER: { source: 'seller', measures: ['NET', 'TICKETS', 'AVERAGE_TICKET', 'DISCOUNTS'] },
+  FAMILY: { source: 'family', measures: ['NET', 'ITEMS', 'DISCOUNTS'] },
   VAT: { source: 'vat', measures: ['NET'] },
   PAYMENT: { source: 'payment', measures: ['NET'] },
 };
@@ -126,7 +133,10 @@ export const BiExploreAnswerSchema = z.object({
 });
 export type BiExploreAnswer = z.infer<typeof BiExploreAnswerSchema>;
 
-/** A view of the explorer as the screen saves it (local storage, see features/bi). */
+/**
+ * A view of the explorer as the screen kept it in local storage before a favourite could hold
+ * one (contract/favourites.ts `bi`); read only to offer moving them (features/favourites/legacy-bi-views.ts).
+ */
 export const BiViewSchema = z.object({
   name: z.string().min(1).max(80),
   measure: z.enum(BI_MEASURES),

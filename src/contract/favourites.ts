@@ -17,8 +17,14 @@
  * "not chosen" default, so favourites saved before they existed still read. Filter values are
  * kept as saved even when a later period has none of them: the report then finds nothing for
  * them, rather than silently widening to every value.
+ *
+ * A favourite may also hold a view of the BI explorer (issue #19 "save the view as a favourite"):
+ * `typeRapport.className` {@link BI_FAVOURITE_CLASS} and a `bi` object (measure, dimensions,
+ * comparison, checked by contract/bi.ts measureAllowed); its sites and period are the favourite's
+ * own `lSites`/`groupement` and `periode` or dates. Every other favourite has `bi: null`.
  */
 import { z } from 'zod';
+import { BI_COMPARISONS, BI_DIMENSIONS, BI_MEASURES, measureAllowed } from './bi.ts';
 import { hhmmToMinutes, parseWireDate } from './dates.ts';
 import { PeriodCodeSchema } from './periods.ts';
 import { OPERATIONS, REPORT_FORMATS, REPORT_VARIANTS } from './reports.ts';
@@ -32,6 +38,18 @@ const HourText = z.string().refine((h) => hhmmToMinutes(h) !== null, 'an HH:mm t
 const Id = z.number().int().positive().max(INT4_MAX);
 /** A value of bo/getResultsChoices (a dimension such as FAMILLE, or a column key). */
 const Choice = z.string().trim().min(1).max(200);
+
+/** `typeRapport.className` of a favourite that holds a view of the BI explorer (/bi). */
+export const BI_FAVOURITE_CLASS = 'BI';
+
+/** A view of the BI explorer as a favourite keeps it: one measure by up to two dimensions, a comparison. */
+export const BiFavouriteViewSchema = z.object({
+  measure: z.enum(BI_MEASURES),
+  dimension1: z.enum(BI_DIMENSIONS).nullable().default(null),
+  dimension2: z.enum(BI_DIMENSIONS).nullable().default(null),
+  comparison: z.enum(BI_COMPARISONS).default('YEAR'),
+});
+export type BiFavouriteView = z.output<typeof BiFavouriteViewSchema>;
 
 /** The fields of a favourite, without its id. Defaults are those of SPEC.md §9. */
 const favouriteFields = {
@@ -88,9 +106,13 @@ const favouriteFields = {
   filtre: Choice.nullable().default(null),
   /** Values of `filtre` to keep, as bo/getGroupements lists them (a VAT rate as a fraction: "0.055"). */
   condition: z.array(z.string().max(500)).max(5000).default([]),
+  /** The BI explorer's view when `typeRapport.className` is {@link BI_FAVOURITE_CLASS}; null otherwise. */
+  bi: BiFavouriteViewSchema.nullable().default(null),
 };
 
 type CheckedFields = {
+  typeRapport: { className: string };
+  bi: BiFavouriteView | null;
   periode: string | null;
   dateDebut: string | null;
   dateFin: string | null;
@@ -100,10 +122,44 @@ type CheckedFields = {
 };
 
 /**
+ * A BI favourite holds a view the explorer can answer (two different dimensions, an aggregate
+ * holding the measure by them: contract/bi.ts measureAllowed); any other favourite holds none.
+ */
+function checkBiView(f: CheckedFields, ctx: z.RefinementCtx): void {
+  const isBi = f.typeRapport.className === BI_FAVOURITE_CLASS;
+  if (!isBi || f.bi === null) {
+    if (isBi || f.bi !== null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bi'],
+        message: isBi
+          ? 'a BI favourite needs its view'
+          : `only a ${BI_FAVOURITE_CLASS} favourite holds a view`,
+      });
+    }
+    return;
+  }
+  const { measure, dimension1, dimension2 } = f.bi;
+  if (dimension1 !== null && dimension1 === dimension2) {
+    ctx.addIssue({ code: 'custom', path: ['bi', 'dimension2'], message: 'the same dimension twice' });
+  }
+  const dimensions = [dimension1, dimension2].filter((d) => d !== null);
+  if (!measureAllowed(measure, dimensions)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bi', 'measure'],
+      message: `no aggregate holds ${measure} by ${dimensions.join(' and ')}`,
+    });
+  }
+}
+
+/**
  * A code XOR a custom range whose start is not after its end (SPEC.md §5); a filter that is on
- * names what it filters and keeps at least one value (bo/getReport refuses it otherwise).
+ * names what it filters and keeps at least one value (bo/getReport refuses it otherwise); a BI
+ * view only on a BI favourite, and one the explorer answers ({@link checkBiView}).
  */
 function checkFavourite(f: CheckedFields, ctx: z.RefinementCtx): void {
+  checkBiView(f, ctx);
   if (f.isFilters && (f.filtre === null || f.condition.length === 0)) {
     ctx.addIssue({
       code: 'custom',

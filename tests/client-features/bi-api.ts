@@ -1,6 +1,6 @@
 /**
  * The real Comptoir server (fresh PostgreSQL with the hand-made chain of
- * tests/server/bi-fixture.ts and a user holding BI on every site) behind the KPI/BI screen
+ * tests/server/bi-fixture.ts and a user holding BI and RAPPORTS — for the favourites — on every site) behind the KPI/BI screen
  * tests, and the DOM at its origin (counting-dom.ts). Imported first by the test, so both exist
  * before React and the client modules load.
  */
@@ -13,7 +13,7 @@ export const BI_PASSWORD = 'Comptoir-2026!';
 
 export const t = await createTestApp();
 await seedBiChain(t.database);
-await t.createUser({ login: 'analyste', password: BI_PASSWORD, droits: ['BI'], allSites: true });
+await t.createUser({ login: 'analyste', password: BI_PASSWORD, droits: ['BI', 'RAPPORTS'], allSites: true });
 
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 export const apiBase = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/`;

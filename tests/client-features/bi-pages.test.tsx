@@ -1,7 +1,8 @@
 /**
  * The three KPI/BI screens rendered with react-dom in happy-dom against the real API server (a
  * TestApp on a fresh PostgreSQL with the hand-made chain of tests/server/bi-fixture.ts): /bi
- * shows the explorer's rows and greys out what no aggregate holds, saves a view on this device;
+ * shows the explorer's rows and greys out what no aggregate holds, saves its view as a favourite
+ * that /configFavoris lists and opens on /bi again, and moves the views this device kept before;
  * /totalKPI says "partial data" instead of a percentage; /tracker shows the sites ranked with
  * the time of its last refresh.
  */
@@ -10,9 +11,17 @@ import { act } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
-import { unavailableDimensions, unavailableMeasures } from '../../src/client/features/bi/bi-choices.ts';
-import { readViews } from '../../src/client/features/bi/bi-views.ts';
+import { useSearch } from '@tanstack/react-router';
+import {
+  choiceOf,
+  choiceSearch,
+  unavailableDimensions,
+  unavailableMeasures,
+} from '../../src/client/features/bi/bi-choices.ts';
 import { BiPage } from '../../src/client/features/bi/components/bi-page.tsx';
+import { BiFavouriteSave } from '../../src/client/features/favourites/components/bi-favourite-save.tsx';
+import { BiLegacyViews } from '../../src/client/features/favourites/components/bi-legacy-views.tsx';
+import { FavouritesPage } from '../../src/client/features/favourites/components/favourites-page.tsx';
 import { KpiPage } from '../../src/client/features/kpi/components/kpi-page.tsx';
 import { arrivalPeriod } from '../../src/client/selection/period.ts';
 import { TrackerPage } from '../../src/client/features/tracker/components/tracker-page.tsx';
@@ -23,10 +32,11 @@ import { LYON, PARIS } from '../server/bi-fixture.ts';
 import { wireToDisplay } from '../../src/contract/dates.ts';
 import { resolvePeriod } from '../../src/contract/periods.ts';
 import {
+  type RoutedScreen,
   inputLabelled,
+  renderRoutedScreen,
   renderScreen,
   seedReferenceData,
-  submitForm,
   testSite,
   typeInto,
   unmountScreen,
@@ -34,6 +44,51 @@ import {
 } from './support.tsx';
 
 let screen: { container: HTMLDivElement; root: Root } | null = null;
+
+/** /bi as its route composes it (routes/_authed/bi.tsx): the view its address names, the favourites' parts. */
+function BiRoute() {
+  const search = choiceSearch(useSearch({ strict: false }));
+  return (
+    <BiPage
+      key={JSON.stringify(search)}
+      initialChoice={choiceOf(search)}
+      saveSlot={(choice) => (
+        <>
+          <BiFavouriteSave view={choice} />
+          <BiLegacyViews />
+        </>
+      )}
+    />
+  );
+}
+
+/** /bi and /configFavoris under a memory router, opened at `path`. */
+async function renderBiAndFavourites(path: string): Promise<RoutedScreen> {
+  const routed = await renderRoutedScreen(
+    { '/bi': BiRoute, '/configFavoris': () => <FavouritesPage editions={[]} /> },
+    path,
+    'en',
+    en,
+  );
+  screen = routed;
+  return routed;
+}
+
+/** The favourites the server holds for the signed-in user: name and stored request. */
+async function storedFavourites() {
+  const { rows } = await t.database.pool.query<{ libelle: string; request: Record<string, unknown> }>(
+    'SELECT libelle, request FROM favourites WHERE user_id = $1 ORDER BY id',
+    [session.user!.id],
+  );
+  return rows;
+}
+
+/** Submits the favourite name form of the page, inside act. */
+async function submitName() {
+  await act(async () => {
+    screen!.container.querySelector<HTMLFormElement>('.fav-bi-save form')!.requestSubmit();
+  });
+}
 
 beforeAll(async () => {
   await signIn('analyste', BI_PASSWORD);
@@ -100,21 +155,109 @@ describe('KPI/BI screens against the server', () => {
     ).toEqual(['SITE', 'FAMILY', 'TERMINAL', 'SELLER', 'PAYMENT', 'VAT']);
   });
 
-  it('/bi saves a view on this device and lists it', async () => {
+  it('/bi saves its view as a favourite, refusing an empty or taken name and keeping what was typed', async () => {
     chooseParisAndLyon();
-    screen = await renderScreen(<BiPage />, 'en', en);
-    const input = inputLabelled('View name', screen.container);
-    await typeInto(input, 'Sites vs last year');
-    await submitForm('bi-views-form');
-    expect(screen.container.textContent).toContain('Open “Sites vs last year”');
-    expect(readViews(session.user!.id)).toEqual([
-      {
-        name: 'Sites vs last year',
-        measure: 'NET',
-        dimension1: 'SITE',
-        dimension2: null,
-        comparison: 'YEAR',
+    await renderBiAndFavourites('/bi?measure=DISCOUNTS&dimension1=SELLER&comparison=PREVIOUS');
+    // Discounts read as money, as every amount (none in this chain).
+    await press(
+      'Show',
+      () =>
+        screen!.container.querySelector('table[aria-label="Discounts given (incl. VAT): figures"]') !== null,
+    );
+    expect(tableText('Discounts given (incl. VAT): figures').at(-1)).toEqual(['Total', '€0.00', '—', '—']);
+    await submitName();
+    expect(screen!.container.querySelector('.fav-bi-save')?.textContent).toContain(
+      en['favourites.name.required'],
+    );
+    const input = inputLabelled('Favourite name', screen!.container);
+    await typeInto(input, 'Discounts by seller');
+    await submitName();
+    await waitUntil(() => input.value === '', 5000, 20);
+    const [saved] = await storedFavourites();
+    expect(saved).toMatchObject({
+      libelle: 'Discounts by seller',
+      request: {
+        typeRapport: { className: 'BI', localisedTitle: 'BI explorer' },
+        periode: null,
+        dateDebut: '2026-03-02',
+        dateFin: '2026-03-03',
+        bi: { measure: 'DISCOUNTS', dimension1: 'SELLER', dimension2: null, comparison: 'PREVIOUS' },
       },
+    });
+    await waitUntil(() => screen!.container.querySelector('.fav-bi-save') !== null, 5000, 20);
+    await typeInto(input, ' DISCOUNTS by seller ');
+    await submitName();
+    expect(screen!.container.querySelector('.fav-bi-save')?.textContent).toContain(
+      en['favourites.name.taken'],
+    );
+    expect(input.value).toBe(' DISCOUNTS by seller ');
+    expect(await storedFavourites()).toHaveLength(1);
+  });
+
+  it('/configFavoris lists the BI favourite with its view and opens it on /bi with its sites and period', async () => {
+    chooseParisAndLyon();
+    selection.period = { kind: 'code', code: 'W-1' };
+    const routed = await renderBiAndFavourites('/configFavoris');
+    await waitUntil(() => routed.container.querySelector('.fav-item') !== null, 5000, 20);
+    const row = routed.container.querySelector<HTMLElement>('.fav-item')!;
+    expect(row.querySelector('dl')?.textContent).toBe(
+      'ReportBI explorerSitesAll your sitesPeriodFrom 02/03/2026 to 03/03/2026' +
+        'ViewDiscounts given (incl. VAT) by Seller, compared with: Previous period',
+    );
+    const open = [...row.querySelectorAll('button')].find(
+      (b) => b.textContent === 'Open in the BI explorer',
+    )!;
+    await act(async () => {
+      open.click();
+    });
+    await waitUntil(() => routed.router.state.location.pathname === '/bi', 5000, 20);
+    expect(routed.router.state.location.search).toEqual({
+      measure: 'DISCOUNTS',
+      dimension1: 'SELLER',
+      comparison: 'PREVIOUS',
+    });
+    expect(selection.period).toEqual({ kind: 'custom', debut: '02/03/2026', fin: '03/03/2026' });
+    await waitUntil(() => routed.container.querySelector('.bi-controls') !== null, 5000, 20);
+    expect(routed.container.querySelector('.bi-controls')?.textContent).toContain(
+      'Discounts given (incl. VAT)',
+    );
+  });
+
+  it('/bi offers once to move the views this device kept into the favourites', async () => {
+    chooseParisAndLyon();
+    const key = `comptoir.bi.views.${session.user!.id}`;
+    localStorage.setItem(
+      key,
+      JSON.stringify([
+        {
+          name: 'Discounts by seller',
+          measure: 'NET',
+          dimension1: 'HOUR',
+          dimension2: null,
+          comparison: 'YEAR',
+        },
+      ]),
+    );
+    await renderBiAndFavourites('/bi');
+    await waitUntil(
+      () => !screen!.container.querySelector<HTMLButtonElement>('.fav-bi-legacy button')?.disabled,
+      5000,
+      20,
+    );
+    expect(screen!.container.querySelector('.fav-bi-legacy')?.textContent).toContain(
+      '1 view was saved on this device before favourites: Discounts by seller.',
+    );
+    await press(
+      'Move them into my favourites',
+      () => screen!.container.querySelector('.fav-bi-legacy') === null,
+    );
+    expect(localStorage.getItem(key)).toBeNull();
+    // The name was taken by the favourite of the first test: the moved view gets its own.
+    expect(
+      (await storedFavourites()).map((f) => [f.libelle, (f.request.bi as { dimension1: string }).dimension1]),
+    ).toEqual([
+      ['Discounts by seller', 'SELLER'],
+      ['Discounts by seller (2)', 'HOUR'],
     ]);
   });
 

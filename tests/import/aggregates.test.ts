@@ -28,7 +28,10 @@ beforeEach(async () => {
     terminals, sellers, group_sites, sites, companies CASCADE`);
 });
 
-/** Families, two VAT rates, a quantity with 4 decimals, a return, a cancellation, payments, terminals, sellers, a day start. */
+/**
+ * Families, two VAT rates, a quantity with 4 decimals, a return, a cancellation, discount lines
+ * (a negative price, of a family and of none), payments, terminals, sellers, a day start.
+ */
 const MAPPING = {
   delimiter: ';',
   decimal: ',',
@@ -56,12 +59,14 @@ const FIRST = [
   '1;01/03/2024 12:10;Burger;2;9,95;Food;10;1;ana;card',
   '1;01/03/2024 12:10;Beer;1;4,5;Drinks;20;1;ana;card',
   '1;01/03/2024 12:11;Fries;1;3;Food;;1;ana;cash',
+  '1;01/03/2024 12:11;Remise fidélité;1;-2;Food;10;1;ana;card',
   '2;01/03/2024 19:45;Cola;0,3335;2,5;Drinks;20;2;bob;cash',
   '2;01/03/2024 19:45;Cola;0,0005;2,5;Drinks;20;2;bob;cash',
   '3;02/03/2024 02:30;Burger;-1;9,95;Food;10;2;bob;card',
   'A3;02/03/2024 13:00;Burger;1;9,95;Food;10;1;;',
   '4;31/03/2024 02:30;Wine;1;7;;20;1;ana;cheque',
   '5;05/03/2024 11:00;Salad;1,5;6,4;Food;5,5;3;;luncheon voucher',
+  '5;05/03/2024 11:00;Remise;1;-0,64;;5,5;3;;luncheon voucher',
 ].join('\n');
 /** Another file onto the first's days (and one day after): the aggregates are rebuilt from the tables. */
 const SECOND = [
@@ -128,6 +133,19 @@ describe.each([0, 1, 2])('aggregates of an import with %i worker thread(s)', (wo
       else expect(afterFirst[table]?.length, table).toBeGreaterThan(0);
     }
     expect(afterFirst).toEqual(await rebuilt(a.siteId, '2024-02-01', '2024-04-30'));
+    // The discount lines' 2.00 + 0.64, in each table that holds discounts (migration 0011).
+    for (const table of [
+      'daily_ticket_stats',
+      'daily_hour_sales',
+      'daily_terminal_sales',
+      'daily_seller_sales',
+      'daily_family_sales',
+    ]) {
+      const { rows } = await db.pool.query<{ cents: string }>(
+        `SELECT sum(discount_cents) AS cents FROM ${table}`,
+      );
+      expect(rows[0]?.cents, table).toBe('264');
+    }
 
     const b = await importSalesFile(db.pool, {
       workers,

@@ -4,6 +4,10 @@
  * 2026 and on the same weekdays 364 days earlier (3 and 4 March 2025), with lines, payments,
  * covers, a voided line and a training ticket that must count for nothing. The figures the
  * tests expect are worked out by hand in the tests from the tickets written here.
+ *
+ * {@link seedDiscountChain} writes another chain (for bi-discounts.test.ts), whose tickets carry
+ * discount lines, a cancelled discounted sale, a return, a voided line and a discounted training
+ * ticket; its tickets are exported so the tests sum the discounts from them.
  */
 import type { Database } from '../../src/server/db/connect.ts';
 import { loadTestChain, type TestLine, type TestTicket } from '../helpers/chain.ts';
@@ -30,6 +34,36 @@ function line(family: string, quantity: number, unitPriceCents: number, correcte
 }
 
 let nextTicketId = 1;
+
+/** A discount line ("Remise …", quantity 1, a negative unit price) of `family` or of none, at 10 % VAT. */
+function discount(cents: number, family: string | null = null): TestLine {
+  return { ...line(family ?? 'REMISE', 1, -cents), article: 'Remise fidélité', family };
+}
+
+/** `ticket` as a RETURN or CANCELLATION: every kept line and payment mirrored, a new id, `minutes` later. */
+function undo(ticket: TestTicket, kind: 'RETURN' | 'CANCELLATION', minutes: number): TestTicket {
+  const lines = (ticket.lines ?? [])
+    .filter((l) => !l.corrected)
+    .map((l) => ({
+      ...l,
+      quantity: -l.quantity,
+      amountCents: -l.amountCents,
+      amountExclCents: -l.amountExclCents,
+      taxCents: -l.taxCents,
+    }));
+  return {
+    ...ticket,
+    ticketId: nextTicketId++,
+    kind,
+    localMinute: ticket.localMinute + minutes,
+    covers: ticket.covers ? -ticket.covers : ticket.covers,
+    totalCents: -ticket.totalCents,
+    totalExclCents: -ticket.totalExclCents,
+    taxCents: -ticket.taxCents,
+    lines,
+    payments: (ticket.payments ?? []).map((p) => ({ ...p, amountCents: -p.amountCents })),
+  };
+}
 
 /** A SALE ticket whose total is the sum of its kept lines, paid at once by `method`. */
 function sale(
@@ -109,4 +143,51 @@ export async function seedBiChain(database: Database): Promise<void> {
       [PARIS, version, cash],
     );
   }
+}
+
+/**
+ * The tickets of {@link seedDiscountChain} (Paris and Lyon, company 1, EUR; 2 and 3 March 2026
+ * and 3 March 2025): discounts of no family and of a family, a discounted sale cancelled a few
+ * minutes later (its discount taken back), a return (negative, but no discount), a voided line
+ * and a discounted training ticket (nothing counts).
+ */
+export function discountTickets(): TestTicket[] {
+  nextTicketId = 1;
+  const cancelled = sale(PARIS, '2026-03-02', '19:30', 2, 'B', 3, 'CASH', [
+    line('BOISSON', 2, 500),
+    discount(100, 'BOISSON'),
+  ]);
+  const returned = sale(LYON, '2026-03-03', '12:20', 2, 'B', 0, 'CARD', [line('PLAT', 1, 2000)]);
+  return [
+    sale(PARIS, '2026-03-02', '12:10', 1, 'A', 2, 'CARD', [line('PLAT', 1, 2500), discount(250)]),
+    cancelled,
+    undo(cancelled, 'CANCELLATION', 5),
+    sale(PARIS, '2026-03-02', '13:00', 1, 'A', 1, 'CASH', [line('PLAT', 1, 9999), discount(999)], true),
+    sale(LYON, '2026-03-03', '12:00', 1, 'A', 2, 'CARD', [
+      line('PLAT', 1, 2000),
+      line('DESSERT', 1, 700, true),
+      discount(300, 'PLAT'),
+    ]),
+    returned,
+    undo(returned, 'RETURN', 10),
+    sale(PARIS, '2025-03-03', '12:00', 1, 'A', 2, 'CASH', [line('PLAT', 1, 1500), discount(150)]),
+  ];
+}
+
+/** Writes the discounts' chain (Paris and Lyon; {@link discountTickets}) with its aggregates. */
+export async function seedDiscountChain(database: Database): Promise<TestTicket[]> {
+  const tickets = discountTickets();
+  await loadTestChain(database, {
+    sites: [
+      { id: PARIS, libelle: 'Paris', companyId: 1, timeZone: 'Europe/Paris', currency: 'EUR' },
+      { id: LYON, libelle: 'Lyon', companyId: 1, timeZone: 'Europe/Paris', currency: 'EUR' },
+    ],
+    sellers: [
+      { code: 'A', nom: 'Alice' },
+      { code: 'B', nom: 'Bruno' },
+    ],
+    tickets,
+    refresh: { from: '2025-03-01', to: '2026-03-05' },
+  });
+  return tickets;
 }

@@ -4,7 +4,7 @@
  * export reads like every other report export: translated header, amounts in the language's
  * conventions, a totals row.
  */
-import type { BiExploreAnswer } from '../../contract/bi.ts';
+import { BI_MONEY_MEASURES, type BiExploreAnswer } from '../../contract/bi.ts';
 import type { ColumnType, Dataset, Language } from '../../contract/reports.ts';
 import { message } from '../i18n.ts';
 import { CONTENT_TYPES, contentDisposition, renderReport } from '../reports/render/index.ts';
@@ -18,7 +18,7 @@ export function variation(now: number | null, before: number | null): number | n
 /** The explorer's answer as a report dataset in `language`. */
 export function exploreDataset(answer: BiExploreAnswer, language: Language): Dataset {
   const { data } = answer;
-  const valueType: ColumnType = data.measure === 'NET' || data.measure === 'AVERAGE_TICKET' ? 'money' : 'qty';
+  const valueType: ColumnType = BI_MONEY_MEASURES.includes(data.measure) ? 'money' : 'qty';
   const dimensionColumns = data.dimensions.map((d, i) => ({
     key: `d${i}`,
     label: message(language, `bi.dimension.${d}`),

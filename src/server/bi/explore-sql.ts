@@ -18,6 +18,8 @@ interface Source {
   tickets: string | null;
   covers: string | null;
   items: string | null;
+  /** What discount lines gave away, cents incl. VAT, or null when the table does not hold it. */
+  discount: string | null;
   /** Key expressions of the dimensions this table breaks down by. */
   keys: Partial<Record<BiDimension, string>>;
 }
@@ -31,6 +33,7 @@ const SOURCES: Record<string, Source> = {
     tickets: 'a.tickets',
     covers: null,
     items: null,
+    discount: null,
     keys: {},
   },
   stats: {
@@ -39,6 +42,7 @@ const SOURCES: Record<string, Source> = {
     tickets: null,
     covers: 'a.covers',
     items: null,
+    discount: 'a.discount_cents',
     keys: {},
   },
   hour: {
@@ -47,6 +51,7 @@ const SOURCES: Record<string, Source> = {
     tickets: 'a.tickets',
     covers: 'a.covers',
     items: null,
+    discount: 'a.discount_cents',
     keys: { HOUR: 'a.hour::text', DAY_PART: DAY_PART_SQL },
   },
   terminal: {
@@ -55,6 +60,7 @@ const SOURCES: Record<string, Source> = {
     tickets: 'a.tickets',
     covers: null,
     items: null,
+    discount: 'a.discount_cents',
     keys: { TERMINAL: `a.site_id || ':' || a.terminal_id` },
   },
   seller: {
@@ -63,6 +69,7 @@ const SOURCES: Record<string, Source> = {
     tickets: 'a.tickets',
     covers: null,
     items: null,
+    discount: 'a.discount_cents',
     keys: { SELLER: `a.site_id || ':' || a.seller_code` },
   },
   family: {
@@ -71,6 +78,7 @@ const SOURCES: Record<string, Source> = {
     tickets: null,
     covers: null,
     items: 'a.quantity',
+    discount: 'a.discount_cents',
     keys: { FAMILY: 'a.family' },
   },
   vat: {
@@ -79,6 +87,7 @@ const SOURCES: Record<string, Source> = {
     tickets: null,
     covers: null,
     items: null,
+    discount: null,
     keys: { VAT: 'a.vat_rate::text' },
   },
   payment: {
@@ -87,6 +96,7 @@ const SOURCES: Record<string, Source> = {
     tickets: null,
     covers: null,
     items: null,
+    discount: null,
     keys: { PAYMENT: 'a.method' },
   },
 };
@@ -103,7 +113,7 @@ const SITE_LEVEL_KEYS: Partial<Record<BiDimension, string>> = {
 function sourceFor(measure: BiMeasure, dimensions: readonly BiDimension[]): Source {
   const breakdown = dimensions.find((d) => BI_BREAKDOWNS[d]);
   if (breakdown) return SOURCES[BI_BREAKDOWNS[breakdown]!.source]!;
-  if (measure === 'COVERS') return SOURCES.stats!;
+  if (measure === 'COVERS' || measure === 'DISCOUNTS') return SOURCES.stats!;
   if (measure === 'ITEMS') return SOURCES.family!;
   return SOURCES.sales!;
 }
@@ -121,6 +131,8 @@ function measureColumns(measure: BiMeasure, source: Source): { num: string; den:
       return { num: source.covers!, den: '0' };
     case 'ITEMS':
       return { num: source.items!, den: '0' };
+    case 'DISCOUNTS':
+      return { num: source.discount!, den: '0' };
   }
 }
 

@@ -4,7 +4,7 @@
  * per-day aggregates only (bi/explore-sql.ts). Which measure goes with which dimension is the
  * contract's rule (contract/bi.ts measureAllowed); the rest is refused before any read.
  *
- * Units: NET and AVERAGE_TICKET integer cents incl. VAT (an average is round(net ÷ tickets), null
+ * Units: NET, AVERAGE_TICKET and DISCOUNTS integer cents incl. VAT (an average is round(net ÷ tickets), null
  * without a ticket), TICKETS and COVERS counts, ITEMS a quantity (3 decimals). A row that has no
  * aggregate row in a period has a null value there, so "no data" is never shown as 0.
  */

@@ -12,6 +12,13 @@
  * CANCELLATION tickets counting negatively; `tickets` counts SALE tickets only. A breakdown key
  * that may be missing in the source (family, terminal, seller) is nullable, so those tables key
  * on a `NULLS NOT DISTINCT` unique constraint (site_id first) instead of a primary key.
+ *
+ * `discount_cents` (migration 0011), where a discount has a meaning (the site's day in
+ * `daily_ticket_stats`, hours, terminals, sellers, families — not VAT rates or payments): what
+ * the discount lines gave away, a positive amount in cents incl. VAT. A discount line is a kept
+ * line whose amount runs against its ticket — negative on a SALE (the POS "Remise …" lines),
+ * positive on a RETURN or CANCELLATION, where it takes back the discount of the ticket it undoes —
+ * and the figure is −Σ of those amounts, so a cancelled sale's discount nets out like its sales.
  */
 import {
   bigint,
@@ -42,6 +49,8 @@ export const dailyHourSales = pgTable(
     netCents: bigint('net_cents', { mode: 'number' }).notNull(),
     netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+    /** What discount lines gave away, cents incl. VAT, positive (see the module comment). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.siteId, t.fiscalDate, t.hour] })],
 );
@@ -56,6 +65,8 @@ export const dailyTerminalSales = pgTable(
     tickets: integer('tickets').notNull(),
     netCents: bigint('net_cents', { mode: 'number' }).notNull(),
     netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+    /** What discount lines gave away, cents incl. VAT, positive (see the module comment). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [unique('daily_terminal_sales_key').on(t.siteId, t.fiscalDate, t.terminalId).nullsNotDistinct()],
 );
@@ -70,6 +81,8 @@ export const dailySellerSales = pgTable(
     tickets: integer('tickets').notNull(),
     netCents: bigint('net_cents', { mode: 'number' }).notNull(),
     netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
+    /** What discount lines gave away, cents incl. VAT, positive (see the module comment). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [unique('daily_seller_sales_key').on(t.siteId, t.fiscalDate, t.sellerCode).nullsNotDistinct()],
 );
@@ -88,6 +101,8 @@ export const dailyFamilySales = pgTable(
     netCents: bigint('net_cents', { mode: 'number' }).notNull(),
     netExclCents: bigint('net_excl_cents', { mode: 'number' }).notNull(),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+    /** What discount lines gave away, cents incl. VAT, positive (see the module comment). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [unique('daily_family_sales_key').on(t.siteId, t.fiscalDate, t.family).nullsNotDistinct()],
 );
@@ -146,6 +161,8 @@ export const dailyTicketStats = pgTable(
     cancelledCents: bigint('cancelled_cents', { mode: 'number' }).notNull(),
     employeeMeals: integer('employee_meals').notNull(),
     employeeMealCents: bigint('employee_meal_cents', { mode: 'number' }).notNull(),
+    /** What discount lines gave away, cents incl. VAT, positive (see the module comment). */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     firstOpenedAt: timestamp('first_opened_at', { withTimezone: true }).notNull(),
     lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }).notNull(),
   },

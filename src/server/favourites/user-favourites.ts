@@ -10,8 +10,8 @@
  *
  * The whole favourite but its name lives in the row's `request` JSON column, read back through
  * the contract's schema: fields added later (the sort, grouping and filter of /rapports: `tri`,
- * `regroupement`, `isFilters`, `filtre`, `condition`) take their defaults on rows saved before
- * them, so no migration is needed. Those are stored as given; bo/getReport checks them against
+ * `regroupement`, `isFilters`, `filtre`, `condition`; the BI explorer's view `bi`) take their
+ * defaults on rows saved before them, so no migration is needed. Those are stored as given; bo/getReport checks them against
  * the class when the report runs (a favourite outlives a class's columns).
  */
 import type { z } from 'zod';

@@ -2,7 +2,9 @@
  * The explorer's choice (measure, two dimensions, comparison) and which options go with the rest
  * of it (contract/bi.ts measureAllowed, the server's own rule): the screen greys out the others.
  */
+import { z } from 'zod';
 import {
+  BI_COMPARISONS,
   BI_DIMENSIONS,
   BI_MEASURES,
   type BiComparison,
@@ -49,4 +51,37 @@ export function choiceAllowed(choice: ExploreChoice): boolean {
     measureAllowed(choice.measure, dims(choice.dimension1, choice.dimension2)) &&
     (choice.dimension1 === null || choice.dimension1 !== choice.dimension2)
   );
+}
+
+/** The explorer's choice in the address of /bi (`?measure=…&dimension1=…`), as a favourite opens it. */
+export interface ChoiceSearch {
+  measure?: BiMeasure;
+  dimension1?: BiDimension;
+  dimension2?: BiDimension;
+  comparison?: BiComparison;
+}
+
+const ChoiceSearchSchema = z.object({
+  measure: z.enum(BI_MEASURES),
+  dimension1: z.enum(BI_DIMENSIONS).optional(),
+  dimension2: z.enum(BI_DIMENSIONS).optional(),
+  comparison: z.enum(BI_COMPARISONS).optional(),
+});
+
+/** The choice an address asks for, or nothing when it names none or one the explorer cannot answer. */
+export function choiceSearch(search: Record<string, unknown>): ChoiceSearch {
+  const parsed = ChoiceSearchSchema.safeParse(search);
+  if (!parsed.success) return {};
+  return choiceAllowed(choiceOf(parsed.data)) ? parsed.data : {};
+}
+
+/** The choice of an address (its absent parts as in {@link DEFAULT_CHOICE}, no dimension when a measure is given). */
+export function choiceOf(search: ChoiceSearch): ExploreChoice {
+  if (!search.measure) return DEFAULT_CHOICE;
+  return {
+    measure: search.measure,
+    dimension1: search.dimension1 ?? null,
+    dimension2: search.dimension2 ?? null,
+    comparison: search.comparison ?? DEFAULT_CHOICE.comparison,
+  };
 }

@@ -1,9 +1,9 @@
 /**
- * How the explorer's figures read: NET and AVERAGE_TICKET as money (cents in the answer), ITEMS
+ * How the explorer's figures read: NET, AVERAGE_TICKET and DISCOUNTS as money (cents in the answer), ITEMS
  * with up to three decimals, counts whole, the change as a signed percentage. An empty value
  * (no data in that period) reads as a dash, never as 0.
  */
-import type { BiMeasure } from '../../../contract/bi.ts';
+import { BI_MONEY_MEASURES, type BiMeasure } from '../../../contract/bi.ts';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 
 /** Text of a dash for "no data" (not a zero). */
@@ -17,7 +17,7 @@ export function formatMeasure(
   locale: string,
 ): string {
   if (value === null) return NO_VALUE;
-  if (measure === 'NET' || measure === 'AVERAGE_TICKET') return formatMoney(value, currency, locale);
+  if (BI_MONEY_MEASURES.includes(measure)) return formatMoney(value, currency, locale);
   return formatNumber(value, locale, { maximumFractionDigits: measure === 'ITEMS' ? 3 : 0 });
 }
 

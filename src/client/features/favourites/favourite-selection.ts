@@ -15,7 +15,12 @@
  *   silently become "every family". /rapports shows such values as absent from the period.
  */
 import { wireToDisplay } from '../../../contract/dates.ts';
-import type { Favourite, FavouriteSaveBody } from '../../../contract/favourites.ts';
+import {
+  BI_FAVOURITE_CLASS,
+  type BiFavouriteView,
+  type Favourite,
+  type FavouriteSaveBody,
+} from '../../../contract/favourites.ts';
 import type { ReportVariant } from '../../../contract/reports.ts';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import {
@@ -156,6 +161,15 @@ function afterFirstColon(key: string): string {
   return key.slice(key.indexOf(':') + 1);
 }
 
+/** The period fields of a favourite: a code as its code, custom dates as wire dates; null when they do not read. */
+function favouritePeriod(
+  period: SelectionState['period'],
+): Pick<Favourite, 'periode' | 'dateDebut' | 'dateFin'> | null {
+  if (period.kind === 'code') return { periode: period.code, dateDebut: null, dateFin: null };
+  const resolved = resolvePeriodChoice(period);
+  return resolved.ok ? { periode: null, ...resolved.range } : null;
+}
+
 /**
  * The favourite (without id) for the current selection and report, named `libelle`. Sites are
  * saved as chosen (none = every site of the user, SPEC.md §5), a period code as its code; the
@@ -166,14 +180,8 @@ export function favouriteFromSelection(
   report: ChosenReport,
   libelle: string,
 ): SaveOutcome {
-  let dates: { periode: Favourite['periode']; dateDebut: string | null; dateFin: string | null };
-  if (sel.period.kind === 'code') {
-    dates = { periode: sel.period.code, dateDebut: null, dateFin: null };
-  } else {
-    const resolved = resolvePeriodChoice(sel.period);
-    if (!resolved.ok) return { ok: false, messageId: 'reports.fixPeriod' };
-    dates = { periode: null, ...resolved.range };
-  }
+  const dates = favouritePeriod(sel.period);
+  if (dates === null) return { ok: false, messageId: 'reports.fixPeriod' };
   const hoursValid = Object.keys(validateHours(sel.heureDebut, sel.heureFin)).length === 0;
   if (sel.trancheHoraire && !hoursValid) return { ok: false, messageId: 'reports.fixHours' };
   return {
@@ -201,5 +209,61 @@ export function favouriteFromSelection(
       format: report.format,
       ...shapingToFavourite(sel.shaping, report.className),
     },
+  };
+}
+
+/** The part of the selection a BI favourite sets: the sites, the group and the period (the rest is /rapports'). */
+export type BiFavouriteSelection = Pick<SelectionState, 'restaurantIds' | 'groupId' | 'period'>;
+
+export type BiSaveOutcome =
+  | { ok: true; body: FavouriteSaveBody }
+  | { ok: false; messageId: 'reports.fixPeriod' };
+
+/**
+ * The BI favourite (without id) for the explorer's `view` over the chosen sites and period of
+ * `sel`, named `libelle`; `title` is the explorer's title in the current language.
+ */
+export function biFavouriteFromSelection(
+  sel: Readonly<BiFavouriteSelection>,
+  view: BiFavouriteView,
+  libelle: string,
+  title: string,
+): BiSaveOutcome {
+  const dates = favouritePeriod(sel.period);
+  if (dates === null) return { ok: false, messageId: 'reports.fixPeriod' };
+  return {
+    ok: true,
+    body: {
+      libelle: libelle.trim(),
+      typeRapport: { className: BI_FAVOURITE_CLASS, localisedTitle: title },
+      lSites: [...sel.restaurantIds],
+      groupement: sel.groupId,
+      ...dates,
+      bi: { ...view },
+    },
+  };
+}
+
+export type BiApplyOutcome =
+  | { ok: true; selection: BiFavouriteSelection; view: BiFavouriteView; droppedSites: number }
+  | { ok: false; code: 'favouriteSitesOutOfScope' };
+
+/**
+ * The explorer's view and the sites, group and period a BI favourite stands for, for a user who
+ * sees `visibleSiteIds` and groups `groupIds` (the same rules as {@link selectionFromFavourite}).
+ */
+export function biSelectionFromFavourite(
+  favourite: Favourite & { bi: BiFavouriteView },
+  visibleSiteIds: readonly number[],
+  groupIds: readonly number[],
+): BiApplyOutcome {
+  const outcome = selectionFromFavourite(favourite, visibleSiteIds, groupIds);
+  if (!outcome.ok) return outcome;
+  const { restaurantIds, groupId, period } = outcome.selection;
+  return {
+    ok: true,
+    selection: { restaurantIds, groupId, period },
+    view: favourite.bi,
+    droppedSites: outcome.droppedSites,
   };
 }

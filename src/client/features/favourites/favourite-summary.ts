@@ -7,7 +7,7 @@
 import type { IntlShape } from 'react-intl';
 import type { Regroupement, Site } from '../../../contract/api.ts';
 import type { Choice, ResultsChoicesAnswer } from '../../../contract/exports.ts';
-import type { Favourite } from '../../../contract/favourites.ts';
+import { BI_FAVOURITE_CLASS, type Favourite } from '../../../contract/favourites.ts';
 import { formatDate } from '../../lib/format.ts';
 import { describeFilterValue } from '../../lib/report-filter-values.ts';
 
@@ -58,12 +58,34 @@ export function describeReport(
   favourite: Favourite,
   titles: ReadonlyMap<string, string>,
 ): string {
+  if (favourite.typeRapport.className === BI_FAVOURITE_CLASS) return intl.formatMessage({ id: 'bi.title' });
   const title =
     titles.get(favourite.typeRapport.className) ||
     favourite.typeRapport.localisedTitle ||
     favourite.typeRapport.className;
   if (favourite.type === 'Daily') return title;
   return `${title} · ${intl.formatMessage({ id: `report.variant.${favourite.type}` })}`;
+}
+
+/**
+ * A BI favourite's view: "Discounts by Seller and Weekday, compared with: Previous period"; null
+ * for a report favourite.
+ */
+export function describeBiView(intl: IntlShape, favourite: Favourite): string | null {
+  const { bi } = favourite;
+  if (!bi) return null;
+  const dimensions = [bi.dimension1, bi.dimension2]
+    .filter((d) => d !== null)
+    .map((d) => intl.formatMessage({ id: `bi.dimension.${d}` }));
+  const values = {
+    measure: intl.formatMessage({ id: `bi.measure.${bi.measure}` }),
+    dimensions: intl.formatList(dimensions, { type: 'conjunction' }),
+    comparison: intl.formatMessage({ id: `bi.comparison.${bi.comparison}` }),
+  };
+  return intl.formatMessage(
+    { id: dimensions.length > 0 ? 'favourites.bi.view' : 'favourites.bi.viewTotal' },
+    values,
+  );
 }
 
 /** The format as /rapports names it ("Excel (XLSX)"); JSON reads as PDF, as it opens. */

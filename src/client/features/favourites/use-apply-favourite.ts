@@ -1,14 +1,16 @@
 /**
  * Applying a favourite from a screen: fills the selection of /rapports (SPEC.md §4: selecting a
- * favourite selects it and leaves new mode), against the sites and groups the user sees now.
+ * favourite selects it and leaves new mode), against the sites and groups the user sees now. A
+ * BI favourite sets only the sites, group and period, and hands back the explorer's view (the
+ * caller opens /bi with it); it is not "selected" for /rapports, whose favourite it is not.
  */
-import type { Favourite } from '../../../contract/favourites.ts';
+import type { BiFavouriteView, Favourite } from '../../../contract/favourites.ts';
 import { notify } from '../../lib/notifications.ts';
 import { selection } from '../../selection/selection-state.ts';
 import { visibleSites } from '../../selection/site-scope.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
 import { dispatchFavouriteMode } from './favourite-mode.ts';
-import { selectionFromFavourite } from './favourite-selection.ts';
+import { biSelectionFromFavourite, selectionFromFavourite } from './favourite-selection.ts';
 
 /** What applying did: refused (the error is already notified), or applied with some sites dropped. */
 export type ApplyResult = { applied: false } | { applied: true; droppedSites: number };
@@ -21,12 +23,35 @@ export function notifyDroppedSites(count: number): void {
   if (count > 0) notify.error('favouriteSitesDropped', { count });
 }
 
+/** What applying a BI favourite did: refused (already notified), or applied with its view. */
+export type BiApplyResult =
+  | { applied: false }
+  | { applied: true; droppedSites: number; view: BiFavouriteView };
+
 /**
- * `apply(favourite)` fills the selection and says what it did; `ready` is false until the user's
- * sites are known (applying earlier would drop every site).
+ * `apply(favourite)` fills the selection and says what it did; `applyBi` does so for a BI
+ * favourite; `ready` is false until the user's sites are known (applying earlier would drop
+ * every site).
  */
-export function useApplyFavourite(): { ready: boolean; apply: (favourite: Favourite) => ApplyResult } {
+export function useApplyFavourite(): {
+  ready: boolean;
+  apply: (favourite: Favourite) => ApplyResult;
+  applyBi: (favourite: Favourite & { bi: BiFavouriteView }) => BiApplyResult;
+} {
   const ref = useReferenceData();
+  const applyBi = (favourite: Favourite & { bi: BiFavouriteView }): BiApplyResult => {
+    const outcome = biSelectionFromFavourite(
+      favourite,
+      visibleSites(ref.sites).map((s) => s.restaurantId),
+      ref.groups.map((g) => g.id),
+    );
+    if (!outcome.ok) {
+      notify.error(outcome.code);
+      return { applied: false };
+    }
+    Object.assign(selection, outcome.selection);
+    return { applied: true, droppedSites: outcome.droppedSites, view: outcome.view };
+  };
   const apply = (favourite: Favourite): ApplyResult => {
     const outcome = selectionFromFavourite(
       favourite,
@@ -41,5 +66,5 @@ export function useApplyFavourite(): { ready: boolean; apply: (favourite: Favour
     dispatchFavouriteMode({ type: 'select', id: favourite.id });
     return { applied: true, droppedSites: outcome.droppedSites };
   };
-  return { ready: !ref.isLoading && ref.error === null, apply };
+  return { ready: !ref.isLoading && ref.error === null, apply, applyBi };
 }

@@ -1,18 +1,17 @@
 /**
  * /bi (issue #19 "KPI / BI area"): explore one measure by up to two dimensions over the chosen
  * sites and period, against the previous period or the same weekdays a year earlier; a table and
- * a chart; CSV and XLSX exports written by the server; views saved on this device. Measures and
- * dimensions that no aggregate holds together are greyed out, as the server refuses them.
+ * a chart; CSV and XLSX exports written by the server. Measures and dimensions that no aggregate
+ * holds together are greyed out, as the server refuses them. Saving the view as a favourite is
+ * the favourites' business: the route hands in that part (`saveSlot`), given the current choice.
  */
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useSnapshot } from 'valtio';
 import type { BiExploreAnswer } from '../../../../contract/bi.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { saveFile } from '../../../lib/save-file.ts';
-import { session } from '../../../lib/session.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import {
   type SelectionRequest,
@@ -23,14 +22,19 @@ import { biQueries, downloadExplore, type ExploreInput } from '../bi-queries.ts'
 import { DEFAULT_CHOICE, type ExploreChoice } from '../bi-choices.ts';
 import { BiControls } from './bi-controls.tsx';
 import { BiResult } from './bi-result.tsx';
-import { BiSavedViews } from './bi-saved-views.tsx';
 import './bi.css';
 
-export function BiPage() {
+export interface BiPageProps {
+  /** The choice the screen opens on (a favourite's view); the default one otherwise. */
+  initialChoice?: ExploreChoice;
+  /** What to show below the result for the current choice (the route's "save as a favourite"). */
+  saveSlot?: (choice: ExploreChoice) => ReactNode;
+}
+
+export function BiPage({ initialChoice = DEFAULT_CHOICE, saveSlot }: BiPageProps) {
   const intl = useIntl();
   const [language] = useLanguage();
-  const { user } = useSnapshot(session);
-  const [choice, setChoice] = useState<ExploreChoice>(DEFAULT_CHOICE);
+  const [choice, setChoice] = useState<ExploreChoice>(initialChoice);
   const [asked, setAsked] = useState<ExploreInput | null>(null);
   const [exporting, setExporting] = useState(false);
   const { result, loading, formError, resultHeading, show } = useSelectionResult<BiExploreAnswer['data']>();
@@ -76,20 +80,7 @@ export function BiPage() {
           onExport={(f) => void exportAs(f)}
         />
       ) : null}
-      {user ? (
-        <BiSavedViews
-          userId={user.id}
-          choice={choice}
-          onOpen={(v) =>
-            setChoice({
-              measure: v.measure,
-              dimension1: v.dimension1,
-              dimension2: v.dimension2,
-              comparison: v.comparison,
-            })
-          }
-        />
-      ) : null}
+      {saveSlot?.(choice)}
     </div>
   );
 }

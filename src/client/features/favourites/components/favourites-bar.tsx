@@ -34,7 +34,9 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
   const { user } = useSnapshot(session);
   const mode = useSnapshot(favouriteMode);
   const list = useQuery({ ...favouriteQueries.list(user?.id ?? 0), enabled: user !== null });
-  const favourites = list.data ?? [];
+  const allFavourites = list.data ?? [];
+  // BI favourites open on /bi (from /configFavoris), not in the selection of a report.
+  const favourites = allFavourites.filter((f) => f.bi === null);
   const { ready, apply } = useApplyFavourite();
   const save = useSaveFavouriteMutation();
   const [open, setOpen] = useState(false);
@@ -112,7 +114,7 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
           autoFocus
           submitLabel={intl.formatMessage({ id: 'favourites.save' })}
           onSubmit={(name) => saveSelection(name)}
-          takenNames={favourites.map((f) => f.libelle)}
+          takenNames={allFavourites.map((f) => f.libelle)}
           onCancel={() => setOpen(false)}
           error={error}
           extraActions={

@@ -1,6 +1,7 @@
 /**
  * /configFavoris (SPEC.md §2 "Favourite reports configuration"): the user's favourites with their
- * report, sites, period, format and, when chosen, sort, grouping and filter; opening one fills the selection of /rapports and goes there;
+ * report, sites, period, format and, when chosen, sort, grouping and filter; opening one fills the selection of /rapports and goes there
+ * (a BI favourite: its sites and period, then /bi on its view);
  * "New favourite" mode saves the current selection under a name (SPEC.md §4); rename; delete
  * after a confirmation (SPEC.md §5).
  */
@@ -30,6 +31,7 @@ import {
 } from '../favourite-queries.ts';
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
 import {
+  describeBiView,
   describeFilter,
   describeFormat,
   describeGrouping,
@@ -162,10 +164,42 @@ function useFavouriteEdits(chosen: ChosenReport | null) {
   };
 }
 
+/**
+ * Opening a favourite: a report's fills the selection of /rapports and goes there; a BI one sets
+ * the sites and period and opens /bi on its view (the address carries it). `ready` as in
+ * useApplyFavourite.
+ */
+function useOpenFavourite() {
+  const navigate = useNavigate();
+  const { ready, apply, applyBi } = useApplyFavourite();
+  async function open(favourite: Favourite) {
+    if (favourite.bi) {
+      const opened = applyBi({ ...favourite, bi: favourite.bi });
+      if (!opened.applied) return;
+      const { measure, dimension1, dimension2, comparison } = opened.view;
+      await navigate({
+        to: '/bi',
+        search: {
+          measure,
+          dimension1: dimension1 ?? undefined,
+          dimension2: dimension2 ?? undefined,
+          comparison,
+        },
+      });
+      notifyDroppedSites(opened.droppedSites);
+      return;
+    }
+    const result = apply(favourite);
+    if (!result.applied) return;
+    await navigate({ to: '/rapports' });
+    notifyDroppedSites(result.droppedSites);
+  }
+  return { ready, open };
+}
+
 /** The /configFavoris screen, with today's report titles from `editions`. */
 export function FavouritesPage({ editions }: FavouritesPageProps) {
   const intl = useIntl();
-  const navigate = useNavigate();
   const { user } = useSnapshot(session);
   const mode = useSnapshot(favouriteMode);
   useSnapshot(selection); // the new-favourite summary follows the selection
@@ -181,16 +215,9 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
     sites: describeSites(intl, f, ref.sites, ref.groups),
     choices: choicesByClass.get(f.typeRapport.className),
   });
-  const { ready, apply } = useApplyFavourite();
+  const { ready, open } = useOpenFavourite();
   const edits = useFavouriteEdits(chosen);
   const [deleting, setDeleting] = useState<Favourite | null>(null);
-
-  async function open(favourite: Favourite) {
-    const result = apply(favourite);
-    if (!result.applied) return;
-    await navigate({ to: '/rapports' });
-    notifyDroppedSites(result.droppedSites);
-  }
 
   return (
     <div className="fav-page">
@@ -329,9 +356,12 @@ function FavouriteList(props: {
                 variant="primary"
                 onPress={() => props.onOpen(f)}
                 isDisabled={!props.canOpen}
-                aria-label={intl.formatMessage({ id: 'favourites.open.label' }, { name: f.libelle })}
+                aria-label={intl.formatMessage(
+                  { id: f.bi ? 'favourites.open.bi.label' : 'favourites.open.label' },
+                  { name: f.libelle },
+                )}
               >
-                {intl.formatMessage({ id: 'favourites.open' })}
+                {intl.formatMessage({ id: f.bi ? 'favourites.open.bi' : 'favourites.open' })}
               </Button>
               <Button
                 onPress={() => props.onRename(f)}
@@ -395,7 +425,10 @@ function FavouriteFacts({
   choices: ResultsChoicesAnswer | undefined;
 }) {
   const intl = useIntl();
+  const isBi = favourite.bi !== null;
   const optional: [string, string | null][] = [
+    ['favourites.field.view', describeBiView(intl, favourite)],
+    ['favourites.field.format', isBi ? null : describeFormat(intl, favourite)],
     ['favourites.field.sort', describeSort(intl, favourite, choices)],
     ['favourites.field.grouping', describeGrouping(intl, favourite, choices)],
     ['favourites.field.filter', describeFilter(intl, favourite, choices)],
@@ -404,7 +437,6 @@ function FavouriteFacts({
     ['favourites.field.report', report],
     ['favourites.field.sites', sites],
     ['favourites.field.period', describePeriod(intl, favourite)],
-    ['favourites.field.format', describeFormat(intl, favourite)],
     ...optional.filter((row): row is [string, string] => row[1] !== null),
   ];
   return (
