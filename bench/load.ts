@@ -524,14 +524,23 @@ function targets(runs: LoadBenchResult['runs']): LoadBenchResult['targets'] {
 }
 
 /**
- * The Node flags `npm start` gives the server (package.json's `start` script), so the bench
- * measures the server as it runs for a user, not under flags of its own.
+ * The Node flags and the environment variables (`NAME=value` before `node`) that `npm start` gives
+ * the server (package.json's `start` script), so the bench measures the server as it runs for a
+ * user, not under settings of its own.
  */
-async function startFlags(): Promise<string[]> {
+async function startSettings(): Promise<{ flags: string[]; env: Record<string, string> }> {
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  return manifest.scripts.start.split(/\s+/).filter((word) => /^--[a-z-]+(=\S+)?$/.test(word));
+  const words = manifest.scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(
+    words
+      .slice(0, Math.max(0, node))
+      .filter((word) => /^[A-Z_][A-Z0-9_]*=\S*$/.test(word))
+      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  );
+  return { flags: words.filter((word) => /^--[a-z-]+(=\S+)?$/.test(word)), env };
 }
 
 /** Runs the load bench (see the module comment). */
@@ -548,10 +557,12 @@ export async function benchLoad(): Promise<LoadBenchResult> {
   const inspectPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // The inspector (loopback) only lets the bench force collections and read the heap between runs.
-  const flags = [...(await startFlags()), `--inspect=127.0.0.1:${inspectPort}`];
+  const start = await startSettings();
+  const flags = [...start.flags, `--inspect=127.0.0.1:${inspectPort}`];
   const child = spawn(process.execPath, [...flags, 'src/server/cli/start.ts'], {
     cwd: root,
     env: {
+      ...start.env,
       ...process.env,
       DATABASE_URL: '',
       DATA_DIR: dataDir,
@@ -582,7 +593,8 @@ export async function benchLoad(): Promise<LoadBenchResult> {
       inspectPort,
       snapshots && path.join(snapshots, 'load-0.heapsnapshot'),
     );
-    console.log(`  server pid ${pid} (${flags.join(' ')}), memory at start (MB): ${JSON.stringify(atStart)}`);
+    const settings = [...Object.entries(start.env).map(([k, v]) => `${k}=${v}`), ...flags].join(' ');
+    console.log(`  server pid ${pid} (${settings}), memory at start (MB): ${JSON.stringify(atStart)}`);
     const runs: LoadBenchResult['runs'] = [];
     for (let run = 1; run <= runCount; run++) {
       console.log(`  run ${run} of ${runCount} (${seconds} s per phase)`);
