@@ -1,9 +1,18 @@
 /**
  * GET bo/getAllReportsSpecBK: every report class of one site and period as PDFs in one ZIP, the
  * left-out classes listed with their reason in a translated text file — read back with yauzl.
+ * Under PDF saturation (decision record 0022) an archive is complete or refused as a whole.
  */
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '../../src/contract/errors.ts';
+import {
+  PDF_MAX_IN_FLIGHT,
+  type PdfSlot,
+  pdfPoolState,
+  takePdfSlot,
+} from '../../src/server/reports/render/pdf-pool.ts';
+import { editionsWritten } from '../../src/server/reports/editions.ts';
 import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
@@ -120,5 +129,82 @@ describe('GET bo/getAllReportsSpecBK', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'BadRequest' });
+  });
+});
+
+describe('GET bo/getAllReportsSpecBK under PDF saturation', () => {
+  const archiveUrl = () =>
+    `/api/bo/getAllReportsSpecBK?id=${api.manager.id}&site=1&dateDebut=2026-11-01&dateFin=2026-11-10`;
+  const getArchive = () => api.t.app.inject({ url: archiveUrl(), headers: api.manager.headers });
+  const editions = async () =>
+    Number(
+      (await api.t.database.pool.query<{ n: string }>('SELECT count(*) AS n FROM report_editions')).rows[0]!
+        .n,
+    );
+
+  it('is complete when every other PDF slot is taken while it is written', async () => {
+    const calm = await unzip((await getArchive()).rawPayload);
+    const expected = [...calm.keys()].sort();
+    expect(expected.filter((n) => n.endsWith('.pdf')).length).toBeGreaterThan(1);
+    let done = false;
+    const archive = getArchive().finally(() => {
+      done = true;
+    });
+    // Once the archive is under way, keep every other slot taken until it is written, as a burst
+    // of PDFs would: each slot given back is taken again at once.
+    while (pdfPoolState().inFlight === 0) await new Promise((r) => setImmediate(r));
+    const held: PdfSlot[] = [];
+    let refusedMeanwhile = 0;
+    try {
+      while (!done) {
+        while (pdfPoolState().inFlight < PDF_MAX_IN_FLIGHT) held.push(takePdfSlot());
+        if (refusedMeanwhile === 0) {
+          const other = await api.get(
+            api.manager.headers,
+            `bo/getReport?id=${api.manager.id}&rapportClassName=RapportVentes&format=PDF&language=en` +
+              '&dateDebut=2026-11-01&dateFin=2026-11-10&sites=1',
+          );
+          if (other.statusCode === 503) refusedMeanwhile++;
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      // The pool was saturated indeed: another PDF was refused while the archive was written.
+      expect(refusedMeanwhile).toBe(1);
+      const res = await archive;
+      expect(res.statusCode).toBe(200);
+      const entries = await unzip(res.rawPayload);
+      expect(entries.get('README.txt')!.toString('utf8')).not.toContain('ServerBusy');
+      expect([...entries.keys()].sort()).toEqual(expected);
+      for (const [name, pdf] of entries) {
+        if (name.endsWith('.pdf')) expect(pdf.subarray(-8).toString('latin1'), name).toContain('%%EOF');
+      }
+    } finally {
+      for (const slot of held) slot.release();
+    }
+    expect(pdfPoolState()).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('is refused as a whole, 503 ServerBusy with Retry-After and no edition, when no slot is free', async () => {
+    const held: PdfSlot[] = Array.from({ length: PDF_MAX_IN_FLIGHT }, () => takePdfSlot());
+    try {
+      await editionsWritten();
+      const before = await editions();
+      const res = await getArchive();
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const seconds = Number(res.headers['retry-after']);
+      expect(Number.isInteger(seconds) && seconds >= 1 && seconds <= 30, String(seconds)).toBe(true);
+      expect(ApiErrorSchema.strict().parse(res.json())).toEqual({
+        code: 'ServerBusy',
+        message: expect.any(String),
+        details: { retryAfterSeconds: seconds },
+      });
+      await editionsWritten();
+      expect(await editions()).toBe(before);
+    } finally {
+      for (const slot of held) slot.release();
+    }
+    expect(pdfPoolState().inFlight).toBe(0);
+    expect((await getArchive()).statusCode).toBe(200);
   });
 });

@@ -8,6 +8,10 @@
  * The archive is written while it is sent: {@link openReportArchive} checks the request (its
  * errors come before any byte), then {@link ReportArchive.write} adds the PDFs one by one and
  * stops as soon as the caller has gone away.
+ *
+ * An archive is complete or refused as a whole, never short of a PDF because the server was busy
+ * (decision record 0022): it takes one PDF slot before its first byte — none free: PdfBusyError,
+ * answered 503 with Retry-After — and lays out all its PDFs, one after the other, in that slot.
  */
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -19,6 +23,7 @@ import { message } from '../i18n.ts';
 import { recordEdition } from './editions.ts';
 import { REPORT_CLASSES } from './registry.ts';
 import { renderReport, reportFileName } from './render/index.ts';
+import { type PdfSlot, takePdfSlot } from './render/pdf-pool.ts';
 import {
   checkedPeriod,
   loadReportSites,
@@ -61,8 +66,9 @@ export interface ReportArchive {
   /** The ZIP bytes as they are written. */
   stream: Readable;
   /**
-   * Adds every PDF and the text file, then ends the ZIP. `stillWanted` is asked before each
-   * class: once it says false (the caller closed the page), nothing more is generated for nobody.
+   * Adds every PDF and the text file, then ends the ZIP, and gives the archive's PDF slot back
+   * (also when it fails). `stillWanted` is asked before each class: once it says false (the
+   * caller closed the page), nothing more is generated for nobody. Call it once.
    */
   write: (stillWanted: () => boolean) => Promise<void>;
 }
@@ -74,10 +80,12 @@ interface LeftOut {
 }
 
 /**
- * Checks an archive request and opens the archive.
+ * Checks an archive request and opens the archive, holding one PDF slot until
+ * {@link ReportArchive.write} is done.
  * @throws DomainError of {@link checkedPeriod} (the period against the widest class: 400
  *   MaxReportDays only when it exceeds every class); forbidden (403) Forbidden for a site outside
- *   the scope.
+ *   the scope; PdfBusyError (render/pdf-pool.ts, code ServerBusy) when every PDF slot is taken —
+ *   nothing is written then.
  */
 export async function openReportArchive(
   request: ReportArchiveRequest,
@@ -91,13 +99,26 @@ export async function openReportArchive(
   const checked = { ...request, dateDebut, dateFin };
   const siteName =
     (await loadReportSites(context.database, [request.siteId]))[0]?.libelle ?? String(request.siteId);
+  // Last, so that nothing between the slot and write() can fail and keep it.
+  const slot = takePdfSlot({ manyPdfs: true });
   const zip = new yazl.ZipFile();
   const { language, siteId } = request;
   return {
     fileName: `${message(language, 'exports.archive.filename')}_${siteId}_${dateDebut}_${dateFin}.zip`,
     stream: zip.outputStream as Readable,
-    write: (stillWanted) => writeArchive(zip, checked, siteName, context, stillWanted),
+    write: async (stillWanted) => {
+      try {
+        await writeArchive(zip, checked, siteName, { ...context, slot }, stillWanted);
+      } finally {
+        slot.release();
+      }
+    },
   };
+}
+
+/** What the PDFs of one archive are laid out with: the context and the archive's PDF slot. */
+interface ArchiveWork extends ReportArchiveContext {
+  slot: PdfSlot;
 }
 
 /** Adds each class's PDF (or the reason it is left out), then the text file, and ends `zip`. */
@@ -105,7 +126,7 @@ async function writeArchive(
   zip: yazl.ZipFile,
   request: ReportArchiveRequest,
   siteName: string,
-  context: ReportArchiveContext,
+  context: ArchiveWork,
   stillWanted: () => boolean,
 ): Promise<void> {
   const { language } = request;
@@ -152,7 +173,7 @@ async function addClassPdf(
   zip: yazl.ZipFile,
   cls: ReportClass,
   request: ReportArchiveRequest,
-  context: ReportArchiveContext,
+  context: ArchiveWork,
   used: Set<string>,
 ): Promise<string | null> {
   const { database, distribution } = context;
@@ -168,7 +189,7 @@ async function addClassPdf(
   const report = await resolveReport(input, request.scopeSiteIds, database, { sites: context.reportSites });
   const dataset = await reportDataset(report, database);
   if (dataset.rows.length === 0) return null;
-  const body = await renderReport(dataset, 'PDF', renderOptionsFor(report, distribution));
+  const body = await renderReport(dataset, 'PDF', renderOptionsFor(report, distribution), context.slot);
   if (body.kind !== 'buffer') throw new Error('a PDF renders to a buffer');
   let name = reportFileName(cls.fileNameId, dataset, request.language, 'PDF');
   for (let n = 2; used.has(name); n++) name = name.replace(/(_\d+)?\.pdf$/, `_${n}.pdf`);

@@ -111,7 +111,7 @@ export async function sendReport(
  * 503 `ServerBusy` in SPEC.md §8's shape with `Retry-After`, sent here rather than thrown: a
  * refusal under load is the designed answer, not a failure for the error log.
  */
-function answerBusy(reply: FastifyReply, error: PdfBusyError): FastifyReply {
+export function answerBusy(reply: FastifyReply, error: PdfBusyError): FastifyReply {
   const body: ApiError = { code: error.code, message: error.message, details: { ...error.details } };
   return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(body);
 }

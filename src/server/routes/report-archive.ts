@@ -11,7 +11,8 @@ import type { Session } from '../auth/session.ts';
 import { openReportArchive } from '../reports/archive.ts';
 import { contentDisposition } from '../reports/render/index.ts';
 import { documentAnswer, errorResponses, ownSession, UserIdParam } from './common.ts';
-import type { ReportAnswerContext } from './report-answer.ts';
+import { PdfBusyError } from '../reports/render/pdf-pool.ts';
+import { answerBusy, type ReportAnswerContext } from './report-answer.ts';
 import { INT4_MAX } from '../../contract/integers.ts';
 
 const ArchiveQuerySchema = z.object({
@@ -33,7 +34,10 @@ function userLanguage(session: Session): Language {
 export async function reportArchiveRoutes(app: FastifyInstance, options: ReportAnswerContext) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  /** Checks the request (errors answer before any byte), then streams the archive as it is written. */
+  /**
+   * Checks the request (errors answer before any byte), then streams the archive as it is written;
+   * every PDF slot taken: 503 ServerBusy with Retry-After, as bo/getReport's PDF (decision 0022).
+   */
   async function getAllReports(
     request: FastifyRequest<{ Querystring: z.infer<typeof ArchiveQuerySchema> }>,
     reply: FastifyReply,
@@ -56,7 +60,11 @@ export async function reportArchiveRoutes(app: FastifyInstance, options: ReportA
         reportSites: options.reportSites,
         onLeftOut: (err, className) => reply.log.error({ err, className }, 'report left out of the archive'),
       },
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof PdfBusyError) return error;
+      throw error;
+    });
+    if (archive instanceof PdfBusyError) return answerBusy(reply, archive);
     reply.header('Content-Type', 'application/zip');
     reply.header('Content-Disposition', contentDisposition(archive.fileName));
     reply.send(archive.stream);
@@ -77,7 +85,9 @@ export async function reportArchiveRoutes(app: FastifyInstance, options: ReportA
           'a class without PDF, and a class with nothing to report for that site and period are left out and ' +
           'listed, with the reason, in a LISEZMOI/README/LIESMICH text file inside the archive (so the rest ' +
           'still arrives). 400 MaxReportDays only when the period exceeds every class. Each PDF is recorded ' +
-          'as an edition (listed by exports/list, never the report in state of bo/getResultsData).',
+          'as an edition (listed by exports/list, never the report in state of bo/getResultsData). The ' +
+          'archive is complete or refused as a whole: when the server is already preparing its maximum of ' +
+          'PDFs, 503 ServerBusy with Retry-After before any byte (never a ZIP short of a PDF).',
         tags: ['reports'],
         querystring: ArchiveQuerySchema,
         response: {
