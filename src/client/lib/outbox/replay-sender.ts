@@ -12,7 +12,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { basicAuth } from '../../../contract/basic-auth.ts';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE, IDEMPOTENCY_KEY_HEADER } from '../../../contract/constants.ts';
 import type { OutboxCredentials } from './credentials.ts';
-import type { ComptoirDb, OutboxItem } from './local-database.ts';
+import type { ComptoirDb, LocalRecord, OutboxItem } from './local-database.ts';
 import { LAST_SYNCED_KEY, OUTBOX_SCHEMA_VERSION } from './queue.ts';
 
 /** Header carrying the item's body format, for the server's logs and refusals. */
@@ -231,7 +231,8 @@ function complete(db: ComptoirDb, item: OutboxItem, answer: unknown, now: number
 
 /**
  * Stores each answer on its item's local record and removes the items, all in one transaction
- * (an item is removed only with its answer stored; a batch's accepted items settle at once).
+ * (an item is removed only with its answer stored; a batch's accepted items settle at once, with
+ * one read and one write of each table).
  */
 export async function completeAll(
   db: ComptoirDb,
@@ -240,29 +241,23 @@ export async function completeAll(
 ): Promise<void> {
   if (done.length === 0) return;
   await db.transaction('rw', [db.outbox, db.localRecords, db.meta], async () => {
-    for (const { item, answer } of done) await storeAnswer(db, item, answer);
+    const withRecord = done.filter(({ item }) => item.record);
+    const keys = withRecord.map(({ item }): [string, string] => [item.record!.table, item.record!.key]);
+    const records = await db.localRecords.bulkGet(keys);
+    const changes = withRecord.flatMap(({ item, answer }, n) => {
+      const record = records[n];
+      if (!record) return [];
+      // A newer edit of the same record may be queued behind this one: it stays pending.
+      const update: Partial<LocalRecord> =
+        record.outboxId === item.id
+          ? { syncState: 'synced', serverAnswer: answer, outboxId: null, reason: null }
+          : { serverAnswer: answer };
+      return [{ key: keys[n]!, changes: update }];
+    });
+    await db.localRecords.bulkUpdate(changes);
+    await db.outbox.bulkDelete(done.flatMap(({ item }) => (item.seq === undefined ? [] : [item.seq])));
     await db.meta.put({ key: LAST_SYNCED_KEY, value: now });
   });
-}
-
-/** Within completeAll's transaction: the answer on the item's local record, the item removed. */
-async function storeAnswer(db: ComptoirDb, item: OutboxItem, answer: unknown): Promise<void> {
-  if (item.record) {
-    const key: [string, string] = [item.record.table, item.record.key];
-    const record = await db.localRecords.get(key);
-    // A newer edit of the same record may be queued behind this one: it stays pending.
-    if (record && record.outboxId === item.id) {
-      await db.localRecords.update(key, {
-        syncState: 'synced',
-        serverAnswer: answer,
-        outboxId: null,
-        reason: null,
-      });
-    } else if (record) {
-      await db.localRecords.update(key, { serverAnswer: answer });
-    }
-  }
-  if (item.seq !== undefined) await db.outbox.delete(item.seq);
 }
 
 /** Marks the item (and its local record, if still its own) as refused with `code`. */
