@@ -127,6 +127,7 @@ export const API_RIGHTS = {
   'GET bo/bi/totalKPI': { anyOf: ['BI'] },
   'GET bo/bi/tracker': { anyOf: ['BI'] },
   'GET bo/bi/anomalies': { anyOf: ['RAPPORTS_ANOMALIES'] },
+  'POST bo/outbox/batch': 'session', // each item checked with its own right (contract/outbox-batch.ts)
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

@@ -44,6 +44,7 @@ import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
+import { outboxBatchRoutes } from './routes/outbox-batch-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { reinitRoutes } from './routes/reinit-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });
       await api.register(collabEventRoutes, { database });
+      await api.register(outboxBatchRoutes, { database });
     },
     { prefix: API_PREFIX },
   );

@@ -3,7 +3,9 @@
  * it honours `Idempotency-Key` the way DESIGN.md §7 says the Comptoir server must (a repeat gets
  * the first answer and stores nothing), stores one "row" per accepted key, records every request
  * in arrival order, and can be told to misbehave: refuse connections, answer 500 or a 4xx,
- * delay, or commit and then cut the connection before answering (a lost response).
+ * delay, or commit and then cut the connection before answering (a lost response). It has no
+ * batch route (POST bo/outbox/batch answers 404, as a server older than it): the outbox then
+ * sends one by one; tests/client/outbox-batch.test.ts tests batches against the real server.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +41,8 @@ export interface OutboxServer {
   down: boolean;
   /** Answers every request with this status while set. */
   failAll: { status: number; code: string } | null;
+  /** Requests to the batch route, which this server (an older one) answers 404. */
+  readonly batchCalls: number;
   close(): Promise<void>;
 }
 
@@ -48,6 +52,7 @@ export async function startOutboxServer(): Promise<OutboxServer> {
   const queue: Behaviour[] = [];
   let nextId = 1;
   let generation = 0;
+  let batchCalls = 0;
   const state: { down: boolean; failAll: { status: number; code: string } | null } = {
     down: false,
     failAll: null,
@@ -79,6 +84,13 @@ export async function startOutboxServer(): Promise<OutboxServer> {
     req.on('end', () => {
       if (state.down) {
         res.socket?.destroy();
+        return;
+      }
+      if (req.url?.startsWith('/api/bo/outbox/batch')) {
+        // A server older than the batch route (decision record 0024): the outbox sends one by one.
+        batchCalls += 1;
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 'NotFound', message: 'no batch route' }));
         return;
       }
       const text = Buffer.concat(chunks).toString('utf8');
@@ -149,6 +161,9 @@ export async function startOutboxServer(): Promise<OutboxServer> {
     },
     get failAll() {
       return state.failAll;
+    },
+    get batchCalls() {
+      return batchCalls;
     },
     set failAll(v) {
       state.failAll = v;

@@ -14,7 +14,7 @@
  * site, or as the caller. Writes that destroy (remove*, logout, a password reset) act on objects
  * made for that case only.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Requirement } from '../../src/contract/rights.ts';
 import { editionsWritten } from '../../src/server/reports/editions.ts';
 import type { AuthHeaders, TestApp } from './app.ts';
@@ -266,6 +266,27 @@ const SESSION_SAMPLES: Record<string, Sample> = {
   },
   'GET bo/getCaisses': { site: OWN_SCOPE, request: (ctx) => get('bo/getCaisses', { id: ctx.caller.id }) },
   'GET bo/getVendeurs': { site: OWN_SCOPE, request: (ctx) => get('bo/getVendeurs', { id: ctx.caller.id }) },
+  // Any signed-in user may send a batch; each item answers its own right's check inside the 200
+  // (tests/server/outbox-batch.test.ts).
+  'POST bo/outbox/batch': {
+    site: "none: the batch answers 200, each item's own status is inside",
+    request: (ctx) =>
+      post(
+        'bo/outbox/batch',
+        {},
+        {
+          items: [
+            {
+              method: 'POST',
+              path: 'bo/favoris/save',
+              query: { id: String(ctx.caller.id) },
+              idempotencyKey: randomUUID(),
+              body: favourite([ctx.site]),
+            },
+          ],
+        },
+      ),
+  },
   // Every widget needs the right of its data (issue #17 item 8; the per-widget table is
   // contract/home.ts HOME_WIDGET_RIGHTS, each widget × right in tests/server/home-rights.test.ts).
   'GET bo/home/:widget': {

@@ -1,10 +1,12 @@
 /**
- * The scheduler of the replay (DESIGN.md §7): decides which outbox item is sent next and by which
- * of the run's workers. It knows nothing of HTTP: replay-sender.ts sends what it picks.
+ * The scheduler of the replay (DESIGN.md §7): decides which outbox items are sent next and by
+ * which of the run's workers. It knows nothing of HTTP: replay-sender.ts (one item) and
+ * replay-batch.ts (several, decision record 0024) send what it picks.
  *
  * Guarantees:
- * - oldest first (the outbox's auto-increment `seq`): items start in that order, up to
- *   `concurrency` at once;
+ * - oldest first (the outbox's auto-increment `seq`): items start in that order, a worker taking
+ *   up to a batch of them at a time, up to `concurrency` workers at once;
+ * - never two items of one lane in flight together, in one batch or in two;
  * - writes of one lane (the lane the feature declared when it queued them: the same business
  *   record) one after the other, so a later version never overtakes an earlier one; a lane whose
  *   item failed (5xx) waits for the next run;
@@ -27,30 +29,40 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 /**
- * The oldest waiting item of `login` that is due (`nextAttemptAt <= now`), skipping the items in
- * `skip` and those of a lane in `closedLanes`. Items of {@link QUEUED_BEFORE_LANES} hold back
- * every newer item while one of them cannot go.
+ * Up to `max` items of `login` that are due, oldest first, at most one per lane (the next of a lane
+ * waits for its predecessor's answer), skipping `skip` and the lanes in `closedLanes`. An item of
+ * {@link QUEUED_BEFORE_LANES} goes alone and first: when the oldest due item is one, it is the
+ * whole batch; while one of them cannot go (waiting for its time, or in flight), nothing newer does.
  */
-export function nextDue(
+export function nextDueBatch(
   db: ComptoirDb,
   login: string,
   now: number,
   skip: ReadonlySet<number>,
   closedLanes: { has(lane: string): boolean },
-): Promise<OutboxItem | undefined> {
-  // The filter sees the items in index order, and within equal index keys IndexedDB orders by
-  // primary key: this is oldest first by `seq`.
+  max: number,
+): Promise<OutboxItem[]> {
   let heldBack = closedLanes.has(QUEUED_BEFORE_LANES);
+  const lanes = new Set<string>();
+  // The filter sees the items in index order, and within equal index keys IndexedDB orders by
+  // primary key: this is oldest first by `seq`. It is called once per item, in that order.
   return db.outbox
     .where('state')
     .equals('waiting')
     .filter((i) => {
       if (heldBack || i.login !== login) return false;
-      const ready = i.nextAttemptAt <= now && !skip.has(i.seq ?? -1) && !closedLanes.has(i.lane);
-      if (!ready && i.lane === QUEUED_BEFORE_LANES) heldBack = true;
+      const ready =
+        i.nextAttemptAt <= now && !skip.has(i.seq ?? -1) && !closedLanes.has(i.lane) && !lanes.has(i.lane);
+      if (i.lane === QUEUED_BEFORE_LANES) {
+        // Alone: after it nothing else joins; behind a batch already begun it waits its turn.
+        heldBack = true;
+        return ready && lanes.size === 0;
+      }
+      if (ready) lanes.add(i.lane);
       return ready;
     })
-    .first();
+    .limit(Math.max(1, max))
+    .toArray();
 }
 
 /** Where the scheduler reads the items and when it stops. */
@@ -64,8 +76,8 @@ export interface SchedulerOptions {
 }
 
 /**
- * The lanes and the stop of one run. Workers {@link pick} items and {@link release} their lane when
- * the item ended; {@link stop} ends the run for every worker (the items in flight finish).
+ * The lanes and the stop of one run. Workers {@link pickBatch} items and {@link release} their lanes when
+ * the items ended; {@link stop} ends the run for every worker (the items in flight finish).
  */
 export class ReplayScheduler {
   /** Why the run stopped (the first reason given), or null. */
@@ -96,22 +108,21 @@ export class ReplayScheduler {
   }
 
   /**
-   * The next item to send, its lane now busy; undefined when the run stopped or nothing is due
-   * outside the busy lanes (see {@link waitForWork}).
+   * The next items to send, up to `max`, each of another lane, their lanes now busy; empty when
+   * the run stopped or nothing is due outside the busy lanes (see {@link waitForWork}).
    */
-  pick(): Promise<OutboxItem | undefined> {
+  pickBatch(max: number): Promise<OutboxItem[]> {
     const next = this.picking.then(async () => {
-      if (this.stopped) return undefined;
+      if (this.stopped) return [];
       if (this.options.signal?.aborted) {
         this.stop('aborted');
-        return undefined;
+        return [];
       }
       const { db, login, now } = this.options;
-      const item = await nextDue(db, login, now(), this.skip, this.closedLanes);
-      // The run may have stopped while we read (a 401 or a lost network in another worker).
-      if (!item || this.stopped) return undefined;
-      this.busyLanes.add(item.lane);
-      return item;
+      const items = await nextDueBatch(db, login, now(), this.skip, this.closedLanes, max);
+      if (this.stopped) return [];
+      for (const item of items) this.busyLanes.add(item.lane);
+      return items;
     });
     this.picking = next.catch(() => undefined);
     return next;
@@ -144,26 +155,28 @@ export class ReplayScheduler {
 }
 
 /**
- * One worker of a run: picks items and sends them until the run is over. `send` takes one item to
- * its end; if it throws, the run stops and the error goes to the caller.
+ * One worker of a run: picks up to `max()` items (one per lane; 1 = one at a time) and gives them
+ * to `send` together, until the run is over. Their lanes are released once `send` is done with
+ * all of them; if it throws, the run stops and the error goes to the caller.
  */
-export async function runWorker(
+export async function runBatchWorker(
   scheduler: ReplayScheduler,
-  send: (item: OutboxItem) => Promise<void>,
+  max: () => number,
+  send: (items: OutboxItem[]) => Promise<void>,
 ): Promise<void> {
   for (;;) {
-    const item = await scheduler.pick();
-    if (!item || item.seq === undefined) {
+    const items = await scheduler.pickBatch(max());
+    if (items.length === 0) {
       if (await scheduler.waitForWork()) continue;
       return;
     }
     try {
-      await send(item);
+      await send(items);
     } catch (error) {
       scheduler.stop(null);
       throw error;
     } finally {
-      scheduler.release(item.lane);
+      for (const item of items) scheduler.release(item.lane);
     }
   }
 }

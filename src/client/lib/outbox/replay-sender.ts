@@ -12,7 +12,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { basicAuth } from '../../../contract/basic-auth.ts';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE, IDEMPOTENCY_KEY_HEADER } from '../../../contract/constants.ts';
 import type { OutboxCredentials } from './credentials.ts';
-import type { ComptoirDb, OutboxItem } from './local-database.ts';
+import type { ComptoirDb, LocalRecord, OutboxItem } from './local-database.ts';
 import { LAST_SYNCED_KEY, OUTBOX_SCHEMA_VERSION } from './queue.ts';
 
 /** Header carrying the item's body format, for the server's logs and refusals. */
@@ -57,9 +57,18 @@ export interface SendOptions {
  * - `unauthorized`: a 401, the item waits for the next sign-in;
  * - `offline`: no answer at all, the item waits;
  * - `failed`: a 5xx, 408 or 429 after the retries: the item waits (its lane waits with it);
- * - `aborted`: the run's signal stopped it, the item waits.
+ * - `aborted`: the run's signal stopped it, the item waits;
+ * - `skipped`: the run stopped before it was sent (replay-batch.ts), the item waits untouched.
  */
-export type SendOutcome = 'sent' | 'refused' | 'gone' | 'unauthorized' | 'offline' | 'failed' | 'aborted';
+export type SendOutcome =
+  | 'sent'
+  | 'refused'
+  | 'gone'
+  | 'unauthorized'
+  | 'offline'
+  | 'failed'
+  | 'aborted'
+  | 'skipped';
 
 /** A failure worth retrying: no answer, timeout, 5xx, 408, 429. */
 export class TransientFailure extends Error {
@@ -100,7 +109,8 @@ class ItemGone extends Error {
   }
 }
 
-function codeForStatus(status: number): string {
+/** The error code of an answer without one in its body, by its status. */
+export function codeForStatus(status: number): string {
   if (status === 400) return 'BadRequest';
   if (status === 403) return 'Forbidden';
   if (status === 404) return 'NotFound';
@@ -132,11 +142,9 @@ async function sendOnce(
     response = await doFetch(url, {
       method: item.method,
       headers: {
-        Authorization: basicAuth(credentials.login, credentials.token),
-        [CLIENT_HEADER]: CLIENT_HEADER_VALUE,
+        ...requestHeaders(credentials),
         [IDEMPOTENCY_KEY_HEADER]: item.idempotencyKey,
         [SCHEMA_VERSION_HEADER]: String(item.schemaVersion),
-        'Content-Type': 'application/json',
       },
       body: item.method === 'DELETE' ? null : JSON.stringify(item.body ?? null),
       signal: AbortSignal.any(signals),
@@ -149,23 +157,52 @@ async function sendOnce(
     if (options.signal?.aborted) throw new AbortError('aborted');
     throw new TransientFailure('Network Error', null);
   }
-  let body: unknown = null;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-  }
+  const body = parseJson(text);
   if (response.ok) return body;
   const status = response.status;
-  const code =
-    typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string'
-      ? (body as { code: string }).code
-      : codeForStatus(status);
-  if (status === 401) throw new AbortError(new UnauthorizedFailure());
-  if (status >= 500 || status === 408 || status === 429) throw new TransientFailure(code, status);
+  const code = errorCodeOf(status, body);
+  const kind = answerKind(status);
+  if (kind === 'unauthorized') throw new AbortError(new UnauthorizedFailure());
+  if (kind === 'transient') throw new TransientFailure(code, status);
   throw new AbortError(new RefusedFailure(code, status));
+}
+
+/** The headers of every replay request: the stored credentials, the client header, JSON. */
+export function requestHeaders(credentials: OutboxCredentials): Record<string, string> {
+  return {
+    Authorization: basicAuth(credentials.login, credentials.token),
+    [CLIENT_HEADER]: CLIENT_HEADER_VALUE,
+    'Content-Type': 'application/json',
+  };
+}
+
+/** `text` parsed as JSON; null when empty or not JSON. */
+export function parseJson(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The error code of a refused write: its body's `code` (SPEC.md §8 shape), else by status. */
+export function errorCodeOf(status: number, body: unknown): string {
+  return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string'
+    ? (body as { code: string }).code
+    : codeForStatus(status);
+}
+
+/**
+ * What an answer's status means for the write: accepted (2xx), unauthorized (401: the stored
+ * token was refused), transient (5xx, 408, 429: try again later) or refused (any other: the user
+ * must act).
+ */
+export function answerKind(status: number): 'accepted' | 'unauthorized' | 'transient' | 'refused' {
+  if (status >= 200 && status < 300) return 'accepted';
+  if (status === 401) return 'unauthorized';
+  if (status >= 500 || status === 408 || status === 429) return 'transient';
+  return 'refused';
 }
 
 /**
@@ -188,30 +225,43 @@ async function claim(db: ComptoirDb, item: OutboxItem): Promise<void> {
 }
 
 /** Stores the answer on the local record and removes the item, in one transaction. */
-async function complete(db: ComptoirDb, item: OutboxItem, answer: unknown, now: number): Promise<void> {
+function complete(db: ComptoirDb, item: OutboxItem, answer: unknown, now: number): Promise<void> {
+  return completeAll(db, [{ item, answer }], now);
+}
+
+/**
+ * Stores each answer on its item's local record and removes the items, all in one transaction
+ * (an item is removed only with its answer stored; a batch's accepted items settle at once, with
+ * one read and one write of each table).
+ */
+export async function completeAll(
+  db: ComptoirDb,
+  done: readonly { item: OutboxItem; answer: unknown }[],
+  now: number,
+): Promise<void> {
+  if (done.length === 0) return;
   await db.transaction('rw', [db.outbox, db.localRecords, db.meta], async () => {
-    if (item.record) {
-      const key: [string, string] = [item.record.table, item.record.key];
-      const record = await db.localRecords.get(key);
+    const withRecord = done.filter(({ item }) => item.record);
+    const keys = withRecord.map(({ item }): [string, string] => [item.record!.table, item.record!.key]);
+    const records = await db.localRecords.bulkGet(keys);
+    const changes = withRecord.flatMap(({ item, answer }, n) => {
+      const record = records[n];
+      if (!record) return [];
       // A newer edit of the same record may be queued behind this one: it stays pending.
-      if (record && record.outboxId === item.id) {
-        await db.localRecords.update(key, {
-          syncState: 'synced',
-          serverAnswer: answer,
-          outboxId: null,
-          reason: null,
-        });
-      } else if (record) {
-        await db.localRecords.update(key, { serverAnswer: answer });
-      }
-    }
-    if (item.seq !== undefined) await db.outbox.delete(item.seq);
+      const update: Partial<LocalRecord> =
+        record.outboxId === item.id
+          ? { syncState: 'synced', serverAnswer: answer, outboxId: null, reason: null }
+          : { serverAnswer: answer };
+      return [{ key: keys[n]!, changes: update }];
+    });
+    await db.localRecords.bulkUpdate(changes);
+    await db.outbox.bulkDelete(done.flatMap(({ item }) => (item.seq === undefined ? [] : [item.seq])));
     await db.meta.put({ key: LAST_SYNCED_KEY, value: now });
   });
 }
 
 /** Marks the item (and its local record, if still its own) as refused with `code`. */
-async function markNeedsAttention(
+export async function markNeedsAttention(
   db: ComptoirDb,
   item: OutboxItem,
   code: string,
@@ -231,7 +281,7 @@ async function markNeedsAttention(
 }
 
 /** Puts the item back to waiting if it is still marked sending (its send ended without an answer). */
-async function releaseClaim(db: ComptoirDb, seq: number): Promise<void> {
+export async function releaseClaim(db: ComptoirDb, seq: number): Promise<void> {
   await db.outbox
     .where('seq')
     .equals(seq)

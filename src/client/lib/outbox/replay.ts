@@ -7,9 +7,12 @@
  * - one replayer at a time across tabs and the service worker (the `comptoir-outbox` Web Lock,
  *   lock.ts); a context that finds it held does nothing, the holder is already replaying;
  * - oldest first (the outbox's auto-increment `seq`): items start in that order, up to
- *   `concurrency` at once, and writes of one lane (declared by the feature that queued them: the
- *   same business record) one after the other, so a recount never overtakes its count
+ *   `concurrency` sends at once, and writes of one lane (declared by the feature that queued them:
+ *   the same business record) one after the other, so a recount never overtakes its count
  *   (replay-scheduler.ts);
+ * - several due items of different lanes travel in one request to the batch route, each with its
+ *   own key and its own answer, settled as if sent alone (replay-batch.ts, decision record 0024);
+ *   a lone item, and every item a batch could not settle, is sent alone;
  * - every send carries the item's `Idempotency-Key`, so a write whose answer was lost (network cut
  *   after the server committed, tab closed mid-request) is sent again safely: the server answers a
  *   repeated key with its first answer and stores nothing twice;
@@ -21,13 +24,15 @@
  * - an item is removed only in the same transaction that stores the server's answer on its local
  *   record (replay-sender.ts).
  *
- * This module runs a replay: the scheduler (replay-scheduler.ts) picks the items, the sender
- * (replay-sender.ts) takes each to its end.
+ * This module runs a replay: the scheduler (replay-scheduler.ts) picks the items, the senders
+ * (replay-sender.ts alone, replay-batch.ts together) take them to their end.
  */
 import type { OutboxCredentials } from './credentials.ts';
 import type { ComptoirDb, OutboxItem } from './local-database.ts';
 import type { OutboxLock } from './lock.ts';
-import { ReplayScheduler, runWorker, type StopReason } from './replay-scheduler.ts';
+import { OUTBOX_BATCH_MAX_ITEMS } from '../../../contract/outbox-batch-wire.ts';
+import { lacksBatchRoute, sendBatch } from './replay-batch.ts';
+import { ReplayScheduler, runBatchWorker, type StopReason } from './replay-scheduler.ts';
 import { type BackoffOptions, type SendOptions, type SendOutcome, sendItem } from './replay-sender.ts';
 
 export type { BackoffOptions } from './replay-sender.ts';
@@ -68,6 +73,11 @@ export interface ReplayOptions {
   onProgress?: () => void;
   /** Sends in flight at once, each of another lane (default {@link DEFAULT_REPLAY_CONCURRENCY}); 1 = strictly one by one. */
   concurrency?: number;
+  /**
+   * Most items of one send (default OUTBOX_BATCH_MAX_ITEMS): several due items of different lanes
+   * go in one request to the batch route (replay-batch.ts); 1 = every item alone.
+   */
+  batchSize?: number;
 }
 
 /** What one run did; `null` from {@link replayOutbox} means another replayer held the lock. */
@@ -140,11 +150,16 @@ async function replayHeld(options: ReplayOptions): Promise<ReplayResult> {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   };
-  const send = async (item: OutboxItem) => {
-    recordOutcome(await sendItem(item, sendOptions), item, scheduler, result);
+  const record = (item: OutboxItem, outcome: SendOutcome) => recordOutcome(outcome, item, scheduler, result);
+  const send = async (items: OutboxItem[]) => {
+    // One item goes alone, as it always did: a batch only pays off for several.
+    if (items.length > 1) return sendBatch(items, sendOptions, record);
+    for (const item of items) record(item, await sendItem(item, sendOptions));
   };
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? OUTBOX_BATCH_MAX_ITEMS));
+  const perSend = () => (lacksBatchRoute(options.apiBase) ? 1 : batchSize);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_REPLAY_CONCURRENCY));
-  const workers = Array.from({ length: concurrency }, () => runWorker(scheduler, send));
+  const workers = Array.from({ length: concurrency }, () => runBatchWorker(scheduler, perSend, send));
   const settled = await Promise.allSettled(workers);
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure) throw failure.reason;

@@ -1,0 +1,137 @@
+/**
+ * HTTP of the batch write route `POST bo/outbox/batch` (ours, not SPEC.md §7; decision record
+ * 0024; wire in contract/outbox-batch-wire.ts): the outbox's replay sends many keyed writes in
+ * one request. Each item is sent to the app itself (`inject`) as the request it would have been
+ * alone, with the caller's credentials, address and language and its own Idempotency-Key, so
+ * every hook applies to it unchanged: the rights guard (its own right), the input guard, its
+ * route's zod validation, the idempotency plugin (a known key answers its first answer, the same
+ * key with another request 422, one transaction per write), the brute-force counters. The
+ * items run through outbox/batch.ts (order of answers, a bound shared by all batches).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CLIENT_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../contract/constants.ts';
+import {
+  OutboxBatchAnswerSchema,
+  OutboxBatchBodySchema,
+  type OutboxBatchItem,
+  type OutboxBatchItemAnswer,
+} from '../../contract/outbox-batch.ts';
+import type { Database } from '../db/connect.ts';
+import { ItemLimiter, itemAnswer, runBatch } from '../outbox/batch.ts';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../contract/counting.ts';
+import { ApiHttpError } from '../plugins/error-handler.ts';
+import { API_PREFIX } from '../plugins/rights-guard.ts';
+import { errorResponses } from './common.ts';
+
+/** The header the outbox names an item's body format with (client lib/outbox/replay-sender.ts). */
+const SCHEMA_VERSION_HEADER = 'x-comptoir-schema-version';
+
+/** The caller's headers every item carries as its own: who, from which client, in which language. */
+const FORWARDED_HEADERS = ['authorization', CLIENT_HEADER.toLowerCase(), 'accept-language', 'user-agent'];
+
+/** `/api/<path>?<query>` of an item. */
+function itemUrl(item: OutboxBatchItem): string {
+  const query = new URLSearchParams(item.query ?? {}).toString();
+  return `${API_PREFIX}/${item.path}${query ? `?${query}` : ''}`;
+}
+
+/** The headers of the batch request that each item carries. */
+function forwardedHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * Sends `item` to `app` as the request it would be alone, from `address` with `common` headers,
+ * and answers what it answered.
+ */
+async function runAlone(
+  app: FastifyInstance,
+  item: OutboxBatchItem,
+  common: Record<string, string>,
+  address: string,
+): Promise<OutboxBatchItemAnswer> {
+  const headers: Record<string, string> = {
+    ...common,
+    [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: item.idempotencyKey,
+  };
+  if (item.schemaVersion !== undefined) headers[SCHEMA_VERSION_HEADER] = String(item.schemaVersion);
+  const withBody = item.method !== 'GET' && item.method !== 'DELETE';
+  if (withBody) headers['content-type'] = 'application/json';
+  const res = await app.inject({
+    method: item.method,
+    url: itemUrl(item),
+    headers,
+    remoteAddress: address,
+    ...(withBody ? { payload: JSON.stringify(item.body ?? null) } : {}),
+  });
+  const header = (name: string) => {
+    const value = res.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  return itemAnswer(
+    res.statusCode,
+    header('content-type'),
+    res.body,
+    header(IDEMPOTENT_REPLAYED_HEADER.toLowerCase()) === 'true',
+    header('retry-after'),
+  );
+}
+
+/**
+ * Refuses an Idempotency-Key on the batch itself: each item carries its own, and keeping the
+ * batch's answer as a whole would hold a connection for nothing.
+ * @throws ApiHttpError 400 BadRequest when the batch request carries one.
+ */
+async function refuseBatchKey(request: FastifyRequest): Promise<void> {
+  if (request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] !== undefined) {
+    throw new ApiHttpError(
+      400,
+      'BadRequest',
+      `a batch takes no ${IDEMPOTENCY_KEY_HEADER}: each item carries its own idempotencyKey`,
+    );
+  }
+}
+
+/** Registers POST bo/outbox/batch. Items of all batches run at most half the pool's size at once. */
+export async function outboxBatchRoutes(app: FastifyInstance, options: { database: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const limiter = new ItemLimiter((options.database.pool.options.max ?? 10) / 2);
+
+  api.post(
+    '/bo/outbox/batch',
+    {
+      config: { rights: 'POST bo/outbox/batch' },
+      preHandler: refuseBatchKey,
+      schema: {
+        summary: 'Runs many keyed writes in one request, each as if sent alone, with its own answer',
+        description:
+          'Each item names a write route of this API (never this one), its query, body and ' +
+          'Idempotency-Key; it is run with its own rights check, validation and idempotency, and ' +
+          'its answer (status and body) comes back in the items’ order. A failing item never fails ' +
+          'the others; items of one batch have no order between them. 400 for the whole batch when ' +
+          'it breaks the bounds (100 items, 64 KiB of JSON per body) or names another route.',
+        tags: ['outbox'],
+        body: OutboxBatchBodySchema,
+        response: { 200: OutboxBatchAnswerSchema, ...errorResponses },
+      },
+    },
+    async function runOutboxBatch(request) {
+      const common = forwardedHeaders(request);
+      const answers = await runBatch(
+        request.body.items,
+        (item) => runAlone(app, item, common, request.ip),
+        limiter,
+        function logItemFailure(err, item) {
+          request.log.error({ err, method: item.method, path: item.path }, 'batch item failed');
+        },
+      );
+      return { answers };
+    },
+  );
+}
