@@ -42,6 +42,15 @@ const Choice = z.string().trim().min(1).max(200);
 /** `typeRapport.className` of a favourite that holds a view of the BI explorer (/bi). */
 export const BI_FAVOURITE_CLASS = 'BI';
 
+/**
+ * The right a favourite is used with: a BI view needs BI (it opens /bi), any other favourite
+ * RAPPORTS (it runs a report). The favourites routes take either right (contract/rights.ts);
+ * each user reads and saves only the favourites of the rights they hold.
+ */
+export function favouriteRight(favourite: { typeRapport: { className: string } }): 'BI' | 'RAPPORTS' {
+  return favourite.typeRapport.className === BI_FAVOURITE_CLASS ? 'BI' : 'RAPPORTS';
+}
+
 /** A view of the BI explorer as a favourite keeps it: one measure by up to two dimensions, a comparison. */
 export const BiFavouriteViewSchema = z.object({
   measure: z.enum(BI_MEASURES),

@@ -121,4 +121,81 @@ describe('BI views as favourites (bo/favoris…)', () => {
       expect.objectContaining({ libelle: 'Remises par vendeur', bi: null }),
     );
   });
+
+  it('gives each favourite its own right: BI for a view, RAPPORTS for a report', async () => {
+    const reportFavourite = {
+      libelle: 'Ventes du mois',
+      typeRapport: { className: 'RapportVentes', localisedTitle: 'Ventes' },
+      lSites: [chain.sites.paris],
+      periode: 'M-1',
+    };
+    const view = FavouriteSchema.parse((await save({ ...biView(), libelle: 'Vue BI' })).json());
+    const report = FavouriteSchema.parse((await save(reportFavourite)).json());
+    // The same person, with one right at a time: each sees and touches only the favourites of it.
+    const asUser = async (login: string, droits: string[]) => {
+      const userId = await t.createUser({
+        login,
+        password: PASSWORD,
+        droits,
+        restaurantIds: [chain.sites.paris],
+      });
+      return { userId, headers: await t.signIn(login, PASSWORD) };
+    };
+    const bi = await asUser('bi.seul', ['BI']);
+    const biSave = (body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/bo/favoris/save?id=${bi.userId}`,
+        headers: bi.headers,
+        payload: body,
+      });
+    const biList = async () =>
+      FavouritesAnswerSchema.parse(
+        (
+          await t.app.inject({ method: 'GET', url: `/api/bo/favoris?id=${bi.userId}`, headers: bi.headers })
+        ).json(),
+      ).favoris.map((f) => f.libelle);
+    expect((await biSave({ ...biView(), libelle: 'Ma vue' })).statusCode).toBe(200);
+    const refused = await biSave(reportFavourite);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('Forbidden');
+    expect(await biList()).toEqual(['Ma vue']);
+
+    // The analyst who holds both sees both; a report-only user sees only the report favourite and
+    // cannot replace nor remove a view (404, as for a favourite that is not theirs).
+    expect((await listed()).map((f) => f.libelle)).toEqual(
+      expect.arrayContaining(['Vue BI', 'Ventes du mois']),
+    );
+    await t.database.pool.query('UPDATE favourites SET user_id = $1 WHERE id = ANY($2::int[])', [
+      (await asUser('rapports.seul', ['RAPPORTS'])).userId,
+      [view.id, report.id],
+    ]);
+    const reports = await t.signIn('rapports.seul', PASSWORD);
+    const { rows } = await t.database.pool.query<{ user_id: number }>(
+      'SELECT user_id FROM favourites WHERE id = $1',
+      [view.id],
+    );
+    const reportsId = rows[0]!.user_id;
+    const reportsList = FavouritesAnswerSchema.parse(
+      (
+        await t.app.inject({ method: 'GET', url: `/api/bo/favoris?id=${reportsId}`, headers: reports })
+      ).json(),
+    ).favoris.map((f) => f.libelle);
+    expect(reportsList).toEqual(['Ventes du mois']);
+    const replaced = await t.app.inject({
+      method: 'POST',
+      url: `/api/bo/favoris/save?id=${reportsId}`,
+      headers: reports,
+      payload: { ...reportFavourite, id: view.id },
+    });
+    expect(replaced.statusCode).toBe(404);
+    const removed = await t.app.inject({
+      method: 'GET',
+      url: `/api/bo/favoris/remove?id=${reportsId}&favoriId=${view.id}`,
+      headers: reports,
+    });
+    expect(removed.statusCode).toBe(404);
+    const kept = await t.database.pool.query('SELECT 1 FROM favourites WHERE id = $1', [view.id]);
+    expect(kept.rowCount).toBe(1);
+  });
 });

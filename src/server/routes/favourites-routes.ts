@@ -44,7 +44,7 @@ export async function favouriteRoutes(app: FastifyInstance, options: { database:
     },
     async function getFavourites(request) {
       const session = ownSession(request, request.query.id);
-      return { favoris: await listFavourites(pool, session.userId) };
+      return { favoris: await listFavourites(pool, session.userId, session.droits) };
     },
   );
 
@@ -86,7 +86,7 @@ export async function favouriteRoutes(app: FastifyInstance, options: { database:
     async function removeUserFavourite(request) {
       const session = ownSession(request, request.query.id);
       const { favoriId } = request.query;
-      await removeFavourite(writeTx(request), session.userId, favoriId);
+      await removeFavourite(writeTx(request), session.userId, favoriId, session.droits);
       return { id: favoriId };
     },
   );
