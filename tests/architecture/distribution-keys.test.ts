@@ -48,9 +48,7 @@ const COORDINATOR_TABLES: Record<string, string> = {
  * distributed, which needs a migration (key (site_id, id)). Listed so the gap stays visible;
  * the test fails once the key includes site_id, so the entry is removed then.
  */
-const PENDING_DISTRIBUTION: Record<string, string> = {
-  data_loads: 'one row per sales load of a site; primary key (id) only',
-};
+const PENDING_DISTRIBUTION: Record<string, string> = {};
 
 /** drizzle-kit's own bookkeeping, if it ever lives in the public schema. */
 const IGNORED = new Set(['__drizzle_migrations']);

@@ -18,6 +18,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -60,7 +61,7 @@ export const reportEditions = pgTable(
 export const dataLoads = pgTable(
   'data_loads',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     siteId: integer('site_id').notNull(),
     /** `file:<name>` for an import, `demo` for the demo chain. */
     source: text('source').notNull(),
@@ -70,5 +71,10 @@ export const dataLoads = pgTable(
     tickets: integer('tickets').notNull(),
     loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('data_loads_site_idx').on(t.siteId, t.loadedAt)],
+  // Keyed by (site_id, id) so a distributed PostgreSQL can shard it by site like the sales
+  // (docs/operations/distributed-postgresql.md); ids stay unique from their sequence.
+  (t) => [
+    primaryKey({ name: 'data_loads_site_id_id_pk', columns: [t.siteId, t.id] }),
+    index('data_loads_site_idx').on(t.siteId, t.loadedAt),
+  ],
 );
