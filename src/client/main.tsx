@@ -4,8 +4,6 @@
  * their language with no flash of the login, and restores the persisted query cache (decision 0021).
  * The service worker registers after that.
  */
-// First: zod must know it may not evaluate code before any schema of ours is built or used.
-import './lib/zod-jitless.ts';
 import { type AnyRoute, RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -40,9 +40,18 @@ describe('index.html', () => {
     expect(splash).toMatch(/<img src="data:image\/svg\+xml,[^"]+" width="\d+" height="\d+" alt="" \/>/);
   });
 
-  it('has no inline script (CSP script-src self): only the module entry', () => {
+  it("has no inline script (CSP script-src self): zod's settings, then the module entry", () => {
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-    expect(scripts).toEqual(['<script type="module" src="/src/client/main.tsx">']);
+    expect(scripts).toEqual([
+      '<script defer src="/zod-config.js">',
+      '<script type="module" src="/src/client/main.tsx">',
+    ]);
+    // In the head: the build puts the module entry at the end of the head, and deferred scripts run
+    // in document order, so zod is jitless before any chunk builds a schema (e2e/csp.spec.ts).
+    expect(html.indexOf('/zod-config.js')).toBeLessThan(html.indexOf('</head>'));
+    const config = fs.readFileSync(path.join(ROOT, 'public', 'zod-config.js'), 'utf8');
+    expect(config).toContain('globalThis.__zod_globalConfig');
+    expect(config).toContain('jitless: true');
   });
 
   it('hides the splash on every first screen: each renders a <main> or the screen-load message', () => {
