@@ -72,7 +72,7 @@ describe('the rights of screens', () => {
     }
     expect(screenRequirement('/account')).toBe('session');
     // Favourites' screen shares the prefix's letters, not its rights.
-    expect(screenRequirement('/configFavoris')).toEqual({ anyOf: ['RAPPORTS'] });
+    expect(screenRequirement('/configFavoris')).toEqual({ anyOf: ['RAPPORTS', 'BI'] });
   });
 
   it('show "no access", not the not-found screen, to a user without CONFIGURATION on /config/users', async () => {
