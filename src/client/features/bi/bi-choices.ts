@@ -2,7 +2,6 @@
  * The explorer's choice (measure, two dimensions, comparison) and which options go with the rest
  * of it (contract/bi.ts measureAllowed, the server's own rule): the screen greys out the others.
  */
-import { z } from 'zod';
 import {
   BI_COMPARISONS,
   BI_DIMENSIONS,
@@ -11,7 +10,7 @@ import {
   type BiDimension,
   type BiMeasure,
   measureAllowed,
-} from '../../../contract/bi.ts';
+} from '../../../contract/bi-choices.ts';
 
 /** The explorer's choice; a dimension may be absent (null). */
 export interface ExploreChoice {
@@ -61,18 +60,32 @@ export interface ChoiceSearch {
   comparison?: BiComparison;
 }
 
-const ChoiceSearchSchema = z.object({
-  measure: z.enum(BI_MEASURES),
-  dimension1: z.enum(BI_DIMENSIONS).optional(),
-  dimension2: z.enum(BI_DIMENSIONS).optional(),
-  comparison: z.enum(BI_COMPARISONS).optional(),
-});
+/** `value` when it is one of `allowed`, else undefined. */
+function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
+  return allowed.find((a) => a === value);
+}
 
-/** The choice an address asks for, or nothing when it names none or one the explorer cannot answer. */
+/**
+ * The choice an address asks for, or nothing when it names none or one the explorer cannot
+ * answer (an unknown measure, dimension or comparison included). Plain checks, no zod: this runs
+ * in the route tree, which loads at start, before the login page (bench/bundle.ts budget).
+ */
 export function choiceSearch(search: Record<string, unknown>): ChoiceSearch {
-  const parsed = ChoiceSearchSchema.safeParse(search);
-  if (!parsed.success) return {};
-  return choiceAllowed(choiceOf(parsed.data)) ? parsed.data : {};
+  const measure = oneOf(BI_MEASURES, search.measure);
+  if (!measure) return {};
+  const parsed: ChoiceSearch = { measure };
+  for (const key of ['dimension1', 'dimension2'] as const) {
+    if (search[key] === undefined) continue;
+    const dimension = oneOf(BI_DIMENSIONS, search[key]);
+    if (!dimension) return {};
+    parsed[key] = dimension;
+  }
+  if (search.comparison !== undefined) {
+    const comparison = oneOf(BI_COMPARISONS, search.comparison);
+    if (!comparison) return {};
+    parsed.comparison = comparison;
+  }
+  return choiceAllowed(choiceOf(parsed)) ? parsed : {};
 }
 
 /** The choice of an address (its absent parts as in {@link DEFAULT_CHOICE}, no dimension when a measure is given). */
