@@ -9,32 +9,19 @@
  * countersigned. Lyon has no safe count.
  */
 import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { toWireDate } from '../../src/contract/dates.ts';
 import { createTestApp } from '../helpers/app.ts';
+import { openTestMailbox } from '../helpers/smtp.ts';
 import { PASSWORD, seedCounting } from '../server/counting/seed.ts';
 import { installDom } from './counting-dom.ts';
 
 /** Every message the SMTP server accepted. */
-export const received: ParsedMail[] = [];
 
-export const smtp = new SMTPServer({
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        callback();
-      })
-      .catch(callback);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+export const mailbox = await openTestMailbox();
+/** Every message the SMTP server accepted, in order. */
+export const received = mailbox.received;
 
-export const t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${smtpPort}` } });
+export const t = await createTestApp({ config: { smtpUrl: mailbox.url } });
 export const s = await seedCounting(t);
 export const today = toWireDate(new Date());
 export const yesterday = toWireDate(new Date(Date.now() - 86_400_000));
@@ -92,5 +79,5 @@ installDom(apiBase);
 /** Stops the server, the database and the SMTP server. */
 export async function closeAll(): Promise<void> {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 }

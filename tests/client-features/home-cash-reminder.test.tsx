@@ -5,7 +5,7 @@
  * confirming mails the site's directors once and tells MailEnvoye; nobody to mail is said in the
  * dialog, which keeps the role typed; offline the buttons are disabled and say why.
  */
-import { PASSWORD, received, smtp, t } from './home-reminder-api.ts';
+import { mailbox, PASSWORD, received, t } from './home-reminder-api.ts';
 import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
@@ -40,7 +40,7 @@ afterAll(async () => {
   await signOut();
   t.app.server.closeAllConnections();
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 });
 
 /** /home on 02/03/2026 (yesterday 01/03/2026), once the safe widget has answered. */

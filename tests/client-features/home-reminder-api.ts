@@ -8,33 +8,19 @@
  * Paris, English, with an e-mail address) who is reminded.
  */
 import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { createTestApp } from '../helpers/app.ts';
+import { openTestMailbox } from '../helpers/smtp.ts';
 import { seedChain } from '../server/fixtures.ts';
 import { seedHome } from '../server/home-fixtures.ts';
 import { installDom } from './counting-dom.ts';
 
 export const PASSWORD = 'Correct-Horse1';
+
+export const mailbox = await openTestMailbox();
 /** Every message the SMTP server accepted, in order. */
-export const received: ParsedMail[] = [];
+export const received = mailbox.received;
 
-export const smtp = new SMTPServer({
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        callback();
-      })
-      .catch(callback);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
-
-export const t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${smtpPort}` } });
+export const t = await createTestApp({ config: { smtpUrl: mailbox.url } });
 export const chain = await seedChain(t.database.pool);
 await seedHome(t.database.pool, chain);
 await t.createUser({

@@ -7,32 +7,19 @@
  * {@link OLD_PASSWORD}.
  */
 import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { createTestApp } from '../helpers/app.ts';
+import { openTestMailbox } from '../helpers/smtp.ts';
 import { installDom } from './counting-dom.ts';
 
 export const OLD_PASSWORD = 'Ancien-Mot2passe';
 
 /** Every message the SMTP server accepted. */
-export const received: ParsedMail[] = [];
 
-const smtp = new SMTPServer({
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        callback();
-      })
-      .catch(callback);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+export const mailbox = await openTestMailbox();
+/** Every message the SMTP server accepted, in order. */
+export const received = mailbox.received;
 
-export const t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${smtpPort}` } });
+export const t = await createTestApp({ config: { smtpUrl: mailbox.url } });
 export const marieId = await t.createUser({
   login: 'marie',
   password: OLD_PASSWORD,
@@ -57,5 +44,5 @@ export function lastLink(): { email: string; key: string } {
 /** Stops the server, the database and the SMTP server. */
 export async function closeAll(): Promise<void> {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 }

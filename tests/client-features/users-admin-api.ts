@@ -9,34 +9,21 @@
  * (RAPPORTS on Paris, profile `profile-gerant`, e-mail gerant@example.com).
  */
 import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../src/contract/api.ts';
 import { createTestApp } from '../helpers/app.ts';
+import { openTestMailbox } from '../helpers/smtp.ts';
 import { seedChain } from '../server/fixtures.ts';
 import { installDom } from './counting-dom.ts';
 
 export const PASSWORD = 'Comptoir-2026!';
 
 /** Every message the SMTP server accepted. */
-export const received: ParsedMail[] = [];
 
-const smtp = new SMTPServer({
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        callback();
-      })
-      .catch(callback);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+export const mailbox = await openTestMailbox();
+/** Every message the SMTP server accepted, in order. */
+export const received = mailbox.received;
 
-export const t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${smtpPort}` } });
+export const t = await createTestApp({ config: { smtpUrl: mailbox.url } });
 export const chain = await seedChain(t.database.pool);
 export const adminId = await t.createUser({
   login: 'admin',
@@ -71,5 +58,5 @@ export async function adminGet<T>(path: string): Promise<T> {
 /** Stops the server, the database and the SMTP server. */
 export async function closeAll(): Promise<void> {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 }

@@ -5,18 +5,18 @@
  * Idempotency-Key; the reminder needs COMPTAGE (the safe's reminder keeps needing COFFRE); a
  * terminal that is not the site's, or a site outside the scope, is refused and mails nobody.
  */
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { openTestMailbox, type TestMailbox } from '../helpers/smtp.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 
 const PASSWORD = 'Comptoir-2026!';
 const DAY = '2026-03-02';
 
-let smtp: SMTPServer;
+let mailbox: TestMailbox;
+/** What the SMTP server accepted since the current test began. */
 let received: ParsedMail[] = [];
 let t: TestApp;
 let chain: Chain;
@@ -25,22 +25,10 @@ const callers: Record<'counter' | 'safeOnly' | 'lyonCounter', { id: number; head
   {} as never;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  mailbox = await openTestMailbox();
+  received = mailbox.received;
   t = await createTestApp({
-    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Comptoir <caisses@example.com>' },
+    config: { smtpUrl: mailbox.url, mailFrom: 'Comptoir <caisses@example.com>' },
   });
   chain = await seedChain(t.database.pool);
   const { paris, lyon } = chain.sites;
@@ -70,10 +58,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 });
 beforeEach(() => {
-  received = [];
+  received.length = 0;
 });
 
 const to = (m: ParsedMail) =>
