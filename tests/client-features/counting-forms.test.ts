@@ -24,9 +24,9 @@ import {
   AWAITING_DAYS,
   awaitingPeriod,
   failureOutcome,
-  RequestKeys,
 } from '../../src/client/features/counting/safe-signatures.ts';
 import { ApiFailure } from '../../src/client/lib/http.ts';
+import { RequestKeys } from '../../src/client/lib/request-keys.ts';
 
 const NOW = '2026-11-22T14:32:00.000Z';
 
