@@ -24,7 +24,6 @@ import {
   AWAITING_DAYS,
   awaitingPeriod,
   failureOutcome,
-  RequestKeys,
 } from '../../src/client/features/counting/safe-signatures.ts';
 import { ApiFailure } from '../../src/client/lib/http.ts';
 
@@ -216,19 +215,6 @@ describe('manager receipt form', () => {
 });
 
 describe("the safe screen's online actions", () => {
-  it('send the same Idempotency-Key again for the same request until it is settled, a new one when it changes', () => {
-    const keys = new RequestKeys();
-    const first = keys.keyFor('countersign Paris 2026-11-22 chef');
-    expect(first).toMatch(/^[0-9a-f-]{36}$/);
-    // Sent again after a lost answer: the server replays the first answer, nothing is signed twice.
-    expect(keys.keyFor('countersign Paris 2026-11-22 chef')).toBe(first);
-    // Another manager typed: another request, another key (the old one would be refused as reused).
-    const other = keys.keyFor('countersign Paris 2026-11-22 lea');
-    expect(other).not.toBe(first);
-    keys.settle();
-    expect(keys.keyFor('countersign Paris 2026-11-22 lea')).not.toBe(other);
-  });
-
   it('list the counts waiting for a countersignature over the 31 days up to the chosen date', () => {
     expect(AWAITING_DAYS).toBe(31);
     expect(awaitingPeriod('2026-03-31')).toEqual({ dateDebut: '2026-03-01', dateFin: '2026-03-31' });

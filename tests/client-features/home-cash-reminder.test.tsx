@@ -19,6 +19,7 @@ import {
   inputLabelled,
   renderRoutedScreen,
   type Screen,
+  submitForm,
   typeInto,
   unmountScreen,
   waitUntil,
@@ -71,11 +72,7 @@ async function press(b: HTMLElement) {
   });
 }
 const form = () => document.querySelector<HTMLFormElement>('[data-testid="cash-reminder-form"]');
-async function submit() {
-  await act(async () => {
-    form()?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
-  });
-}
+const submit = () => submitForm('cash-reminder-form');
 /** The error shown at `field` (its FieldError among aria-describedby), or null. */
 function errorOf(field: HTMLElement): string | null {
   if (field.getAttribute('aria-invalid') !== 'true') return null;

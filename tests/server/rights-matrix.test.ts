@@ -10,12 +10,11 @@
  * COFFRE, RECUS or COMPTAGE, evenements RAPPORTS, BI or EVENEMENTS). So a route added to the table without its
  * right, without a registered route or without a sample fails here.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../src/contract/api.ts';
 import { API_RIGHTS, type ApiRoute, RIGHTS, type Requirement } from '../../src/contract/rights.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { openTestMailbox, type TestMailbox } from '../helpers/smtp.ts';
 import {
   type Caller,
   PASSWORD,
@@ -61,7 +60,7 @@ function expected(key: ApiRoute, sample: Sample, c: Case): Expected {
 describe('rights matrix: every route of the rights table × four callers', () => {
   let t: TestApp;
   let chain: Chain;
-  let smtp: SMTPServer;
+  let mailbox: TestMailbox;
   let admin: Caller;
   let nobody: Caller;
   /** Users holding a requirement's rights, by `<rights>@<site>`, created on first use. */
@@ -91,17 +90,8 @@ describe('rights matrix: every route of the rights table × four callers', () =>
   }
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        stream.resume();
-        stream.on('end', () => callback());
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await createTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}` } });
+    mailbox = await openTestMailbox();
+    t = await createTestApp({ config: { smtpUrl: mailbox.url } });
     chain = await seedChain(t.database.pool);
     await seedPayments(t.database.pool, chain.sites.paris);
     admin = await makeCaller('matrix-admin', [...RIGHTS], { allSites: true });
@@ -109,7 +99,7 @@ describe('rights matrix: every route of the rights table × four callers', () =>
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mailbox.close();
   });
 
   /** The caller of case `c` for a route needing `requirement`, and the site they own. */

@@ -4,43 +4,25 @@
  * loopback port and read with mailparser.
  */
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../../src/contract/api.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { openTestMailbox, type TestMailbox } from '../../helpers/smtp.ts';
 
 const PASSWORD = 'Ancien-Mot2passe';
 const NEW_PASSWORD = 'Nouveau-Mot2passe!';
 const PUBLIC_URL = 'https://comptoir.example.com/chaine';
 
-let smtp: SMTPServer;
-let received: ParsedMail[] = [];
-let refuse = false;
+let mailbox: TestMailbox;
 let t: TestApp;
 let marieId: number;
 let hansId: number;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          if (refuse) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  mailbox = await openTestMailbox();
   t = await createTestApp({
-    config: { smtpUrl: `smtp://127.0.0.1:${port}`, publicUrl: PUBLIC_URL, distribution: 'Chaîne Test' },
+    config: { smtpUrl: mailbox.url, publicUrl: PUBLIC_URL, distribution: 'Chaîne Test' },
   });
   marieId = await t.createUser({ login: 'marie', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
   hansId = await t.createUser({
@@ -56,11 +38,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 });
 beforeEach(() => {
-  received = [];
-  refuse = false;
+  mailbox.reset();
 });
 
 const PUBLIC = { [CLIENT_HEADER]: CLIENT_HEADER_VALUE };
@@ -83,8 +64,8 @@ function reinit(fields: { email: string; resetPasswordKey: string; password: str
 
 /** The link of the one mail received, and its e-mail and key. */
 function receivedLink(): { link: URL; email: string; key: string } {
-  expect(received).toHaveLength(1);
-  const match = /https?:\/\/\S+/.exec(received[0]!.text ?? '');
+  expect(mailbox.received).toHaveLength(1);
+  const match = /https?:\/\/\S+/.exec(mailbox.received[0]!.text ?? '');
   expect(match).not.toBeNull();
   const link = new URL(match![0]);
   return { link, email: link.searchParams.get('email')!, key: link.searchParams.get('key')! };
@@ -92,7 +73,7 @@ function receivedLink(): { link: URL; email: string; key: string } {
 
 /** Asks a link for `user` and answers its e-mail and key. */
 async function linkFor(user: string): Promise<{ email: string; key: string }> {
-  received = [];
+  mailbox.received.length = 0;
   const res = await sendMail(user);
   expect(res.statusCode).toBe(200);
   return receivedLink();
@@ -107,7 +88,7 @@ describe('reinit/sendReinitMail', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 'seeUrMail' });
     const { link, email, key } = receivedLink();
-    const mail = received[0]!;
+    const mail = mailbox.received[0]!;
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : null).toBe(
       'Marie.Dupont@example.com',
     );
@@ -130,7 +111,7 @@ describe('reinit/sendReinitMail', () => {
   it('finds the user by e-mail address whatever its case, and writes in their language', async () => {
     const res = await sendMail('HANS@example.DE');
     expect(res.statusCode).toBe(200);
-    const mail = received[0]!;
+    const mail = mailbox.received[0]!;
     expect(mail.subject).toBe('Chaîne Test — Passwort zurücksetzen');
     expect(mail.text).toContain('Hallo hans');
     expect(receivedLink().email).toBe('hans@example.de');
@@ -142,12 +123,12 @@ describe('reinit/sendReinitMail', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ code: 'userNull' });
     }
-    expect(received).toEqual([]);
+    expect(mailbox.received).toEqual([]);
   });
 
   it('answers 502 ErreurEnvoiMail when the mail server refuses, and keeps no key', async () => {
     const before = await t.database.pool.query('SELECT count(*)::int AS n FROM password_resets');
-    refuse = true;
+    mailbox.refuse(true);
     const res = await sendMail('marie');
     expect(res.statusCode).toBe(502);
     expect(res.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
@@ -162,7 +143,7 @@ describe('reinit/sendReinitMail', () => {
       headers: PUBLIC,
     });
     expect(res.statusCode).toBe(404);
-    expect(received).toEqual([]);
+    expect(mailbox.received).toEqual([]);
   });
 });
 

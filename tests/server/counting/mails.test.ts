@@ -1,21 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SafeCount } from '../../../src/contract/counting.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { openTestMailbox, type TestMailbox } from '../../helpers/smtp.ts';
 import { pdfText } from './pdf-text.ts';
 import { DAY, PASSWORD, seedCounting } from './seed.ts';
 
 /** A real SMTP server on a free loopback port, keeping every message it accepts. */
-let smtp: SMTPServer;
-let port: number;
-let received: ParsedMail[] = [];
-/** When set, the server refuses every message with this SMTP reply. */
-let refuse = false;
-/** Addresses the server refuses (550), the others being accepted. */
-let refuseTo = new Set<string>();
+let mailbox: TestMailbox;
+/** What it accepted (empty at the start of each test). */
+let received: ParsedMail[];
 
 let t: TestApp;
 let s: Awaited<ReturnType<typeof seedCounting>>;
@@ -23,26 +18,11 @@ let paris: number;
 let countId: number;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          const refused = session.envelope.rcptTo.some((r) => refuseTo.has(r.address));
-          if (refuse || refused)
-            return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  port = (smtp.server.address() as AddressInfo).port;
+  mailbox = await openTestMailbox();
+  received = mailbox.received;
 
   t = await createTestApp({
-    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Comptoir <coffre@example.com>' },
+    config: { smtpUrl: mailbox.url, mailFrom: 'Comptoir <coffre@example.com>' },
   });
   s = await seedCounting(t);
   paris = s.chain.sites.paris;
@@ -78,12 +58,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 });
 beforeEach(() => {
-  received = [];
-  refuse = false;
-  refuseTo = new Set();
+  mailbox.reset();
 });
 
 const to = (m: ParsedMail) =>
@@ -191,14 +169,14 @@ describe('e-mails of the safe count', () => {
   });
 
   it('after one recipient was refused, a repeat of the key mails only the one not yet reached', async () => {
-    refuseTo = new Set(['dir-de@example.com']);
+    mailbox.refuse(['dir-de@example.com']);
     const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
     const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-06`;
     const first = await t.app.inject({ url, headers });
     expect(first.statusCode).toBe(502);
     expect(first.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
     expect(received.flatMap(to)).toEqual(['dir-fr@example.com']);
-    refuseTo = new Set();
+    mailbox.refuse(false);
     const again = await t.app.inject({ url, headers });
     expect(again.statusCode).toBe(200);
     expect(received.flatMap(to)).toEqual(['dir-fr@example.com', 'dir-de@example.com']);
@@ -237,7 +215,7 @@ describe('e-mails of the safe count', () => {
   }, 60_000);
 
   it('an SMTP refusal answers ErreurEnvoiMail', async () => {
-    refuse = true;
+    mailbox.refuse(true);
     const res = await t.app.inject({
       url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-03`,
       headers: s.manager.headers,

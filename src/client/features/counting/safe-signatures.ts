@@ -8,20 +8,19 @@
  * on the device, and refused with nobody left to type it again; an e-mail "sent" offline would
  * be a lie. So they need the network: offline, they fail at once with `Network Error` and the
  * screen keeps what was typed. They still carry an Idempotency-Key (one per distinct request,
- * {@link RequestKeys}), so sending again after a lost answer never countersigns or mails twice.
+ * lib/request-keys.ts), so sending again after a lost answer never countersigns or mails twice.
  */
 import { subDays } from 'date-fns/subDays';
 import {
   type CountersignBody,
   OkAnswerSchema,
-  IDEMPOTENCY_KEY_HEADER,
   type MailAnswer,
   MailAnswerSchema,
   type SafeCount,
   SafeCountSchema,
 } from '../../../contract/counting.ts';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
-import { ApiFailure, http, type SearchParams, toApiFailure, toSearchParams } from '../../lib/http.ts';
+import { type FailureOutcome, keyedFailure, sendKeyed } from '../../lib/request-keys.ts';
 
 /** Days back from the chosen fiscal date that the "waiting for countersignature" list covers. */
 export const AWAITING_DAYS = 31;
@@ -30,59 +29,6 @@ export const AWAITING_DAYS = 31;
 export function awaitingPeriod(dateFin: string): { dateDebut: string; dateFin: string } {
   const end = parseWireDate(dateFin) ?? new Date();
   return { dateDebut: toWireDate(subDays(end, AWAITING_DAYS - 1)), dateFin: toWireDate(end) };
-}
-
-/**
- * Idempotency-Keys of a screen's online actions: the same key while the request is the same (a
- * resend after a lost answer replays the first answer), a new one once it changed or was
- * {@link RequestKeys.settle}d (a definite answer came back).
- */
-export class RequestKeys {
-  #last: { fingerprint: string; key: string } | null = null;
-
-  /** The key of the request described by `fingerprint` (any text that changes with the request). */
-  keyFor(fingerprint: string): string {
-    if (this.#last?.fingerprint !== fingerprint) this.#last = { fingerprint, key: crypto.randomUUID() };
-    return this.#last.key;
-  }
-
-  /** Forgets the key: the next request gets a new one. */
-  settle(): void {
-    this.#last = null;
-  }
-}
-
-/** True when the failure means "no network" (offline, server unreachable), so a retry may succeed. */
-export function isOffline(error: unknown): boolean {
-  return error instanceof ApiFailure && error.code === 'Network Error';
-}
-
-/** Refuses at once, as `Network Error`, when the device knows it is offline. */
-function requireOnline(): void {
-  if (globalThis.navigator?.onLine === false) throw new ApiFailure('Network Error', null);
-}
-
-/** An online write with its Idempotency-Key (and a JSON body if given); resolves to the parsed JSON answer. */
-async function keyedCall<T>(
-  method: 'get' | 'post',
-  path: string,
-  params: SearchParams,
-  key: string,
-  parse: (body: unknown) => T,
-  json?: unknown,
-): Promise<T> {
-  requireOnline();
-  try {
-    const body = await http(path, {
-      method,
-      searchParams: toSearchParams(params),
-      headers: { [IDEMPOTENCY_KEY_HEADER]: key },
-      ...(json === undefined ? {} : { json }),
-    }).json<unknown>();
-    return parse(body);
-  } catch (e) {
-    throw toApiFailure(e);
-  }
 }
 
 /** A countersignature as typed: the latest safe count of `site` on `dateFiscale`, by manager `managerName`. */
@@ -110,14 +56,14 @@ export function countersign(userId: number, input: CountersignInput, key: string
     managerCode: input.managerCode,
     commentaire: input.commentaire,
   };
-  return keyedCall(
-    'post',
-    'fluxfin/contre_signe',
-    { restaurantId: input.site, id: userId, datefiscale: input.dateFiscale },
+  return sendKeyed({
+    method: 'post',
+    path: 'fluxfin/contre_signe',
+    params: { restaurantId: input.site, id: userId, datefiscale: input.dateFiscale },
     key,
-    (answer) => SafeCountSchema.parse(answer),
-    body,
-  );
+    parse: (answer) => SafeCountSchema.parse(answer),
+    json: body,
+  });
 }
 
 /**
@@ -126,8 +72,13 @@ export function countersign(userId: number, input: CountersignInput, key: string
  * @throws ApiFailure — 400 BadRequest (not 4 to 6 digits), `Network Error` offline.
  */
 export async function setOwnManagerCode(userId: number, code: string, key: string): Promise<void> {
-  await keyedCall('post', 'bo/setContreCode', { id: userId }, key, (body) => OkAnswerSchema.parse(body), {
-    contreCode: code,
+  await sendKeyed({
+    method: 'post',
+    path: 'bo/setContreCode',
+    params: { id: userId },
+    key,
+    parse: (body) => OkAnswerSchema.parse(body),
+    json: { contreCode: code },
   });
 }
 
@@ -149,13 +100,13 @@ export function mailReceipt(
 ): Promise<MailAnswer> {
   const login = to.login.trim();
   const role = to.role.trim();
-  return keyedCall(
-    'get',
-    'bo/home/envoieMail',
-    { idRecu: countId, site, utilisateur: login || undefined, role: login ? undefined : role },
+  return sendKeyed({
+    method: 'get',
+    path: 'bo/home/envoieMail',
+    params: { idRecu: countId, site, utilisateur: login || undefined, role: login ? undefined : role },
     key,
-    (body) => MailAnswerSchema.parse(body),
-  );
+    parse: (body) => MailAnswerSchema.parse(body),
+  });
 }
 
 /**
@@ -170,26 +121,13 @@ export function mailMissingCount(
   role: string,
   key: string,
 ): Promise<MailAnswer> {
-  return keyedCall(
-    'get',
-    'bo/home/envoieMailManquant',
-    { role: role.trim(), id: userId, site, datefiscale: dateFiscale },
+  return sendKeyed({
+    method: 'get',
+    path: 'bo/home/envoieMailManquant',
+    params: { role: role.trim(), id: userId, site, datefiscale: dateFiscale },
     key,
-    (body) => MailAnswerSchema.parse(body),
-  );
-}
-
-/** What a failed online action shows, and whether its Idempotency-Key may be dropped. */
-export interface FailureOutcome {
-  /** Message id to show in the dialog. */
-  messageId: string;
-  /**
-   * True for a definite refusal (a 4xx): nothing happened, the next try is a new request with a
-   * new key. False when the server may have acted (network failure, 5xx, still in progress: a
-   * signature committed before its answer was lost, some recipients already mailed), so the next
-   * try must reuse the key and the server replays or completes instead of acting twice.
-   */
-  settle: boolean;
+    parse: (body) => MailAnswerSchema.parse(body),
+  });
 }
 
 /**
@@ -201,10 +139,9 @@ export function failureOutcome(
   offlineMessageId: string,
   messages: Record<string, string> = {},
 ): FailureOutcome {
-  if (isOffline(error)) return { messageId: offlineMessageId, settle: false };
-  if (!(error instanceof ApiFailure)) return { messageId: 'app.unexpectedError', settle: false };
-  if (error.code === 'IdempotencyKeyInProgress')
-    return { messageId: 'counting.online.inProgress', settle: false };
-  const messageId = messages[error.code] ?? `error.${error.code}`;
-  return { messageId, settle: error.status !== null && error.status < 500 };
+  return keyedFailure(error, {
+    offline: offlineMessageId,
+    unexpected: 'app.unexpectedError',
+    byCode: { ...messages, IdempotencyKeyInProgress: 'counting.online.inProgress' },
+  });
 }

@@ -6,7 +6,7 @@
  */
 import type { BiFavouriteView, Favourite } from '../../../contract/favourites.ts';
 import { notify } from '../../lib/notifications.ts';
-import { selection } from '../../selection/selection-state.ts';
+import { type SelectionState, selection } from '../../selection/selection-state.ts';
 import { visibleSites } from '../../selection/site-scope.ts';
 import { useReferenceData } from '../../selection/use-reference-data.ts';
 import { dispatchFavouriteMode } from './favourite-mode.ts';
@@ -28,6 +28,22 @@ export type BiApplyResult =
   | { applied: false }
   | { applied: true; droppedSites: number; view: BiFavouriteView };
 
+/** A favourite read against the user's sites and groups (favourite-selection.ts): refused, or what it selects. */
+type Outcome = { ok: true; selection: Partial<SelectionState> } | { ok: false; code: string };
+
+/**
+ * The core both kinds of favourite share: a refusal is notified (null back); an outcome fills
+ * the selection with what it chose and is handed back for its kind's own result.
+ */
+function fillSelection<O extends Outcome>(outcome: O): Extract<O, { ok: true }> | null {
+  if (!outcome.ok) {
+    notify.error(outcome.code);
+    return null;
+  }
+  Object.assign(selection, outcome.selection);
+  return outcome as Extract<O, { ok: true }>;
+}
+
 /**
  * `apply(favourite)` fills the selection and says what it did; `applyBi` does so for a BI
  * favourite; `ready` is false until the user's sites are known (applying earlier would drop
@@ -39,30 +55,19 @@ export function useApplyFavourite(): {
   applyBi: (favourite: Favourite & { bi: BiFavouriteView }) => BiApplyResult;
 } {
   const ref = useReferenceData();
+  /** The sites and groups the user sees now, as favourite-selection.ts takes them. */
+  const scope = (): [number[], number[]] => [
+    visibleSites(ref.sites).map((s) => s.restaurantId),
+    ref.groups.map((g) => g.id),
+  ];
   const applyBi = (favourite: Favourite & { bi: BiFavouriteView }): BiApplyResult => {
-    const outcome = biSelectionFromFavourite(
-      favourite,
-      visibleSites(ref.sites).map((s) => s.restaurantId),
-      ref.groups.map((g) => g.id),
-    );
-    if (!outcome.ok) {
-      notify.error(outcome.code);
-      return { applied: false };
-    }
-    Object.assign(selection, outcome.selection);
+    const outcome = fillSelection(biSelectionFromFavourite(favourite, ...scope()));
+    if (!outcome) return { applied: false };
     return { applied: true, droppedSites: outcome.droppedSites, view: outcome.view };
   };
   const apply = (favourite: Favourite): ApplyResult => {
-    const outcome = selectionFromFavourite(
-      favourite,
-      visibleSites(ref.sites).map((s) => s.restaurantId),
-      ref.groups.map((g) => g.id),
-    );
-    if (!outcome.ok) {
-      notify.error(outcome.code);
-      return { applied: false };
-    }
-    Object.assign(selection, outcome.selection);
+    const outcome = fillSelection(selectionFromFavourite(favourite, ...scope()));
+    if (!outcome) return { applied: false };
     dispatchFavouriteMode({ type: 'select', id: favourite.id });
     return { applied: true, droppedSites: outcome.droppedSites };
   };

@@ -15,9 +15,10 @@ import { notify } from '../../../lib/notifications.ts';
 import { TextField } from '../../../ui/text-field.tsx';
 import { CommentField } from './counting-shell.tsx';
 import { ManagerCodeField } from './manager-code-field.tsx';
-import { OnlineDialogForm, useProblemText } from './online-dialog-form.tsx';
+import { OnlineDialogForm, useProblemText } from '../../../ui/online-dialog-form.tsx';
 import { safeQueries } from '../counting-queries.ts';
-import { countersign, failureOutcome, RequestKeys } from '../safe-signatures.ts';
+import { RequestKeys } from '../../../lib/request-keys.ts';
+import { countersign, failureOutcome } from '../safe-signatures.ts';
 
 /** The count to countersign: the latest of `site` on `dateFiscale`; `libelle` names the site. */
 export interface CountersignTarget {

@@ -10,14 +10,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { formatDate } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { TextField } from '../../../ui/text-field.tsx';
-import { OnlineDialogForm } from './online-dialog-form.tsx';
-import {
-  failureOutcome,
-  mailMissingCount,
-  mailReceipt,
-  type MailRecipients,
-  RequestKeys,
-} from '../safe-signatures.ts';
+import { OnlineDialogForm } from '../../../ui/online-dialog-form.tsx';
+import { RequestKeys } from '../../../lib/request-keys.ts';
+import { failureOutcome, mailMissingCount, mailReceipt, type MailRecipients } from '../safe-signatures.ts';
 
 /** What to mail: a count's receipt, or the news that a day's count is missing. */
 export type MailRequest =

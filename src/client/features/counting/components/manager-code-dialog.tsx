@@ -8,8 +8,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ManagerCodeSchema } from '../../../../contract/counting.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { ManagerCodeField } from './manager-code-field.tsx';
-import { OnlineDialogForm } from './online-dialog-form.tsx';
-import { failureOutcome, RequestKeys, setOwnManagerCode } from '../safe-signatures.ts';
+import { OnlineDialogForm } from '../../../ui/online-dialog-form.tsx';
+import { RequestKeys } from '../../../lib/request-keys.ts';
+import { failureOutcome, setOwnManagerCode } from '../safe-signatures.ts';
 
 export function ManagerCodeDialog({
   userId,

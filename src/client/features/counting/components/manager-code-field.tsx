@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { TextField } from '../../../ui/text-field.tsx';
-import { useProblemText } from './online-dialog-form.tsx';
+import { useProblemText } from '../../../ui/online-dialog-form.tsx';
 
 export function ManagerCodeField({
   label,

@@ -11,12 +11,11 @@ import { useSnapshot } from 'valtio';
 import { formatDate } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
-import { useOnline } from '../../../lib/use-online.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { RequestKeys } from '../../../lib/request-keys.ts';
+import { RequiredLabel } from '../../../ui/form.tsx';
+import { OnlineDialogForm } from '../../../ui/online-dialog-form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { ReminderKey, reminderFailure, remindMissingCashCount } from '../cash-count-reminder.ts';
+import { reminderFailure, reminderFingerprint, remindMissingCashCount } from '../cash-count-reminder.ts';
 
 /** A terminal of a site not counted on a fiscal date. */
 export interface MissingTerminal {
@@ -34,7 +33,7 @@ function useReminderForm(onSent: () => void) {
   const [roleMissing, setRoleMissing] = useState<object | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [key] = useState(() => new ReminderKey());
+  const [keys] = useState(() => new RequestKeys());
   async function send(terminal: MissingTerminal) {
     if (!user) return;
     if (!role.trim()) {
@@ -53,13 +52,13 @@ function useReminderForm(onSent: () => void) {
       role,
     };
     try {
-      await remindMissingCashCount(reminder, key.for(reminder));
-      key.settle();
+      await remindMissingCashCount(reminder, keys.keyFor(reminderFingerprint(reminder)));
+      keys.settle();
       notify.success('MailEnvoye');
       onSent();
     } catch (e) {
       const outcome = reminderFailure(e);
-      if (outcome.settle) key.settle();
+      if (outcome.settle) keys.settle();
       setProblem(outcome.messageId);
     } finally {
       setBusy(false);
@@ -78,7 +77,6 @@ export function CashCountReminderDialog({
 }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
-  const online = useOnline();
   const form = useReminderForm(onClose);
   const values = terminal
     ? { site: terminal.libelle, caisse: String(terminal.caisse), date: formatDate(terminal.dateFiscale) }
@@ -88,49 +86,34 @@ export function CashCountReminderDialog({
     onClose();
   };
   return (
-    <Dialog
+    <OnlineDialogForm
       title={t('home.cash.remindTitle', values)}
       isOpen={terminal !== null}
-      onOpenChange={(open) => {
-        if (!open) close();
+      onClose={close}
+      onSubmit={() => {
+        if (terminal) void form.send(terminal);
       }}
+      testId="cash-reminder-form"
+      intro={<p>{t('home.cash.remindQuestion', values)}</p>}
+      offlineNoticeId="home.cash.remindOffline"
+      offlineDisablesSubmit
+      problemId={form.problem}
+      unknownProblemId="home.cash.remindFailed"
+      refusal={form.roleMissing}
+      submitLabelId="home.cash.remindSend"
+      cancelLabelId="home.cash.remindCancel"
+      busy={form.busy}
     >
-      <ValidatedForm
-        className="home-reminder"
-        data-testid="cash-reminder-form"
-        onSubmit={() => {
-          if (terminal && online) void form.send(terminal);
-        }}
-        refusal={form.roleMissing}
-      >
-        <p>{t('home.cash.remindQuestion', values)}</p>
-        {online ? null : (
-          <p className="home-reminder__offline" role="status">
-            {t('home.cash.remindOffline')}
-          </p>
-        )}
-        <TextField
-          label={<RequiredLabel label={t('home.cash.remindRole')} mark={t('home.required')} />}
-          description={t('home.cash.remindRoleHint')}
-          value={form.role}
-          onChange={form.setRole}
-          isRequired
-          isInvalid={form.roleMissing !== null && !form.role.trim()}
-          errorMessage={t('home.cash.remindRoleRequired')}
-          autoComplete="off"
-        />
-        {form.problem ? (
-          <p className="home-reminder__problem" role="alert">
-            {form.problem in intl.messages ? t(form.problem) : t('home.cash.remindFailed')}
-          </p>
-        ) : null}
-        <div className="home-reminder__actions">
-          <Button onPress={close}>{t('home.cash.remindCancel')}</Button>
-          <Button type="submit" variant="primary" isDisabled={form.busy || !online}>
-            {t('home.cash.remindSend')}
-          </Button>
-        </div>
-      </ValidatedForm>
-    </Dialog>
+      <TextField
+        label={<RequiredLabel label={t('home.cash.remindRole')} mark={t('home.required')} />}
+        description={t('home.cash.remindRoleHint')}
+        value={form.role}
+        onChange={form.setRole}
+        isRequired
+        isInvalid={form.roleMissing !== null && !form.role.trim()}
+        errorMessage={t('home.cash.remindRoleRequired')}
+        autoComplete="off"
+      />
+    </OnlineDialogForm>
   );
 }
