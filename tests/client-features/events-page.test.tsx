@@ -23,7 +23,16 @@ import {
 } from '../../src/client/selection/selection-state.ts';
 import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
 import { setDeviceOnline } from './counting-dom.ts';
-import { inputLabelled, renderScreen, type Screen, typeInto, unmountScreen, waitUntil } from './support.tsx';
+import {
+  buttonNamed,
+  inputLabelled,
+  press,
+  renderScreen,
+  type Screen,
+  typeInto,
+  unmountScreen,
+  waitUntil,
+} from './support.tsx';
 
 const PASSWORD = 'Comptoir-2026!';
 const TODAY = toWireDate(new Date());
@@ -39,18 +48,6 @@ const storedNames = async () =>
     await t.database.pool.query<{ designation: string }>('SELECT designation FROM local_events ORDER BY 1')
   ).rows.map((r) => r.designation);
 
-function buttonNamed(scope: ParentNode, name: string): HTMLElement {
-  const found = [...scope.querySelectorAll<HTMLElement>('button, [role="button"]')].find(
-    (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name,
-  );
-  if (!found) throw new Error(`no button named ${name}`);
-  return found;
-}
-async function press(button: HTMLElement) {
-  await act(async () => {
-    button.click();
-  });
-}
 /** Waits until the button named `name` is enabled (the user's sites loaded), presses it, waits for the form. */
 async function pressForForm(name: string) {
   const enabled = () => {

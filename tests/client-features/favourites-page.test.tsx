@@ -20,6 +20,8 @@ import { clearNotifications, notifications } from '../../src/client/lib/notifica
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { FAMILY_CHOICES } from './favourite-fixtures.ts';
 import {
+  buttonNamed,
+  press,
   type RoutedScreen,
   renderRoutedScreen,
   seedReferenceData,
@@ -90,19 +92,6 @@ let screen: RoutedScreen;
 const nb = (text: string) => text.replaceAll('« ', '«\u00a0').replaceAll(' »', '\u00a0»');
 const body = () => document.body;
 const rows = () => [...screen.container.querySelectorAll<HTMLElement>('.fav-item')];
-function buttonNamed(scope: ParentNode, name: string | RegExp): HTMLButtonElement {
-  const found = [...scope.querySelectorAll<HTMLButtonElement>('button')].find((b) => {
-    const label = b.getAttribute('aria-label') ?? b.textContent ?? '';
-    return typeof name === 'string' ? label === name : name.test(label);
-  });
-  if (!found) throw new Error(`no button named ${String(name)}`);
-  return found;
-}
-async function press(button: HTMLButtonElement) {
-  await act(async () => {
-    button.click();
-  });
-}
 
 beforeEach(async () => {
   resetSelection();
@@ -162,7 +151,7 @@ describe('/configFavoris', () => {
     expect(form?.querySelector('dl')?.textContent).toBe(
       'RapportVentesSitesAnnecy LacPériodeMois précédentFormatPDF',
     );
-    expect(buttonNamed(screen.container, 'Nouveau favori').disabled).toBe(true);
+    expect(buttonNamed(screen.container, 'Nouveau favori').hasAttribute('disabled')).toBe(true);
     await press(buttonNamed(form!, 'Annuler'));
     expect(screen.container.querySelector('.fav-new')).toBeNull();
     expect(favouriteMode.newMode).toBe(false);

@@ -6,7 +6,6 @@
  * dialog, which keeps the role typed; offline the buttons are disabled and say why.
  */
 import { mailbox, PASSWORD, received, t } from './home-reminder-api.ts';
-import { act } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
@@ -17,6 +16,7 @@ import { resetSelection } from '../../src/client/selection/selection-state.ts';
 import { setDeviceOnline } from './counting-dom.ts';
 import {
   inputLabelled,
+  press,
   renderRoutedScreen,
   type Screen,
   submitForm,
@@ -65,11 +65,6 @@ function button(scope: ParentNode, name: string): HTMLElement {
   );
   if (!found) throw new Error(`no button named ${name}`);
   return found;
-}
-async function press(b: HTMLElement) {
-  await act(async () => {
-    b.click();
-  });
 }
 const form = () => document.querySelector<HTMLFormElement>('[data-testid="cash-reminder-form"]');
 const submit = () => submitForm('cash-reminder-form');

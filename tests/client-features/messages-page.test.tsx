@@ -12,7 +12,7 @@ import { MessagesPage } from '../../src/client/features/messages/components/mess
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { signIn } from '../../src/client/lib/session.ts';
-import { renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
+import { buttonNamed, press, renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
 
 const PASSWORD = 'Comptoir-2026!';
 let screen: Screen;
@@ -24,18 +24,6 @@ const form = () => document.querySelector<HTMLFormElement>('[data-testid="messag
 const listed = () => [...page().querySelectorAll<HTMLElement>('.msg-item')];
 const successes = () => notifications.items.filter((n) => n.kind === 'success').map((n) => n.code);
 
-function buttonNamed(scope: ParentNode, name: string): HTMLButtonElement {
-  const found = [...scope.querySelectorAll<HTMLButtonElement>('button')].find(
-    (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name,
-  );
-  if (!found) throw new Error(`no button named ${name}`);
-  return found;
-}
-async function press(button: HTMLElement) {
-  await act(async () => {
-    button.click();
-  });
-}
 /** The input or text area of the label in `scope` whose text starts with `text`. */
 function fieldLabelled(text: string, scope: ParentNode = document): HTMLInputElement | HTMLTextAreaElement {
   const label = [...scope.querySelectorAll('label')].find((l) => l.textContent?.startsWith(text));

@@ -192,3 +192,23 @@ export async function submitForm(testId: string): Promise<void> {
     form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
   });
 }
+
+/**
+ * The button (or `role="button"` element) in `scope` whose accessible name — its `aria-label`,
+ * else its trimmed text — is `name` (or matches it). Throws "no button named …" when there is none.
+ */
+export function buttonNamed(scope: ParentNode, name: string | RegExp): HTMLElement {
+  const found = [...scope.querySelectorAll<HTMLElement>('button, [role="button"]')].find((b) => {
+    const label = b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '';
+    return typeof name === 'string' ? label === name : name.test(label);
+  });
+  if (!found) throw new Error(`no button named ${String(name)}`);
+  return found;
+}
+
+/** Clicks `element` inside act, so React has handled the press when it resolves. */
+export async function press(element: HTMLElement): Promise<void> {
+  await act(async () => {
+    element.click();
+  });
+}
