@@ -57,4 +57,24 @@ describe('site picker', () => {
     expect(selection.restaurantIds).toEqual([1]);
     expect(container.querySelector('.sel-picker__summary')?.textContent).toBe('Lyon Bellecour');
   });
+
+  it('builds its list of sites only while open (decision 0026), and keeps the search across folding', async () => {
+    const trigger = () => container.querySelector<HTMLButtonElement>('.sel-picker__trigger')!;
+    expect(trigger().getAttribute('aria-expanded')).toBe('false');
+    expect(container.querySelector('[role="listbox"], [role="option"], input')).toBeNull();
+    await act(async () => trigger().click());
+    expect(container.querySelectorAll('[role="option"]')).toHaveLength(2);
+    const search = container.querySelector<HTMLInputElement>('.sel-search__input')!;
+    await act(async () => {
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      setValue.call(search, 'lyon');
+      search.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect(container.querySelectorAll('[role="option"]')).toHaveLength(1);
+    await act(async () => trigger().click());
+    expect(container.querySelector('[role="option"]')).toBeNull();
+    await act(async () => trigger().click());
+    expect(container.querySelector<HTMLInputElement>('.sel-search__input')?.value).toBe('lyon');
+    expect(container.querySelectorAll('[role="option"]')).toHaveLength(1);
+  });
 });

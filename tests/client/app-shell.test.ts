@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import de from '../../i18n/de.json';
 import en from '../../i18n/en.json';
 import fr from '../../i18n/fr.json';
-import { firstScreenPreload, precompiledCatalogues } from '../../vite.config.ts';
+import { firstScreenPreload, precompiledCatalogues, preloadedDependencies } from '../../vite.config.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const html = fs.readFileSync(path.join(ROOT, 'index.html'), 'utf8');
@@ -125,6 +125,27 @@ describe('the first screen preload (vite.config.ts)', () => {
     expect(() => htmlHandler(firstScreenPreload())(entryHtml, withoutLogin)).toThrow(
       /first screen's preload/,
     );
+  });
+});
+
+describe("a dynamic import's preloaded dependencies (vite.config.ts)", () => {
+  const deps = ['assets/home-a.css', 'assets/zod-b.js', 'assets/table-c.css', 'assets/react-aria-d.js'];
+
+  it('are only its style sheets: the browser fetches its modules itself, without ~100 <link>s appended at start', () => {
+    expect(preloadedDependencies('assets/home-e.js', deps, { hostType: 'js' })).toEqual([
+      'assets/home-a.css',
+      'assets/table-c.css',
+    ]);
+  });
+
+  it("leave index.html's modulepreload links as the build makes them", () => {
+    expect(preloadedDependencies('assets/index-f.js', deps, { hostType: 'html' })).toEqual(deps);
+  });
+
+  it('are wired into the build', async () => {
+    const { default: config } = await import('../../vite.config.ts');
+    const modulePreload = (config as { build?: { modulePreload?: unknown } }).build?.modulePreload;
+    expect(modulePreload).toEqual({ resolveDependencies: preloadedDependencies });
   });
 });
 

@@ -13,6 +13,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
 import { AppMark } from '../../app/app-mark.tsx';
+import { useDeferredMount } from '../../app/deferred-mount.ts';
 import { DistributionChip } from '../../app/distribution-chip.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { inHeaderTools } from '../../app/nav-groups.ts';
@@ -75,7 +76,10 @@ export function AuthedLayout() {
     if (token) void loadReferenceData();
   }, [token]);
 
-  if (!user) return null;
+  // Nothing at mount, then the layout and its screen in a deferred render that yields to the
+  // browser (app/deferred-mount.ts); meanwhile index.html's splash stays, so nothing shifts.
+  const mounted = useDeferredMount();
+  if (!user || !mounted) return null;
   const rights = user.droits;
   const canOpen = allowed(screenRequirement(pathname), rights);
   const navEntries = NAV.filter((n) => allowed(screenRequirement(n.to), rights));

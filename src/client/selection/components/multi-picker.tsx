@@ -120,8 +120,14 @@ export function MultiPicker(props: MultiPickerProps) {
               </span>
             </AriaButton>
           </Heading>
+          {/*
+            The panel's content exists only while expanded: a collapsed panel is display: none (out of the
+            accessibility tree and of find-in-page), and its listbox of every site, built through
+            react-aria's collection, was most of the pickers' cost in each render of /home (decision
+            0026). The search text lives above, so it survives folding.
+          */}
           <DisclosurePanel className="sel-picker__panel">
-            {total === 0 ? (
+            {!isExpanded ? null : total === 0 ? (
               <p className="sel-empty">{props.emptyText}</p>
             ) : (
               <>
