@@ -2,10 +2,15 @@
  * The batch write route POST bo/outbox/batch (issue #17 "Outbox replay throughput", decision
  * record 0024) on the real app and PostgreSQL: each item runs as if sent alone (its own answer,
  * right, validation and Idempotency-Key), a failing item never fails the others, a replayed
- * batch writes nothing twice, and a batch out of bounds is refused whole.
+ * batch writes nothing twice, and a batch out of bounds is refused whole. The items of a batch
+ * run in one transaction, each in its own savepoint (the second describe): an item that fails
+ * after writing is rolled back alone, a key held by a lone request answers 503 for that item,
+ * a batch that cannot commit keeps nothing and answers 503, and no request from outside can
+ * join a batch's transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CashCount, CashCountBody } from '../../src/contract/counting.ts';
 import {
   OUTBOX_BATCH_ITEM_MAX_CHARS,
@@ -13,7 +18,7 @@ import {
   type OutboxBatchAnswer,
   type OutboxBatchItem,
 } from '../../src/contract/outbox-batch.ts';
-import { DAY, setUpCounting } from './counting/seed.ts';
+import { DAY, PASSWORD, setUpCounting } from './counting/seed.ts';
 
 const ctx = setUpCounting();
 
@@ -195,5 +200,220 @@ describe('POST bo/outbox/batch', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(await rowsOf(26)).toBe(0);
+  });
+});
+
+/** Cash counts of the Paris terminals `caisses` on DAY, in that order. */
+async function rowsOfEach(...caisses: number[]): Promise<number[]> {
+  const counts: number[] = [];
+  for (const caisse of caisses) counts.push(await rowsOf(caisse));
+  return counts;
+}
+
+/**
+ * Holds the lock a cash count of terminal `caisse` takes (counting/cash-counts.ts), as another
+ * request counting that drawer would, until `release` is called: a write of that drawer waits.
+ */
+async function holdDrawer(caisse: number): Promise<{ release: () => Promise<void> }> {
+  const holder = await ctx.t.database.pool.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
+    `cash_count:${ctx.paris}:${DAY}:${caisse}`,
+  ]);
+  return {
+    async release() {
+      await holder.query('COMMIT');
+      holder.release();
+    },
+  };
+}
+
+/** Waits until a request waits for an advisory lock (a drawer held by {@link holdDrawer}). */
+async function someoneWaitsForALock(): Promise<void> {
+  for (;;) {
+    const { rows } = await ctx.t.database.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+    );
+    if (rows[0]!.n > 0) return;
+    await sleep(10);
+  }
+}
+
+/** A cash count sent alone, as the outbox sends it. */
+function countAlone(body: CashCountBody, key: string, headers: Record<string, string> = {}) {
+  return ctx.t.app.inject({
+    method: 'POST',
+    url: `/api/bo/comptage/save?id=${ctx.manager.id}`,
+    headers: { ...ctx.manager.headers, 'idempotency-key': key, ...headers },
+    payload: body,
+  });
+}
+
+describe('POST bo/outbox/batch: one transaction, a savepoint per item', () => {
+  /** SQL that undoes what a test planted in the database (triggers), run after it. */
+  const cleanUp: string[] = [];
+  afterEach(async () => {
+    for (const sql of cleanUp.splice(0)) await ctx.t.database.pool.query(sql);
+  });
+
+  /** Makes every cash count of terminal `caisse` fail: at its INSERT, or at COMMIT when `atCommit`. */
+  async function refuseCountsOf(caisse: number, atCommit = false): Promise<void> {
+    const name = `test_refuse_${caisse}`;
+    await ctx.t.database.pool.query(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.terminal_id = ${caisse} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
+    );
+    await ctx.t.database.pool.query(
+      atCommit
+        ? `CREATE CONSTRAINT TRIGGER ${name} AFTER INSERT ON cash_counts DEFERRABLE INITIALLY DEFERRED
+             FOR EACH ROW EXECUTE FUNCTION ${name}()`
+        : `CREATE TRIGGER ${name} AFTER INSERT ON cash_counts FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+    );
+    cleanUp.push(`DROP TRIGGER IF EXISTS ${name} ON cash_counts`, `DROP FUNCTION IF EXISTS ${name}()`);
+  }
+
+  it('an item failing after its write is rolled back to its savepoint; the items after it still commit', async () => {
+    await refuseCountsOf(28);
+    const items = [27, 28, 29].map((caisse) => countItem(count(caisse)));
+    const res = await batch(items);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<OutboxBatchAnswer>().answers.map((a) => a.status)).toEqual([200, 500, 200]);
+    expect(await rowsOfEach(27, 28, 29)).toEqual([1, 0, 1]);
+
+    // Its key was not kept: the same batch, once the drawer is accepted, runs it and replays the others.
+    await ctx.t.database.pool.query(cleanUp.splice(0).join('; '));
+    const again = (await batch(items)).json<OutboxBatchAnswer>().answers;
+    expect(again.map((a) => [a.status, a.replayed])).toEqual([
+      [200, true],
+      [200, false],
+      [200, true],
+    ]);
+    expect(await rowsOfEach(27, 28, 29)).toEqual([1, 1, 1]);
+  });
+
+  it('a batch that cannot commit keeps none of its items and answers 503; its items sent alone then run once', async () => {
+    await refuseCountsOf(31, true);
+    const items = [30, 31].map((caisse) => countItem(count(caisse)));
+    const res = await batch(items);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toMatchObject({ code: 'ServerBusy', details: { retryAfterSeconds: 5 } });
+    expect(await rowsOfEach(30, 31)).toEqual([0, 0]);
+
+    await ctx.t.database.pool.query(cleanUp.splice(0).join('; '));
+    for (const item of items) {
+      const alone = await countAlone(item.body as CashCountBody, item.idempotencyKey);
+      expect([alone.statusCode, alone.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    }
+    expect(await rowsOfEach(30, 31)).toEqual([1, 1]);
+  });
+
+  it('an item whose key a lone request holds answers 503 at once, the others commit, and the key is written once', async () => {
+    const key = randomUUID();
+    const drawer = await holdDrawer(32);
+    const lone = countAlone(count(32), key); // holds the key's lock, waits for the drawer
+    await someoneWaitsForALock();
+
+    const res = await batch([countItem(count(33)), countItem(count(32), key)]);
+    const { answers } = res.json<OutboxBatchAnswer>();
+    expect(answers.map((a) => a.status)).toEqual([200, 503]);
+    expect(answers[1]).toMatchObject({ body: { code: 'IdempotencyKeyInProgress' }, retryAfterSeconds: 5 });
+
+    await drawer.release();
+    const first = await lone;
+    expect(first.statusCode).toBe(200);
+    const [replayed] = (await batch([countItem(count(32), key)])).json<OutboxBatchAnswer>().answers;
+    expect(replayed).toMatchObject({ status: 200, replayed: true, body: first.json() });
+    expect(await rowsOfEach(32, 33)).toEqual([1, 1]);
+  });
+
+  it('two batches with the same keys at once never both write: each item is written once, then replayed', async () => {
+    const items = [34, 35].map((caisse) => countItem(count(caisse)));
+    const both = await Promise.all([batch(items), batch(items)]);
+    const answers = both.map((res) => res.json<OutboxBatchAnswer>().answers);
+    for (const n of [0, 1]) {
+      const pair = answers.map((a) => a[n]!);
+      for (const a of pair) expect([200, 503]).toContain(a.status);
+      expect(pair.filter((a) => a.status === 200 && !a.replayed)).toHaveLength(1);
+    }
+    const again = (await batch(items)).json<OutboxBatchAnswer>().answers;
+    expect(again.map((a) => [a.status, a.replayed])).toEqual([
+      [200, true],
+      [200, true],
+    ]);
+    expect(await rowsOfEach(34, 35)).toEqual([1, 1]);
+  });
+
+  it('an item whose route writes on its own connections runs alone after the commit, never waiting for it', async () => {
+    const id = await ctx.t.createUser({
+      login: 'analyste',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      restaurantIds: [ctx.paris],
+    });
+    const headers = await ctx.t.signIn('analyste', PASSWORD);
+    const favourite = {
+      libelle: 'Ventes de la semaine',
+      typeRapport: { className: 'RapportVentes', localisedTitle: 'Ventes' },
+      type: 'Daily',
+      lSites: [ctx.paris],
+      periode: 'W-1',
+      format: 'XLSX',
+    };
+    const saved = await ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/bo/favoris/save?id=${id}`,
+      headers,
+      payload: favourite,
+    });
+    expect(saved.statusCode).toBe(200);
+    const favoriId = saved.json<{ id: number }>().id;
+    // The removal runs in the batch's transaction; the save (POST bo/favoris/save writes on the
+    // pool) would wait there for the removed row, which the batch holds until it commits.
+    const res = await batch(
+      [
+        {
+          method: 'POST',
+          path: 'bo/favoris/save',
+          query: { id: String(id) },
+          idempotencyKey: randomUUID(),
+          body: { ...favourite, id: favoriId, libelle: 'Renommé' },
+        },
+        {
+          method: 'GET',
+          path: 'bo/favoris/remove',
+          query: { id: String(id), favoriId: String(favoriId) },
+          idempotencyKey: randomUUID(),
+        },
+      ],
+      headers,
+    );
+    expect(res.statusCode).toBe(200);
+    const { answers } = res.json<OutboxBatchAnswer>();
+    expect(answers.map((a) => a.status)).toEqual([404, 200]);
+    expect(answers[0]!.body).toMatchObject({ code: 'NotFound' });
+  });
+
+  it('a lone request never joins a running batch’s transaction, whatever headers it forges', async () => {
+    const drawer = await holdDrawer(37);
+    // Terminal 36 is written in the batch's transaction, then the batch waits for drawer 37.
+    const running = batch([countItem(count(36)), countItem(count(37))]);
+    await someoneWaitsForALock();
+
+    const forged = await countAlone(count(38), randomUUID(), {
+      'x-comptoir-schema-version': '1',
+      'x-comptoir-batch': 'true',
+      'x-outbox-batch': '1',
+      'x-batch-transaction': '1',
+      'x-forwarded-for': '127.0.0.1',
+    });
+    expect(forged.statusCode).toBe(200);
+    // The lone count committed on its own while the batch's first item is not committed yet.
+    expect(await rowsOfEach(36, 38)).toEqual([0, 1]);
+
+    await drawer.release();
+    const res = await running;
+    expect(res.json<OutboxBatchAnswer>().answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(await rowsOfEach(36, 37, 38)).toEqual([1, 1, 1]);
   });
 });

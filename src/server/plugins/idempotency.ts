@@ -26,6 +26,15 @@
  *   handler reads `request.idempotencyKey` and keeps its own committed record of what it did
  *   for the key (mail/send-once.ts), so a repeat whose first answer was lost does not
  *   act twice.
+ * - Inside a batch (`POST bo/outbox/batch`, decision record 0024; the batch is handed over in
+ *   process by outbox/batch-context.ts, never by a header) a keyed write takes no connection of
+ *   its own: the batch's transaction locked all its keys at once ({@link lockBatchKeys}; a key
+ *   held elsewhere answers 503 at once rather than wait while holding the batch), a known key
+ *   is replayed or refused as above, and a `config.write` handler runs in the batch's
+ *   transaction, inside the item's savepoint; its answer is stored with the others just before
+ *   the batch commits ({@link keepBatchAnswers}), so writes and kept answer still commit together.
+ *   A route that writes on its own connections is never run inside a batch's transaction: the
+ *   batch runs it alone once it committed ({@link writesOnOwnConnections}).
  * - Keys live IDEMPOTENCY_KEY_TTL_DAYS days (a lookup ignores older rows; they are purged at
  *   most once an hour per process when a key is stored).
  */
@@ -45,6 +54,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   IdempotencyKeySchema,
 } from '../../contract/counting.ts';
+import { type BatchContext, currentBatch } from '../outbox/batch-context.ts';
 import type {} from './request-session.ts'; // request.session
 import { ApiHttpError } from './error-handler.ts';
 import {
@@ -55,6 +65,8 @@ import {
   rollback,
   type StoredAnswer,
   storeAnswer,
+  storeAnswers,
+  lockKeys,
 } from './idempotency-store.ts';
 
 declare module 'fastify' {
@@ -182,6 +194,42 @@ function keyedWriteOf(request: FastifyRequest): KeyedWrite | null {
   return { userId: session.userId, key: rawKey.toLowerCase(), identity: requestIdentity(request) };
 }
 
+/** Seconds a repeat is told to wait (`Retry-After`) while the key's first request still runs. */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers 503 `IdempotencyKeyInProgress` with `Retry-After`.
+ * @throws ApiHttpError always.
+ */
+function refuseInProgress(reply: FastifyReply): never {
+  reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
+  throw new ApiHttpError(503, 'IdempotencyKeyInProgress', 'the first request with this key is still running');
+}
+
+/**
+ * Replays `stored`, the answer kept for the key of `write`, when it was kept for the same request.
+ * @throws ApiHttpError 422 IdempotencyKeyReused when it is another request's (method, path or hash).
+ */
+function replayOrRefuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: KeyedWrite,
+  stored: StoredAnswer,
+): FastifyReply {
+  if (
+    stored.method !== request.method ||
+    stored.path !== write.identity.path ||
+    stored.request_hash !== write.identity.hash
+  ) {
+    throw new ApiHttpError(
+      422,
+      'IdempotencyKeyReused',
+      `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
+    );
+  }
+  return replay(reply, stored);
+}
+
 /**
  * Takes the lock of a keyed write, trying again every RETRY_PAUSE_MS while another request
  * holds it. Answers the open transaction, or the reply of the stored answer replayed.
@@ -198,29 +246,8 @@ async function lockOrReplay(
   for (;;) {
     const got = await lockKey(pool, write.userId, write.key);
     if (got.client) return { client: got.client };
-    if (got.stored) {
-      const s = got.stored;
-      if (
-        s.method !== request.method ||
-        s.path !== write.identity.path ||
-        s.request_hash !== write.identity.hash
-      ) {
-        throw new ApiHttpError(
-          422,
-          'IdempotencyKeyReused',
-          `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
-        );
-      }
-      return { replayed: replay(reply, s) };
-    }
-    if (Date.now() > deadline) {
-      reply.header('retry-after', '5');
-      throw new ApiHttpError(
-        503,
-        'IdempotencyKeyInProgress',
-        'the first request with this key is still running',
-      );
-    }
+    if (got.stored) return { replayed: replayOrRefuse(request, reply, write, got.stored) };
+    if (Date.now() > deadline) refuseInProgress(reply);
     await sleep(RETRY_PAUSE_MS);
   }
 }
@@ -281,6 +308,99 @@ async function commitAnswer(
   }
 }
 
+/** What the plugin keeps of one batch (decision record 0024): its user, its keys' locks, its items' answers. */
+interface BatchKeys {
+  userId: number;
+  /** Per key of the batch: whether its transaction holds the key's lock, and the answer stored before. */
+  states: Map<string, { locked: boolean; stored: StoredAnswer | null }>;
+  /**
+   * Answers kept by the batch's items so far, by key: `item` is the item whose savepoint holds
+   * the writes (the answer commits with the batch unless that item was rolled back), or null
+   * when the answer was already stored on the pool (a route whose writes commit on their own).
+   */
+  kept: Map<string, { item: number | null; answer: StoredAnswer }>;
+}
+
+const batchKeys = new WeakMap<BatchContext, BatchKeys>();
+
+/**
+ * Before a batch's first item: takes in its transaction the locks of all its keys that no one
+ * else holds and reads their stored answers, in two statements (idempotency-store.ts lockKeys).
+ * An item whose key stays locked elsewhere answers 503; the others are run or replayed without
+ * waiting, since no one else can store their key before the batch ends.
+ */
+export async function lockBatchKeys(batch: BatchContext): Promise<void> {
+  const userId = batch.session.userId;
+  const states = await lockKeys(batch.tx, userId, batch.keys);
+  batchKeys.set(batch, { userId, states, kept: new Map() });
+}
+
+/** Last in a batch's transaction: stores, in one statement, the answers of its items that were kept. */
+export async function keepBatchAnswers(batch: BatchContext): Promise<void> {
+  const keys = batchKeys.get(batch);
+  if (!keys) return;
+  const rows = [...keys.kept]
+    .filter(([, kept]) => kept.item !== null && !batch.rolledBack.has(kept.item))
+    .map(([key, kept]) => ({ key, answer: kept.answer }));
+  await storeAnswers(batch.tx, keys.userId, rows);
+}
+
+/** The answer kept for `key` before in the batch or in the table, unless its item was rolled back. */
+function storedInBatch(batch: BatchContext, keys: BatchKeys, key: string): StoredAnswer | null {
+  const earlier = keys.kept.get(key);
+  if (earlier && (earlier.item === null || !batch.rolledBack.has(earlier.item))) return earlier.answer;
+  return keys.states.get(key)?.stored ?? null;
+}
+
+/**
+ * Runs the keyed write `write`, an item of `batch` naming a `config.write` route: replayed or
+ * refused 422 when its key was answered before, 503 when another request holds its key; else
+ * its handler runs in the batch's transaction, and its 2xx answer is stored with its writes at
+ * the batch's end. The batch rolls the item back to its savepoint when it answers non-2xx.
+ */
+async function runBatchItem(
+  this: FastifyInstance,
+  original: RouteHandlerMethod,
+  batch: BatchContext,
+  keys: BatchKeys,
+  write: KeyedWrite,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
+  if (!keys.states.get(write.key)?.locked) refuseInProgress(reply);
+  const stored = storedInBatch(batch, keys, write.key);
+  if (stored) return replayOrRefuse(request, reply, write, stored);
+  const item = batch.item;
+  request.idempotencyKey = write.key;
+  request.writeTx = batch.tx;
+  let result: unknown;
+  try {
+    result = await original.call(this, request, reply);
+  } finally {
+    request.writeTx = null;
+  }
+  if (reply.statusCode < 200 || reply.statusCode >= 300 || result === reply || reply.sent) return result;
+  const answer = answerToKeep(request, reply, write, result);
+  keys.kept.set(write.key, { item, answer });
+  return reply.send(answer.body);
+}
+
+/**
+ * Write routes that write on their own connections (no `config.write`), as `METHOD /api/path`,
+ * of every app of the process (they all register the same routes). A batch cannot run them in
+ * its transaction: it runs them alone after it committed ({@link writesOnOwnConnections}).
+ */
+const ownConnectionWrites = new Set<string>();
+
+/**
+ * True when the write route `method` `url` (`/api/…`, no query) does not run in the write
+ * transaction: its handler writes through the pool, where a statement could wait for a row a
+ * batch's transaction holds while that batch waits for it.
+ */
+export function writesOnOwnConnections(method: string, url: string): boolean {
+  return ownConnectionWrites.has(`${method} ${url}`);
+}
+
 /**
  * Wraps a write route's handler with the key lookup, the transaction and the storing of the
  * first answer (see the module comment).
@@ -293,6 +413,11 @@ function wrapHandler(
   return async function idempotentHandler(this: FastifyInstance, request, reply) {
     const write = keyedWriteOf(request);
     if (write === null && !alwaysTransaction) return original.call(this, request, reply);
+    const batch = currentBatch();
+    const keys = batch && batchKeys.get(batch);
+    if (batch && keys && write && alwaysTransaction && write.userId === keys.userId) {
+      return runBatchItem.call(this, original, batch, keys, write, request, reply);
+    }
 
     let client: pg.PoolClient;
     if (write) {
@@ -345,6 +470,10 @@ export async function idempotencyPlugin(app: FastifyInstance, options: { pool: p
   app.decorateRequest('idempotencyKey', null);
   app.addHook('onRoute', function makeWriteRouteIdempotent(route) {
     if (!isWriteRoute(route)) return;
+    if (route.config?.write !== true) {
+      for (const method of Array.isArray(route.method) ? route.method : [route.method])
+        ownConnectionWrites.add(`${method} ${route.url}`);
+    }
     route.handler = wrapHandler(route.handler, options.pool, route.config?.write === true);
   });
 }

@@ -19,6 +19,7 @@ import { CLIENT_HEADER } from '../../contract/api.ts';
 import { API_RIGHTS, type ApiRoute, forbidsHead, isWriteGet } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session, config.rights
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
+import { currentBatch } from '../outbox/batch-context.ts';
 import { ApiHttpError } from './error-handler.ts';
 
 /** Where the API lives (DESIGN.md §4: `/api/` by default). */
@@ -153,8 +154,15 @@ export interface GuardOptions {
   sessions?: SessionCache;
 }
 
-/** Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when invalid. */
+/**
+ * Resolves the caller's session from `Authorization: Basic base64(login:token)`; null when
+ * invalid. An item injected by a batch (outbox/batch-context.ts, set in process, never from a
+ * header) with the batch's own `Authorization` takes the session the batch request resolved a
+ * moment before, instead of looking the same token up again.
+ */
 async function sessionFromRequest(request: FastifyRequest, options: GuardOptions) {
+  const batch = currentBatch();
+  if (batch && batch.authorization === request.headers.authorization) return batch.session;
   const basic = parseBasic(request.headers.authorization);
   if (!basic) return null;
   const lifetime = { minutes: options.sessionMinutes, maxDays: options.sessionMaxDays };

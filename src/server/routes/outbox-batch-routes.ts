@@ -5,8 +5,10 @@
  * alone, with the caller's credentials, address and language and its own Idempotency-Key, so
  * every hook applies to it unchanged: the rights guard (its own right), the input guard, its
  * route's zod validation, the idempotency plugin (a known key answers its first answer, the same
- * key with another request 422, one transaction per write), the brute-force counters. The
- * items run through outbox/batch.ts (order of answers, a bound shared by all batches).
+ * key with another request 422), the brute-force counters. The items run one after another
+ * through outbox/batch.ts in ONE transaction, a savepoint each, handed to the injected requests
+ * in process (outbox/batch-context.ts), with the session this request resolved; the answers
+ * leave once it committed, or the batch answers 503 `ServerBusy` and keeps nothing.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,11 +20,13 @@ import {
   type OutboxBatchItemAnswer,
 } from '../../contract/outbox-batch.ts';
 import type { Database } from '../db/connect.ts';
-import { ItemLimiter, itemAnswer, runBatch } from '../outbox/batch.ts';
+import { BatchLimiter, BatchNotCommittedError, itemAnswer, runBatch } from '../outbox/batch.ts';
+import { keepBatchAnswers, lockBatchKeys, writesOnOwnConnections } from '../plugins/idempotency.ts';
+import { purgeExpired } from '../plugins/idempotency-store.ts';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../contract/counting.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import { API_PREFIX } from '../plugins/rights-guard.ts';
-import { errorResponses } from './common.ts';
+import { errorResponses, sessionOf } from './common.ts';
 
 /** The header the outbox names an item's body format with (client lib/outbox/replay-sender.ts). */
 const SCHEMA_VERSION_HEADER = 'x-comptoir-schema-version';
@@ -98,10 +102,27 @@ async function refuseBatchKey(request: FastifyRequest): Promise<void> {
   }
 }
 
-/** Registers POST bo/outbox/batch. Items of all batches run at most half the pool's size at once. */
+/** Seconds the client is told to wait (`Retry-After`) before sending again a batch that did not commit. */
+const NOT_COMMITTED_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Connections one batch may hold at once: its transaction's, and one an item's handler borrows
+ * for a statement that must commit on its own (a mail's send record, a route that writes on the
+ * pool, the item's answer kept at once for such a route). An item of a batch never takes a
+ * connection of its own for its key: the batch's transaction holds every key's lock.
+ */
+const CONNECTIONS_PER_BATCH = 2;
+
+/**
+ * Registers POST bo/outbox/batch. Batches at once are bounded so that together they never hold
+ * more than the pool: ⌊pool size ÷ CONNECTIONS_PER_BATCH⌋ (5 of a pool of 10), each holding one
+ * connection for its whole transaction, the other half left to the items' borrowings and to
+ * every other request.
+ */
 export async function outboxBatchRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const limiter = new ItemLimiter((options.database.pool.options.max ?? 10) / 2);
+  const { pool } = options.database;
+  const limiter = new BatchLimiter((pool.options.max ?? 10) / CONNECTIONS_PER_BATCH);
 
   api.post(
     '/bo/outbox/batch',
@@ -113,25 +134,47 @@ export async function outboxBatchRoutes(app: FastifyInstance, options: { databas
         description:
           'Each item names a write route of this API (never this one), its query, body and ' +
           'Idempotency-Key; it is run with its own rights check, validation and idempotency, and ' +
-          'its answer (status and body) comes back in the items’ order. A failing item never fails ' +
-          'the others; items of one batch have no order between them. 400 for the whole batch when ' +
+          'its answer (status and body) comes back in the items’ order. The items run in one ' +
+          'transaction, each in its own savepoint: a failing item never fails the others, and the ' +
+          'answers come once the batch committed. 503 ServerBusy (Retry-After) when it could not ' +
+          'commit: nothing of it was kept, send its items again. 400 for the whole batch when ' +
           'it breaks the bounds (100 items, 64 KiB of JSON per body) or names another route.',
         tags: ['outbox'],
         body: OutboxBatchBodySchema,
         response: { 200: OutboxBatchAnswerSchema, ...errorResponses },
       },
     },
-    async function runOutboxBatch(request) {
+    async function runOutboxBatch(request, reply) {
       const common = forwardedHeaders(request);
-      const answers = await runBatch(
-        request.body.items,
-        (item) => runAlone(app, item, common, request.ip),
-        limiter,
-        function logItemFailure(err, item) {
-          request.log.error({ err, method: item.method, path: item.path }, 'batch item failed');
-        },
-      );
-      return { answers };
+      const caller = { session: sessionOf(request), authorization: request.headers.authorization ?? '' };
+      try {
+        const answers = await runBatch(
+          pool,
+          request.body.items,
+          caller,
+          {
+            runOne: (item) => runAlone(app, item, common, request.ip),
+            runsAlone: (item) => writesOnOwnConnections(item.method, `${API_PREFIX}/${item.path}`),
+            prepare: lockBatchKeys,
+            beforeCommit: keepBatchAnswers,
+            onError: function logItemFailure(err, item) {
+              request.log.error({ err, method: item.method, path: item.path }, 'batch item failed');
+            },
+          },
+          limiter,
+        );
+        await purgeExpired(pool).catch(function warnPurgeFailed(e: unknown) {
+          request.log.warn({ err: e }, 'idempotency purge failed');
+        });
+        return { answers };
+      } catch (e) {
+        if (!(e instanceof BatchNotCommittedError)) throw e;
+        request.log.error({ err: e.cause }, 'batch not committed');
+        reply.header('retry-after', String(NOT_COMMITTED_RETRY_AFTER_SECONDS));
+        throw new ApiHttpError(503, 'ServerBusy', 'the batch could not be committed: send its items again', {
+          retryAfterSeconds: NOT_COMMITTED_RETRY_AFTER_SECONDS,
+        });
+      }
     },
   );
 }
