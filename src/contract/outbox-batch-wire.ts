@@ -7,8 +7,9 @@
  * item is run by the server exactly as if it had been sent alone: same rights check, same
  * validation, same `Idempotency-Key` rules (contract/counting.ts) under its own key, and gets its
  * own answer, in the items' order. A failing item never fails the others. The items of one batch
- * have no order between them (the server may run them at the same time): a client that needs
- * two writes in order sends the second in a later batch.
+ * have no order between them (the server promises none: today it runs them one after another in
+ * one transaction, and the writes of routes on their own connections after its commit —
+ * decision record 0024): a client that needs two writes in order sends the second in a later batch.
  */
 
 /** The route's path, relative to the API base. */
