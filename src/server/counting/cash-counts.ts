@@ -12,19 +12,33 @@ import {
   type CashCountBodySchema,
   denominationsTotalCents,
   type MethodAmounts,
+  RULE_DEFAULTS,
+  type RuleLibelle,
 } from '../../contract/counting.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { iso } from './instants.ts';
-import { requiredCounts, rulesOf } from './rules.ts';
 
-/** Payment methods of `payments.method` counted at a terminal, and the answer field of each. */
-const METHOD_FIELDS = {
-  CASH: 'cashCents',
-  CHEQUE: 'chequesCents',
-  MEAL_VOUCHER: 'mealVouchersCents',
-  CARD: 'cardSlipsCents',
-} as const satisfies Record<string, keyof MethodAmounts>;
+/**
+ * What a terminal should hold, by method, in cents: the sum of the payments of its tickets of
+ * site $1, fiscal date $2, terminal $3 (training-mode tickets left out; OTHER payments ignored).
+ * One row, zeros when nothing was paid. Also the `expected` part of {@link SAVE_CASH_COUNT_SQL}.
+ */
+const EXPECTED_AMOUNTS_SQL = `
+  SELECT coalesce(sum(p.amount_cents) FILTER (WHERE p.method = 'CASH'), 0)::bigint AS expected_cash,
+         coalesce(sum(p.amount_cents) FILTER (WHERE p.method = 'CHEQUE'), 0)::bigint AS expected_cheques,
+         coalesce(sum(p.amount_cents) FILTER (WHERE p.method = 'MEAL_VOUCHER'), 0)::bigint AS expected_meal_vouchers,
+         coalesce(sum(p.amount_cents) FILTER (WHERE p.method = 'CARD'), 0)::bigint AS expected_card_slips
+    FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
+   WHERE t.site_id = $1 AND t.fiscal_date = $2 AND t.terminal_id = $3 AND NOT t.training_mode`;
+
+/** A row of {@link EXPECTED_AMOUNTS_SQL}. */
+interface ExpectedRow {
+  expected_cash: number;
+  expected_cheques: number;
+  expected_meal_vouchers: number;
+  expected_card_slips: number;
+}
 
 /**
  * What terminal `terminal` of `site` should hold for `fiscalDate`: the sum of the payments of
@@ -36,19 +50,14 @@ export async function expectedAmounts(
   fiscalDate: string,
   terminal: number,
 ): Promise<MethodAmounts> {
-  const { rows } = await db.query<{ method: string; cents: number }>(
-    `SELECT p.method, sum(p.amount_cents)::bigint AS cents
-       FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
-      WHERE t.site_id = $1 AND t.fiscal_date = $2 AND t.terminal_id = $3 AND NOT t.training_mode
-      GROUP BY p.method`,
-    [site, fiscalDate, terminal],
-  );
-  const out: MethodAmounts = { cashCents: 0, chequesCents: 0, mealVouchersCents: 0, cardSlipsCents: 0 };
-  for (const r of rows) {
-    const field = METHOD_FIELDS[r.method as keyof typeof METHOD_FIELDS];
-    if (field) out[field] = Number(r.cents);
-  }
-  return out;
+  const { rows } = await db.query<ExpectedRow>(EXPECTED_AMOUNTS_SQL, [site, fiscalDate, terminal]);
+  const r = rows[0]!;
+  return {
+    cashCents: r.expected_cash,
+    chequesCents: r.expected_cheques,
+    mealVouchersCents: r.expected_meal_vouchers,
+    cardSlipsCents: r.expected_card_slips,
+  };
 }
 
 /** A row of `cash_counts`. */
@@ -138,6 +147,18 @@ export async function cashCounts(db: Queryable, filter: CashCountFilter): Promis
   return rows.map(toCashCount);
 }
 
+/** The error of a terminal that is not one of the site's (src/contract/counting.ts `UnknownTerminal`). */
+function unknownTerminal(site: number, terminal: number): DomainError {
+  return new DomainError(
+    'invalid',
+    'UnknownTerminal',
+    `terminal ${terminal} is not a terminal of site ${site}`,
+    {
+      caisse: terminal,
+    },
+  );
+}
+
 /**
  * Checks that `terminal` is one of the site's terminals (the list bo/getCaisses answers).
  * @throws DomainError invalid `UnknownTerminal` with `details.caisse` otherwise (src/contract/counting.ts).
@@ -147,16 +168,7 @@ export async function requireTerminal(db: Queryable, site: number, terminal: num
     site,
     terminal,
   ]);
-  if (rows.length === 0) {
-    throw new DomainError(
-      'invalid',
-      'UnknownTerminal',
-      `terminal ${terminal} is not a terminal of site ${site}`,
-      {
-        caisse: terminal,
-      },
-    );
-  }
+  if (rows.length === 0) throw unknownTerminal(site, terminal);
 }
 
 /** A cash count as saved (bo/comptage/save's body, parsed). */
@@ -168,71 +180,134 @@ export interface Counter {
   login: string;
 }
 
+/** The parts of a count in the order `MissingCount` names them, and the rule requiring each (SPEC.md §3). */
+const REQUIRED_BY = [
+  { part: 'cash', libelle: 'comptageEspeces', counted: (c: NewCashCount) => c.cash !== null },
+  { part: 'cheques', libelle: 'comptageCheques', counted: (c: NewCashCount) => c.chequesCents !== null },
+  {
+    part: 'mealVouchers',
+    libelle: 'comptageTicketsRestaurant',
+    counted: (c: NewCashCount) => c.mealVouchersCents !== null,
+  },
+  { part: 'cardSlips', libelle: 'comptageCartes', counted: (c: NewCashCount) => c.cardSlipsCents !== null },
+] as const satisfies readonly { part: string; libelle: RuleLibelle; counted: (c: NewCashCount) => boolean }[];
+
 /**
- * Checks the parts the site's rules require were counted.
- * @throws DomainError invalid `MissingCount` with `details.missing` (e.g. `['cheques']`).
+ * The checks, the drawer's lock and the insert of {@link saveCashCount} in ONE statement (one
+ * round trip: a batch of counts pays per statement, decision record 0024). In order:
+ * `checked` says whether the terminal is the site's ($3) and which of the parts left out ($13–$15:
+ * part, rule, rule's default) the site's rules require (counting_rules over RULE_DEFAULTS, as
+ * rules.ts rulesOf); only when both pass does `locked` take the drawer's advisory lock ($16) and
+ * the INSERT run, as the next version with the expected amounts ({@link EXPECTED_AMOUNTS_SQL}).
+ * The statement's snapshot is taken before the lock, so a count another transaction committed
+ * while we waited for it is unseen: the version then collides with it on the unique index and
+ * the insert does nothing (the caller inserts again, with a new snapshot, lock held).
  */
-async function requireRequiredParts(db: Queryable, count: NewCashCount): Promise<void> {
-  const required = requiredCounts(await rulesOf(db, [count.site]));
-  const missing = [
-    required.cash && count.cash === null ? 'cash' : null,
-    required.cheques && count.chequesCents === null ? 'cheques' : null,
-    required.mealVouchers && count.mealVouchersCents === null ? 'mealVouchers' : null,
-    required.cardSlips && count.cardSlipsCents === null ? 'cardSlips' : null,
-  ].filter((m) => m !== null);
-  if (missing.length > 0) {
-    throw new DomainError('invalid', 'MissingCount', `the site's rules require: ${missing.join(', ')}`, {
-      missing,
-    });
-  }
-}
+const SAVE_CASH_COUNT_SQL = `
+WITH checked AS (
+  SELECT EXISTS (SELECT 1 FROM terminals WHERE site_id = $1 AND terminal_id = $3) AS terminal_known,
+         (SELECT coalesce(array_agg(u.part ORDER BY u.n), '{}')
+            FROM unnest($13::text[], $14::text[], $15::boolean[]) WITH ORDINALITY AS u(part, libelle, by_default, n)
+            LEFT JOIN counting_rules r ON r.site_id = $1 AND r.libelle = u.libelle
+           WHERE coalesce(r.active, u.by_default)) AS missing
+), locked AS MATERIALIZED (
+  SELECT pg_advisory_xact_lock(hashtextextended($16, 7)) FROM checked
+   WHERE terminal_known AND cardinality(missing) = 0
+), expected AS (
+${EXPECTED_AMOUNTS_SQL}
+), inserted AS (
+  INSERT INTO cash_counts (site_id, fiscal_date, terminal_id, version, cash, cash_cents, cheques_cents,
+     meal_vouchers_cents, card_slips_cents, expected_cash_cents, expected_cheques_cents,
+     expected_meal_vouchers_cents, expected_card_slips_cents, comment, counted_by, counted_by_login, counted_at)
+  SELECT $1, $2, $3, (SELECT coalesce(max(version), 0) + 1 FROM cash_counts
+                       WHERE site_id = $1 AND fiscal_date = $2 AND terminal_id = $3),
+         $4, $5, $6, $7, $8, e.expected_cash, e.expected_cheques, e.expected_meal_vouchers, e.expected_card_slips,
+         $9, $10, $11, coalesce($12::timestamptz, now())
+    FROM expected e WHERE EXISTS (SELECT 1 FROM locked)
+  ON CONFLICT (site_id, fiscal_date, terminal_id, version) DO NOTHING
+  RETURNING *
+)
+SELECT c.terminal_known, c.missing, e.*, i.*
+  FROM checked c CROSS JOIN expected e LEFT JOIN inserted i ON true`;
+
+/** The insert of a count as the next version, the drawer's lock being held (parameters as above). */
+const INSERT_CASH_COUNT_SQL = `
+INSERT INTO cash_counts (site_id, fiscal_date, terminal_id, version, cash, cash_cents, cheques_cents,
+   meal_vouchers_cents, card_slips_cents, expected_cash_cents, expected_cheques_cents,
+   expected_meal_vouchers_cents, expected_card_slips_cents, comment, counted_by, counted_by_login, counted_at)
+SELECT $1, $2, $3, coalesce(max(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+       coalesce($16::timestamptz, now())
+  FROM cash_counts WHERE site_id = $1 AND fiscal_date = $2 AND terminal_id = $3
+RETURNING *`;
+
+/**
+ * What {@link SAVE_CASH_COUNT_SQL} answers: the checks, the expected amounts, and the row
+ * inserted (its columns all null when nothing was inserted).
+ */
+type SaveOutcome = { terminal_known: boolean; missing: string[] } & ExpectedRow & CashCountRow;
 
 /**
  * Saves `count` as the next version of (site, fiscal date, terminal), with the expected amounts
  * of that moment; `db` must be a transaction (the version lock is held until it ends).
- * Denominations are stored largest first; `countedAt` defaults to now.
- * @throws DomainError invalid `UnknownTerminal` (see {@link requireTerminal}), invalid
- *   `MissingCount` (see {@link requireRequiredParts}).
+ * Denominations are stored largest first; `countedAt` defaults to now. One statement
+ * ({@link SAVE_CASH_COUNT_SQL}); a second only when a concurrent count of the same drawer
+ * committed while this one waited for the lock.
+ * @throws DomainError invalid `UnknownTerminal` with `details.caisse` when `count.caisse` is not a
+ *   terminal of the site (see {@link requireTerminal}); then invalid `MissingCount` with
+ *   `details.missing` (e.g. `['cheques']`) when a part the site's rules require was not counted
+ *   (src/contract/counting.ts). Nothing is locked nor written then.
  */
 export async function saveCashCount(
   db: Queryable,
   count: NewCashCount,
   counter: Counter,
 ): Promise<CashCount> {
-  await requireTerminal(db, count.site, count.caisse);
-  await requireRequiredParts(db, count);
-  const expected = await expectedAmounts(db, count.site, count.dateFiscale, count.caisse);
-  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
-    `cash_count:${count.site}:${count.dateFiscale}:${count.caisse}`,
-  ]);
   const cash =
     count.cash === null ? null : [...count.cash].sort((a, b) => b.denominationCents - a.denominationCents);
-  const { rows } = await db.query<CashCountRow>(
-    `INSERT INTO cash_counts (site_id, fiscal_date, terminal_id, version, cash, cash_cents, cheques_cents,
-       meal_vouchers_cents, card_slips_cents, expected_cash_cents, expected_cheques_cents,
-       expected_meal_vouchers_cents, expected_card_slips_cents, comment, counted_by, counted_by_login, counted_at)
-     SELECT $1, $2, $3, coalesce(max(version), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-            coalesce($16::timestamptz, now())
-       FROM cash_counts WHERE site_id = $1 AND fiscal_date = $2 AND terminal_id = $3
-     RETURNING *`,
-    [
-      count.site,
-      count.dateFiscale,
-      count.caisse,
-      cash === null ? null : JSON.stringify(cash),
-      cash === null ? null : denominationsTotalCents(cash),
-      count.chequesCents,
-      count.mealVouchersCents,
-      count.cardSlipsCents,
-      expected.cashCents,
-      expected.chequesCents,
-      expected.mealVouchersCents,
-      expected.cardSlipsCents,
-      count.comment,
-      counter.userId,
-      counter.login,
-      count.countedAt ?? null,
+  const leftOut = REQUIRED_BY.filter((r) => !r.counted(count));
+  const values = [
+    count.site,
+    count.dateFiscale,
+    count.caisse,
+    cash === null ? null : JSON.stringify(cash),
+    cash === null ? null : denominationsTotalCents(cash),
+    count.chequesCents,
+    count.mealVouchersCents,
+    count.cardSlipsCents,
+  ];
+  const who = [count.comment, counter.userId, counter.login, count.countedAt ?? null];
+  // Named: each connection parses and plans the statement once, not at every count.
+  const { rows } = await db.query<SaveOutcome>({
+    name: 'comptoir-save-cash-count',
+    text: SAVE_CASH_COUNT_SQL,
+    values: [
+      ...values,
+      ...who,
+      leftOut.map((r) => r.part),
+      leftOut.map((r) => r.libelle),
+      leftOut.map((r) => RULE_DEFAULTS[r.libelle]),
+      `cash_count:${count.site}:${count.dateFiscale}:${count.caisse}`,
     ],
-  );
-  return toCashCount(rows[0]!);
+  });
+  const outcome = rows[0]!;
+  if (!outcome.terminal_known) throw unknownTerminal(count.site, count.caisse);
+  if (outcome.missing.length > 0) {
+    throw new DomainError(
+      'invalid',
+      'MissingCount',
+      `the site's rules require: ${outcome.missing.join(', ')}`,
+      { missing: outcome.missing },
+    );
+  }
+  if (outcome.id !== null) return toCashCount(outcome);
+  // A count of the same drawer committed while this one waited for the lock: number it again.
+  const again = await db.query<CashCountRow>(INSERT_CASH_COUNT_SQL, [
+    ...values,
+    outcome.expected_cash,
+    outcome.expected_cheques,
+    outcome.expected_meal_vouchers,
+    outcome.expected_card_slips,
+    ...who,
+  ]);
+  return toCashCount(again.rows[0]!);
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CashCount, CashCountBody, ExpectedAnswer, Rule } from '../../../src/contract/counting.ts';
+import {
+  type CashCount,
+  type CashCountBody,
+  CashCountBodySchema,
+  type ExpectedAnswer,
+  type Rule,
+} from '../../../src/contract/counting.ts';
+import { saveCashCount } from '../../../src/server/counting/cash-counts.ts';
 import { DAY, setUpCounting } from './seed.ts';
 
 const ctx = setUpCounting();
@@ -206,5 +213,47 @@ describe('cash counts', () => {
       payload: fullCount(),
     });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('concurrent counts of one drawer', () => {
+  it('two transactions counting the same drawer at once get versions n and n+1, the second after the first commits', async () => {
+    const { pool } = ctx.t.database;
+    const body = CashCountBodySchema.parse({ ...fullCount(), dateFiscale: '2026-03-05' });
+    const counter = { userId: ctx.manager.id, login: 'manager' };
+    const first = await pool.connect();
+    const second = await pool.connect();
+    try {
+      await first.query('BEGIN');
+      await second.query('BEGIN');
+      const one = await saveCashCount(first, body, counter);
+      // The second count's statement starts (and takes its snapshot) while the first holds the
+      // drawer's lock, so the first's row, committed while it waits, is not in that snapshot.
+      const pendingTwo = saveCashCount(second, { ...body, comment: 'second' }, counter);
+      for (;;) {
+        const { rows } = await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        );
+        if (rows[0]!.n > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await first.query('COMMIT');
+      const two = await pendingTwo;
+      await second.query('COMMIT');
+      expect([one.version, two.version]).toEqual([1, 2]);
+      expect([one.comment, two.comment]).toEqual(['fin de service', 'second']);
+      expect(two.expected).toEqual(one.expected);
+      const { rows } = await pool.query(
+        `SELECT version, comment FROM cash_counts WHERE site_id = $1 AND fiscal_date = '2026-03-05' ORDER BY version`,
+        [ctx.paris],
+      );
+      expect(rows).toEqual([
+        { version: 1, comment: 'fin de service' },
+        { version: 2, comment: 'second' },
+      ]);
+    } finally {
+      first.release();
+      second.release();
+    }
   });
 });
