@@ -51,12 +51,15 @@ async function claimAll(db: ComptoirDb, items: readonly OutboxItem[]): Promise<O
   const claimed: OutboxItem[] = [];
   await db.transaction('rw', db.outbox, async () => {
     const stored = await db.outbox.bulkGet(items.map((i) => i.seq as number));
+    const sending: OutboxItem[] = [];
     for (const [n, item] of items.entries()) {
       const now = stored[n];
       if (now?.state !== 'waiting' || now.idempotencyKey !== item.idempotencyKey) continue;
       claimed.push(item);
+      sending.push({ ...now, state: 'sending' });
     }
-    await db.outbox.bulkUpdate(claimed.map((i) => ({ key: i.seq as number, changes: { state: 'sending' } })));
+    // The rows just read, written back whole: bulkUpdate would read each one again.
+    await db.outbox.bulkPut(sending);
   });
   return claimed;
 }

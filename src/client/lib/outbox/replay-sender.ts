@@ -244,7 +244,7 @@ export async function completeAll(
     const withRecord = done.filter(({ item }) => item.record);
     const keys = withRecord.map(({ item }): [string, string] => [item.record!.table, item.record!.key]);
     const records = await db.localRecords.bulkGet(keys);
-    const changes = withRecord.flatMap(({ item, answer }, n) => {
+    const updated = withRecord.flatMap(({ item, answer }, n): LocalRecord[] => {
       const record = records[n];
       if (!record) return [];
       // A newer edit of the same record may be queued behind this one: it stays pending.
@@ -252,9 +252,10 @@ export async function completeAll(
         record.outboxId === item.id
           ? { syncState: 'synced', serverAnswer: answer, outboxId: null, reason: null }
           : { serverAnswer: answer };
-      return [{ key: keys[n]!, changes: update }];
+      return [{ ...record, ...update }];
     });
-    await db.localRecords.bulkUpdate(changes);
+    // The records just read, written back whole: bulkUpdate would read each one again.
+    await db.localRecords.bulkPut(updated);
     await db.outbox.bulkDelete(done.flatMap(({ item }) => (item.seq === undefined ? [] : [item.seq])));
     await db.meta.put({ key: LAST_SYNCED_KEY, value: now });
   });
