@@ -278,7 +278,7 @@ export async function saveCashCount(
   const who = [count.comment, counter.userId, counter.login, count.countedAt ?? null];
   // Named: each connection parses and plans the statement once, not at every count.
   const { rows } = await db.query<SaveOutcome>({
-    name: 'comptoir-save-cash-count',
+    name: 'comptoir_save_cash_count',
     text: SAVE_CASH_COUNT_SQL,
     values: [
       ...values,
