@@ -276,7 +276,7 @@ export async function saveCashCount(
     count.cardSlipsCents,
   ];
   const who = [count.comment, counter.userId, counter.login, count.countedAt ?? null];
-  // Named: each connection parses and plans the statement once, not at every count.
+  // Named: each connection parses the statement once, not at every count (decision record 0024).
   const { rows } = await db.query<SaveOutcome>({
     name: 'comptoir_save_cash_count',
     text: SAVE_CASH_COUNT_SQL,
