@@ -7,51 +7,63 @@
  *
  * Both phases use the client's own code (src/client/lib/outbox/: `queueWrite` then
  * `replayOutbox`, IndexedDB from fake-indexeddb, the session read from idb-keyval, Node 24's Web
- * Locks) and the real Fastify app over HTTP on a fresh embedded PostgreSQL in a temporary folder:
+ * Locks) in the bench's process, and the real Fastify app over HTTP on 127.0.0.1, on a fresh
+ * embedded PostgreSQL in a temporary folder (bench/outbox-server.ts):
  * - replay: 1,000 writes are queued first (not timed: that is the user typing offline), then one
  *   replay run sends them all (timed): batches of up to OUTBOX_BATCH_MAX_ITEMS writes of different
  *   drawers to POST bo/outbox/batch, up to DEFAULT_REPLAY_CONCURRENCY batches at once;
  * - online one by one: each write is queued and replayed, awaited, before the next one — what the
  *   counting screen does when the network is up (every write goes through the outbox).
- * After each phase the server must hold exactly 1,000 new cash_counts rows, else it throws.
+ * After each phase the server's database must hold exactly 1,000 new cash_counts rows and the
+ * outbox none left, else it throws.
  *
- * Run alone with `npx node bench/outbox.ts`; `npm run bench` calls {@link benchOutboxReplay}.
+ * Where the server runs (COMPTOIR_BENCH_OUTBOX_SERVER, modes separated by commas, in that order;
+ * default `process,inprocess`: both, in one run):
+ * - `process`: in a Node process of its own, as deployed (the client is a browser on a phone or a
+ *   tablet, the server another machine's process), with `npm start`'s Node flags. A batched
+ *   replay then overlaps the client's work with the server's; one by one alternates them.
+ * - `inprocess`: in the bench's own thread, sharing it with the client (the figures before
+ *   decision 0024's fourth section), which understates what batching gains.
+ * Each mode gets its own server, folder and outbox database; the server is stopped and the folder
+ * removed after the mode, also when it fails.
+ *
+ * Run alone with `node bench/outbox.ts`; `npm run bench` calls {@link benchOutboxReplay}.
  */
 import 'fake-indexeddb/auto';
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { set } from 'idb-keyval';
-import { openDb } from '../src/client/lib/outbox/local-database.ts';
 import {
   readStoredCredentials,
   STORED_SESSION_FORMAT,
   STORED_SESSION_KEY,
 } from '../src/client/lib/outbox/credentials.ts';
+import { type ComptoirDb, openDb } from '../src/client/lib/outbox/local-database.ts';
 import { webLock } from '../src/client/lib/outbox/lock.ts';
 import { countOutbox, queueWrite } from '../src/client/lib/outbox/queue.ts';
 import { type ReplayOptions, replayOutbox } from '../src/client/lib/outbox/replay.ts';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
 import type { CashCountBody } from '../src/contract/counting.ts';
-import { buildApp } from '../src/server/app.ts';
-import { createUser } from '../src/server/auth/users.ts';
-import { loadConfig } from '../src/server/config.ts';
-import { openDatabase } from '../src/server/db/connect.ts';
-import { profiles } from '../src/server/db/schema.ts';
-import { generateDemoChain } from '../src/server/demo/generate.ts';
+import {
+  LOGIN,
+  type OutboxBenchServer,
+  type OutboxServerMode,
+  PASSWORD,
+  startOutboxServer,
+} from './outbox-server.ts';
 
 /** Writes per phase. */
 const WRITES = 1_000;
 /** Issue #17's targets for the replay: writes per second, and times the one-by-one throughput. */
 const TARGET_WRITES_PER_SECOND = 200;
 const TARGET_RATIO = 5;
-const LOGIN = 'bench-compteur';
-const PASSWORD = 'Bench-Outbox-2026!';
+const MODES: readonly OutboxServerMode[] = ['process', 'inprocess'];
 
-/** Result of {@link benchOutboxReplay}; times in seconds. */
-export interface OutboxBenchResult {
-  name: string;
+/** One mode's figures (see the module comment); times in seconds. */
+export interface OutboxModeResult {
+  /** Where the server ran: its own process (as deployed) or the bench's thread. */
+  server: OutboxServerMode;
   writes: number;
   /** One replay run sending the 1,000 queued writes (in batches). */
   replaySeconds: number;
@@ -65,8 +77,16 @@ export interface OutboxBenchResult {
   ratio: number;
   /** Requests the replay made (batches, and writes sent alone). */
   replayRequests: number;
+  /** New cash_counts rows the server's database held after each phase (exactly 1,000, else the bench throws). */
+  newRows: { replay: number; oneByOne: number };
   /** Issue #17's targets: replay ≥ 200 writes/s, ratio ≥ 5. */
   targetsMet: { writesPerSecond: boolean; ratio: boolean };
+}
+
+/** Result of {@link benchOutboxReplay}: each mode run, in order. */
+export interface OutboxBenchResult {
+  name: string;
+  modes: OutboxModeResult[];
 }
 
 function basic(login: string, secret: string): string {
@@ -90,61 +110,85 @@ function countBody(site: number, dateFiscale: string, caisse: number): CashCount
   };
 }
 
+/** The modes COMPTOIR_BENCH_OUTBOX_SERVER names (default: both, the deployment's shape first). */
+function benchModes(): OutboxServerMode[] {
+  const setting = process.env.COMPTOIR_BENCH_OUTBOX_SERVER?.trim();
+  if (!setting) return [...MODES];
+  const modes = setting.split(',').map((m) => m.trim());
+  const unknown = modes.find((m) => !(MODES as readonly string[]).includes(m));
+  if (unknown !== undefined || modes.length === 0) {
+    throw new Error(`COMPTOIR_BENCH_OUTBOX_SERVER=${setting}: expected ${MODES.join(', ')}, comma-separated`);
+  }
+  return modes as OutboxServerMode[];
+}
+
 /**
- * Starts the app on a fresh embedded PostgreSQL, runs both phases, stops everything.
- * @throws Error when a phase does not leave exactly 1,000 new rows on the server, or a write is refused.
+ * Signs the bench user in over HTTP and stores the session where lib/session.ts keeps it: the
+ * replayer reads it there, as on a real device.
+ * @throws Error when the server refuses the sign-in.
  */
-export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-outbox-'));
-  await fs.chmod(dir, 0o755);
-  const database = await openDatabase({ dataDir: dir });
-  const config = loadConfig({
-    COMPTOIR_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    COMPTOIR_LOGIN_RATE: '10000',
-    DATA_DIR: dir,
+async function signIn(server: OutboxBenchServer): Promise<void> {
+  const signedIn = await fetch(`${server.apiBase}bo/connexion?username=${encodeURIComponent(LOGIN)}`, {
+    headers: { authorization: basic(LOGIN, PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
   });
-  const app = await buildApp({ config, database });
-  try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    const apiBase = `http://127.0.0.1:${port}/api/`;
+  if (!signedIn.ok) throw new Error(`sign-in refused: ${signedIn.status} ${await signedIn.text()}`);
+  const { token } = (await signedIn.json()) as { token: string };
+  await set(STORED_SESSION_KEY, {
+    format: STORED_SESSION_FORMAT,
+    user: { id: server.userId, login: LOGIN, token },
+  });
+}
 
-    await generateDemoChain(database.pool, { seed: 20261122, days: 2 });
-    const { rows: siteRows } = await database.pool.query<{ id: number }>(
-      'SELECT min(id)::int AS id FROM sites',
-    );
-    const site = siteRows[0]!.id;
-    const [profile] = await database.db
-      .insert(profiles)
-      .values({ titre: 'bench-outbox', droits: ['COMPTAGE'], allSites: true, restaurantIds: [] })
-      .returning({ id: profiles.id });
-    const userId = await createUser(database.db, {
+/** The client's side of one mode: its outbox, how it queues count i, and the rows check. */
+function benchClient(server: OutboxBenchServer, db: ComptoirDb) {
+  const { site, terminalIds, userId } = server;
+  if (terminalIds.length === 0) throw new Error(`site ${site} has no terminals`);
+  // Write i counts terminal i mod n on one of the last days: the site's real drawers, each
+  // counted once per day (a different record each), as a manager catching up after an outage.
+  const today = Date.now();
+  const queueCount = (i: number) => {
+    const caisse = terminalIds[i % terminalIds.length] as number;
+    const dateFiscale = new Date(today - Math.floor(i / terminalIds.length) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const body = countBody(site, dateFiscale, caisse);
+    return queueWrite(db, {
+      kind: 'cashCount',
+      // The counting screen's lane (features/counting countingLane): one drawer, one day.
+      lane: `cash|${site}|${dateFiscale}|${caisse}`,
+      method: 'POST',
+      path: 'bo/comptage/save',
+      searchParams: { id: String(userId) },
+      body,
       login: LOGIN,
-      password: PASSWORD,
-      profileId: profile!.id,
-      societesPlus: [],
-      societesMoins: [],
-      language: null,
-      codeExploitant: null,
+      summary: { site, date: dateFiscale, terminal: caisse },
+      record: { table: 'cashCounts', siteId: site, fiscalDate: dateFiscale, data: { ...body } },
     });
-    const signIn = await fetch(`${apiBase}bo/connexion?username=${encodeURIComponent(LOGIN)}`, {
-      headers: { authorization: basic(LOGIN, PASSWORD), [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
-    });
-    if (!signIn.ok) throw new Error(`sign-in refused: ${signIn.status} ${await signIn.text()}`);
-    const { token } = (await signIn.json()) as { token: string };
-    // Where lib/session.ts keeps the signed-in user; the replayer reads it as on a real device.
-    await set(STORED_SESSION_KEY, {
-      format: STORED_SESSION_FORMAT,
-      user: { id: userId, login: LOGIN, token },
-    });
+  };
+  /** @throws Error unless the server's database holds exactly WRITES more rows and the outbox none. */
+  const expectNewRows = async (before: number, phase: string): Promise<number> => {
+    const added = (await server.rowCount()) - before;
+    const left = await countOutbox(db, LOGIN);
+    if (added !== WRITES || left.waiting + left.sending + left.needsAttention !== 0) {
+      throw new Error(
+        `${server.mode}, ${phase}: the server holds ${added} new cash counts (expected ${WRITES}); outbox left ${JSON.stringify(left)}`,
+      );
+    }
+    return added;
+  };
+  return { queueCount, expectNewRows };
+}
 
-    const db = openDb('bench-outbox');
+/** Both phases against `server`, the client in this process (see the module comment). */
+async function measure(server: OutboxBenchServer): Promise<OutboxModeResult> {
+  await signIn(server);
+  const db = openDb(`bench-outbox-${server.mode}`);
+  try {
     let requests = 0;
     const options: ReplayOptions = {
       db,
       lock: webLock(),
-      apiBase,
+      apiBase: server.apiBase,
       credentials: readStoredCredentials,
       ignoreSchedule: true,
       fetch: (input, init) => {
@@ -152,61 +196,20 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
         return fetch(input, init);
       },
     };
-    const { rows: terminalRows } = await database.pool.query<{ id: number }>(
-      'SELECT terminal_id AS id FROM terminals WHERE site_id = $1 ORDER BY terminal_id',
-      [site],
-    );
-    const terminalIds = terminalRows.map((r) => r.id);
-    if (terminalIds.length === 0) throw new Error(`site ${site} has no terminals`);
-    // Write i counts terminal i mod n on one of the last days: the site's real drawers, each
-    // counted once per day (a different record each), as a manager catching up after an outage.
-    const today = Date.now();
-    const target = (i: number) => ({
-      caisse: terminalIds[i % terminalIds.length] as number,
-      dateFiscale: new Date(today - Math.floor(i / terminalIds.length) * 86_400_000)
-        .toISOString()
-        .slice(0, 10),
-    });
-    const queueCount = (i: number) => {
-      const { caisse, dateFiscale } = target(i);
-      const body = countBody(site, dateFiscale, caisse);
-      return queueWrite(db, {
-        kind: 'cashCount',
-        // The counting screen's lane (features/counting countingLane): one drawer, one day.
-        lane: `cash|${site}|${dateFiscale}|${caisse}`,
-        method: 'POST',
-        path: 'bo/comptage/save',
-        searchParams: { id: String(userId) },
-        body,
-        login: LOGIN,
-        summary: { site, date: dateFiscale, terminal: caisse },
-        record: { table: 'cashCounts', siteId: site, fiscalDate: dateFiscale, data: { ...body } },
-      });
-    };
-    const rowCount = async () =>
-      (await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM cash_counts')).rows[0]!.n;
-    const expectNewRows = async (before: number, phase: string) => {
-      const added = (await rowCount()) - before;
-      const left = await countOutbox(db, LOGIN);
-      if (added !== WRITES || left.waiting + left.sending + left.needsAttention !== 0) {
-        throw new Error(
-          `${phase}: the server holds ${added} new cash counts (expected ${WRITES}); outbox left ${JSON.stringify(left)}`,
-        );
-      }
-    };
+    const { queueCount, expectNewRows } = benchClient(server, db);
 
     // (a) Offline: queue every write, then time one replay run sending them all.
-    const beforeReplay = await rowCount();
+    const beforeReplay = await server.rowCount();
     for (let i = 1; i <= WRITES; i++) await queueCount(i);
     const t0 = performance.now();
     const replayed = await replayOutbox(options);
     const replaySeconds = (performance.now() - t0) / 1000;
     const replayRequests = requests;
     if (replayed?.sent !== WRITES) throw new Error(`replay sent ${JSON.stringify(replayed)}`);
-    await expectNewRows(beforeReplay, 'replay');
+    const replayRows = await expectNewRows(beforeReplay, 'replay');
 
     // (b) Online: each write queued and sent, awaited, before the next (a new version of each count).
-    const beforeOnline = await rowCount();
+    const beforeOnline = await server.rowCount();
     const t1 = performance.now();
     for (let i = 1; i <= WRITES; i++) {
       await queueCount(i);
@@ -214,13 +217,12 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
       if (one?.sent !== 1) throw new Error(`online write ${i}: ${JSON.stringify(one)}`);
     }
     const onlineOneByOneSeconds = (performance.now() - t1) / 1000;
-    await expectNewRows(beforeOnline, 'online one by one');
+    const oneByOneRows = await expectNewRows(beforeOnline, 'online one by one');
 
-    db.close();
     const writesPerSecond = Math.round(WRITES / replaySeconds);
     const ratio = Number((onlineOneByOneSeconds / replaySeconds).toFixed(2));
     return {
-      name: 'outbox replay of 1,000 queued cash counts (batched) vs the same writes online one by one',
+      server: server.mode,
       writes: WRITES,
       replaySeconds: Number(replaySeconds.toFixed(3)),
       writesPerSecond,
@@ -228,16 +230,55 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
       oneByOneWritesPerSecond: Math.round(WRITES / onlineOneByOneSeconds),
       ratio,
       replayRequests,
+      newRows: { replay: replayRows, oneByOne: oneByOneRows },
       targetsMet: {
         writesPerSecond: writesPerSecond >= TARGET_WRITES_PER_SECOND,
         ratio: ratio >= TARGET_RATIO,
       },
     };
   } finally {
-    await app.close();
-    await database.close();
+    db.close();
+  }
+}
+
+/**
+ * One mode: a fresh folder and server, both phases, then the server stopped and the folder
+ * removed (also when a phase fails).
+ * @throws Error when the server does not start, a write is refused, or a phase does not leave exactly 1,000 new rows.
+ */
+async function benchMode(mode: OutboxServerMode): Promise<OutboxModeResult> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `cpt-bench-outbox-${mode}-`));
+  try {
+    await fs.chmod(dir, 0o755);
+    const server = await startOutboxServer(mode, dir);
+    try {
+      return await measure(server);
+    } finally {
+      await server.stop();
+    }
+  } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs both phases in each mode of COMPTOIR_BENCH_OUTBOX_SERVER (default: the server in its own
+ * process, then in the bench's), printing each mode's figures as it ends.
+ * @throws Error on a bad COMPTOIR_BENCH_OUTBOX_SERVER, or a mode's failure (see {@link benchMode}).
+ */
+export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
+  const modes: OutboxModeResult[] = [];
+  for (const mode of benchModes()) {
+    const r = await benchMode(mode);
+    console.log(
+      `  server ${mode}: replay ${r.writesPerSecond} writes/s (${r.replayRequests} requests), one by one ${r.oneByOneWritesPerSecond} writes/s, ratio ${r.ratio}; rows ${r.newRows.replay} + ${r.newRows.oneByOne}; targets ≥ ${TARGET_WRITES_PER_SECOND} writes/s ${r.targetsMet.writesPerSecond ? 'met' : 'NOT met'}, ≥ ${TARGET_RATIO}× ${r.targetsMet.ratio ? 'met' : 'NOT met'}`,
+    );
+    modes.push(r);
+  }
+  return {
+    name: 'outbox replay of 1,000 queued cash counts (batched) vs the same writes online one by one',
+    modes,
+  };
 }
 
 if (import.meta.main) {
