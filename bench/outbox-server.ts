@@ -52,6 +52,11 @@ export interface OutboxBenchServer extends SeededServer {
   apiBase: string;
   /** The process the server runs in (the bench's own in `inprocess` mode). */
   pid: number;
+  /**
+   * CPU time (user + system, seconds) of the server's process so far, its threads included and
+   * PostgreSQL's processes not; null in `inprocess` mode (the bench's own process: not apart).
+   */
+  cpuSeconds(): Promise<number | null>;
   /** Rows of `cash_counts`, read through the server's pool. */
   rowCount(): Promise<number>;
   /** Stops the server and its PostgreSQL (never removes the folder: the caller does). Idempotent. */
@@ -129,6 +134,7 @@ async function startInProcess(dir: string): Promise<OutboxBenchServer> {
     mode: 'inprocess',
     apiBase: `http://127.0.0.1:${started.server.port}/api/`,
     pid: process.pid,
+    cpuSeconds: async () => null,
     rowCount: started.rowCount,
     stop: () => {
       stopping ??= started.close();
@@ -154,6 +160,17 @@ async function startSettings(): Promise<{ flags: string[]; env: Record<string, s
       .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
   );
   return { flags: words.filter((word) => /^--[a-z-]+(=\S+)?$/.test(word)), env };
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
+const USER_HZ = 100;
+
+/** User + system CPU seconds of process `pid`, all its threads (Linux's /proc/PID/stat). */
+async function processCpuSeconds(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), from the 3rd: utime is the 14th, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
 /** Resolves when `child` has exited (at once when it already has). */
@@ -259,6 +276,7 @@ async function startInChild(dir: string): Promise<OutboxBenchServer> {
       mode: 'process',
       apiBase: `http://127.0.0.1:${server.port}/api/`,
       pid: child.pid!,
+      cpuSeconds: () => processCpuSeconds(child.pid!),
       rowCount: childRowCount(child),
       stop,
     };

@@ -79,6 +79,12 @@ export interface OutboxModeResult {
   replayRequests: number;
   /** New cash_counts rows the server's database held after each phase (exactly 1,000, else the bench throws). */
   newRows: { replay: number; oneByOne: number };
+  /**
+   * CPU per write during each phase, in ms: the bench's process (the client; in `inprocess` mode
+   * the server too) and the server's process (null in `inprocess` mode); PostgreSQL not counted.
+   * Their sum against the phase's time per write says how much the two overlapped.
+   */
+  cpuMsPerWrite: Record<'replay' | 'oneByOne', { bench: number; server: number | null }>;
   /** Issue #17's targets: replay ≥ 200 writes/s, ratio ≥ 5. */
   targetsMet: { writesPerSecond: boolean; ratio: boolean };
 }
@@ -179,6 +185,21 @@ function benchClient(server: OutboxBenchServer, db: ComptoirDb) {
   return { queueCount, expectNewRows };
 }
 
+/** Starts measuring the CPU both processes spend; the function returned gives ms per write since. */
+async function cpuMeter(server: OutboxBenchServer) {
+  const bench0 = process.cpuUsage();
+  const server0 = await server.cpuSeconds();
+  return async () => {
+    const bench = process.cpuUsage(bench0);
+    const server1 = await server.cpuSeconds();
+    const perWrite = (seconds: number) => Number(((seconds * 1000) / WRITES).toFixed(3));
+    return {
+      bench: perWrite((bench.user + bench.system) / 1e6),
+      server: server0 === null || server1 === null ? null : perWrite(server1 - server0),
+    };
+  };
+}
+
 /** Both phases against `server`, the client in this process (see the module comment). */
 async function measure(server: OutboxBenchServer): Promise<OutboxModeResult> {
   await signIn(server);
@@ -201,15 +222,18 @@ async function measure(server: OutboxBenchServer): Promise<OutboxModeResult> {
     // (a) Offline: queue every write, then time one replay run sending them all.
     const beforeReplay = await server.rowCount();
     for (let i = 1; i <= WRITES; i++) await queueCount(i);
+    const replayCpu = await cpuMeter(server);
     const t0 = performance.now();
     const replayed = await replayOutbox(options);
     const replaySeconds = (performance.now() - t0) / 1000;
+    const replayCpuMs = await replayCpu();
     const replayRequests = requests;
     if (replayed?.sent !== WRITES) throw new Error(`replay sent ${JSON.stringify(replayed)}`);
     const replayRows = await expectNewRows(beforeReplay, 'replay');
 
     // (b) Online: each write queued and sent, awaited, before the next (a new version of each count).
     const beforeOnline = await server.rowCount();
+    const oneByOneCpu = await cpuMeter(server);
     const t1 = performance.now();
     for (let i = 1; i <= WRITES; i++) {
       await queueCount(i);
@@ -217,6 +241,7 @@ async function measure(server: OutboxBenchServer): Promise<OutboxModeResult> {
       if (one?.sent !== 1) throw new Error(`online write ${i}: ${JSON.stringify(one)}`);
     }
     const onlineOneByOneSeconds = (performance.now() - t1) / 1000;
+    const oneByOneCpuMs = await oneByOneCpu();
     const oneByOneRows = await expectNewRows(beforeOnline, 'online one by one');
 
     const writesPerSecond = Math.round(WRITES / replaySeconds);
@@ -231,6 +256,7 @@ async function measure(server: OutboxBenchServer): Promise<OutboxModeResult> {
       ratio,
       replayRequests,
       newRows: { replay: replayRows, oneByOne: oneByOneRows },
+      cpuMsPerWrite: { replay: replayCpuMs, oneByOne: oneByOneCpuMs },
       targetsMet: {
         writesPerSecond: writesPerSecond >= TARGET_WRITES_PER_SECOND,
         ratio: ratio >= TARGET_RATIO,
@@ -271,7 +297,7 @@ export async function benchOutboxReplay(): Promise<OutboxBenchResult> {
   for (const mode of benchModes()) {
     const r = await benchMode(mode);
     console.log(
-      `  server ${mode}: replay ${r.writesPerSecond} writes/s (${r.replayRequests} requests), one by one ${r.oneByOneWritesPerSecond} writes/s, ratio ${r.ratio}; rows ${r.newRows.replay} + ${r.newRows.oneByOne}; targets ≥ ${TARGET_WRITES_PER_SECOND} writes/s ${r.targetsMet.writesPerSecond ? 'met' : 'NOT met'}, ≥ ${TARGET_RATIO}× ${r.targetsMet.ratio ? 'met' : 'NOT met'}`,
+      `  server ${mode}: replay ${r.writesPerSecond} writes/s (${r.replayRequests} requests), one by one ${r.oneByOneWritesPerSecond} writes/s, ratio ${r.ratio}; rows ${r.newRows.replay} + ${r.newRows.oneByOne}; CPU ms per write ${JSON.stringify(r.cpuMsPerWrite)}; targets ≥ ${TARGET_WRITES_PER_SECOND} writes/s ${r.targetsMet.writesPerSecond ? 'met' : 'NOT met'}, ≥ ${TARGET_RATIO}× ${r.targetsMet.ratio ? 'met' : 'NOT met'}`,
     );
     modes.push(r);
   }
