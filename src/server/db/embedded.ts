@@ -80,7 +80,8 @@ function realDir(dir: string): string {
  * What /proc says of process `pid` and the folder `pgDir`: `postgres` when the process is a
  * PostgreSQL program (its name, /proc/PID/comm), `inDir` when its working folder
  * (/proc/PID/cwd) is `pgDir` — PostgreSQL's server and every backend work in their data folder —
- * null when that link cannot be read (another user's process without the right to look).
+ * null when that link cannot be read (another user's process without the right to look). A
+ * process that ended meanwhile (ENOENT) is no PostgreSQL of any folder.
  */
 function procView(pid: number, pgDir: string): { postgres: boolean; inDir: boolean | null } {
   let name = '';
@@ -92,7 +93,9 @@ function procView(pid: number, pgDir: string): { postgres: boolean; inDir: boole
   const postgres = name === 'postgres' || name.startsWith('postgres:');
   try {
     return { postgres, inDir: readlinkSync(`/proc/${pid}/cwd`) === realDir(pgDir) };
-  } catch {
+  } catch (e) {
+    // Gone between the two reads (a backend closing its connection): it holds nothing now.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { postgres: false, inDir: false };
     return { postgres, inDir: null };
   }
 }
