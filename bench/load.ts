@@ -38,6 +38,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { quantileSorted } from 'simple-statistics';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
+import { startSettings } from './start-settings.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const ADMIN = 'admin';
@@ -521,26 +522,6 @@ function targets(runs: LoadBenchResult['runs']): LoadBenchResult['targets'] {
       met: heapSteady <= 2,
     },
   };
-}
-
-/**
- * The Node flags and the environment variables (`NAME=value` before `node`) that `npm start` gives
- * the server (package.json's `start` script), so the bench measures the server as it runs for a
- * user, not under settings of its own.
- */
-async function startSettings(): Promise<{ flags: string[]; env: Record<string, string> }> {
-  const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const words = manifest.scripts.start.split(/\s+/);
-  const node = words.indexOf('node');
-  const env = Object.fromEntries(
-    words
-      .slice(0, Math.max(0, node))
-      .filter((word) => /^[A-Z_][A-Z0-9_]*=\S*$/.test(word))
-      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
-  );
-  return { flags: words.filter((word) => /^--[a-z-]+(=\S+)?$/.test(word)), env };
 }
 
 /** Runs the load bench (see the module comment). */

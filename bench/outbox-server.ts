@@ -22,6 +22,7 @@ import { openDatabase } from '../src/server/db/connect.ts';
 import { stopOrphan } from '../src/server/db/embedded.ts';
 import { profiles } from '../src/server/db/schema.ts';
 import { generateDemoChain } from '../src/server/demo/generate.ts';
+import { startSettings } from './start-settings.ts';
 
 const root = path.join(import.meta.dirname, '..');
 /** The bench's user (right COMPTAGE, every site). */
@@ -141,25 +142,6 @@ async function startInProcess(dir: string): Promise<OutboxBenchServer> {
       return stopping;
     },
   };
-}
-
-/**
- * The Node flags and the `NAME=value` variables before `node` in package.json's `start` script:
- * the server runs as `npm start` runs it (the same reading as bench/load.ts).
- */
-async function startSettings(): Promise<{ flags: string[]; env: Record<string, string> }> {
-  const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const words = manifest.scripts.start.split(/\s+/);
-  const node = words.indexOf('node');
-  const env = Object.fromEntries(
-    words
-      .slice(0, Math.max(0, node))
-      .filter((word) => /^[A-Z_][A-Z0-9_]*=\S*$/.test(word))
-      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
-  );
-  return { flags: words.filter((word) => /^--[a-z-]+(=\S+)?$/.test(word)), env };
 }
 
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
