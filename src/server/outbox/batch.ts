@@ -20,6 +20,7 @@
 import type pg from 'pg';
 import type { OutboxBatchItem, OutboxBatchItemAnswer } from '../../contract/outbox-batch-wire.ts';
 import type { Session } from '../auth/session.ts';
+import { beginTransaction, rollback } from '../db/transaction.ts';
 import { type BatchContext, runInBatch } from './batch-context.ts';
 
 /** Runs one item as if it were sent alone and answers what it would have answered. */
@@ -130,28 +131,6 @@ async function runItem(
   return answer;
 }
 
-/** Opens the batch's transaction on a connection of `pool`. */
-async function begin(pool: pg.Pool): Promise<pg.PoolClient> {
-  const tx = await pool.connect();
-  try {
-    await tx.query('BEGIN');
-    return tx;
-  } catch (e) {
-    tx.release(e instanceof Error ? e : true);
-    throw e;
-  }
-}
-
-/** Rolls back and gives the connection back (destroyed when even that fails); never throws. */
-async function abandon(tx: pg.PoolClient): Promise<void> {
-  try {
-    await tx.query('ROLLBACK');
-    tx.release();
-  } catch (e) {
-    tx.release(e instanceof Error ? e : true);
-  }
-}
-
 /**
  * Runs `items` (the batch's items that run in it, with their places in the batch) one after
  * another in one transaction of `pool`, and commits; answers their answers in that order.
@@ -165,7 +144,7 @@ async function runInTransaction(
 ): Promise<OutboxBatchItemAnswer[]> {
   let tx: pg.PoolClient;
   try {
-    tx = await begin(pool);
+    tx = await beginTransaction(pool);
   } catch (e) {
     throw new BatchNotCommittedError(e);
   }
@@ -189,7 +168,7 @@ async function runInTransaction(
     return answers;
   } catch (e) {
     batch.open = false;
-    await abandon(tx);
+    await rollback(tx);
     throw new BatchNotCommittedError(e);
   }
 }

@@ -31,21 +31,6 @@ export type KeyLock =
   | { client: null; stored: StoredAnswer; busy: false };
 
 /**
- * Opens a transaction on a connection of `pool` (BEGIN done).
- * @throws the connection's error (the connection is released first).
- */
-export async function beginTransaction(pool: pg.Pool): Promise<pg.PoolClient> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    return client;
-  } catch (e) {
-    client.release(e instanceof Error ? e : true);
-    throw e;
-  }
-}
-
-/**
  * Opens the transaction of a keyed write holding the (user, key) lock, or finds the key's stored
  * answer (unexpired). When another request holds the lock, gives its connection back at once
  * and answers `busy`, so waiting repeats never hold connections the first one needs.
@@ -177,16 +162,6 @@ export async function lockKeys(
 export async function commit(client: pg.PoolClient): Promise<void> {
   await client.query('COMMIT');
   client.release();
-}
-
-/** Rolls back the transaction `client` and gives the connection back; never throws. */
-export async function rollback(client: pg.PoolClient): Promise<void> {
-  try {
-    await client.query('ROLLBACK');
-    client.release();
-  } catch (e) {
-    client.release(e instanceof Error ? e : true);
-  }
 }
 
 let lastPurge = 0;

@@ -57,12 +57,11 @@ import {
 import { type BatchContext, currentBatch } from '../outbox/batch-context.ts';
 import type {} from './request-session.ts'; // request.session
 import { ApiHttpError } from './error-handler.ts';
+import { beginTransaction, rollback } from '../db/transaction.ts';
 import {
-  beginTransaction,
   commit,
   lockKey,
   purgeExpired,
-  rollback,
   type StoredAnswer,
   storeAnswer,
   storeAnswers,
