@@ -44,6 +44,7 @@ import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
+import { DirectItems } from './outbox/direct-items.ts';
 import { outboxBatchRoutes } from './routes/outbox-batch-routes.ts';
 import { referenceRoutes } from './routes/reference-routes.ts';
 import { reinitRoutes } from './routes/reinit-routes.ts';
@@ -72,6 +73,11 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Where the log lines go (default standard output); tests collect them. */
   logTo?: LogSink;
+  /**
+   * False: a batch sends every item through the HTTP pipeline (`inject`), even those of routes
+   * that declare `config.batchItem` (outbox/direct-items.ts). Default true; tests compare the two.
+   */
+  directBatchItems?: boolean;
 }
 
 /**
@@ -150,6 +156,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  // The first onRoute hook: it sees each route's own hooks, before the plugins below add theirs.
+  const directItems = new DirectItems();
+  app.addHook('onRoute', function collectDirectItems(route) {
+    directItems.collect(route);
+  });
   installInputGuard(app); // NUL, invalid UTF-8 and deep JSON: 400 before anything reads them
   installQueryKeyCheck(app, API_PREFIX); // a query parameter no schema names: 400 UnknownParameter
   installRights(app, {
@@ -198,7 +209,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });
       await api.register(collabEventRoutes, { database });
-      await api.register(outboxBatchRoutes, { database });
+      await api.register(outboxBatchRoutes, {
+        database,
+        directItems: options.directBatchItems === false ? null : directItems,
+      });
     },
     { prefix: API_PREFIX },
   );

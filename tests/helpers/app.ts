@@ -34,9 +34,12 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /**
  * Builds the app on a fresh database. `config` overrides the defaults (demo off, silent logs,
- * a login rate high enough for any test).
+ * a login rate high enough for any test); `directBatchItems: false` makes batches send every
+ * item through the HTTP pipeline (app.ts BuildAppOptions).
  */
-export async function createTestApp(options: { config?: Partial<Config>; clientDir?: string } = {}) {
+export async function createTestApp(
+  options: { config?: Partial<Config>; clientDir?: string; directBatchItems?: boolean } = {},
+) {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({
@@ -51,6 +54,7 @@ export async function createTestApp(options: { config?: Partial<Config>; clientD
     config,
     database,
     ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+    ...(options.directBatchItems === undefined ? {} : { directBatchItems: options.directBatchItems }),
   });
   await app.ready();
 

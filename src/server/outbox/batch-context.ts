@@ -1,7 +1,8 @@
 /**
  * The batch an item runs in (decision record 0024), handed from the batch route to the requests
- * it injects IN PROCESS: an AsyncLocalStorage store set around each item's `inject`, which only
- * the code that item's request runs can read. No header, cookie or body field can set it, so a
+ * it injects IN PROCESS, and to the items it runs itself (direct-items.ts, decision record 0027):
+ * an AsyncLocalStorage store set around each item's run, which only the code that item runs can
+ * read. No header, cookie or body field can set it, so a
  * request from outside (even one carrying every header an item carries) never joins a batch's
  * transaction nor borrows its session.
  *

@@ -2,8 +2,9 @@
  * Running a batch of keyed writes (decision record 0024, wire in contract/outbox-batch-wire.ts)
  * in ONE database transaction: the items run one after another, each inside its own SAVEPOINT,
  * and the batch commits once. Every item goes through `runOne`, which the HTTP layer gives (it
- * sends the item to the app as if alone, so rights, validation and Idempotency-Key hold per
- * item); the item reaches the transaction through the in-process batch context
+ * runs the item as if alone — through the app's HTTP pipeline, or for the routes that allow it
+ * with the same checks without it, direct-items.ts — so rights, validation and Idempotency-Key
+ * hold per item); the item reaches the transaction through the in-process batch context
  * (batch-context.ts), never through anything a caller sends. This module knows no HTTP
  * framework: it orders, bounds and isolates the items and owns the transaction.
  *

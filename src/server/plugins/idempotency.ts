@@ -34,7 +34,9 @@
  *   transaction, inside the item's savepoint; its answer is stored with the others just before
  *   the batch commits ({@link keepBatchAnswers}), so writes and kept answer still commit together.
  *   A route that writes on its own connections is never run inside a batch's transaction: the
- *   batch runs it alone once it committed ({@link writesOnOwnConnections}).
+ *   batch runs it alone once it committed ({@link writesOnOwnConnections}). An item the batch
+ *   runs itself, without the HTTP pipeline (outbox/direct-items.ts), follows the same rules
+ *   through {@link runKeyedBatchItem}, with the same request identity ({@link identityOf}).
  * - Keys live IDEMPOTENCY_KEY_TTL_DAYS days (a lookup ignores older rows; they are purged at
  *   most once an hour per process when a key is stored).
  */
@@ -153,14 +155,30 @@ function canonical(value: unknown): string {
   return out.join('');
 }
 
-/** Path, and SHA-256 (hex) of the request's identity: method, path, query (minus `_`) and body. */
-export function requestIdentity(request: FastifyRequest): { path: string; hash: string } {
-  const url = new URL(request.url, 'http://x');
-  const query = [...url.searchParams.entries()]
+/** What a repeat of a keyed write must match: its path (`/api/…`, no query) and the SHA-256 (hex) of its identity. */
+export interface WriteIdentity {
+  path: string;
+  hash: string;
+}
+
+/**
+ * The identity of the write `method` `url` (`/api/…?query`, as sent) with the validated `body`
+ * (undefined when it has none): method, path, query parameters (minus `_`, sorted) and body,
+ * hashed with SHA-256. The batch's direct items (outbox/direct-items.ts) hash with it too, so a
+ * key sent alone and then in a batch, or the reverse, is recognised.
+ */
+export function identityOf(method: string, url: string, body: unknown): WriteIdentity {
+  const parsed = new URL(url, 'http://x');
+  const query = [...parsed.searchParams.entries()]
     .filter(([k]) => k !== CACHE_BUSTER)
     .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  const text = `${request.method} ${url.pathname}\n${canonical(query)}\n${canonical(request.body ?? null)}`;
-  return { path: url.pathname, hash: createHash('sha256').update(text).digest('hex') };
+  const text = `${method} ${parsed.pathname}\n${canonical(query)}\n${canonical(body ?? null)}`;
+  return { path: parsed.pathname, hash: createHash('sha256').update(text).digest('hex') };
+}
+
+/** {@link identityOf} the request (its method, URL and validated body). */
+export function requestIdentity(request: FastifyRequest): WriteIdentity {
+  return identityOf(request.method, request.url, request.body);
 }
 
 /** Sends a stored answer again. */
@@ -174,7 +192,7 @@ function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
 interface KeyedWrite {
   userId: number;
   key: string;
-  identity: { path: string; hash: string };
+  identity: WriteIdentity;
 }
 
 /**
@@ -194,7 +212,16 @@ function keyedWriteOf(request: FastifyRequest): KeyedWrite | null {
 }
 
 /** Seconds a repeat is told to wait (`Retry-After`) while the key's first request still runs. */
-const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 `IdempotencyKeyInProgress` error (its answer carries `Retry-After`: IN_PROGRESS_RETRY_AFTER_SECONDS). */
+function inProgress(): ApiHttpError {
+  return new ApiHttpError(
+    503,
+    'IdempotencyKeyInProgress',
+    'the first request with this key is still running',
+  );
+}
 
 /**
  * Answers 503 `IdempotencyKeyInProgress` with `Retry-After`.
@@ -202,7 +229,22 @@ const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
  */
 function refuseInProgress(reply: FastifyReply): never {
   reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
-  throw new ApiHttpError(503, 'IdempotencyKeyInProgress', 'the first request with this key is still running');
+  throw inProgress();
+}
+
+/**
+ * Checks that `stored`, the answer kept for a key, was kept for the same request: `method` and
+ * `identity`.
+ * @throws ApiHttpError 422 IdempotencyKeyReused when it is another request's (method, path or hash).
+ */
+function requireSameRequest(stored: StoredAnswer, method: string, identity: WriteIdentity): void {
+  if (stored.method !== method || stored.path !== identity.path || stored.request_hash !== identity.hash) {
+    throw new ApiHttpError(
+      422,
+      'IdempotencyKeyReused',
+      `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
+    );
+  }
 }
 
 /**
@@ -215,17 +257,7 @@ function replayOrRefuse(
   write: KeyedWrite,
   stored: StoredAnswer,
 ): FastifyReply {
-  if (
-    stored.method !== request.method ||
-    stored.path !== write.identity.path ||
-    stored.request_hash !== write.identity.hash
-  ) {
-    throw new ApiHttpError(
-      422,
-      'IdempotencyKeyReused',
-      `${IDEMPOTENCY_KEY_HEADER} was used for another request`,
-    );
-  }
+  requireSameRequest(stored, request.method, write.identity);
   return replay(reply, stored);
 }
 
@@ -382,6 +414,64 @@ async function runBatchItem(
   const answer = answerToKeep(request, reply, write, result);
   keys.kept.set(write.key, { item, answer });
   return reply.send(answer.body);
+}
+
+/** A serialized answer: its status, content type (null: none kept, the text as it is) and body text. */
+export interface SerializedAnswer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+/**
+ * Runs the keyed write of `batch`'s current item when the batch runs it itself, without the
+ * HTTP pipeline (outbox/direct-items.ts; decision record 0027), with the rules of
+ * {@link runBatchItem}: a key another request holds answers 503, a key answered before (in the
+ * table, or by an earlier item of the batch that was kept) is replayed when `method` and
+ * `identity` match, else refused 422; a new key runs `run` in the batch's transaction (inside
+ * the item's savepoint), and its 2xx answer is stored with the batch's writes at its end.
+ * @param key the item's Idempotency-Key in lower case.
+ * @returns the answer, and whether it is the key's first answer replayed.
+ * @throws ApiHttpError 503 IdempotencyKeyInProgress (answer it with `Retry-After`:
+ *   {@link IN_PROGRESS_RETRY_AFTER_SECONDS}), 422 IdempotencyKeyReused; whatever `run` throws;
+ *   Error when the batch's keys were not locked first ({@link lockBatchKeys}: a programming error).
+ */
+export async function runKeyedBatchItem(
+  batch: BatchContext,
+  method: string,
+  key: string,
+  identity: WriteIdentity,
+  run: () => Promise<SerializedAnswer>,
+): Promise<SerializedAnswer & { replayed: boolean }> {
+  const keys = batchKeys.get(batch);
+  if (!keys) throw new Error('the batch ran an item before locking its keys');
+  if (!keys.states.get(key)?.locked) throw inProgress();
+  const stored = storedInBatch(batch, keys, key);
+  if (stored) {
+    requireSameRequest(stored, method, identity);
+    return {
+      status: stored.status,
+      contentType: stored.content_type,
+      body: stored.body,
+      replayed: true,
+    };
+  }
+  const item = batch.item;
+  const answer = await run();
+  if (answer.status >= 200 && answer.status < 300) {
+    keys.kept.set(key, {
+      item,
+      answer: {
+        method,
+        path: identity.path,
+        request_hash: identity.hash,
+        status: answer.status,
+        content_type: answer.contentType,
+        body: answer.body,
+      },
+    });
+  }
+  return { ...answer, replayed: false };
 }
 
 /**

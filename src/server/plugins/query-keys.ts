@@ -29,7 +29,7 @@ const ALWAYS_ACCEPTED: ReadonlySet<string> = new Set([CACHE_BUSTER, 'id']);
 export const SETTINGS_PREFIX = 'merim_';
 
 /** The keys a query schema names, and whether it takes more (a catchall). */
-interface QueryKeys {
+export interface QueryKeys {
   names: Set<string>;
   open: boolean;
 }
@@ -96,6 +96,23 @@ export function unknownParameter(query: unknown, keys: QueryKeys): string | unde
   );
 }
 
+/**
+ * The check run on a route's parsed `query` before validation: `name[]` lists merged onto
+ * `name` (in place), then any parameter `keys` do not accept refused. The route's own check,
+ * also run by the batch for the items it runs itself (outbox/direct-items.ts).
+ * @throws ApiHttpError 400 `UnknownParameter` with the parameter (its first 100 characters) in `details.parameter`.
+ */
+export function checkQuery(query: unknown, keys: QueryKeys): void {
+  if (query && typeof query === 'object') mergeBracketLists(query as Record<string, unknown>, keys);
+  const name = unknownParameter(query, keys);
+  if (name === undefined) return;
+  // The name is the caller's own text, checked valid by the input guard; bounded in length.
+  throw new ApiHttpError(400, 'UnknownParameter', 'unknown query parameter', {
+    where: 'querystring',
+    parameter: name.slice(0, 100),
+  });
+}
+
 function withHook<T>(existing: T | T[] | undefined, hook: T): T[] {
   return [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
 }
@@ -110,16 +127,7 @@ export function installQueryKeyCheck(app: FastifyInstance, apiPrefix: string): v
     const keys = queryKeysOf(route.schema?.querystring);
     if (!keys) return;
     async function checkQueryKeys(request: FastifyRequest) {
-      if (request.query && typeof request.query === 'object') {
-        mergeBracketLists(request.query as Record<string, unknown>, keys!);
-      }
-      const name = unknownParameter(request.query, keys!);
-      if (name === undefined) return;
-      // The name is the caller's own text, checked valid by the input guard; bounded in length.
-      throw new ApiHttpError(400, 'UnknownParameter', 'unknown query parameter', {
-        where: 'querystring',
-        parameter: name.slice(0, 100),
-      });
+      checkQuery(request.query, keys!);
     }
     route.preValidation = withHook(route.preValidation, checkQueryKeys) as RouteOptions['preValidation'];
   });

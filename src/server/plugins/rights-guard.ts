@@ -18,6 +18,7 @@ import type pg from 'pg';
 import { CLIENT_HEADER } from '../../contract/api.ts';
 import { API_RIGHTS, type ApiRoute, forbidsHead, isWriteGet } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session, config.rights
+import type { Session } from '../auth/session.ts';
 import { parseBasic, resolveSession, type SessionCache } from '../auth/tokens.ts';
 import { currentBatch } from '../outbox/batch-context.ts';
 import { ApiHttpError } from './error-handler.ts';
@@ -195,8 +196,20 @@ export function installRights(app: FastifyInstance, options: GuardOptions): void
     const session = await sessionFromRequest(request, options);
     if (!session) throw new ApiHttpError(401, 'Unauthorized', 'missing, invalid or expired token');
     request.session = session;
-    if (requirement !== 'session' && !requirement.anyOf.some((r) => session.droits.includes(r))) {
-      throw new ApiHttpError(403, 'Forbidden', `needs one of the rights ${requirement.anyOf.join(', ')}`);
-    }
+    requireRight(session, key);
   });
+}
+
+/**
+ * Checks that `session` holds the right the rights table asks of the route `key` (nothing for a
+ * `public` or `session` entry). The guard's own check, also run by the batch for the items it
+ * runs itself (outbox/direct-items.ts).
+ * @throws ApiHttpError 403 `Forbidden` naming the rights that would do.
+ */
+export function requireRight(session: Pick<Session, 'droits'>, key: ApiRoute): void {
+  const requirement = API_RIGHTS[key];
+  if (requirement === 'public' || requirement === 'session') return;
+  if (!requirement.anyOf.some((r) => session.droits.includes(r))) {
+    throw new ApiHttpError(403, 'Forbidden', `needs one of the rights ${requirement.anyOf.join(', ')}`);
+  }
 }

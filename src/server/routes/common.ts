@@ -7,6 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../contract/errors.ts';
 import type { Session } from '../auth/session.ts';
+import type { BatchItemInput } from '../outbox/direct-items.ts';
+import { writeTx } from '../plugins/idempotency.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import type {} from '../plugins/request-session.ts'; // request.session
 import { INT4_MAX } from '../../contract/integers.ts';
@@ -83,7 +85,27 @@ export function sessionOf(request: FastifyRequest): Session {
  * @throws ApiHttpError 403 `Forbidden` when `id` names another user.
  */
 export function ownSession(request: FastifyRequest, id: number): Session {
-  const session = sessionOf(request);
+  return requireOwnId(sessionOf(request), id);
+}
+
+/**
+ * `session`, once checked that the call's `id` is its own user id (see {@link ownSession}).
+ * @throws ApiHttpError 403 `Forbidden` when `id` names another user.
+ */
+export function requireOwnId(session: Session, id: number): Session {
   if (session.userId !== id) throw new ApiHttpError(403, 'Forbidden', 'id is not the signed-in user');
   return session;
+}
+
+/**
+ * What a `config.write` route's {@link BatchItemInput} function works on, from its request: the
+ * validated `query` and `body` the route passes, the session and the write transaction.
+ * @throws ApiHttpError 401 without a session; Error when the route lacks `config.write`.
+ */
+export function writeInput<Query, Body>(
+  request: FastifyRequest,
+  query: Query,
+  body: Body,
+): BatchItemInput<Query, Body> {
+  return { query, body, session: sessionOf(request), tx: writeTx(request) };
 }

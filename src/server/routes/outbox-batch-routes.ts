@@ -1,8 +1,10 @@
 /**
  * HTTP of the batch write route `POST bo/outbox/batch` (ours, not SPEC.md §7; decision record
  * 0024; wire in contract/outbox-batch-wire.ts): the outbox's replay sends many keyed writes in
- * one request. Each item is sent to the app itself (`inject`) as the request it would have been
- * alone, with the caller's credentials, address and language and its own Idempotency-Key, so
+ * one request. An item naming a route that declares `config.batchItem` (the counting writes) is
+ * run by the batch itself, with the same checks in the same order and without the HTTP pipeline
+ * (outbox/direct-items.ts, decision record 0027). Any other item is sent to the app itself
+ * (`inject`) as the request it would have been alone, with the caller's credentials, address and language and its own Idempotency-Key, so
  * every hook applies to it unchanged: the rights guard (its own right), the input guard, its
  * route's zod validation, the idempotency plugin (a known key answers its first answer, the same
  * key with another request 422), the brute-force counters. The items run one after another
@@ -21,6 +23,7 @@ import {
 } from '../../contract/outbox-batch.ts';
 import type { Database } from '../db/connect.ts';
 import { BatchLimiter, BatchNotCommittedError, itemAnswer, runBatch } from '../outbox/batch.ts';
+import type { DirectItems } from '../outbox/direct-items.ts';
 import { keepBatchAnswers, lockBatchKeys, writesOnOwnConnections } from '../plugins/idempotency.ts';
 import { purgeExpired } from '../plugins/idempotency-store.ts';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../contract/counting.ts';
@@ -51,12 +54,13 @@ function forwardedHeaders(request: FastifyRequest): Record<string, string> {
 }
 
 /**
- * Sends `item` to `app` as the request it would be alone, from `address` with `common` headers,
- * and answers what it answered.
+ * Sends `item` to `app` as the request it would be alone (to `url`, {@link itemUrl}), from
+ * `address` with `common` headers, and answers what it answered.
  */
 async function runAlone(
   app: FastifyInstance,
   item: OutboxBatchItem,
+  url: string,
   common: Record<string, string>,
   address: string,
 ): Promise<OutboxBatchItemAnswer> {
@@ -69,7 +73,7 @@ async function runAlone(
   if (withBody) headers['content-type'] = 'application/json';
   const res = await app.inject({
     method: item.method,
-    url: itemUrl(item),
+    url,
     headers,
     remoteAddress: address,
     ...(withBody ? { payload: JSON.stringify(item.body ?? null) } : {}),
@@ -119,9 +123,13 @@ const CONNECTIONS_PER_BATCH = 2;
  * connection for its whole transaction, the other half left to the items' borrowings and to
  * every other request.
  */
-export async function outboxBatchRoutes(app: FastifyInstance, options: { database: Database }) {
+export async function outboxBatchRoutes(
+  app: FastifyInstance,
+  options: { database: Database; directItems: DirectItems | null },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
+  const { directItems } = options;
   const limiter = new BatchLimiter((pool.options.max ?? 10) / CONNECTIONS_PER_BATCH);
 
   api.post(
@@ -153,7 +161,13 @@ export async function outboxBatchRoutes(app: FastifyInstance, options: { databas
           request.body.items,
           caller,
           {
-            runOne: (item) => runAlone(app, item, common, request.ip),
+            runOne: (item) => {
+              const url = itemUrl(item);
+              if (directItems?.has(item.method, `${API_PREFIX}/${item.path}`)) {
+                return directItems.run(item, url, request.log);
+              }
+              return runAlone(app, item, url, common, request.ip);
+            },
             runsAlone: (item) => writesOnOwnConnections(item.method, `${API_PREFIX}/${item.path}`),
             prepare: lockBatchKeys,
             beforeCommit: keepBatchAnswers,

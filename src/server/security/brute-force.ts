@@ -33,7 +33,7 @@ export interface BruteForceOptions {
 }
 
 /** The 429's seconds when `error` is a locked counter's refusal (security/throttle.ts). */
-function retryAfterOf(error: unknown): number | null {
+export function retryAfterOf(error: unknown): number | null {
   if (!(error instanceof DomainError) || error.kind !== 'tooManyAttempts') return null;
   const seconds = error.details?.retryAfterSeconds;
   return typeof seconds === 'number' ? seconds : null;

@@ -91,15 +91,15 @@ export async function seedCounting(t: TestApp): Promise<{
 export type CountingApp = { t: TestApp; paris: number } & Awaited<ReturnType<typeof seedCounting>>;
 
 /**
- * Registers the file's beforeAll (a test app with its default configuration, seeded by
+ * Registers the file's beforeAll (a test app built with `options`, by default its default configuration, seeded by
  * {@link seedCounting}) and afterAll (closes the app). A file's own beforeAll, registered after
  * this call, runs after it and may use the {@link CountingApp}.
  * @returns the {@link CountingApp}, empty until the beforeAll has run.
  */
-export function setUpCounting(): CountingApp {
+export function setUpCounting(options: Parameters<typeof createTestApp>[0] = {}): CountingApp {
   const ctx = {} as CountingApp;
   beforeAll(async () => {
-    ctx.t = await createTestApp();
+    ctx.t = await createTestApp(options);
     Object.assign(ctx, await seedCounting(ctx.t));
     ctx.paris = ctx.chain.sites.paris;
   });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  type CashCount,
   CashCountBodySchema,
   CashCountListAnswerSchema,
   CashCountListQuerySchema,
@@ -17,8 +18,8 @@ import {
 import { cashCounts, expectedAmounts, saveCashCount } from '../../counting/cash-counts.ts';
 import { requiredCounts, rulesOf } from '../../counting/rules.ts';
 import { requireSite, siteFactsOf } from '../../counting/sites.ts';
-import { writeTx } from '../../plugins/idempotency.ts';
-import { errorResponses, ownSession, UserIdParam } from '../common.ts';
+import type { BatchItemInput } from '../../outbox/direct-items.ts';
+import { errorResponses, ownSession, requireOwnId, UserIdParam, writeInput } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 
 /** Registers bo/comptage/expected, bo/comptage/list and bo/comptage/save. */
@@ -85,7 +86,7 @@ export async function cashCountRoutes(app: FastifyInstance, options: CountingOpt
   api.post(
     '/bo/comptage/save',
     {
-      config: { rights: 'POST bo/comptage/save', write: true },
+      config: { rights: 'POST bo/comptage/save', write: true, batchItem: saveCount },
       schema: {
         summary: 'Saves a cash count as a new version (never overwrites); honours Idempotency-Key',
         tags: ['counting'],
@@ -94,10 +95,18 @@ export async function cashCountRoutes(app: FastifyInstance, options: CountingOpt
         response: { 200: CashCountSchema, ...errorResponses },
       },
     },
-    async function saveCount(request) {
-      const session = ownSession(request, request.query.id);
-      requireSite(session, request.body.site);
-      return saveCashCount(writeTx(request), request.body, session);
+    function saveCountRequest(request) {
+      return saveCount(writeInput(request, request.query, request.body));
     },
   );
+}
+
+/** POST bo/comptage/save's work, for a request or a batch item (outbox/direct-items.ts). */
+async function saveCount(
+  input: BatchItemInput<{ id: number }, z.output<typeof CashCountBodySchema>>,
+): Promise<CashCount> {
+  const { query, body, session, tx } = input;
+  requireOwnId(session, query.id);
+  requireSite(session, body.site);
+  return saveCashCount(tx, body, session);
 }

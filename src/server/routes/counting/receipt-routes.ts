@@ -10,6 +10,7 @@ import {
   CreateReceiptQuerySchema,
   FiscalDateSchema,
   ReadReceiptQuerySchema,
+  type Receipt,
   ReceiptComplementsSchema,
   ReceiptListAnswerSchema,
   ReceiptSchema,
@@ -19,9 +20,9 @@ import type { Language } from '../../../contract/reports.ts';
 import { receiptPdf } from '../../counting/receipt-pdfs.ts';
 import { createReceipt, receiptById, receipts, updateReceipt } from '../../counting/receipts.ts';
 import { requireSite, todaysFiscalDate } from '../../counting/sites.ts';
-import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
-import { documentAnswer, errorResponses, sessionOf } from '../common.ts';
+import type { BatchItemInput } from '../../outbox/direct-items.ts';
+import { documentAnswer, errorResponses, sessionOf, writeInput } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { INT4_MAX } from '../../../contract/integers.ts';
 
@@ -95,7 +96,7 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
   api.post(
     '/bo/documentsManager/createDocument',
     {
-      config: { rights: 'POST bo/documentsManager/createDocument', write: true },
+      config: { rights: 'POST bo/documentsManager/createDocument', write: true, batchItem: createDocument },
       schema: {
         summary: 'Creates a manager receipt; body: its complements; honours Idempotency-Key',
         tags: ['counting'],
@@ -104,20 +105,15 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptSchema, ...errorResponses },
       },
     },
-    async function createDocument(request) {
-      const session = sessionOf(request);
-      const q = request.query;
-      requireSite(session, q.site);
-      const tx = writeTx(request);
-      const fiscalDate = q.dateFiscale ?? (await todaysFiscalDate(tx, q.site));
-      return createReceipt(tx, { ...receiptContent(q, request.body), fiscalDate }, session);
+    function createDocumentRequest(request) {
+      return createDocument(writeInput(request, request.query, request.body));
     },
   );
 
   api.post(
     '/bo/documentsManager/updateDocument',
     {
-      config: { rights: 'POST bo/documentsManager/updateDocument', write: true },
+      config: { rights: 'POST bo/documentsManager/updateDocument', write: true, batchItem: updateDocument },
       schema: {
         summary: "Replaces a manager receipt's content (version + 1); honours Idempotency-Key",
         tags: ['counting'],
@@ -126,12 +122,31 @@ export async function receiptRoutes(app: FastifyInstance, options: CountingOptio
         response: { 200: ReceiptSchema, ...errorResponses },
       },
     },
-    async function updateDocument(request) {
-      const session = sessionOf(request);
-      const q = request.query;
-      requireSite(session, q.site);
-      const content = { ...receiptContent(q, request.body), fiscalDate: q.dateFiscale ?? null };
-      return updateReceipt(writeTx(request), q.documentId, session.siteIds, content, session);
+    function updateDocumentRequest(request) {
+      return updateDocument(writeInput(request, request.query, request.body));
     },
   );
+}
+
+/** The body of both receipt writes: the receipt's complements. */
+type Complements = z.output<typeof ReceiptComplementsSchema>;
+
+/** POST bo/documentsManager/createDocument's work, for a request or a batch item (outbox/direct-items.ts). */
+async function createDocument(
+  input: BatchItemInput<z.output<typeof CreateReceiptQuerySchema>, Complements>,
+): Promise<Receipt> {
+  const { query: q, body, session, tx } = input;
+  requireSite(session, q.site);
+  const fiscalDate = q.dateFiscale ?? (await todaysFiscalDate(tx, q.site));
+  return createReceipt(tx, { ...receiptContent(q, body), fiscalDate }, session);
+}
+
+/** POST bo/documentsManager/updateDocument's work, for a request or a batch item (outbox/direct-items.ts). */
+async function updateDocument(
+  input: BatchItemInput<z.output<typeof UpdateReceiptQuerySchema>, Complements>,
+): Promise<Receipt> {
+  const { query: q, body, session, tx } = input;
+  requireSite(session, q.site);
+  const content = { ...receiptContent(q, body), fiscalDate: q.dateFiscale ?? null };
+  return updateReceipt(tx, q.documentId, session.siteIds, content, session);
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   FiscalDateSchema,
   SAFE_ACTIONS,
+  type SafeCount,
   SafeCountBodySchema,
   SafeCountSchema,
   SafeDayAnswerSchema,
@@ -25,9 +26,16 @@ import {
 } from '../../counting/safe-counts.ts';
 import { requireSite } from '../../counting/sites.ts';
 import { ApiHttpError } from '../../plugins/error-handler.ts';
-import { writeTx } from '../../plugins/idempotency.ts';
 import { contentDisposition } from '../../reports/render/index.ts';
-import { documentAnswer, errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
+import type { BatchItemInput } from '../../outbox/direct-items.ts';
+import {
+  documentAnswer,
+  errorResponses,
+  requireOwnId,
+  sessionOf,
+  UserIdParam,
+  writeInput,
+} from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { BIGINT_ID_MAX, INT4_MAX } from '../../../contract/integers.ts';
 
@@ -107,7 +115,7 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
   api.post(
     '/coffre/save',
     {
-      config: { rights: 'POST coffre/save', write: true },
+      config: { rights: 'POST coffre/save', write: true, batchItem: saveCount },
       schema: {
         summary: 'Saves a safe count as a new version (never overwrites); honours Idempotency-Key',
         tags: ['counting'],
@@ -116,10 +124,18 @@ export async function safeCountRoutes(app: FastifyInstance, options: CountingOpt
         response: { 200: SafeCountSchema, ...errorResponses },
       },
     },
-    async function saveCount(request) {
-      const session = ownSession(request, request.query.id);
-      requireSite(session, request.body.site);
-      return saveSafeCount(writeTx(request), request.body, session);
+    function saveCountRequest(request) {
+      return saveCount(writeInput(request, request.query, request.body));
     },
   );
+}
+
+/** POST coffre/save's work, for a request or a batch item (outbox/direct-items.ts). */
+async function saveCount(
+  input: BatchItemInput<{ id: number }, z.output<typeof SafeCountBodySchema>>,
+): Promise<SafeCount> {
+  const { query, body, session, tx } = input;
+  requireOwnId(session, query.id);
+  requireSite(session, body.site);
+  return saveSafeCount(tx, body, session);
 }
