@@ -86,7 +86,6 @@ type Validator = (data: unknown) => { value: unknown } | { error: ValidationIssu
 
 /** A route the batch runs itself. */
 interface DirectRoute {
-  method: string;
   rights: ApiRoute;
   queryKeys: QueryKeys | null;
   validateBody: Validator | null;
@@ -163,7 +162,6 @@ export class DirectItems {
         ? null
         : (validatorCompiler({ schema: schema as ZodType, method, url, httpPart }) as Validator);
     this.routes.set(`${method} ${url}`, {
-      method,
       rights: route.config!.rights as ApiRoute,
       queryKeys: queryKeysOf(route.schema?.querystring),
       validateBody: compile(route.schema?.body, 'body'),
