@@ -2,8 +2,10 @@
  * The signed-in header fits its screen (issue #19): on the e2e tablet (Galaxy Tab S4, 712 px
  * portrait) the first row — brand, sync badge, languages, sign-out — stays one row, with the
  * steering and settings buttons beside the bar of screens below; on a 412 px phone the header is
- * one row with the Menu button. In fr, en and de (German labels are the longest); the page never
- * scrolls sideways. Screenshots of each header go to test-results/e2e/header-*.png.
+ * one row with the Menu button. On a 1024 px landscape tablet and a 1280 px desktop, the first row
+ * and, below it, every screen link on one row. In fr, en and de (German labels are the longest);
+ * nothing past the viewport, and the page never scrolls sideways. Screenshots of each header go to
+ * test-results/e2e/header-*.png.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './helpers.ts';
@@ -69,3 +71,63 @@ test('the header fits a 712 px tablet and a 412 px phone in fr, en and de', asyn
       .screenshot({ path: test.info().outputPath(`header-412-${language}.png`) });
   }
 });
+
+/** The visible links (or buttons) of `selector` in the header: text and box (px, rounded). */
+function navBoxes(page: Page, selector: string) {
+  return page.locator(selector).evaluateAll((all) =>
+    all
+      .filter((a) => getComputedStyle(a).display !== 'none')
+      .map((a) => {
+        const box = a.getBoundingClientRect();
+        return {
+          text: a.textContent ?? '',
+          top: Math.round(box.top),
+          right: Math.round(box.right),
+          height: Math.round(box.height),
+        };
+      }),
+  );
+}
+
+for (const width of [1024, 1280]) {
+  test(`at ${width} px the screen links sit in one row in fr, en and de`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 768 });
+    await signIn(page);
+    const counts: number[] = [];
+    for (const language of LANGUAGES) {
+      await chooseLanguage(page, language);
+      const items = await headerItems(page);
+      // The first row (brand, steering and settings, sync badge, languages, sign-out) on the brand's line…
+      const first = items.filter((i) => i.name !== 'app-nav');
+      expect(first.map((i) => i.name)).toEqual([
+        'app-header__brand',
+        'app-tools',
+        'sync-badge',
+        'language-choice',
+        'ui-button',
+      ]);
+      const brand = first[0]!;
+      for (const item of first) expect(item.top, `${language} ${item.name}`).toBeLessThan(brand.bottom);
+      // …and every screen link on one row below it.
+      const links = await navBoxes(page, '.app-nav .app-nav__link');
+      expect(new Set(links.map((l) => l.top)), `${language}: ${JSON.stringify(links)}`).toEqual(
+        new Set([links[0]?.top]),
+      );
+      expect(links[0]!.top, language).toBeGreaterThanOrEqual(brand.bottom);
+      counts.push(links.length);
+      const tools = await navBoxes(page, '.app-tools .app-nav__link');
+      expect(tools.length, `${language}: steering and settings`).toBe(2);
+      for (const link of [...links, ...tools]) {
+        expect(link.right, `${language} ${link.text}`).toBeLessThanOrEqual(width);
+        expect(link.height, `${language} ${link.text}: 44 px target`).toBeGreaterThanOrEqual(44);
+      }
+      for (const item of items) expect(item.right, `${language} ${item.name}`).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page
+        .locator('.app-header')
+        .screenshot({ path: test.info().outputPath(`header-${width}-${language}.png`) });
+    }
+    // The same screens in every language: none is dropped to make the row fit (ten for the administrator).
+    expect(counts).toEqual([10, 10, 10]);
+  });
+}
