@@ -141,9 +141,10 @@ async function salesSoFar(
             sum(h.net_cents)::bigint AS net
        FROM daily_hour_sales h
        JOIN unnest($1::int[], $2::int[]) AS c(site_id, hour) ON c.site_id = h.site_id AND c.hour = h.hour
-      WHERE h.fiscal_date = ANY($3::date[])
+      WHERE h.site_id = ANY($4::int[]) AND h.fiscal_date = ANY($3::date[])
       GROUP BY h.fiscal_date`,
-    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [day, lastYear]],
+    // The sites again as a plain list, so that the table's key (site, date, hour) finds the rows.
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [day, lastYear], sites.map((s) => s.id)],
   );
   const soFarDay = (fiscalDate: string): HomeDay => {
     const r = rows.find((row) => row.fiscal_date === fiscalDate);
