@@ -62,15 +62,28 @@ export type HomeDay = z.infer<typeof HomeDaySchema>;
 
 /**
  * GET bo/home/ventes: `days` holds datePerso-1 then datePerso (so far); `lastYear` the same
- * weekday a year earlier (datePerso − 364 days); `dayParts` datePerso, last year and the forecast
- * per day part (SPEC.md §9, contract/day-parts.ts, in its order); `forecastCents` the day's
- * forecast, null where none could be made.
+ * weekday a year earlier (datePerso − 364 days), whole day; `dayParts` datePerso, last year and
+ * the forecast per day part (SPEC.md §9, contract/day-parts.ts, in its order); `forecastCents` the
+ * day's forecast, null where none could be made; `soFar` like for like (decision 0028).
  */
 export const HomeSalesAnswerSchema = z.object({
   data: z.object({
     currency: z.string(),
     days: z.array(HomeDaySchema),
     lastYear: HomeDaySchema,
+    soFar: z
+      .object({
+        until: z
+          .string()
+          .nullable()
+          .describe("HH:MM of the sites' clock the hours counted end at; null when the sites differ"),
+        today: HomeDaySchema.describe('datePerso, the hours fully elapsed only'),
+        lastYear: HomeDaySchema.describe('the same weekday a year earlier, the same hours'),
+      })
+      .nullable()
+      .describe(
+        "While datePerso is under way at a chosen site: today and last year's same day up to the same hour of each site's clock, the current hour on neither side; tickets and covers by the hour they opened in. Null for a past datePerso (compare the whole days).",
+      ),
     forecastCents: z.number().int().nullable(),
     dayParts: z.array(
       z.object({

@@ -5,11 +5,15 @@
  * cache (decision 0021) — only dashboard and reference queries, under the app's buster; a cashier
  * with no right of the widgets' data sees none and asks the server for nothing.
  */
-import { apiBase, PASSWORD } from './home-api.ts';
+import { apiBase, chain, PASSWORD } from './home-api.ts';
+import { subDays } from 'date-fns/subDays';
 import { act } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import de from '../../i18n/de.json';
 import en from '../../i18n/en.json';
+import fr from '../../i18n/fr.json';
+import { parseWireDate, toWireDate, wireToDisplay } from '../../src/contract/dates.ts';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
 import {
   PERSIST_BUSTER,
@@ -17,9 +21,12 @@ import {
   queryClient,
   restoreQueryCache,
 } from '../../src/client/lib/query-client.ts';
+import { formatMoney, formatNumber } from '../../src/client/lib/format.ts';
 import { signIn, signOut } from '../../src/client/lib/session.ts';
 import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
 import { resetSelection } from '../../src/client/selection/selection-state.ts';
+import { LAST_YEAR_DAYS } from '../../src/server/home/home-sales.ts';
+import { currentFiscalDate } from '../../src/server/reference/fiscal-date.ts';
 import { t } from './home-api.ts';
 import { renderRoutedScreen, unmountScreen, waitUntil } from './support.tsx';
 
@@ -39,18 +46,18 @@ afterAll(async () => {
 
 const Empty = () => null;
 
-async function renderHome(): Promise<HTMLDivElement> {
+async function renderHome(datePerso = '2026-03-02', locale = 'en', messages = en): Promise<HTMLDivElement> {
   resetSelection();
   await loadReferenceData();
   screen = await renderRoutedScreen(
     {
-      '/home': () => <HomePage datePerso="2026-03-02" />,
+      '/home': () => <HomePage datePerso={datePerso} />,
       '/analyses/coffre': Empty,
       '/analyses/comptageCaisses': Empty,
     },
     '/home',
-    'en',
-    en,
+    locale,
+    messages,
   );
   return screen.container;
 }
@@ -66,6 +73,11 @@ describe('home page against the real server', () => {
 
     const sales = page.querySelector('.home-widget--ventes')!;
     expect(text(sales, '.home-figure--main')).toBe('Today 02/03/2026€360.49');
+    // A past day: its whole against last year's whole day, on one line (decision 0028).
+    expect(
+      [...sales.querySelectorAll('.home-figure dt')].filter((d) => d.textContent?.startsWith('A year')),
+    ).toHaveLength(1);
+    expect(text(sales, '.home-figure:nth-child(2)')).toBe('A year ago (03/03/2025, whole day)€55.00 (+555%)');
     const lunch = [...sales.querySelectorAll('tbody tr')].find((r) => r.textContent?.startsWith('Lunch'));
     expect([...lunch!.querySelectorAll('th, td')].map((c) => c.textContent)).toEqual([
       'Lunch',
@@ -121,6 +133,60 @@ describe('home page against the real server', () => {
       .filter((q) => q.queryKey[0] === 'home')
       .map((q) => q.queryKey[2]);
     expect(widgets.sort()).toEqual(['coffre', 'evenements', 'previsions', 'ventes']);
+  });
+
+  it('shows today against last year up to the same hour, then last year’s whole day, in fr, en and de', async () => {
+    // Paris today: €1 an hour, all day; the same weekday a year earlier: €2 an hour, €48 in all.
+    const today = currentFiscalDate(new Date(), 'Europe/Paris', '00:00');
+    const lastYear = toWireDate(subDays(parseWireDate(today)!, LAST_YEAR_DAYS));
+    for (const [date, cents] of [
+      [today, 100],
+      [lastYear, 200],
+    ] as const) {
+      await t.database.pool.query(
+        `INSERT INTO daily_hour_sales (site_id, fiscal_date, hour, tickets, covers, net_cents, net_excl_cents, tax_cents)
+         SELECT $1, $2, h, 1, 0, $3, $3, 0 FROM generate_series(0, 23) AS h`,
+        [chain.sites.paris, date, cents],
+      );
+    }
+    await t.database.pool.query(
+      `INSERT INTO daily_sales (site_id, fiscal_date, tickets, net_cents, net_excl_cents, tax_cents)
+       VALUES ($1, $2, 24, 4800, 4800, 0)`,
+      [chain.sites.paris, lastYear],
+    );
+    const shownLastYear = wireToDisplay(lastYear);
+    const expected = {
+      fr: [`Il y a un an (${shownLastYear}), jusqu'à `, `Il y a un an (${shownLastYear}, journée entière)`],
+      en: [`A year ago (${shownLastYear}), until `, `A year ago (${shownLastYear}, whole day)`],
+      de: [`Vor einem Jahr (${shownLastYear}), bis `, `Vor einem Jahr (${shownLastYear}, ganzer Tag)`],
+    } as const;
+    await signIn('directeur', PASSWORD);
+    for (const [locale, messages] of [
+      ['fr', fr],
+      ['en', en],
+      ['de', de],
+    ] as const) {
+      const page = await renderHome(today, locale, messages);
+      await waitUntil(
+        () => page.querySelector('.home-widget--ventes .home-widget__time') !== null,
+        10_000,
+        25,
+      );
+      const lines = [...page.querySelectorAll('.home-widget--ventes .home-figure')].slice(1, 3);
+      const [soFarLabel, wholeLabel] = lines.map((l) => l.querySelector('dt')!.textContent!);
+      const [soFarValue, wholeValue] = lines.map((l) => l.querySelector('dd')!.textContent!);
+      expect(soFarLabel!.slice(0, expected[locale][0].length)).toBe(expected[locale][0]);
+      // The hours fully elapsed, on both sides: €2 an hour a year ago, half of it today.
+      const hour = Number(/(\d\d):00( Uhr)?$/.exec(soFarLabel!)![1]);
+      const soFarCents = hour * 200;
+      const change =
+        hour === 0 ? '' : ` (${formatNumber(-0.5, locale, { style: 'percent', signDisplay: 'always' })})`;
+      expect(soFarValue).toBe(`${formatMoney(soFarCents, 'EUR', locale)}${change}`);
+      expect(wholeLabel).toBe(expected[locale][1]);
+      expect(wholeValue).toBe(formatMoney(4800, 'EUR', locale));
+      unmountScreen(screen!);
+      screen = undefined;
+    }
   });
 
   it('empties the persisted cache on sign-out', async () => {

@@ -75,6 +75,8 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
         averageTicket: 688,
         covers: 1,
       });
+      // A past day compares whole days (decision 0028).
+      expect(data.soFar).toBeNull();
     });
 
     it('splits today and last year by day part, in SPEC §9 order', async () => {
@@ -117,9 +119,11 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
 
     it('answers zero for days without sales, and defaults to the first site’s today', async () => {
       const res = await widget('ventes', `sites=${chain.sites.lille}`);
-      const { days } = HomeSalesAnswerSchema.parse(res.json()).data;
+      const { days, soFar } = HomeSalesAnswerSchema.parse(res.json()).data;
       expect(days.map((d) => d.tickets)).toEqual([0, 0]);
       expect(days[1]!.fiscalDate).toBe(currentFiscalDate(new Date(), 'Europe/Paris', '00:00'));
+      // Today is under way: it also meets last year up to the same hour (decision 0028).
+      expect(soFar).toMatchObject({ until: expect.stringMatching(/^\d\d:00$/), today: { tickets: 0 } });
     });
   });
 

@@ -6,10 +6,19 @@
  * `daily_hour_sales` (three fiscal dates × 24 hours per site at most, whatever the number of
  * tickets) and the day totals of `daily_sales`, both kept by every load with the tickets
  * (db/aggregates.ts), plus the forecast's own reads.
+ *
+ * Like for like (decision 0028): while datePerso is still under way at a site, today so far is
+ * also compared with last year's same day up to the same hour of that site's own clock, counting
+ * only the hours fully elapsed on both sides (the current hour on neither), from
+ * `daily_hour_sales`.
  */
+import { TZDate } from '@date-fns/tz';
+import { hhmmToMinutes } from '../../contract/dates.ts';
 import { DAY_PARTS, dayPartOfHour, type DayPartKey } from '../../contract/day-parts.ts';
 import type { HomeDay, HomeSalesAnswer } from '../../contract/home.ts';
+import type { SiteFacts } from '../counting/sites.ts';
 import type { Queryable } from '../db/queryable.ts';
+import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import { dayForecast } from './home-forecast.ts';
 import { type HomeRequest, requireWidgetRight, shiftDate, widgetContext } from './widget-context.ts';
 
@@ -57,21 +66,123 @@ function byDayPart(rows: readonly HourRow[]): Map<DayPartKey, number> {
   return out;
 }
 
+const MINUTES_PER_DAY = 24 * 60;
+const ALL_HOURS = Array.from({ length: 24 }, (_, h) => h);
+
+/** The hours of one site's fiscal date that the like-for-like comparison counts. */
+export interface SiteHoursSoFar {
+  /** Local clock hours (0–23, as in `daily_hour_sales`) counted, ascending. */
+  hours: number[];
+  /**
+   * `HH:MM` of the site's clock at which the counted hours end, when the fiscal date is the
+   * site's today; null when it is a past day (all 24 hours) or a day not begun (no hour).
+   */
+  until: string | null;
+}
+
+/**
+ * Minutes from the fiscal day's start (`dayStart` minutes after midnight) to the end of clock
+ * hour `hour`, 1–1440. The hour holding a start that is not a whole hour (05:30) holds both
+ * the day's first minutes and its last ones; it counts as the day's first hour, as its later
+ * part (05:00–05:30 the next morning) ends a day after the last customers.
+ */
+function hourEndFromDayStart(hour: number, dayStart: number): number {
+  return (((((hour + 1) * 60 - dayStart - 1) % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY) + 1;
+}
+
+/**
+ * The hours of `fiscalDate` at a site that are over at instant `now` (SPEC.md §9 fiscal date:
+ * the site's time zone `timeZone` and business-day start `dayStart` `HH:MM`): every hour of a
+ * past fiscal date, none of one not begun, and for the site's today the hours fully elapsed —
+ * the current hour, still under way today and complete a year ago, counts on neither side.
+ */
+export function hoursSoFar(
+  now: Date,
+  site: Pick<SiteFacts, 'timeZone' | 'dayStart'>,
+  fiscalDate: string,
+): SiteHoursSoFar {
+  const today = currentFiscalDate(now, site.timeZone, site.dayStart);
+  if (fiscalDate < today) return { hours: ALL_HOURS, until: null };
+  if (fiscalDate > today) return { hours: [], until: null };
+  const dayStart = hhmmToMinutes(site.dayStart) ?? 0;
+  const local = new TZDate(now.getTime(), site.timeZone);
+  const elapsed = (local.getHours() * 60 + local.getMinutes() - dayStart + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+  const hours = ALL_HOURS.filter((h) => hourEndFromDayStart(h, dayStart) <= elapsed);
+  const hh = String(local.getHours()).padStart(2, '0');
+  const startText = `${String(Math.floor(dayStart / 60)).padStart(2, '0')}:${String(dayStart % 60).padStart(2, '0')}`;
+  return { hours, until: hours.length === 0 ? startText : `${hh}:00` };
+}
+
+interface SoFarRow {
+  fiscal_date: string;
+  tickets: number;
+  covers: number;
+  net: number;
+}
+
+/**
+ * Today so far and last year up to the same hours (contract/home.ts `soFar`), or null when
+ * `day` is under way at none of the sites. Each site counts its own {@link hoursSoFar}; `until`
+ * is null when the sites under way stop at different hours (several time zones or day starts).
+ */
+async function salesSoFar(
+  db: Queryable,
+  sites: readonly SiteFacts[],
+  day: string,
+  lastYear: string,
+  now: Date,
+): Promise<HomeSalesAnswer['data']['soFar']> {
+  const cuts = sites.map((s) => ({ siteId: s.id, ...hoursSoFar(now, s, day) }));
+  const ends = new Set(cuts.flatMap((c) => (c.until === null ? [] : [c.until])));
+  if (ends.size === 0) return null;
+  const pairs = cuts.flatMap((c) => c.hours.map((hour) => [c.siteId, hour] as const));
+  const { rows } = await db.query<SoFarRow>(
+    `SELECT h.fiscal_date, sum(h.tickets)::bigint AS tickets, sum(h.covers)::bigint AS covers,
+            sum(h.net_cents)::bigint AS net
+       FROM daily_hour_sales h
+       JOIN unnest($1::int[], $2::int[]) AS c(site_id, hour) ON c.site_id = h.site_id AND c.hour = h.hour
+      WHERE h.site_id = ANY($4::int[]) AND h.fiscal_date = ANY($3::date[])
+      GROUP BY h.fiscal_date`,
+    // The sites again as a plain list, so that the table's key (site, date, hour) finds the rows.
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [day, lastYear], sites.map((s) => s.id)],
+  );
+  const soFarDay = (fiscalDate: string): HomeDay => {
+    const r = rows.find((row) => row.fiscal_date === fiscalDate);
+    const tickets = r?.tickets ?? 0;
+    const netSales = r?.net ?? 0;
+    const covers = r?.covers ?? 0;
+    return {
+      fiscalDate,
+      tickets,
+      netSales,
+      covers,
+      averageTicket: tickets > 0 ? Math.round(netSales / tickets) : 0,
+    };
+  };
+  return {
+    until: ends.size === 1 ? [...ends][0]! : null,
+    today: soFarDay(day),
+    lastYear: soFarDay(lastYear),
+  };
+}
+
 /**
  * The `ventes` widget (contract/home.ts HomeSalesAnswerSchema): datePerso-1 and datePerso, the
  * same weekday {@link LAST_YEAR_DAYS} days earlier, and datePerso's day parts against last year
- * and the forecast (null where the forecast has none). Days without sales answer zeros.
+ * and the forecast (null where the forecast has none), and `soFar` (see salesSoFar; "now" is
+ * `request.now`, default the clock). Days without sales answer zeros.
  * @throws DomainError forbidden `Forbidden` without RAPPORTS or BI (issue #17 item 8), and the
  *   errors of {@link widgetContext} (sites outside the scope, no site).
  */
 export async function homeSales(db: Queryable, request: HomeRequest): Promise<HomeSalesAnswer> {
   requireWidgetRight('ventes', request.rights);
-  const ctx = await widgetContext(db, request);
+  const now = request.now ?? new Date();
+  const ctx = await widgetContext(db, { ...request, now });
   const day = ctx.fiscalDate;
   const previous = shiftDate(day, -1);
   const lastYear = shiftDate(day, -LAST_YEAR_DAYS);
   const dates = [previous, day, lastYear];
-  const [{ rows: totals }, { rows: hours }, forecast] = await Promise.all([
+  const [{ rows: totals }, { rows: hours }, forecast, soFar] = await Promise.all([
     db.query<DayRow>(
       `SELECT fiscal_date, sum(tickets)::bigint AS tickets, sum(net_cents)::bigint AS net
          FROM daily_sales WHERE site_id = ANY($1) AND fiscal_date = ANY($2::date[])
@@ -85,6 +196,7 @@ export async function homeSales(db: Queryable, request: HomeRequest): Promise<Ho
       [ctx.siteIds, dates],
     ),
     dayForecast(db, ctx.siteIds, day),
+    salesSoFar(db, ctx.sites, day, lastYear, now),
   ]);
   const today = byDayPart(hours.filter((r) => r.fiscal_date === day));
   const before = byDayPart(hours.filter((r) => r.fiscal_date === lastYear));
@@ -93,6 +205,7 @@ export async function homeSales(db: Queryable, request: HomeRequest): Promise<Ho
       currency: ctx.currency,
       days: [dayOf(previous, totals, hours), dayOf(day, totals, hours)],
       lastYear: dayOf(lastYear, totals, hours),
+      soFar,
       forecastCents: forecast?.totalCents ?? null,
       dayParts: DAY_PARTS.map((p) => ({
         key: p.key,

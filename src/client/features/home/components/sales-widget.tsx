@@ -1,6 +1,8 @@
 /**
  * The `ventes` widget (contract/home.ts HomeSalesAnswerSchema): datePerso's sales so far with its
- * forecast and the same weekday a year earlier, tickets, average ticket and covers, yesterday's
+ * forecast and the same weekday a year earlier — while the day is under way, up to the same hour
+ * with the change in %, then the whole of that day as the day's target (decision 0028); for a
+ * past day, the whole days with the change —, tickets, average ticket and covers, yesterday's
  * total, and a table by day part whose bars are drawn with CSS inside the table — no chart
  * library to load, nothing focusable hidden from assistive technology, and the figures read as
  * a table by screen readers (the bars are decoration, `aria-hidden`).
@@ -26,14 +28,45 @@ function Figure({ label, value, main }: { label: string; value: string; main?: b
   );
 }
 
+/**
+ * Last year's line(s): up to the same hour with the change of today so far, then the whole day
+ * without one, while the day is under way (`soFar`); the whole day with the change otherwise.
+ */
+function LastYearFigures({ sales }: { sales: Sales }) {
+  const intl = useIntl();
+  const money = (cents: number) => formatMoney(cents, sales.currency, intl.locale);
+  const percent = (r: number) => formatNumber(r, intl.locale, { style: 'percent', signDisplay: 'always' });
+  const withChange = (now: number, before: number) => {
+    const change = changeRatio(now, before);
+    return `${money(before)}${change === null ? '' : ` (${percent(change)})`}`;
+  };
+  const date = formatDate(sales.lastYear.fiscalDate);
+  const wholeLabel = intl.formatMessage({ id: 'home.lastYear' }, { date });
+  // An offline copy kept by an earlier version of the app has no `soFar`: the whole days, as then.
+  const soFar = sales.soFar ?? null;
+  if (soFar === null) {
+    return (
+      <Figure label={wholeLabel} value={withChange(sales.days.at(-1)!.netSales, sales.lastYear.netSales)} />
+    );
+  }
+  const soFarLabel =
+    soFar.until === null
+      ? intl.formatMessage({ id: 'home.lastYearSameHour' }, { date })
+      : intl.formatMessage({ id: 'home.lastYearSoFar' }, { date, time: soFar.until });
+  return (
+    <>
+      <Figure label={soFarLabel} value={withChange(soFar.today.netSales, soFar.lastYear.netSales)} />
+      <Figure label={wholeLabel} value={money(sales.lastYear.netSales)} />
+    </>
+  );
+}
+
 function SalesFigures({ sales }: { sales: Sales }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const money = (cents: number) => formatMoney(cents, sales.currency, intl.locale);
   const today = sales.days.at(-1)!;
   const yesterday = sales.days.at(-2);
-  const change = changeRatio(today.netSales, sales.lastYear.netSales);
-  const percent = (r: number) => formatNumber(r, intl.locale, { style: 'percent', signDisplay: 'always' });
   return (
     <dl className="home-figures">
       <Figure
@@ -41,13 +74,11 @@ function SalesFigures({ sales }: { sales: Sales }) {
         label={`${t('home.today')} ${formatDate(today.fiscalDate)}`}
         value={money(today.netSales)}
       />
+      {/* Last year's lines side by side on the row under today's figure, the forecast after them. */}
+      <LastYearFigures sales={sales} />
       <Figure
         label={t('home.forecast')}
         value={sales.forecastCents === null ? t('home.noForecast') : money(sales.forecastCents)}
-      />
-      <Figure
-        label={intl.formatMessage({ id: 'home.lastYear' }, { date: formatDate(sales.lastYear.fiscalDate) })}
-        value={`${money(sales.lastYear.netSales)}${change === null ? '' : ` (${percent(change)})`}`}
       />
       <Figure label={t('home.tickets')} value={formatNumber(today.tickets, intl.locale)} />
       <Figure label={t('home.averageTicket')} value={money(today.averageTicket)} />
