@@ -169,8 +169,19 @@ export const BiTrackerSiteSchema = z.object({
       lastYearCents: z.number().int().describe('same weekday 364 days earlier, same hour'),
     }),
   ),
-  netCents: z.number().int().describe('today so far'),
-  lastYearSameTimeCents: z.number().int().describe('364 days earlier, up to the same hour'),
+  netCents: z.number().int().describe('today so far, the current hour included'),
+  netSoFarCents: z
+    .number()
+    .int()
+    .describe('today, the hours already over (until `until`): what lastYearSameTimeCents compares with'),
+  lastYearSameTimeCents: z
+    .number()
+    .int()
+    .describe("364 days earlier, the same hours (the hours of today already over, on the site's clock)"),
+  until: z
+    .string()
+    .nullable()
+    .describe("HH:MM of the site's clock where the compared hours end (its day start when none is over yet)"),
   lastYearDayCents: z.number().int().describe('364 days earlier, whole day'),
   forecastCents: z.number().int().nullable().describe("today's forecast, whole day; null: none"),
   rank: z.number().int().describe('1 = highest sales so far today'),

@@ -313,5 +313,9 @@ describe('KPI/BI screens against the server', () => {
     expect(screen.container.querySelector('.tracker-refreshed')?.textContent).toMatch(
       /^Updated on \d\d\/\d\d\/\d{4} at \d\d:\d\d$/,
     );
+    // Paris and Lyon share a clock: the changes compare the hours over until one hour.
+    expect(screen.container.querySelector('.tracker-compared')?.textContent).toMatch(
+      /^Changes against last year compare the hours already over, until \d\d:\d\d\.$/,
+    );
   });
 });

@@ -204,6 +204,19 @@ describe('KPI/BI area (bo/bi/explore, totalKPI, tracker)', () => {
     const [first, second] = answer.data.sites;
     expect(first).toMatchObject({ siteId: PARIS, rank: 1, netCents: 4000, lastYearSameTimeCents: 1500 });
     expect(first!.hours[12]).toEqual({ hour: 12, netCents: 1000, tickets: 1, lastYearCents: 1500 });
+    // Like for like (decision 0028): the hours over at 14:30 in Paris, 00:00 to 14:00, on both sides.
+    const sumOf = (hours: readonly { hour: number; netCents: number }[]) =>
+      hours.filter((h) => h.hour < 14).reduce((t, h) => t + h.netCents, 0);
+    expect(first).toMatchObject({ until: '14:00', netSoFarCents: sumOf(first!.hours) });
+    // At 12:30 the 12:00 hour is still under way: it counts on neither side.
+    const early = await tracker(t.database.pool, {
+      sites: [PARIS],
+      scope: [PARIS, LYON],
+      now: new Date('2026-03-02T11:30:00Z'),
+    });
+    const paris = early.data.sites[0]!;
+    expect(paris).toMatchObject({ until: '12:00', lastYearSameTimeCents: 0 });
+    expect(paris.netSoFarCents).toBe(paris.hours.filter((h) => h.hour < 12).reduce((t, h) => t + h.netCents, 0));
     expect(second).toMatchObject({ siteId: LYON, rank: 2, netCents: 4000, lastYearDayCents: 0 });
     const res = await call('tracker', `sites=${PARIS}`);
     expect(res.statusCode).toBe(200);

@@ -5,7 +5,8 @@
  * after midnight), sites in two time zones — and a past or future datePerso answers null.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoursSoFar, homeSales } from '../../src/server/home/home-sales.ts';
+import { homeSales } from '../../src/server/home/home-sales.ts';
+import { hoursSoFar } from '../../src/server/reference/fiscal-hours.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 

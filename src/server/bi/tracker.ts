@@ -3,16 +3,18 @@
  * hour (`daily_hour_sales`, kept by every load), beside the same weekday 364 days earlier and
  * the day's forecast when there is one, and the sites ranked by today's sales so far.
  *
- * "Today" is each site's own fiscal date (reference/fiscal-date.ts), and "the same time last
- * year" sums last year's hours of the trading day up to the site's current local hour included,
- * the trading day starting at the site's business-day start.
+ * "Today" is each site's own fiscal date (reference/fiscal-date.ts). "The same time last year"
+ * compares like for like, as the home dashboard's sales card does (decision 0028,
+ * reference/fiscal-hours.ts): today's hours already over against the same hours a year earlier,
+ * on the site's own clock from its business-day start; the current hour, under way today and
+ * complete a year ago, counts on neither side (`netSoFarCents`, `lastYearSameTimeCents`, `until`).
  */
-import { TZDate } from '@date-fns/tz';
 import { subDays } from 'date-fns/subDays';
 import type { BiTrackerAnswer, BiTrackerSite } from '../../contract/bi.ts';
-import { hhmmToMinutes, parseWireDate, toWireDate } from '../../contract/dates.ts';
+import { parseWireDate, toWireDate } from '../../contract/dates.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { currentFiscalDate } from '../reference/fiscal-date.ts';
+import { hoursSoFar } from '../reference/fiscal-hours.ts';
 import { dayForecast } from './bi-forecast.ts';
 import { type BiSite, biSites, YEAR_SHIFT_DAYS } from './bi-sites.ts';
 
@@ -36,35 +38,28 @@ interface HourRow {
   net_cents: number;
 }
 
-/** Position of local `hour` in the trading day starting at `dayStart` (`HH:mm`), 0–23. */
-function tradingPosition(hour: number, dayStart: string): number {
-  const startHour = Math.floor((hhmmToMinutes(dayStart) ?? 0) / 60);
-  return (hour - startHour + 24) % 24;
-}
-
 /** One site's tracker from its hour rows of today and of last year. */
 function siteTracker(site: BiSite, today: string, lastYear: string, rows: readonly HourRow[], now: Date) {
   const mine = rows.filter((r) => r.site_id === site.id);
   const at = (date: string, hour: number) => mine.find((r) => r.fiscal_date === date && r.hour === hour);
-  const nowPosition = tradingPosition(new TZDate(now.getTime(), site.timeZone).getHours(), site.dayStart);
-  let lastYearSameTimeCents = 0;
-  let lastYearDayCents = 0;
   const hours = Array.from({ length: 24 }, (_, hour) => {
     const cur = at(today, hour);
     const before = at(lastYear, hour);
     const lastYearCents = Number(before?.net_cents ?? 0);
-    lastYearDayCents += lastYearCents;
-    if (tradingPosition(hour, site.dayStart) <= nowPosition) lastYearSameTimeCents += lastYearCents;
     return { hour, netCents: Number(cur?.net_cents ?? 0), tickets: Number(cur?.tickets ?? 0), lastYearCents };
   });
+  const soFar = hoursSoFar(now, site, today);
+  const over = hours.filter((h) => soFar.hours.includes(h.hour));
   return {
     siteId: site.id,
     libelle: site.libelle,
     fiscalDate: today,
     hours,
     netCents: hours.reduce((t, h) => t + h.netCents, 0),
-    lastYearSameTimeCents,
-    lastYearDayCents,
+    netSoFarCents: over.reduce((t, h) => t + h.netCents, 0),
+    lastYearSameTimeCents: over.reduce((t, h) => t + h.lastYearCents, 0),
+    until: soFar.until,
+    lastYearDayCents: hours.reduce((t, h) => t + h.lastYearCents, 0),
   };
 }
 

@@ -12,13 +12,11 @@
  * only the hours fully elapsed on both sides (the current hour on neither), from
  * `daily_hour_sales`.
  */
-import { TZDate } from '@date-fns/tz';
-import { hhmmToMinutes } from '../../contract/dates.ts';
 import { DAY_PARTS, dayPartOfHour, type DayPartKey } from '../../contract/day-parts.ts';
 import type { HomeDay, HomeSalesAnswer } from '../../contract/home.ts';
 import type { SiteFacts } from '../counting/sites.ts';
 import type { Queryable } from '../db/queryable.ts';
-import { currentFiscalDate } from '../reference/fiscal-date.ts';
+import { hoursSoFar } from '../reference/fiscal-hours.ts';
 import { dayForecast } from './home-forecast.ts';
 import { type HomeRequest, requireWidgetRight, shiftDate, widgetContext } from './widget-context.ts';
 
@@ -64,53 +62,6 @@ function byDayPart(rows: readonly HourRow[]): Map<DayPartKey, number> {
     out.set(key, (out.get(key) ?? 0) + r.net);
   }
   return out;
-}
-
-const MINUTES_PER_DAY = 24 * 60;
-const ALL_HOURS = Array.from({ length: 24 }, (_, h) => h);
-
-/** The hours of one site's fiscal date that the like-for-like comparison counts. */
-export interface SiteHoursSoFar {
-  /** Local clock hours (0–23, as in `daily_hour_sales`) counted, ascending. */
-  hours: number[];
-  /**
-   * `HH:MM` of the site's clock at which the counted hours end, when the fiscal date is the
-   * site's today; null when it is a past day (all 24 hours) or a day not begun (no hour).
-   */
-  until: string | null;
-}
-
-/**
- * Minutes from the fiscal day's start (`dayStart` minutes after midnight) to the end of clock
- * hour `hour`, 1–1440. The hour holding a start that is not a whole hour (05:30) holds both
- * the day's first minutes and its last ones; it counts as the day's first hour, as its later
- * part (05:00–05:30 the next morning) ends a day after the last customers.
- */
-function hourEndFromDayStart(hour: number, dayStart: number): number {
-  return (((((hour + 1) * 60 - dayStart - 1) % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY) + 1;
-}
-
-/**
- * The hours of `fiscalDate` at a site that are over at instant `now` (SPEC.md §9 fiscal date:
- * the site's time zone `timeZone` and business-day start `dayStart` `HH:MM`): every hour of a
- * past fiscal date, none of one not begun, and for the site's today the hours fully elapsed —
- * the current hour, still under way today and complete a year ago, counts on neither side.
- */
-export function hoursSoFar(
-  now: Date,
-  site: Pick<SiteFacts, 'timeZone' | 'dayStart'>,
-  fiscalDate: string,
-): SiteHoursSoFar {
-  const today = currentFiscalDate(now, site.timeZone, site.dayStart);
-  if (fiscalDate < today) return { hours: ALL_HOURS, until: null };
-  if (fiscalDate > today) return { hours: [], until: null };
-  const dayStart = hhmmToMinutes(site.dayStart) ?? 0;
-  const local = new TZDate(now.getTime(), site.timeZone);
-  const elapsed = (local.getHours() * 60 + local.getMinutes() - dayStart + MINUTES_PER_DAY) % MINUTES_PER_DAY;
-  const hours = ALL_HOURS.filter((h) => hourEndFromDayStart(h, dayStart) <= elapsed);
-  const hh = String(local.getHours()).padStart(2, '0');
-  const startText = `${String(Math.floor(dayStart / 60)).padStart(2, '0')}:${String(dayStart % 60).padStart(2, '0')}`;
-  return { hours, until: hours.length === 0 ? startText : `${hh}:00` };
 }
 
 interface SoFarRow {

@@ -90,7 +90,8 @@ function TrackerResult({ data }: { data: TrackerData }) {
       site: s.libelle,
       net: money(s.netCents),
       lastYear: money(s.lastYearSameTimeCents),
-      vsLastYear: change(s.netCents, s.lastYearSameTimeCents, language),
+      // Like for like (decision 0028): the hours already over, today and a year earlier.
+      vsLastYear: change(s.netSoFarCents, s.lastYearSameTimeCents, language),
       forecast: money(s.forecastCents),
       vsForecast: change(s.netCents, s.forecastCents, language),
     },
@@ -102,11 +103,24 @@ function TrackerResult({ data }: { data: TrackerData }) {
         <p className="tracker-refreshed" aria-live="polite">
           {t('tracker.refreshedAt', { date: refreshed.date, time: refreshed.time })}
         </p>
+        <ComparedHours sites={data.sites} />
         <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
       </Card>
       {data.sites.length > 0 ? <SiteHours sites={data.sites} money={money} /> : null}
     </>
   );
+}
+
+/** Which hours the changes against last year compare: until one hour, or each site's own. */
+function ComparedHours({ sites }: { sites: readonly BiTrackerSite[] }) {
+  const intl = useIntl();
+  const ends = new Set(sites.flatMap((s) => (s.until === null ? [] : [s.until])));
+  if (ends.size === 0) return null;
+  const text =
+    ends.size === 1
+      ? intl.formatMessage({ id: 'tracker.comparedUntil' }, { time: [...ends][0] })
+      : intl.formatMessage({ id: 'tracker.comparedSameHour' });
+  return <p className="tracker-compared">{text}</p>;
 }
 
 /** One chosen site's hours with sales today or a year earlier. */
