@@ -173,7 +173,11 @@ export const BiTrackerSiteSchema = z.object({
   netSoFarCents: z
     .number()
     .int()
-    .describe('today, the hours already over (until `until`): what lastYearSameTimeCents compares with'),
+    .nullable()
+    .default(null)
+    .describe(
+      'today, the hours already over (until `until`): what lastYearSameTimeCents compares with; the server always sends it (null only in a copy kept by an earlier version)',
+    ),
   lastYearSameTimeCents: z
     .number()
     .int()
@@ -181,6 +185,7 @@ export const BiTrackerSiteSchema = z.object({
   until: z
     .string()
     .nullable()
+    .default(null)
     .describe("HH:MM of the site's clock where the compared hours end (its day start when none is over yet)"),
   lastYearDayCents: z.number().int().describe('364 days earlier, whole day'),
   forecastCents: z.number().int().nullable().describe("today's forecast, whole day; null: none"),

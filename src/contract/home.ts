@@ -81,6 +81,7 @@ export const HomeSalesAnswerSchema = z.object({
         lastYear: HomeDaySchema.describe('the same weekday a year earlier, the same hours'),
       })
       .nullable()
+      .default(null) // absent from an offline copy kept by an earlier version: compare the whole days
       .describe(
         "While datePerso is under way at a chosen site: today and last year's same day up to the same hour of each site's clock, the current hour on neither side; tickets and covers by the hour they opened in. Null for a past datePerso (compare the whole days).",
       ),

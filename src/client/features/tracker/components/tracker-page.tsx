@@ -91,7 +91,8 @@ function TrackerResult({ data }: { data: TrackerData }) {
       net: money(s.netCents),
       lastYear: money(s.lastYearSameTimeCents),
       // Like for like (decision 0028): the hours already over, today and a year earlier.
-      vsLastYear: change(s.netSoFarCents, s.lastYearSameTimeCents, language),
+      // (An offline copy kept by an earlier version has no netSoFarCents: its total, as it compared then.)
+      vsLastYear: change(s.netSoFarCents ?? s.netCents, s.lastYearSameTimeCents, language),
       forecast: money(s.forecastCents),
       vsForecast: change(s.netCents, s.forecastCents, language),
     },
