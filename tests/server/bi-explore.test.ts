@@ -216,7 +216,9 @@ describe('KPI/BI area (bo/bi/explore, totalKPI, tracker)', () => {
     });
     const paris = early.data.sites[0]!;
     expect(paris).toMatchObject({ until: '12:00', lastYearSameTimeCents: 0 });
-    expect(paris.netSoFarCents).toBe(paris.hours.filter((h) => h.hour < 12).reduce((t, h) => t + h.netCents, 0));
+    expect(paris.netSoFarCents).toBe(
+      paris.hours.filter((h) => h.hour < 12).reduce((t, h) => t + h.netCents, 0),
+    );
     expect(second).toMatchObject({ siteId: LYON, rank: 2, netCents: 4000, lastYearDayCents: 0 });
     const res = await call('tracker', `sites=${PARIS}`);
     expect(res.statusCode).toBe(200);
