@@ -36,15 +36,8 @@ interface DayRow {
   net: number;
 }
 
-/**
- * A day's figures: tickets and net sales (cents incl. VAT) from `daily_sales`, covers from its
- * hours, average ticket `round(net / tickets)` (0 without a ticket).
- */
-function dayOf(fiscalDate: string, totals: readonly DayRow[], hours: readonly HourRow[]): HomeDay {
-  const total = totals.find((r) => r.fiscal_date === fiscalDate);
-  const tickets = total?.tickets ?? 0;
-  const netSales = total?.net ?? 0;
-  const covers = hours.reduce((sum, r) => (r.fiscal_date === fiscalDate ? sum + r.covers : sum), 0);
+/** A day's figures from its tickets, net sales (cents incl. VAT) and covers; average ticket `round(net / tickets)` (0 without a ticket). */
+function homeDay(fiscalDate: string, tickets: number, netSales: number, covers: number): HomeDay {
   return {
     fiscalDate,
     tickets,
@@ -52,6 +45,13 @@ function dayOf(fiscalDate: string, totals: readonly DayRow[], hours: readonly Ho
     covers,
     averageTicket: tickets > 0 ? Math.round(netSales / tickets) : 0,
   };
+}
+
+/** A day's figures: tickets and net sales from `daily_sales`, covers from its hours ({@link homeDay}). */
+function dayOf(fiscalDate: string, totals: readonly DayRow[], hours: readonly HourRow[]): HomeDay {
+  const total = totals.find((r) => r.fiscal_date === fiscalDate);
+  const covers = hours.reduce((sum, r) => (r.fiscal_date === fiscalDate ? sum + r.covers : sum), 0);
+  return homeDay(fiscalDate, total?.tickets ?? 0, total?.net ?? 0, covers);
 }
 
 /** Net sales (cents) per day part of `rows`. */
@@ -99,16 +99,7 @@ async function salesSoFar(
   );
   const soFarDay = (fiscalDate: string): HomeDay => {
     const r = rows.find((row) => row.fiscal_date === fiscalDate);
-    const tickets = r?.tickets ?? 0;
-    const netSales = r?.net ?? 0;
-    const covers = r?.covers ?? 0;
-    return {
-      fiscalDate,
-      tickets,
-      netSales,
-      covers,
-      averageTicket: tickets > 0 ? Math.round(netSales / tickets) : 0,
-    };
+    return homeDay(fiscalDate, r?.tickets ?? 0, r?.net ?? 0, r?.covers ?? 0);
   };
   return {
     until: ends.size === 1 ? [...ends][0]! : null,
