@@ -84,8 +84,8 @@ interface ValidationIssue {
 /** A compiled validator of the app's compiler (fastify-type-provider-zod): the value, or its issues. */
 type Validator = (data: unknown) => { value: unknown } | { error: ValidationIssue[] };
 
-/** A route the batch runs itself. */
-interface DirectRoute {
+/** A route the batch runs itself ({@link DirectItems.find}). */
+export interface DirectRoute {
   rights: ApiRoute;
   queryKeys: QueryKeys | null;
   validateBody: Validator | null;
@@ -173,44 +173,48 @@ export class DirectItems {
     });
   }
 
-  /** True when the route `method` `url` (`/api/…`, no query) is run by the batch itself. */
-  has(method: string, url: string): boolean {
-    return this.routes.has(`${method} ${url}`);
+  /** The route `method` `url` (`/api/…`, no query) when the batch runs it itself, else undefined. */
+  find(method: string, url: string): DirectRoute | undefined {
+    return this.routes.get(`${method} ${url}`);
   }
+}
 
-  /**
-   * Runs `item` (naming `url`, `/api/…?query` as it would be sent alone) in the open batch the
-   * caller runs it in (outbox/batch-context.ts), and answers what it would have answered alone.
-   * An unexpected error is logged to `log` and answered 500 `InternalError`, as the app does.
-   * @throws Error when no batch is open or the route is not one of {@link has}: programming errors.
-   */
-  async run(item: OutboxBatchItem, url: string, log: FastifyBaseLogger): Promise<OutboxBatchItemAnswer> {
-    const batch = currentBatch();
-    const path = url.slice(0, url.indexOf('?') < 0 ? url.length : url.indexOf('?'));
-    const route = this.routes.get(`${item.method} ${path}`);
-    if (!batch || !route) throw new Error(`${item.method} ${path} is not run by an open batch`);
-    try {
-      const answer = await runRoute(route, batch, item, url);
-      return itemAnswer(
-        answer.status,
-        answer.contentType ?? undefined,
-        answer.body,
-        answer.replayed,
-        undefined,
+/**
+ * Runs `item` (naming `route`, found by {@link DirectItems.find}, at `url`: `/api/…?query` as it
+ * would be sent alone) in the open batch the caller runs it in (outbox/batch-context.ts), and
+ * answers what it would have answered alone. An unexpected error is logged to `log` and answered
+ * 500 `InternalError`, as the app does.
+ * @throws Error when no batch is open: a programming error.
+ */
+export async function runDirectItem(
+  route: DirectRoute,
+  item: OutboxBatchItem,
+  url: string,
+  log: FastifyBaseLogger,
+): Promise<OutboxBatchItemAnswer> {
+  const batch = currentBatch();
+  if (!batch) throw new Error(`${item.method} ${item.path} is not run by an open batch`);
+  try {
+    const answer = await runRoute(route, batch, item, url);
+    return itemAnswer(
+      answer.status,
+      answer.contentType ?? undefined,
+      answer.body,
+      answer.replayed,
+      undefined,
+    );
+  } catch (error) {
+    const { status, body } = errorAnswer(error);
+    if (status >= 500 && !isInProgress(error)) {
+      log.error(
+        { err: error, method: item.method, path: item.path, userId: batch.session.userId },
+        'request failed',
       );
-    } catch (error) {
-      const { status, body } = errorAnswer(error);
-      if (status >= 500 && !isInProgress(error)) {
-        log.error(
-          { err: error, method: item.method, url: path, userId: batch.session.userId },
-          'request failed',
-        );
-      }
-      const answer: OutboxBatchItemAnswer = { status, body, replayed: false };
-      const retryAfter = isInProgress(error) ? IN_PROGRESS_RETRY_AFTER_SECONDS : retryAfterOf(error);
-      if (retryAfter !== null) answer.retryAfterSeconds = retryAfter;
-      return answer;
     }
+    const answer: OutboxBatchItemAnswer = { status, body, replayed: false };
+    const retryAfter = isInProgress(error) ? IN_PROGRESS_RETRY_AFTER_SECONDS : retryAfterOf(error);
+    if (retryAfter !== null) answer.retryAfterSeconds = retryAfter;
+    return answer;
   }
 }
 

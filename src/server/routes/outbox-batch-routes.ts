@@ -4,8 +4,8 @@
  * one request. An item naming a route that declares `config.batchItem` (the counting writes) is
  * run by the batch itself, with the same checks in the same order and without the HTTP pipeline
  * (outbox/direct-items.ts, decision record 0027). Any other item is sent to the app itself
- * (`inject`) as the request it would have been alone, with the caller's credentials, address and language and its own Idempotency-Key, so
- * every hook applies to it unchanged: the rights guard (its own right), the input guard, its
+ * (`inject`) as the request it would have been alone, with the caller's credentials, address and
+ * language and its own Idempotency-Key, so every hook applies to it unchanged: the rights guard (its own right), the input guard, its
  * route's zod validation, the idempotency plugin (a known key answers its first answer, the same
  * key with another request 422), the brute-force counters. The items run one after another
  * through outbox/batch.ts in ONE transaction, a savepoint each, handed to the injected requests
@@ -23,7 +23,7 @@ import {
 } from '../../contract/outbox-batch.ts';
 import type { Database } from '../db/connect.ts';
 import { BatchLimiter, BatchNotCommittedError, itemAnswer, runBatch } from '../outbox/batch.ts';
-import type { DirectItems } from '../outbox/direct-items.ts';
+import { type DirectItems, runDirectItem } from '../outbox/direct-items.ts';
 import { keepBatchAnswers, lockBatchKeys, writesOnOwnConnections } from '../plugins/idempotency.ts';
 import { purgeExpired } from '../plugins/idempotency-store.ts';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../contract/counting.ts';
@@ -163,9 +163,8 @@ export async function outboxBatchRoutes(
           {
             runOne: (item) => {
               const url = itemUrl(item);
-              if (directItems?.has(item.method, `${API_PREFIX}/${item.path}`)) {
-                return directItems.run(item, url, request.log);
-              }
+              const direct = directItems?.find(item.method, `${API_PREFIX}/${item.path}`);
+              if (direct) return runDirectItem(direct, item, url, request.log);
               return runAlone(app, item, url, common, request.ip);
             },
             runsAlone: (item) => writesOnOwnConnections(item.method, `${API_PREFIX}/${item.path}`),
