@@ -31,12 +31,12 @@ import pg from 'pg';
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../src/contract/api.ts';
 import { buildApp } from '../src/server/app.ts';
 import { createUser } from '../src/server/auth/users.ts';
-import { loadConfig } from '../src/server/config.ts';
 import { migrateDatabase, openDatabase } from '../src/server/db/connect.ts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import * as schema from '../src/server/db/schema.ts';
 import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
 import { releaseStartupMemory } from '../src/server/memory.ts';
+import { benchConfig } from './start-settings.ts';
 
 const LOGIN = 'bench-csv';
 const PASSWORD = 'Bench-Csv-Stream-2026!';
@@ -131,12 +131,7 @@ interface ChildMemory {
 async function child(databaseUrl: string): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-csv-child-'));
   const database = await openDatabase({ databaseUrl, dataDir: dir });
-  const config = loadConfig({
-    COMPTOIR_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    COMPTOIR_LOGIN_RATE: '10000',
-    DATA_DIR: dir,
-  });
+  const config = benchConfig(dir);
   const app = await buildApp({ config, database });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

@@ -17,12 +17,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../src/server/app.ts';
 import { createUser } from '../src/server/auth/users.ts';
-import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/connect.ts';
 import { stopOrphan } from '../src/server/db/embedded.ts';
 import { profiles } from '../src/server/db/schema.ts';
 import { generateDemoChain } from '../src/server/demo/generate.ts';
-import { startSettings } from './start-settings.ts';
+import { benchConfig, startSettings } from './start-settings.ts';
 
 const root = path.join(import.meta.dirname, '..');
 /** The bench's user (right COMPTAGE, every site). */
@@ -81,12 +80,7 @@ async function startApp(dir: string): Promise<{
   close(): Promise<void>;
 }> {
   const database = await openDatabase({ dataDir: dir });
-  const config = loadConfig({
-    COMPTOIR_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    COMPTOIR_LOGIN_RATE: '10000',
-    DATA_DIR: dir,
-  });
+  const config = benchConfig(dir);
   const app = await buildApp({ config, database });
   const close = async () => {
     await app.close();

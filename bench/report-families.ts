@@ -39,7 +39,6 @@ import { parseWireDate, toWireDate } from '../src/contract/dates.ts';
 import { buildApp } from '../src/server/app.ts';
 import { RIGHTS } from '../src/contract/rights.ts';
 import { createUser } from '../src/server/auth/users.ts';
-import { loadConfig } from '../src/server/config.ts';
 import type { Database } from '../src/server/db/connect.ts';
 import * as schema from '../src/server/db/schema.ts';
 import { paymentsQuery } from '../src/server/reports/finance/payments.ts';
@@ -56,6 +55,7 @@ import { datasetJsonBytes } from '../src/server/reports/render/json.ts';
 import { salesQuery } from '../src/server/reports/sales.ts';
 import { SALES_ANALYSIS_QUERIES } from '../src/server/reports/sales-analyses/index.ts';
 import type { ReportRequest } from '../src/server/reports/types.ts';
+import { benchConfig } from './start-settings.ts';
 
 /**
  * Timed rounds (each times every family once on each path). The small families take 2–8 ms and
@@ -311,12 +311,7 @@ async function signedInApp(database: Database): Promise<{
   userId: number;
   headers: Record<string, string>;
 }> {
-  const config = loadConfig({
-    COMPTOIR_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    COMPTOIR_LOGIN_RATE: '10000',
-    DATA_DIR: path.join(os.tmpdir(), 'comptoir-bench-unused'),
-  });
+  const config = benchConfig(path.join(os.tmpdir(), 'comptoir-bench-unused'));
   await ensureBenchAdministrator(database);
   const app = await buildApp({ config, database });
   await app.ready();

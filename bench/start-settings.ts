@@ -1,10 +1,12 @@
 /**
  * How `npm start` runs the server, for the benches that start it in a process of its own
  * (bench/load.ts, bench/outbox-server.ts): they measure the server under the settings a user's
- * server runs with, not settings of their own.
+ * server runs with, not settings of their own. And the configuration of the benches that build
+ * the app themselves ({@link benchConfig}).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { type Config, loadConfig } from '../src/server/config.ts';
 
 const root = path.join(import.meta.dirname, '..');
 
@@ -26,4 +28,17 @@ export async function startSettings(): Promise<{ flags: string[]; env: Record<st
       .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
   );
   return { flags: words.filter((word) => /^--[a-z-]+(=\S+)?$/.test(word)), env };
+}
+
+/**
+ * The configuration of a bench's own app: no demo chain, no logs, a login rate no bench reaches,
+ * files under `dataDir`.
+ */
+export function benchConfig(dataDir: string): Config {
+  return loadConfig({
+    COMPTOIR_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    COMPTOIR_LOGIN_RATE: '10000',
+    DATA_DIR: dataDir,
+  });
 }
