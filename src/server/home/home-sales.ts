@@ -23,9 +23,12 @@ import { type HomeRequest, requireWidgetRight, shiftDate, widgetContext } from '
 /** Days back to the same weekday a year earlier (52 weeks). */
 export const LAST_YEAR_DAYS = 364;
 
+/** One site's hour of one fiscal date (`daily_hour_sales`). */
 interface HourRow {
+  site_id: number;
   fiscal_date: string;
   hour: number;
+  tickets: number;
   covers: number;
   net: number;
 }
@@ -64,42 +67,33 @@ function byDayPart(rows: readonly HourRow[]): Map<DayPartKey, number> {
   return out;
 }
 
-interface SoFarRow {
-  fiscal_date: string;
-  tickets: number;
-  covers: number;
-  net: number;
-}
-
 /**
- * Today so far and last year up to the same hours (contract/home.ts `soFar`), or null when
- * `day` is under way at none of the sites. Each site counts its own {@link hoursSoFar}; `until`
- * is null when the sites under way stop at different hours (several time zones or day starts).
+ * Today so far and last year up to the same hours (contract/home.ts `soFar`) from the sites'
+ * `hours`, or null when `day` is under way at none of the sites. Each site counts its own
+ * {@link hoursSoFar}; `until` is null when the sites under way stop at different hours (several
+ * time zones or day starts).
  */
-async function salesSoFar(
-  db: Queryable,
+function salesSoFar(
   sites: readonly SiteFacts[],
+  hours: readonly HourRow[],
   day: string,
   lastYear: string,
   now: Date,
-): Promise<HomeSalesAnswer['data']['soFar']> {
-  const cuts = sites.map((s) => ({ siteId: s.id, ...hoursSoFar(now, s, day) }));
-  const ends = new Set(cuts.flatMap((c) => (c.until === null ? [] : [c.until])));
+): HomeSalesAnswer['data']['soFar'] {
+  const cuts = new Map(sites.map((s) => [s.id, hoursSoFar(now, s, day)]));
+  const ends = new Set([...cuts.values()].flatMap((c) => (c.until === null ? [] : [c.until])));
   if (ends.size === 0) return null;
-  const pairs = cuts.flatMap((c) => c.hours.map((hour) => [c.siteId, hour] as const));
-  const { rows } = await db.query<SoFarRow>(
-    `SELECT h.fiscal_date, sum(h.tickets)::bigint AS tickets, sum(h.covers)::bigint AS covers,
-            sum(h.net_cents)::bigint AS net
-       FROM daily_hour_sales h
-       JOIN unnest($1::int[], $2::int[]) AS c(site_id, hour) ON c.site_id = h.site_id AND c.hour = h.hour
-      WHERE h.site_id = ANY($4::int[]) AND h.fiscal_date = ANY($3::date[])
-      GROUP BY h.fiscal_date`,
-    // The sites again as a plain list, so that the table's key (site, date, hour) finds the rows.
-    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [day, lastYear], sites.map((s) => s.id)],
-  );
   const soFarDay = (fiscalDate: string): HomeDay => {
-    const r = rows.find((row) => row.fiscal_date === fiscalDate);
-    return homeDay(fiscalDate, r?.tickets ?? 0, r?.net ?? 0, r?.covers ?? 0);
+    const over = hours.filter(
+      (r) => r.fiscal_date === fiscalDate && cuts.get(r.site_id)?.hours.includes(r.hour) === true,
+    );
+    const sum = (pick: (r: HourRow) => number) => over.reduce((total, r) => total + pick(r), 0);
+    return homeDay(
+      fiscalDate,
+      sum((r) => r.tickets),
+      sum((r) => r.net),
+      sum((r) => r.covers),
+    );
   };
   return {
     until: ends.size === 1 ? [...ends][0]! : null,
@@ -124,21 +118,22 @@ export async function homeSales(db: Queryable, request: HomeRequest): Promise<Ho
   const previous = shiftDate(day, -1);
   const lastYear = shiftDate(day, -LAST_YEAR_DAYS);
   const dates = [previous, day, lastYear];
-  const [{ rows: totals }, { rows: hours }, forecast, soFar] = await Promise.all([
+  const [{ rows: totals }, { rows: hours }, forecast] = await Promise.all([
     db.query<DayRow>(
       `SELECT fiscal_date, sum(tickets)::bigint AS tickets, sum(net_cents)::bigint AS net
          FROM daily_sales WHERE site_id = ANY($1) AND fiscal_date = ANY($2::date[])
         GROUP BY fiscal_date`,
       [ctx.siteIds, dates],
     ),
+    // Per site: the like-for-like comparison counts each site's own hours (salesSoFar).
     db.query<HourRow>(
-      `SELECT fiscal_date, hour, sum(covers)::bigint AS covers, sum(net_cents)::bigint AS net
+      `SELECT site_id, fiscal_date, hour, sum(tickets)::bigint AS tickets, sum(covers)::bigint AS covers,
+              sum(net_cents)::bigint AS net
          FROM daily_hour_sales WHERE site_id = ANY($1) AND fiscal_date = ANY($2::date[])
-        GROUP BY fiscal_date, hour`,
+        GROUP BY site_id, fiscal_date, hour`,
       [ctx.siteIds, dates],
     ),
     dayForecast(db, ctx.siteIds, day),
-    salesSoFar(db, ctx.sites, day, lastYear, now),
   ]);
   const today = byDayPart(hours.filter((r) => r.fiscal_date === day));
   const before = byDayPart(hours.filter((r) => r.fiscal_date === lastYear));
@@ -147,7 +142,7 @@ export async function homeSales(db: Queryable, request: HomeRequest): Promise<Ho
       currency: ctx.currency,
       days: [dayOf(previous, totals, hours), dayOf(day, totals, hours)],
       lastYear: dayOf(lastYear, totals, hours),
-      soFar,
+      soFar: salesSoFar(ctx.sites, hours, day, lastYear, now),
       forecastCents: forecast?.totalCents ?? null,
       dayParts: DAY_PARTS.map((p) => ({
         key: p.key,

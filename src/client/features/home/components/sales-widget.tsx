@@ -42,8 +42,8 @@ function LastYearFigures({ sales }: { sales: Sales }) {
   };
   const date = formatDate(sales.lastYear.fiscalDate);
   const wholeLabel = intl.formatMessage({ id: 'home.lastYear' }, { date });
-  // An offline copy kept by an earlier version of the app has no `soFar`: the whole days, as then.
-  const soFar = sales.soFar ?? null;
+  // Null too for an offline copy kept by an earlier version of the app (the schema's default): the whole days, as then.
+  const { soFar } = sales;
   if (soFar === null) {
     return (
       <Figure label={wholeLabel} value={withChange(sales.days.at(-1)!.netSales, sales.lastYear.netSales)} />
