@@ -17,6 +17,10 @@ export interface MailMessage {
   messageId?: string;
   subject: string;
   text: string;
+  /** HTML alternative of `text` (the text part is always sent too). */
+  html?: string;
+  /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 2369, RFC 8058). */
+  headers?: Record<string, string>;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
