@@ -112,12 +112,14 @@ export function useSaveMessageMutation() {
   });
 }
 
-/** Deletes a message; notifies `SuccessMod` or the failure, and refreshes the lists. */
+/**
+ * Deletes a message; notifies `SuccessMod` and refreshes the lists, whatever the outcome. The
+ * caller shows a failure (the confirmation dialog keeps it, ui/removal-dialog.tsx).
+ */
 export function useRemoveMessageMutation() {
   return useMutation({
     mutationFn: removeMessage,
     onSuccess: () => notify.success('SuccessMod'),
-    onError: notifyFailure,
     onSettled: refreshMessages,
   });
 }

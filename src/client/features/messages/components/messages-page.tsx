@@ -9,13 +9,15 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminMessage } from '../../../../contract/administration.ts';
 import { wireToDisplay } from '../../../../contract/dates.ts';
+import { ApiFailure } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import type { PickerItem } from '../../../selection/components/multi-picker.tsx';
 import { visibleSites } from '../../../selection/site-scope.ts';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
+import { useProblemText } from '../../../ui/online-dialog-form.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { messageQueries, useRemoveMessageMutation } from '../message-queries.ts';
 import { MessageForm } from './message-form.tsx';
 import './messages.css';
@@ -175,22 +177,21 @@ function MessageItem(props: {
   );
 }
 
-/** The confirmation before deleting `deleting` (SPEC.md §5); closed while it is null. */
+/** The confirmation before deleting `deleting` (SPEC.md §5, ui/removal-dialog.tsx); closed while it is null. */
 function DeleteDialog({ deleting, onClose }: { deleting: AdminMessage | null; onClose: () => void }) {
   const intl = useIntl();
+  const problemText = useProblemText();
   const remove = useRemoveMessageMutation();
   return (
-    <ConfirmDialog
-      isOpen={deleting !== null}
+    <RemovalDialog
+      target={deleting}
       title={intl.formatMessage({ id: 'messages.delete.title' })}
-      body={deleting ? intl.formatMessage({ id: 'messages.delete.body' }, { text: deleting.text }) : null}
+      body={(m) => intl.formatMessage({ id: 'messages.delete.body' }, { text: m.text })}
       confirmLabel={intl.formatMessage({ id: 'messages.delete.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'messages.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (deleting) remove.mutate(deleting.id, { onSettled: onClose });
-      }}
-      onCancel={onClose}
+      remove={(m) => remove.mutateAsync(m.id)}
+      refusalText={(e) => problemText(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError')}
+      onClose={onClose}
     />
   );
 }

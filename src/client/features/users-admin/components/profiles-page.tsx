@@ -10,10 +10,10 @@ import { useIntl } from 'react-intl';
 import type { Droit, Profile } from '../../../../contract/administration.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { Table } from '../../../ui/table.tsx';
-import { type ProfileFormProblems, profileRefusal } from '../profile-form-model.ts';
+import { profileRefusal } from '../profile-form-model.ts';
 import { removeProfile, useUsersAdminMutation, usersAdminQueries } from '../users-admin-queries.ts';
 import { useProblemText } from './form-parts.tsx';
 import { ProfileForm } from './profile-form.tsx';
@@ -149,33 +149,21 @@ function scopeText(
   );
 }
 
-/** The confirmation before removing `profile` (SPEC.md §5); InUse names the users holding it. */
+/** The confirmation before removing `profile` (SPEC.md §5, ui/removal-dialog.tsx); InUse names the users holding it. */
 function RemoveProfileDialog({ profile, onClose }: { profile: Profile | null; onClose: () => void }) {
   const intl = useIntl();
   const text = useProblemText();
   const remove = useUsersAdminMutation(removeProfile);
-  const [problems, setProblems] = useState<ProfileFormProblems | null>(null);
-  function close() {
-    setProblems(null);
-    onClose();
-  }
   return (
-    <ConfirmDialog
-      isOpen={profile !== null}
+    <RemovalDialog
+      target={profile}
       title={intl.formatMessage({ id: 'profilesAdmin.remove.title' })}
-      body={
-        profile ? intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: profile.titre }) : null
-      }
-      problem={text(problems?.form)}
+      body={(p) => intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: p.titre })}
       confirmLabel={intl.formatMessage({ id: 'profilesAdmin.remove.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (!profile) return;
-        setProblems(null);
-        remove.mutateAsync(profile.id).then(close, (e: unknown) => setProblems(profileRefusal(e)));
-      }}
-      onCancel={close}
+      remove={(p) => remove.mutateAsync(p.id)}
+      refusalText={(e) => text(profileRefusal(e).form ?? { id: 'app.unexpectedError' })}
+      onClose={onClose}
     />
   );
 }

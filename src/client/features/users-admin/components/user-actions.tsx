@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import type { Utilisateur } from '../../../../contract/administration.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { formProblem, type Problem } from '../user-form-model.ts';
 import { removeUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
 import { FormRefusal, useProblemText } from './form-parts.tsx';
@@ -81,31 +81,21 @@ export function UserActions({ user, onRemove }: { user: Utilisateur; onRemove: (
   );
 }
 
-/** The confirmation before removing `user` (SPEC.md §5); closed while it is null. */
+/** The confirmation before removing `user` (SPEC.md §5, ui/removal-dialog.tsx); closed while it is null. */
 export function RemoveUserDialog({ user, onClose }: { user: Utilisateur | null; onClose: () => void }) {
   const intl = useIntl();
   const text = useProblemText();
   const remove = useUsersAdminMutation(removeUser);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  function close() {
-    setProblem(null);
-    onClose();
-  }
   return (
-    <ConfirmDialog
-      isOpen={user !== null}
+    <RemovalDialog
+      target={user}
       title={intl.formatMessage({ id: 'usersAdmin.remove.title' })}
-      body={user ? intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: user.login }) : null}
-      problem={text(problem)}
+      body={(u) => intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: u.login })}
       confirmLabel={intl.formatMessage({ id: 'usersAdmin.remove.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (!user) return;
-        setProblem(null);
-        remove.mutateAsync(user.id).then(close, (e: unknown) => setProblem(formProblem(e)));
-      }}
-      onCancel={close}
+      remove={(u) => remove.mutateAsync(u.id)}
+      refusalText={(e) => text(formProblem(e))}
+      onClose={onClose}
     />
   );
 }
