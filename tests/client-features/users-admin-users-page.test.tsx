@@ -111,7 +111,7 @@ describe('/config/users', () => {
     await type('Identifiant', 'marie');
     await submitForm('user-form');
     await waitFor(() => rowOf('marie') !== undefined && dialogText() === '');
-    expect(successes()).toEqual(['success.SuccessMod']);
+    expect(successes()).toEqual(['success.userCreated']);
     const marie = await adminGet<Utilisateur>('bo/infra/getUtilisateur?login=marie');
     expect(marie).toMatchObject({
       email: 'marie@example.com',
@@ -132,7 +132,7 @@ describe('/config/users', () => {
     await submitForm('user-form');
     await waitFor(() => rowOf('paul') !== undefined);
     await waitFor(() => received.some((m) => m.to && JSON.stringify(m.to).includes('paul@example.com')));
-    expect(successes()).toContain('success.SuccessMod');
+    expect(successes()).toContain('success.userCreated');
   });
 
   it("shows a user's sites by name and changes them with the added companies; deactivates, then removes after a confirmation", async () => {

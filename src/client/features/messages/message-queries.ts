@@ -99,14 +99,15 @@ function refreshMessages(): Promise<void> {
 }
 
 /**
- * Creates or replaces a message; notifies `SuccessMod` and refreshes the lists. The caller shows
- * a failure in its form (use `mutateAsync`), so what was typed stays.
+ * Creates or replaces a message; notifies `messageCreated` for a new one, else `SuccessMod`
+ * (issue #32 D.12: a creation says it was created), and refreshes the lists. The caller shows a
+ * failure in its form (use `mutateAsync`), so what was typed stays.
  */
 export function useSaveMessageMutation() {
   return useMutation({
     mutationFn: saveMessage,
-    onSuccess: async () => {
-      notify.success('SuccessMod');
+    onSuccess: async (_saved, { id }) => {
+      notify.success(id === null ? 'messageCreated' : 'SuccessMod');
       await refreshMessages();
     },
   });

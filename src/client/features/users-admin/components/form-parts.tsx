@@ -1,7 +1,8 @@
 /**
  * Parts shared by the user and profile forms: a labelled group of checkboxes (react-aria
- * CheckboxGroup, with its error at the group), a persistent refusal box, and the password with its
- * confirmation and the policy of SPEC.md §5 shown live, rule by rule, as the user types.
+ * CheckboxGroup, with its error at the group), and the password with its confirmation and the
+ * policy of SPEC.md §5 shown live, rule by rule, as the user types. Their refusal box and buttons
+ * are ui/form.tsx's FormRefusal and FormFooter.
  */
 import type { ReactNode } from 'react';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
@@ -65,16 +66,6 @@ export function CheckGroup(props: {
       </div>
       <FieldError className="ui-field__error">{props.error}</FieldError>
     </CheckboxGroup>
-  );
-}
-
-/** A refusal for the whole form, kept until the next submit (SPEC.md §8: errors persist). */
-export function FormRefusal({ text }: { text: string | undefined }) {
-  if (!text) return null;
-  return (
-    <p className="ua-refusal" role="alert">
-      {text}
-    </p>
   );
 }
 

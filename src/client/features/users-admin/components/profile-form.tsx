@@ -17,7 +17,7 @@ import {
 } from '../../../../contract/administration.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, FormRefusal, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import {
   checkProfileDraft,
@@ -32,7 +32,7 @@ import {
 } from '../profile-form-model.ts';
 import { visibleSites } from '../user-list-model.ts';
 import { createProfile, saveProfile, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, FormRefusal, useProblemText } from './form-parts.tsx';
+import { CheckGroup, useProblemText } from './form-parts.tsx';
 
 export interface ProfileFormProps {
   /** The profile edited, or null for a new one. */
@@ -51,7 +51,10 @@ function useProfileForm({ profile, onSaved }: ProfileFormProps) {
     profile ? profileDraftOf(profile) : newProfileDraft(),
   );
   const [problems, setProblems] = useState<ProfileFormProblems>(NONE);
-  const create = useUsersAdminMutation(createProfile);
+  const create = useUsersAdminMutation(createProfile, (p) => ({
+    code: 'profileCreated',
+    values: { name: p.titre },
+  }));
   const save = useUsersAdminMutation((d: ProfileDraft) => saveProfile(profile?.id ?? 0, profileInput(d)));
 
   async function submit() {
@@ -79,7 +82,7 @@ export function ProfileForm(props: ProfileFormProps) {
   const rightIds = new Set(props.rights.map((r) => r.code));
   return (
     <ValidatedForm
-      className="ua-form"
+      className="ui-form"
       onSubmit={() => void submit()}
       refusal={refused}
       data-testid="profile-form"
@@ -131,15 +134,15 @@ export function ProfileForm(props: ProfileFormProps) {
       <Checkbox isSelected={draft.profileCaisse} onChange={(profileCaisse) => update({ profileCaisse })}>
         {intl.formatMessage({ id: 'profilesAdmin.field.profileCaisse' })}
       </Checkbox>
-      <FormRefusal text={text(problems.form)} />
-      <div className="ua-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: props.profile ? 'profilesAdmin.save' : 'profilesAdmin.create' })}
-        </Button>
-        <Button onPress={props.onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={text(problems.form)}
+        submitLabel={intl.formatMessage({
+          id: props.profile ? 'profilesAdmin.save' : 'profilesAdmin.create',
+        })}
+        cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+        busy={busy}
+        onCancel={props.onCancel}
+      />
     </ValidatedForm>
   );
 }
@@ -166,7 +169,7 @@ function SiteScope(props: {
   }
   const t = (id: string) => intl.formatMessage({ id: `profilesAdmin.scope.${id}` });
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend id="ua-scope-legend">{t('title')}</legend>
       <RadioGroup
         className="ua-radios"
@@ -222,9 +225,9 @@ function CriteriaRows(props: {
   const t = (id: string, values?: Record<string, string | number>) =>
     intl.formatMessage({ id: `profilesAdmin.criteria.${id}` }, values);
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend>{t('title')}</legend>
-      {rows.length === 0 ? <p className="ua-muted">{t('none')}</p> : null}
+      {rows.length === 0 ? <p className="ui-muted">{t('none')}</p> : null}
       {rows.map((row, i) => (
         <div key={row.rowId} className="ua-criterion">
           <TextField
@@ -243,7 +246,7 @@ function CriteriaRows(props: {
             autoComplete="off"
           />
           <Button
-            className="ua-danger"
+            className="ui-danger"
             onPress={() => props.update({ criteres: rows.filter((r) => r.rowId !== row.rowId) })}
             aria-label={t('remove.label', { n: i + 1 })}
           >

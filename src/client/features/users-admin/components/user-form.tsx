@@ -17,9 +17,8 @@ import {
 } from '../../../../contract/administration.ts';
 import type { Language } from '../../../../contract/reports.ts';
 import { notifyFailure } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, FormRefusal, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import {
@@ -36,7 +35,7 @@ import {
   withCompany,
 } from '../user-form-model.ts';
 import { createUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, FormRefusal, PasswordFields, useProblemText } from './form-parts.tsx';
+import { CheckGroup, PasswordFields, useProblemText } from './form-parts.tsx';
 
 export interface UserFormProps {
   /** The user edited, or null for a new one. */
@@ -58,7 +57,10 @@ function useUserForm({ user, language, onSaved }: UserFormProps) {
     user ? userDraftOf(user, language) : newUserDraft(null, language),
   );
   const [problems, setProblems] = useState<UserFormProblems>(NO_PROBLEMS);
-  const create = useUsersAdminMutation(createUser);
+  const create = useUsersAdminMutation(createUser, (u) => ({
+    code: 'userCreated',
+    values: { name: u.login },
+  }));
   const save = useUsersAdminMutation((args: { id: number; draft: UserDraft }) =>
     saveUser(args.id, saveUserBody(args.draft)),
   );
@@ -94,7 +96,7 @@ export function UserForm(props: UserFormProps) {
   const refused = Object.keys(problems.fields).length > 0 || problems.form !== null ? problems : null;
   return (
     <ValidatedForm
-      className="ua-form"
+      className="ui-form"
       onSubmit={() => void submit()}
       refusal={refused}
       data-testid="user-form"
@@ -145,15 +147,13 @@ export function UserForm(props: UserFormProps) {
       />
       <CompanyFields draft={draft} companies={props.companies} onChange={setDraft} />
       <PasswordChoice isNew={props.user === null} draft={draft} update={update} problems={problems} />
-      <FormRefusal text={text(problems.form)} />
-      <div className="ua-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: props.user ? 'usersAdmin.save' : 'usersAdmin.create' })}
-        </Button>
-        <Button onPress={props.onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={text(problems.form)}
+        submitLabel={intl.formatMessage({ id: props.user ? 'usersAdmin.save' : 'usersAdmin.create' })}
+        cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+        busy={busy}
+        onCancel={props.onCancel}
+      />
     </ValidatedForm>
   );
 }
@@ -177,9 +177,9 @@ function CompanyFields(props: {
   }
   if (options.length === 0) return null;
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend>{intl.formatMessage({ id: 'usersAdmin.companies' })}</legend>
-      <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.companies.hint' })}</p>
+      <p className="ui-muted">{intl.formatMessage({ id: 'usersAdmin.companies.hint' })}</p>
       <CheckGroup
         label={intl.formatMessage({ id: 'usersAdmin.companies.plus' })}
         options={options}
@@ -207,7 +207,7 @@ function PasswordChoice(props: {
   const text = useProblemText();
   const { draft, update } = props;
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend id="ua-password-legend">{intl.formatMessage({ id: 'usersAdmin.password' })}</legend>
       {props.isNew ? (
         <RadioGroup
