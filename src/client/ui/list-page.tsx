@@ -29,10 +29,12 @@ export function ListPage(props: {
   actions?: ReactNode;
   /** A sentence saying what the screen holds, under the title. */
   intro?: ReactNode;
+  /** The screen's own classes, added to the page's (layout, or hooks for its tests). */
+  className?: string;
   children: ReactNode;
 }) {
   return (
-    <div className="ui-page">
+    <div className={props.className ? `ui-page ${props.className}` : 'ui-page'}>
       <div className="ui-page__head">
         <h1 className="ui-page__title">{props.title}</h1>
         {props.actions}
