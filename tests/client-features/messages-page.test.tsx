@@ -199,4 +199,23 @@ describe('/config/messages', () => {
     );
     expect(audit.rows.map((r) => r.action)).toEqual(['message.remove', 'message.save', 'message.create']);
   });
+
+  it('keeps a refused deletion in its dialog, in French, until cancelled (ui/removal-dialog.tsx)', async () => {
+    await press(buttonNamed(page(), 'Nouveau message'));
+    await typeInto(fieldLabelled('Texte en français'), 'Déjà parti');
+    await submit();
+    await waitUntil(() => listed().length === 1, 5_000, 20);
+    // Another administrator removes it meanwhile.
+    await t.database.pool.query('DELETE FROM admin_messages');
+
+    await press(buttonNamed(page(), 'Supprimer le message «\u00a0Déjà parti\u00a0»'));
+    const dialog = () => document.querySelector<HTMLElement>('[role="alertdialog"]');
+    await press(buttonNamed(dialog()!, 'Supprimer'));
+    await waitUntil(() => dialog()?.querySelector('[role="alert"]') !== null, 5_000, 20);
+    expect(dialog()?.querySelector('[role="alert"]')?.textContent).toBe('Introuvable.');
+    expect(notifications.items.filter((n) => n.kind === 'error')).toEqual([]);
+
+    await press(buttonNamed(dialog()!, 'Annuler'));
+    await waitUntil(() => dialog() === null, 5_000, 20);
+  });
 });

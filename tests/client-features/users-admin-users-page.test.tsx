@@ -16,7 +16,7 @@ import { clearNotifications, notifications } from '../../src/client/lib/notifica
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { signIn } from '../../src/client/lib/session.ts';
 import { PASSWORD } from './users-admin-api.ts';
-import { choose, dialogText, press, tableRows, tick } from './users-admin-dom.ts';
+import { choose, dialogText, isTicked, press, tableRows, tick } from './users-admin-dom.ts';
 import { inputLabelled, renderScreen, submitForm, typeInto, unmountScreen, waitUntil } from './support.tsx';
 
 let container: HTMLDivElement;
@@ -139,7 +139,16 @@ describe('/config/users', () => {
     await press('Modifier gerant');
     await waitFor(() => dialogText().includes('Utilisateur gerant'));
     expect(document.querySelector('.ua-sites')?.textContent).toBe('1 siteParis');
+    // A company is added or removed, never both: ticking it among the removed takes it off the added.
+    const side = (label: string) =>
+      [...document.querySelectorAll<HTMLElement>('.ua-fieldset [role="group"]')].find((g) =>
+        g.textContent?.startsWith(label),
+      )!;
+    await tick('Beta SARL', side('Sociétés retirées'));
+    expect(isTicked('Beta SARL', side('Sociétés retirées'))).toBe(true);
     await tick('Beta SARL', document.querySelector('.ua-fieldset')!);
+    expect(isTicked('Beta SARL', side('Sociétés ajoutées'))).toBe(true);
+    expect(isTicked('Beta SARL', side('Sociétés retirées'))).toBe(false);
     await submitForm('user-form');
     await waitFor(() => rowOf('gerant')?.[4] === '3');
     const saved = await adminGet<Utilisateur>('bo/infra/getUtilisateur?login=gerant');

@@ -28,11 +28,10 @@ import {
   profileDraftOf,
   profileInput,
   profileRefusal,
-  withProfileCompany,
 } from '../profile-form-model.ts';
 import { visibleSites } from '../user-list-model.ts';
 import { createProfile, saveProfile, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, useProblemText } from './form-parts.tsx';
+import { CheckGroup, CompanyChanges, useProblemText } from './form-parts.tsx';
 
 export interface ProfileFormProps {
   /** The profile edited, or null for a new one. */
@@ -157,16 +156,6 @@ function SiteScope(props: {
   const intl = useIntl();
   const { draft } = props;
   const sites = visibleSites(props.companies);
-  const companies = props.companies.map((c) => ({ id: String(c.id), label: c.raisonSociale }));
-  function changeCompanies(side: 'plus' | 'minus', ids: string[]) {
-    props.onChange((d) => {
-      const before = side === 'plus' ? d.societesPlus : d.societesMoins;
-      let next = d;
-      for (const id of before) if (!ids.includes(String(id))) next = withProfileCompany(next, id, 'none');
-      for (const id of ids) next = withProfileCompany(next, Number(id), side);
-      return next;
-    });
-  }
   const t = (id: string) => intl.formatMessage({ id: `profilesAdmin.scope.${id}` });
   return (
     <fieldset className="ui-fieldset ua-fieldset">
@@ -194,17 +183,12 @@ function SiteScope(props: {
             onChange={(ids) => props.onChange((d) => ({ ...d, restaurantIds: ids.map(Number) }))}
             error={props.error}
           />
-          <CheckGroup
-            label={t('plus')}
-            options={companies}
-            value={draft.societesPlus.map(String)}
-            onChange={(ids) => changeCompanies('plus', ids)}
-          />
-          <CheckGroup
-            label={t('minus')}
-            options={companies}
-            value={draft.societesMoins.map(String)}
-            onChange={(ids) => changeCompanies('minus', ids)}
+          <CompanyChanges
+            plusLabel={t('plus')}
+            minusLabel={t('minus')}
+            companies={props.companies}
+            draft={draft}
+            onChange={props.onChange}
           />
         </>
       ) : null}

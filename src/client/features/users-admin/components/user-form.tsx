@@ -32,10 +32,9 @@ import {
   type UserDraft,
   type UserFormProblems,
   userDraftOf,
-  withCompany,
 } from '../user-form-model.ts';
 import { createUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, PasswordFields, useProblemText } from './form-parts.tsx';
+import { CompanyChanges, PasswordFields, useProblemText } from './form-parts.tsx';
 
 export interface UserFormProps {
   /** The user edited, or null for a new one. */
@@ -165,32 +164,17 @@ function CompanyFields(props: {
   onChange: (update: (draft: UserDraft) => UserDraft) => void;
 }) {
   const intl = useIntl();
-  const options = props.companies.map((c) => ({ id: String(c.id), label: c.raisonSociale }));
-  function change(side: 'plus' | 'minus', ids: string[]) {
-    props.onChange((d) => {
-      const before = side === 'plus' ? d.societesPlus : d.societesMoins;
-      let next = d;
-      for (const id of before) if (!ids.includes(String(id))) next = withCompany(next, id, 'profile');
-      for (const id of ids) next = withCompany(next, Number(id), side);
-      return next;
-    });
-  }
-  if (options.length === 0) return null;
+  if (props.companies.length === 0) return null;
   return (
     <fieldset className="ui-fieldset ua-fieldset">
       <legend>{intl.formatMessage({ id: 'usersAdmin.companies' })}</legend>
       <p className="ui-muted">{intl.formatMessage({ id: 'usersAdmin.companies.hint' })}</p>
-      <CheckGroup
-        label={intl.formatMessage({ id: 'usersAdmin.companies.plus' })}
-        options={options}
-        value={props.draft.societesPlus.map(String)}
-        onChange={(ids) => change('plus', ids)}
-      />
-      <CheckGroup
-        label={intl.formatMessage({ id: 'usersAdmin.companies.minus' })}
-        options={options}
-        value={props.draft.societesMoins.map(String)}
-        onChange={(ids) => change('minus', ids)}
+      <CompanyChanges
+        plusLabel={intl.formatMessage({ id: 'usersAdmin.companies.plus' })}
+        minusLabel={intl.formatMessage({ id: 'usersAdmin.companies.minus' })}
+        companies={props.companies}
+        draft={props.draft}
+        onChange={props.onChange}
       />
     </fieldset>
   );
