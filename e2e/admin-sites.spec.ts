@@ -97,6 +97,9 @@ test('a company and its site made with the keyboard only, time zone from the sea
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog')).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Clavier SAS' })).toBeVisible();
+  // A creation says what it created, not "Modification enregistrée." (issue #32 D.12).
+  await expect(page.getByText(/Société\s«\sClavier SAS\s»\scréée\./)).toBeVisible();
+  await expect(page.getByText('Modification enregistrée.')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Ajouter un site à Clavier SAS' }).focus();
   await page.keyboard.press('Enter');
@@ -116,6 +119,7 @@ test('a company and its site made with the keyboard only, time zone from the sea
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog')).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Lisbonne Baixa' })).toBeVisible();
+  await expect(page.getByText(/Site\s«\sLisbonne Baixa\s»\scréé\./)).toBeVisible();
   await expect(page.getByText('Europe/Lisbon')).toBeVisible();
 
   await page.goto('/config/audit');

@@ -9,7 +9,7 @@
  * another site (made the same way). Every change is in the audit log with before/after, and
  * /config/audit shows it.
  */
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Locator, type Page, type Response, test } from '@playwright/test';
 import { E2E } from './env.ts';
 import { e2eDatabase, signIn } from './helpers.ts';
 import { type Mailbox, openMailbox } from './mailbox.ts';
@@ -171,7 +171,35 @@ async function checkUserScope(page: Page): Promise<void> {
   ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Page introuvable' })).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: 'Utilisateurs' })).toHaveCount(0);
+
+  // No administration screen asks the server for what this user may not read: no 403 in the
+  // console (issue #32 D.14: /config/messages called getMessages and getProfils).
+  const refused: string[] = [];
+  const onResponse = (r: Response) => {
+    if (r.status() === 403) refused.push(new URL(r.url()).pathname);
+  };
+  page.on('response', onResponse);
+  for (const path of CONFIG_SCREENS) {
+    await page.goto(path);
+    await expect(
+      page.getByRole('alert').filter({ hasText: "Vous n'avez pas les droits nécessaires" }),
+    ).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  page.off('response', onResponse);
+  expect(refused).toEqual([]);
 }
+
+/** The administration screens a user without CONFIGURATION meets as "no access". */
+const CONFIG_SCREENS = [
+  '/config/messages',
+  '/config/users',
+  '/config/profils',
+  '/config/sites',
+  '/config/groupes',
+  '/config/rules',
+  '/config/audit',
+];
 
 /**
  * Step 3: the administrator mails a reset link; the user sets NEW_PASSWORD through it, in the

@@ -120,7 +120,7 @@ afterEach(async () => {
 
 const items = () => [...screen.container.querySelectorAll<HTMLElement>('.al-item')];
 const facts = (item: HTMLElement | undefined) =>
-  [...(item?.querySelectorAll('.al-facts__row') ?? [])].map(
+  [...(item?.querySelectorAll('.ui-facts__row') ?? [])].map(
     (r) => `${r.querySelector('dt')?.textContent}=${r.querySelector('dd')?.textContent}`,
   );
 const diffRows = (item: HTMLElement | undefined) =>

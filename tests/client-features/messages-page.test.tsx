@@ -2,7 +2,7 @@
  * /config/messages against the real API server (messages-server.ts), rendered with react-dom in
  * happy-dom: an administrator writes a message for one site, or one profile (bo/infra/getProfils),
  * through the form and it reaches that site's users or that profile's holders only; refusals show at their field and keep what was typed; editing and deleting (after
- * its confirmation) are told with SuccessMod.
+ * its confirmation) are told with SuccessMod, a creation with messageCreated (issue #32 D.12).
  */
 import { chain, server as t } from './messages-server.ts';
 import { act } from 'react';
@@ -116,7 +116,7 @@ describe('/config/messages', () => {
     // the list shows, so under load it may come a moment later).
     await waitUntil(() => document.activeElement?.textContent === 'Nouveau message', 2_000, 20);
     expect(document.activeElement?.textContent).toBe('Nouveau message');
-    expect(successes()).toEqual(['SuccessMod']);
+    expect(successes()).toEqual(['messageCreated']);
     expect(listed()[0]?.textContent).toContain('Inventaire dimanche à 8 h');
     expect(listed()[0]?.textContent).toContain('Sites visésParis');
     expect((await messagesFor(paris)).map((m) => m.text)).toEqual(['Inventaire dimanche à 8 h']);
@@ -193,10 +193,29 @@ describe('/config/messages', () => {
     expect(dialog?.textContent).toContain('Le message «\u00a0Nouvelle carte\u00a0» sera supprimé');
     await press(buttonNamed(dialog!, 'Supprimer'));
     await waitUntil(() => listed().length === 0 && page().textContent!.includes('Aucun message'), 5_000, 20);
-    expect(successes()).toEqual(['SuccessMod', 'SuccessMod', 'SuccessMod']);
+    expect(successes()).toEqual(['messageCreated', 'SuccessMod', 'SuccessMod']);
     const audit = await t.database.pool.query(
       `SELECT action FROM audit_log WHERE kind = 'message' ORDER BY id DESC LIMIT 3`,
     );
     expect(audit.rows.map((r) => r.action)).toEqual(['message.remove', 'message.save', 'message.create']);
+  });
+
+  it('keeps a refused deletion in its dialog, in French, until cancelled (ui/removal-dialog.tsx)', async () => {
+    await press(buttonNamed(page(), 'Nouveau message'));
+    await typeInto(fieldLabelled('Texte en français'), 'Déjà parti');
+    await submit();
+    await waitUntil(() => listed().length === 1, 5_000, 20);
+    // Another administrator removes it meanwhile.
+    await t.database.pool.query('DELETE FROM admin_messages');
+
+    await press(buttonNamed(page(), 'Supprimer le message «\u00a0Déjà parti\u00a0»'));
+    const dialog = () => document.querySelector<HTMLElement>('[role="alertdialog"]');
+    await press(buttonNamed(dialog()!, 'Supprimer'));
+    await waitUntil(() => dialog()?.querySelector('[role="alert"]') !== null, 5_000, 20);
+    expect(dialog()?.querySelector('[role="alert"]')?.textContent).toBe('Introuvable.');
+    expect(notifications.items.filter((n) => n.kind === 'error')).toEqual([]);
+
+    await press(buttonNamed(dialog()!, 'Annuler'));
+    await waitUntil(() => dialog() === null, 5_000, 20);
   });
 });

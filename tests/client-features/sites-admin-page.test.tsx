@@ -7,6 +7,7 @@
  */
 import { chain, closeAll, readAsAdmin, t } from './admin-screens-api.ts';
 import { act } from 'react';
+import { createIntl } from 'react-intl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fr from '../../i18n/fr.json';
 import type { AdminRegroupement, Societe } from '../../src/contract/administration.ts';
@@ -79,6 +80,12 @@ const errorOf = (input: HTMLInputElement) =>
     .map((e) => e?.textContent)
     .join('');
 const successes = () => notifications.items.filter((n) => n.kind === 'success').map((n) => n.messageId);
+const intlFr = createIntl({ locale: 'fr', messages: fr });
+/** The text of the last success, as the notification area shows it in French. */
+const successText = () => {
+  const last = notifications.items.filter((n) => n.kind === 'success').at(-1);
+  return last ? intlFr.formatMessage({ id: last.messageId }, last.values) : undefined;
+};
 
 describe('/config/sites', () => {
   it("lists each company with its sites, the 'NON REMPLI' one marked hidden with why", async () => {
@@ -111,7 +118,9 @@ describe('/config/sites', () => {
     await typeInto(inputLabelled('SIRET', dialog()), '98765432100022');
     await submitForm('company-form');
     await waitFor(() => successes().length > 0);
-    expect(successes()).toEqual(['success.SuccessMod']);
+    // A creation says what it created (issue #32 D.12), not "Modification enregistrée.".
+    expect(successes()).toEqual(['success.companyCreated']);
+    expect(successText()).toBe('Société « Gamma SAS » créée.');
     expect((await companies()).find((c) => c.raisonSociale === 'Gamma SAS')).toMatchObject({
       siren: '987654321',
       siret: '98765432100022',
@@ -176,6 +185,7 @@ describe('/config/groupes', () => {
     );
     await submitForm('group-form');
     await waitFor(() => successes().length > 0);
+    expect(successes()).toEqual(['success.groupCreated']);
     const sud = (await readAsAdmin<AdminRegroupement[]>('bo/infra/getRegroupements')).find(
       (g) => g.raisonSociale === 'Sud',
     );

@@ -61,7 +61,7 @@ describe('/config/profils', () => {
       '1',
       'EditDelete',
     ]);
-    expect(rowOf('profile-gerant')?.slice(2, 4)).toEqual(['1 site', '1']);
+    expect(rowOf('profile-gerant')?.slice(2, 4)).toEqual(['1 chosen site', '1']);
   });
 
   it('refuses an empty title at its field; creates a profile that comes back as typed', async () => {
@@ -85,7 +85,7 @@ describe('/config/profils', () => {
     expect(inputLabelled('Title').value).toBe('Area manager');
     await submitForm('profile-form');
     await waitFor(() => rowOf('Area manager') !== undefined);
-    expect(successes()).toEqual(['success.SuccessMod']);
+    expect(successes()).toEqual(['success.profileCreated']);
     const saved = (await adminGet<Profile[]>('bo/infra/getProfils')).find((p) => p.titre === 'Area manager');
     expect(saved).toMatchObject({
       droits: ['RAPPORTS'],

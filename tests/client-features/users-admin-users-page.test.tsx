@@ -16,7 +16,7 @@ import { clearNotifications, notifications } from '../../src/client/lib/notifica
 import { queryClient } from '../../src/client/lib/query-client.ts';
 import { signIn } from '../../src/client/lib/session.ts';
 import { PASSWORD } from './users-admin-api.ts';
-import { choose, dialogText, press, tableRows, tick } from './users-admin-dom.ts';
+import { choose, dialogText, isTicked, press, tableRows, tick } from './users-admin-dom.ts';
 import { inputLabelled, renderScreen, submitForm, typeInto, unmountScreen, waitUntil } from './support.tsx';
 
 let container: HTMLDivElement;
@@ -111,7 +111,7 @@ describe('/config/users', () => {
     await type('Identifiant', 'marie');
     await submitForm('user-form');
     await waitFor(() => rowOf('marie') !== undefined && dialogText() === '');
-    expect(successes()).toEqual(['success.SuccessMod']);
+    expect(successes()).toEqual(['success.userCreated']);
     const marie = await adminGet<Utilisateur>('bo/infra/getUtilisateur?login=marie');
     expect(marie).toMatchObject({
       email: 'marie@example.com',
@@ -132,14 +132,23 @@ describe('/config/users', () => {
     await submitForm('user-form');
     await waitFor(() => rowOf('paul') !== undefined);
     await waitFor(() => received.some((m) => m.to && JSON.stringify(m.to).includes('paul@example.com')));
-    expect(successes()).toContain('success.SuccessMod');
+    expect(successes()).toContain('success.userCreated');
   });
 
   it("shows a user's sites by name and changes them with the added companies; deactivates, then removes after a confirmation", async () => {
     await press('Modifier gerant');
     await waitFor(() => dialogText().includes('Utilisateur gerant'));
     expect(document.querySelector('.ua-sites')?.textContent).toBe('1 siteParis');
+    // A company is added or removed, never both: ticking it among the removed takes it off the added.
+    const side = (label: string) =>
+      [...document.querySelectorAll<HTMLElement>('.ua-fieldset [role="group"]')].find((g) =>
+        g.textContent?.startsWith(label),
+      )!;
+    await tick('Beta SARL', side('Sociétés retirées'));
+    expect(isTicked('Beta SARL', side('Sociétés retirées'))).toBe(true);
     await tick('Beta SARL', document.querySelector('.ua-fieldset')!);
+    expect(isTicked('Beta SARL', side('Sociétés ajoutées'))).toBe(true);
+    expect(isTicked('Beta SARL', side('Sociétés retirées'))).toBe(false);
     await submitForm('user-form');
     await waitFor(() => rowOf('gerant')?.[4] === '3');
     const saved = await adminGet<Utilisateur>('bo/infra/getUtilisateur?login=gerant');

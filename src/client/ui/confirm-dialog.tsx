@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import './confirm-dialog.css';
+import './page.css';
 
 export interface ConfirmDialogProps {
   /** Open while true. */
@@ -45,7 +46,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           {props.problem}
         </p>
       ) : null}
-      <div className="ui-confirm__buttons">
+      <div className="ui-buttons">
         <Button className="ui-button--danger" isDisabled={props.busy} onPress={props.onConfirm}>
           {props.confirmLabel}
         </Button>

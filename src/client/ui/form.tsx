@@ -7,11 +7,15 @@
  * screen reader reads its label, "invalid" and its error where the user has to act.
  *
  * Use it for every form that validates with the contract's rules; mark required fields' labels
- * with RequiredLabel so "required" is seen as well as announced.
+ * with RequiredLabel so "required" is seen as well as announced; end an editing form with
+ * {@link FormFooter} (its refusal that names no field, then Save and Cancel), as the
+ * administration's forms do.
  */
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import { Form as AriaForm, type FormProps as AriaFormProps } from 'react-aria-components/Form';
+import { Button } from './button.tsx';
 import './form.css';
+import './page.css';
 
 export interface ValidatedFormProps extends Omit<AriaFormProps, 'onSubmit' | 'validationBehavior' | 'ref'> {
   /** Called on submit (button or Enter); the page never reloads. */
@@ -66,6 +70,48 @@ export function RequiredLabel({ label, mark }: { label: ReactNode; mark: ReactNo
       <span className="ui-field__required" aria-hidden="true">
         {mark}
       </span>
+    </>
+  );
+}
+
+/**
+ * A refusal the user has to read before going on (the server's answer to a submit, a rule broken
+ * by several fields): an alert, in the user's language, kept until the caller clears it (on the
+ * next submit, or as soon as the field it is about changes). Nothing when `text` is empty.
+ */
+export function FormRefusal({ text }: { text: ReactNode }) {
+  if (text === null || text === undefined || text === '' || text === false) return null;
+  return (
+    <p className="ui-refusal" role="alert">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * The end of an editing form: the refusal that names no field ({@link FormRefusal}), then the
+ * submit button and Cancel, both disabled while `busy` (so a double press sends once), on one row
+ * that takes the whole width on a phone (44 px targets). Cancel calls `onCancel`; what was typed
+ * is the form's state and stays on a refusal.
+ */
+export function FormFooter(props: {
+  refusal?: ReactNode;
+  submitLabel: string;
+  cancelLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <FormRefusal text={props.refusal} />
+      <div className="ui-buttons">
+        <Button type="submit" variant="primary" isDisabled={props.busy}>
+          {props.submitLabel}
+        </Button>
+        <Button onPress={props.onCancel} isDisabled={props.busy}>
+          {props.cancelLabel}
+        </Button>
+      </div>
     </>
   );
 }

@@ -99,25 +99,28 @@ function refreshMessages(): Promise<void> {
 }
 
 /**
- * Creates or replaces a message; notifies `SuccessMod` and refreshes the lists. The caller shows
- * a failure in its form (use `mutateAsync`), so what was typed stays.
+ * Creates or replaces a message; notifies `messageCreated` for a new one, else `SuccessMod`
+ * (issue #32 D.12: a creation says it was created), and refreshes the lists. The caller shows a
+ * failure in its form (use `mutateAsync`), so what was typed stays.
  */
 export function useSaveMessageMutation() {
   return useMutation({
     mutationFn: saveMessage,
-    onSuccess: async () => {
-      notify.success('SuccessMod');
+    onSuccess: async (_saved, { id }) => {
+      notify.success(id === null ? 'messageCreated' : 'SuccessMod');
       await refreshMessages();
     },
   });
 }
 
-/** Deletes a message; notifies `SuccessMod` or the failure, and refreshes the lists. */
+/**
+ * Deletes a message; notifies `SuccessMod` and refreshes the lists, whatever the outcome. The
+ * caller shows a failure (the confirmation dialog keeps it, ui/removal-dialog.tsx).
+ */
 export function useRemoveMessageMutation() {
   return useMutation({
     mutationFn: removeMessage,
     onSuccess: () => notify.success('SuccessMod'),
-    onError: notifyFailure,
     onSettled: refreshMessages,
   });
 }

@@ -79,19 +79,6 @@ export function profileDraftOf(profile: Profile): ProfileDraft {
   };
 }
 
-/** A company added or removed: one side only, as for a user's companies. */
-export function withProfileCompany(
-  draft: ProfileDraft,
-  companyId: number,
-  side: 'plus' | 'minus' | 'none',
-): ProfileDraft {
-  const plus = draft.societesPlus.filter((id) => id !== companyId);
-  const minus = draft.societesMoins.filter((id) => id !== companyId);
-  if (side === 'plus') plus.push(companyId);
-  if (side === 'minus') minus.push(companyId);
-  return { ...draft, societesPlus: plus, societesMoins: minus };
-}
-
 /** The checks made before any call; empty `fields` means the draft can be sent. */
 export function checkProfileDraft(draft: ProfileDraft): ProfileFormProblems {
   const fields: ProfileFormProblems['fields'] = {};

@@ -7,7 +7,7 @@
  *
  * Failures reach callers as ApiFailure (lib/http.ts) with the server's code; the forms turn the
  * codes into field errors (user-form-model.ts, profile-form-model.ts), the success notification
- * is SPEC.md §8's SuccessMod.
+ * is SPEC.md §8's SuccessMod for a change, `success.userCreated` / `profileCreated` for a creation.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -153,16 +153,30 @@ function refresh(): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: usersAdminQueries.all() });
 }
 
+/** The success a write tells: a code of the catalogues' `success.*` and its values. */
+export interface WriteSuccess {
+  code: string;
+  values?: Record<string, string | number>;
+}
+
+/** SPEC.md §8's SuccessMod: what a change or a removal tells. */
+const SAVED: WriteSuccess = { code: 'SuccessMod' };
+
 /**
- * A write of this feature as a mutation: SuccessMod (5 s, SPEC.md §8) and fresh lists on
- * success. Failures are left to the caller (`mutateAsync`), which shows them at the field or in
- * the form, so what was typed stays.
+ * A write of this feature as a mutation: its success told (5 s; by default SPEC.md §8's
+ * SuccessMod; a creation says what it created, issue #32 D.12) and fresh lists on success.
+ * Failures are left to the caller (`mutateAsync`), which shows them at the field or in the form,
+ * so what was typed stays.
  */
-export function useUsersAdminMutation<A, R>(run: (args: A) => Promise<R>) {
+export function useUsersAdminMutation<A, R>(
+  run: (args: A) => Promise<R>,
+  success: (result: R) => WriteSuccess = () => SAVED,
+) {
   return useMutation({
     mutationFn: run,
-    onSuccess: async () => {
-      notify.success('SuccessMod');
+    onSuccess: async (result) => {
+      const told = success(result);
+      notify.success(told.code, told.values);
       await refresh();
     },
   });

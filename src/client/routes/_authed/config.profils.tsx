@@ -3,7 +3,7 @@ import { ProfilesPage } from '../../features/users-admin/components/profiles-pag
 import { usersAdminQueries } from '../../features/users-admin/users-admin-queries.ts';
 import { i18nState } from '../../lib/i18n.tsx';
 import { queryClient } from '../../lib/query-client.ts';
-import { session } from '../../lib/session.ts';
+import { mayOpenScreen } from '../../lib/screen-access.ts';
 
 /**
  * /config/profils (SPEC.md §2 Administration; right CONFIGURATION, src/contract/rights.ts): the
@@ -12,7 +12,7 @@ import { session } from '../../lib/session.ts';
  */
 export const Route = createFileRoute('/_authed/config/profils')({
   loader: () => {
-    if (!session.user?.droits.includes('CONFIGURATION')) return;
+    if (!mayOpenScreen('/config/profils')) return;
     void queryClient.prefetchQuery(usersAdminQueries.profiles());
     void queryClient.prefetchQuery(usersAdminQueries.rights(i18nState.language));
     void queryClient.prefetchQuery(usersAdminQueries.companies());

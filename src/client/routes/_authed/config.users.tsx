@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { UsersPage } from '../../features/users-admin/components/users-page.tsx';
 import { usersAdminQueries } from '../../features/users-admin/users-admin-queries.ts';
 import { queryClient } from '../../lib/query-client.ts';
-import { session } from '../../lib/session.ts';
+import { mayOpenScreen } from '../../lib/screen-access.ts';
 
 /**
  * /config/users (SPEC.md §2 Administration; right CONFIGURATION, src/contract/rights.ts): the
@@ -11,7 +11,7 @@ import { session } from '../../lib/session.ts';
  */
 export const Route = createFileRoute('/_authed/config/users')({
   loader: () => {
-    if (!session.user?.droits.includes('CONFIGURATION')) return;
+    if (!mayOpenScreen('/config/users')) return;
     void queryClient.prefetchQuery(usersAdminQueries.users());
     void queryClient.prefetchQuery(usersAdminQueries.profiles());
     void queryClient.prefetchQuery(usersAdminQueries.companies());

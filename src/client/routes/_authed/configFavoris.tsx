@@ -6,16 +6,18 @@ import { favouriteQueries } from '../../features/favourites/favourite-queries.ts
 import { reportQueries } from '../../features/reports/report-queries.ts';
 import { i18nState, useLanguage } from '../../lib/i18n.tsx';
 import { queryClient } from '../../lib/query-client.ts';
+import { mayOpenScreen } from '../../lib/screen-access.ts';
 import { session } from '../../lib/session.ts';
 
 /**
  * /configFavoris (SPEC.md §2): the favourite reports. The loader starts reading the favourites and
- * the report list (for today's report titles) early; failures show on the page.
+ * the report list (for today's report titles) early, for a user who may open the screen only (issue
+ * #32 D.14: no 403 for a user without RAPPORTS or BI); failures show on the page.
  */
 export const Route = createFileRoute('/_authed/configFavoris')({
   loader: () => {
     const user = session.user;
-    if (!user) return;
+    if (!user || !mayOpenScreen('/configFavoris')) return;
     void queryClient.prefetchQuery(favouriteQueries.list(user.id));
     void queryClient.prefetchQuery(reportQueries.metrics(user.id, i18nState.language));
   },

@@ -80,7 +80,7 @@ export function AuditFilterBar({ filters, seenKinds, onChange }: AuditFilterBarP
           placeholder={dateHint}
         />
         {startAfterEnd ? (
-          <p className="al-field-error" role="alert">
+          <p className="ui-refusal al-field-error" role="alert">
             {intl.formatMessage({ id: 'audit.filter.startAfterEnd' })}
           </p>
         ) : null}

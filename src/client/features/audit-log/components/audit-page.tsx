@@ -10,7 +10,7 @@ import { type IntlShape, useIntl } from 'react-intl';
 import type { AuditEntry } from '../../../../contract/administration.ts';
 import { displayInstant } from '../../../../contract/dates.ts';
 import { Button } from '../../../ui/button.tsx';
-import { cardClass } from '../../../ui/card.tsx';
+import { Facts, ListPage, ListReads } from '../../../ui/list-page.tsx';
 import { changedFields } from '../audit-diff.ts';
 import { labelOr } from '../audit-labels.ts';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditQueries } from '../audit-queries.ts';
@@ -33,9 +33,10 @@ export function AuditPage() {
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   const seenKinds = (entries.data?.entries ?? []).map((e) => e.kind).filter((k): k is string => k !== null);
   return (
-    <div className="al-page">
-      <h1 className="al-title">{intl.formatMessage({ id: 'audit.title' })}</h1>
-      <p className="al-muted">{intl.formatMessage({ id: 'audit.intro' })}</p>
+    <ListPage
+      title={intl.formatMessage({ id: 'audit.title' })}
+      intro={intl.formatMessage({ id: 'audit.intro' })}
+    >
       <AuditFilterBar
         filters={filters}
         seenKinds={seenKinds}
@@ -45,34 +46,36 @@ export function AuditPage() {
           setPage(0);
         }}
       />
-      {entries.isError ? (
-        <div className="al-error" role="alert">
-          <p>{intl.formatMessage({ id: 'audit.loadFailed' })}</p>
-          <Button onPress={() => void entries.refetch()}>{intl.formatMessage({ id: 'audit.retry' })}</Button>
-        </div>
-      ) : !entries.data ? (
-        <p className="al-muted">{intl.formatMessage({ id: 'audit.loading' })}</p>
-      ) : entries.data.entries.length === 0 ? (
-        <p className={`${cardClass} al-muted`}>{intl.formatMessage({ id: 'audit.empty' })}</p>
-      ) : (
-        <>
-          <p className="al-muted" role="status">
-            {intl.formatMessage(
-              { id: 'audit.range' },
-              {
-                from: page * AUDIT_PAGE_SIZE + 1,
-                to: page * AUDIT_PAGE_SIZE + entries.data.entries.length,
-                total,
-              },
-            )}
-          </p>
-          <ol className="al-list" aria-label={intl.formatMessage({ id: 'audit.list' })}>
-            {entries.data.entries.map((e) => (
-              <AuditItem key={e.id} entry={e} look={look} />
-            ))}
-          </ol>
-        </>
-      )}
+      <ListReads
+        reads={[entries]}
+        texts={{
+          loading: intl.formatMessage({ id: 'audit.loading' }),
+          failed: intl.formatMessage({ id: 'audit.loadFailed' }),
+          retry: intl.formatMessage({ id: 'audit.retry' }),
+          empty: intl.formatMessage({ id: 'audit.empty' }),
+        }}
+        isEmpty={entries.data?.entries.length === 0}
+      >
+        {() => (
+          <>
+            <p className="ui-muted" role="status">
+              {intl.formatMessage(
+                { id: 'audit.range' },
+                {
+                  from: page * AUDIT_PAGE_SIZE + 1,
+                  to: page * AUDIT_PAGE_SIZE + (entries.data?.entries.length ?? 0),
+                  total,
+                },
+              )}
+            </p>
+            <ol className="ui-list" aria-label={intl.formatMessage({ id: 'audit.list' })}>
+              {(entries.data?.entries ?? []).map((e) => (
+                <AuditItem key={e.id} entry={e} look={look} />
+              ))}
+            </ol>
+          </>
+        )}
+      </ListReads>
       {pages > 1 ? (
         <nav className="al-pager" aria-label={intl.formatMessage({ id: 'audit.pages' })}>
           <Button onPress={() => setPage((p) => Math.max(0, p - 1))} isDisabled={page === 0}>
@@ -84,7 +87,7 @@ export function AuditPage() {
           </Button>
         </nav>
       ) : null}
-    </div>
+    </ListPage>
   );
 }
 
@@ -112,16 +115,9 @@ function AuditItem({ entry, look }: { entry: AuditEntry; look: AuditLookups }) {
     ['audit.address', entry.address ?? none],
   ];
   return (
-    <li className="al-item">
-      <h2 className="al-item__action">{action}</h2>
-      <dl className="al-facts">
-        {facts.map(([id, value]) => (
-          <div key={id} className="al-facts__row">
-            <dt>{intl.formatMessage({ id })}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+    <li className="ui-item al-item">
+      <h2 className="ui-item__name">{action}</h2>
+      <Facts facts={facts.map(([id, value]) => [intl.formatMessage({ id }), value])} />
       <AuditDiff entry={entry} look={look} />
     </li>
   );
@@ -131,7 +127,7 @@ function AuditItem({ entry, look }: { entry: AuditEntry; look: AuditLookups }) {
 function AuditDiff({ entry, look }: { entry: AuditEntry; look: AuditLookups }) {
   const intl = useIntl();
   const changes = changedFields(entry.before, entry.after);
-  if (changes.length === 0) return <p className="al-muted">{intl.formatMessage({ id: 'audit.noChange' })}</p>;
+  if (changes.length === 0) return <p className="ui-muted">{intl.formatMessage({ id: 'audit.noChange' })}</p>;
   return (
     <table className="al-diff" aria-label={intl.formatMessage({ id: 'audit.changes' })}>
       <thead>

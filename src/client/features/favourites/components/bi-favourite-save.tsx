@@ -17,6 +17,7 @@ import { selection } from '../../../selection/selection-state.ts';
 import { favouriteFailureCode, favouriteQueries, useSaveFavouriteMutation } from '../favourite-queries.ts';
 import { biFavouriteFromSelection } from '../favourite-selection.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
+import '../../../ui/page.css';
 import './favourites.css';
 
 export function BiFavouriteSave({ view }: { view: BiFavouriteView }) {
@@ -47,7 +48,7 @@ export function BiFavouriteSave({ view }: { view: BiFavouriteView }) {
   return (
     <Card labelledBy="bi-favourite-title" className="fav-bi-save">
       <CardTitle id="bi-favourite-title">{intl.formatMessage({ id: 'favourites.bi.save.title' })}</CardTitle>
-      <p className="fav-muted">{intl.formatMessage({ id: 'favourites.bi.save.intro' })}</p>
+      <p className="ui-muted fav-muted">{intl.formatMessage({ id: 'favourites.bi.save.intro' })}</p>
       <FavouriteNameForm
         submitLabel={intl.formatMessage({ id: 'favourites.bi.save' })}
         onSubmit={saveView}

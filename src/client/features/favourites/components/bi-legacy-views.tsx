@@ -19,6 +19,7 @@ import { selection } from '../../../selection/selection-state.ts';
 import { favouriteQueries, saveFavourite } from '../favourite-queries.ts';
 import { biFavouriteFromSelection } from '../favourite-selection.ts';
 import { freeName, keepLegacyViews, readLegacyViews } from '../legacy-bi-views.ts';
+import '../../../ui/page.css';
 import './favourites.css';
 
 /**
@@ -89,11 +90,11 @@ export function BiLegacyViews() {
         )}
       </p>
       {failed ? (
-        <p className="fav-form-error" role="alert">
+        <p className="ui-refusal" role="alert">
           {intl.formatMessage({ id: 'favourites.bi.legacy.failed' })}
         </p>
       ) : null}
-      <div className="fav-buttons">
+      <div className="ui-buttons">
         <Button variant="primary" onPress={() => void move()} isDisabled={busy || list.isPending}>
           {intl.formatMessage({ id: 'favourites.bi.legacy.move' })}
         </Button>

@@ -8,6 +8,7 @@ import { useIntl } from 'react-intl';
 import { FAVOURITE_NAME_MAX } from '../../../../contract/favourites.ts';
 import { Button } from '../../../ui/button.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import '../../../ui/page.css';
 
 export interface FavouriteNameFormProps {
   /** Name shown at first (rename), empty for a new favourite. */
@@ -81,11 +82,11 @@ export function FavouriteNameForm({
         autoComplete="off"
       />
       {error ? (
-        <p className="fav-form-error" role="alert">
+        <p className="ui-refusal" role="alert">
           {error}
         </p>
       ) : null}
-      <div className="fav-buttons">
+      <div className="ui-buttons">
         <Button type="submit" variant="primary" isDisabled={busy}>
           {submitLabel}
         </Button>

@@ -20,6 +20,7 @@ import { favouriteFailureCode, favouriteQueries, useSaveFavouriteMutation } from
 import { type ChosenReport, favouriteFromSelection } from '../favourite-selection.ts';
 import { notifyDroppedSites, useApplyFavourite } from '../use-apply-favourite.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
+import '../../../ui/page.css';
 import './favourites.css';
 
 export interface FavouritesBarProps {
@@ -88,7 +89,7 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
             notifyDroppedSites(result.droppedSites);
           }}
         />
-        <div className="fav-buttons fav-bar__actions">
+        <div className="ui-buttons fav-bar__actions">
           <Button
             onPress={() => {
               setError(null);
@@ -109,7 +110,7 @@ export function FavouritesBar({ chosen, onApplied }: FavouritesBarProps) {
         onOpenChange={setOpen}
         isDismissable={!save.isPending}
       >
-        <p className="fav-muted">{intl.formatMessage({ id: 'favourites.saveAs.intro' })}</p>
+        <p className="ui-muted fav-muted">{intl.formatMessage({ id: 'favourites.saveAs.intro' })}</p>
         <FavouriteNameForm
           autoFocus
           submitLabel={intl.formatMessage({ id: 'favourites.save' })}

@@ -42,6 +42,7 @@ import {
 } from '../favourite-summary.ts';
 import { notifyDroppedSites, useApplyFavourite } from '../use-apply-favourite.ts';
 import { FavouriteNameForm } from './favourite-name-form.tsx';
+import '../../../ui/page.css';
 import './favourites.css';
 
 export interface FavouritesPageProps {
@@ -220,9 +221,9 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
   const [deleting, setDeleting] = useState<Favourite | null>(null);
 
   return (
-    <div className="fav-page">
-      <div className="fav-head">
-        <h1 className="fav-title">{intl.formatMessage({ id: 'favourites.title' })}</h1>
+    <div className="ui-page">
+      <div className="ui-page__head">
+        <h1 className="ui-page__title">{intl.formatMessage({ id: 'favourites.title' })}</h1>
         <Button
           variant="primary"
           onPress={() => {
@@ -234,7 +235,7 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
           {intl.formatMessage({ id: 'favourites.new' })}
         </Button>
       </div>
-      <p className="fav-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
+      <p className="ui-muted">{intl.formatMessage({ id: 'favourites.intro' })}</p>
 
       {mode.newMode ? (
         <NewFavouriteCard
@@ -247,16 +248,16 @@ export function FavouritesPage({ editions }: FavouritesPageProps) {
       ) : null}
 
       {list.isPending ? (
-        <p className="fav-muted">{intl.formatMessage({ id: 'favourites.loading' })}</p>
+        <p className="ui-muted">{intl.formatMessage({ id: 'favourites.loading' })}</p>
       ) : list.isError ? (
-        <div className="fav-error" role="alert">
+        <div className="ui-refusal" role="alert">
           <p>{intl.formatMessage({ id: 'favourites.loadFailed' })}</p>
           <Button onPress={() => void list.refetch()}>
             {intl.formatMessage({ id: 'favourites.retry' })}
           </Button>
         </div>
       ) : favourites.length === 0 ? (
-        <p className={`${cardClass} fav-empty`}>{intl.formatMessage({ id: 'favourites.empty' })}</p>
+        <p className={`${cardClass} ui-muted`}>{intl.formatMessage({ id: 'favourites.empty' })}</p>
       ) : (
         <FavouriteList
           favourites={favourites}
@@ -309,7 +310,7 @@ function NewFavouriteCard(props: {
   return (
     <Card className="fav-new" labelledBy="fav-new-heading">
       <CardTitle id="fav-new-heading">{intl.formatMessage({ id: 'favourites.new.title' })}</CardTitle>
-      <p className="fav-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
+      <p className="ui-muted">{intl.formatMessage({ id: 'favourites.new.intro' })}</p>
       {props.preview ? <FavouriteFacts favourite={props.preview} {...props.describe(props.preview)} /> : null}
       <Link to="/rapports" className="fav-link">
         {intl.formatMessage({ id: 'favourites.new.editSelection' })}
@@ -339,19 +340,19 @@ function FavouriteList(props: {
 }) {
   const intl = useIntl();
   return (
-    <ul className="fav-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
+    <ul className="ui-list" aria-label={intl.formatMessage({ id: 'favourites.list' })}>
       {props.favourites.map((f) => {
         const isSelected = f.id === props.selectedId;
         return (
-          <li key={f.id} className="fav-item" data-selected={isSelected || undefined}>
-            <h2 className="fav-item__name">
+          <li key={f.id} className="ui-item fav-item" data-selected={isSelected || undefined}>
+            <h2 className="ui-item__name fav-item__name">
               {f.libelle}
               {isSelected ? (
-                <span className="fav-badge">{intl.formatMessage({ id: 'favourites.selected' })}</span>
+                <span className="ui-badge">{intl.formatMessage({ id: 'favourites.selected' })}</span>
               ) : null}
             </h2>
             <FavouriteFacts favourite={f} {...props.describe(f)} />
-            <div className="fav-buttons fav-item__actions">
+            <div className="ui-buttons fav-item__actions">
               <Button
                 variant="primary"
                 onPress={() => props.onOpen(f)}
@@ -370,7 +371,7 @@ function FavouriteList(props: {
                 {intl.formatMessage({ id: 'favourites.rename' })}
               </Button>
               <Button
-                className="fav-danger"
+                className="ui-danger"
                 onPress={() => props.onDelete(f)}
                 aria-label={intl.formatMessage({ id: 'favourites.delete.label' }, { name: f.libelle })}
               >
@@ -440,9 +441,9 @@ function FavouriteFacts({
     ...optional.filter((row): row is [string, string] => row[1] !== null),
   ];
   return (
-    <dl className="fav-facts">
+    <dl className="ui-facts">
       {rows.map(([label, value]) => (
-        <div key={label} className="fav-facts__row">
+        <div key={label} className="ui-facts__row">
           <dt>{intl.formatMessage({ id: label })}</dt>
           <dd>{value}</dd>
         </div>

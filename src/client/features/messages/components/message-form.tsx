@@ -12,9 +12,8 @@ import { type AdminMessage, LANGUAGES, SEVERITIES } from '../../../../contract/a
 import { toWireDate } from '../../../../contract/dates.ts';
 import { ApiFailure } from '../../../lib/http.ts';
 import { MultiPicker, type PickerItem } from '../../../selection/components/multi-picker.tsx';
-import { Button } from '../../../ui/button.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import {
   checkDraft,
@@ -117,19 +116,13 @@ export function MessageForm({ message, sites, onClose }: MessageFormProps) {
         />
       </div>
       <Targets draft={draft} sites={sites} errors={errors} onChange={change} />
-      {failure ? (
-        <p className="msg-error" role="alert">
-          {failure}
-        </p>
-      ) : null}
-      <div className="msg-buttons">
-        <Button type="submit" variant="primary" isDisabled={save.isPending}>
-          {t('messages.save')}
-        </Button>
-        <Button onPress={onClose} isDisabled={save.isPending}>
-          {t('messages.cancel')}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={failure}
+        submitLabel={t('messages.save')}
+        cancelLabel={t('messages.cancel')}
+        busy={save.isPending}
+        onCancel={onClose}
+      />
     </ValidatedForm>
   );
 }
@@ -145,7 +138,7 @@ function TextsFieldset(props: {
     <fieldset className="msg-form__texts">
       <legend>
         {intl.formatMessage({ id: 'messages.field.texts' })}{' '}
-        <span className="msg-muted">{intl.formatMessage({ id: 'messages.field.texts.hint' })}</span>
+        <span className="ui-muted">{intl.formatMessage({ id: 'messages.field.texts.hint' })}</span>
       </legend>
       {LANGUAGES.map((language, i) => (
         <MessageTextArea
@@ -178,7 +171,7 @@ function Targets(props: {
       : chosen.map((id) => items.find((i) => i.id === id)?.label ?? `#${id}`).join(', ');
   return (
     <>
-      <p className="msg-muted">{intl.formatMessage({ id: 'messages.targets.intro' })}</p>
+      <p className="ui-muted">{intl.formatMessage({ id: 'messages.targets.intro' })}</p>
       <MultiPicker
         label={intl.formatMessage({ id: 'messages.field.sites' })}
         summary={summary(props.draft.restaurantIds, props.sites, 'messages.targets.noSite')}
@@ -189,7 +182,7 @@ function Targets(props: {
         emptyText={intl.formatMessage({ id: 'messages.targets.noSites' })}
       />
       {props.errors.restaurantIds ? (
-        <p className="msg-error" role="alert">
+        <p className="ui-refusal" role="alert">
           {intl.formatMessage({ id: props.errors.restaurantIds })}
         </p>
       ) : null}
@@ -205,7 +198,7 @@ function Targets(props: {
         })}
       />
       {props.errors.profileIds ? (
-        <p className="msg-error" role="alert">
+        <p className="ui-refusal" role="alert">
           {intl.formatMessage({ id: props.errors.profileIds })}
         </p>
       ) : null}

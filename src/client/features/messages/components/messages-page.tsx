@@ -9,13 +9,16 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminMessage } from '../../../../contract/administration.ts';
 import { wireToDisplay } from '../../../../contract/dates.ts';
+import { ApiFailure } from '../../../lib/http.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import type { PickerItem } from '../../../selection/components/multi-picker.tsx';
 import { visibleSites } from '../../../selection/site-scope.ts';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
+import { ListPage, ListReads } from '../../../ui/list-page.tsx';
+import { useProblemText } from '../../../ui/online-dialog-form.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { messageQueries, useRemoveMessageMutation } from '../message-queries.ts';
 import { MessageForm } from './message-form.tsx';
 import './messages.css';
@@ -50,9 +53,11 @@ export function MessagesPage() {
   const messages = list.data ?? [];
 
   return (
-    <div className="msg-page">
-      <div className="msg-head">
-        <h1 className="msg-title">{intl.formatMessage({ id: 'messages.title' })}</h1>
+    <ListPage
+      className="msg-page"
+      title={intl.formatMessage({ id: 'messages.title' })}
+      intro={intl.formatMessage({ id: 'messages.intro' })}
+      actions={
         <Button
           id={newButtonId}
           variant="primary"
@@ -61,9 +66,8 @@ export function MessagesPage() {
         >
           {intl.formatMessage({ id: 'messages.new' })}
         </Button>
-      </div>
-      <p className="msg-muted">{intl.formatMessage({ id: 'messages.intro' })}</p>
-
+      }
+    >
       {editing !== null ? (
         <Card labelledBy="msg-form-heading">
           <CardTitle id="msg-form-heading">
@@ -77,25 +81,34 @@ export function MessagesPage() {
           />
         </Card>
       ) : null}
-
-      {list.isPending ? (
-        <p className="msg-muted">{intl.formatMessage({ id: 'messages.loading' })}</p>
-      ) : list.isError ? (
-        <div className="msg-error" role="alert">
-          <p>{intl.formatMessage({ id: 'messages.loadFailed' })}</p>
-          <Button onPress={() => void list.refetch()}>{intl.formatMessage({ id: 'messages.retry' })}</Button>
-        </div>
-      ) : messages.length === 0 ? (
-        <p className="msg-muted">{intl.formatMessage({ id: 'messages.empty' })}</p>
-      ) : (
-        <ul className="msg-list" aria-label={intl.formatMessage({ id: 'messages.list' })}>
-          {messages.map((m) => (
-            <MessageItem key={m.id} message={m} names={names} onEdit={setEditing} onDelete={setDeleting} />
-          ))}
-        </ul>
-      )}
+      <ListReads
+        reads={[list]}
+        texts={{
+          loading: intl.formatMessage({ id: 'messages.loading' }),
+          failed: intl.formatMessage({ id: 'messages.loadFailed' }),
+          retry: intl.formatMessage({ id: 'messages.retry' }),
+        }}
+      >
+        {() =>
+          messages.length === 0 ? (
+            <p className="ui-muted msg-muted">{intl.formatMessage({ id: 'messages.empty' })}</p>
+          ) : (
+            <ul className="ui-list msg-list" aria-label={intl.formatMessage({ id: 'messages.list' })}>
+              {messages.map((m) => (
+                <MessageItem
+                  key={m.id}
+                  message={m}
+                  names={names}
+                  onEdit={setEditing}
+                  onDelete={setDeleting}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </ListReads>
       <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} />
-    </div>
+    </ListPage>
   );
 }
 
@@ -156,7 +169,7 @@ function MessageItem(props: {
           </div>
         ))}
       </dl>
-      <div className="msg-buttons">
+      <div className="ui-buttons">
         <Button
           onPress={() => props.onEdit(m)}
           aria-label={intl.formatMessage({ id: 'messages.edit.label' }, { text: m.text })}
@@ -164,7 +177,7 @@ function MessageItem(props: {
           {intl.formatMessage({ id: 'messages.edit' })}
         </Button>
         <Button
-          className="msg-danger"
+          className="ui-danger"
           onPress={() => props.onDelete(m)}
           aria-label={intl.formatMessage({ id: 'messages.delete.label' }, { text: m.text })}
         >
@@ -175,22 +188,21 @@ function MessageItem(props: {
   );
 }
 
-/** The confirmation before deleting `deleting` (SPEC.md §5); closed while it is null. */
+/** The confirmation before deleting `deleting` (SPEC.md §5, ui/removal-dialog.tsx); closed while it is null. */
 function DeleteDialog({ deleting, onClose }: { deleting: AdminMessage | null; onClose: () => void }) {
   const intl = useIntl();
+  const problemText = useProblemText();
   const remove = useRemoveMessageMutation();
   return (
-    <ConfirmDialog
-      isOpen={deleting !== null}
+    <RemovalDialog
+      target={deleting}
       title={intl.formatMessage({ id: 'messages.delete.title' })}
-      body={deleting ? intl.formatMessage({ id: 'messages.delete.body' }, { text: deleting.text }) : null}
+      body={(m) => intl.formatMessage({ id: 'messages.delete.body' }, { text: m.text })}
       confirmLabel={intl.formatMessage({ id: 'messages.delete.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'messages.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (deleting) remove.mutate(deleting.id, { onSettled: onClose });
-      }}
-      onCancel={onClose}
+      remove={(m) => remove.mutateAsync(m.id)}
+      refusalText={(e) => problemText(e instanceof ApiFailure ? `error.${e.code}` : 'app.unexpectedError')}
+      onClose={onClose}
     />
   );
 }

@@ -15,6 +15,7 @@ import { visibleSites } from '../../../selection/site-scope.ts';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
+import { ListPage, ListReads } from '../../../ui/list-page.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { type RuleChange, rulesAdminQueries, useUpdateRuleMutation } from '../rules-admin-queries.ts';
 import './rules-admin.css';
@@ -72,55 +73,56 @@ export function RulesPage() {
   const sites = bySite(list.data ?? [], names, hidden);
   const everywhere = intl.formatMessage({ id: 'rulesAdmin.everywhere' });
   return (
-    <div className="ra-page">
-      <h1 className="ra-title">{intl.formatMessage({ id: 'rulesAdmin.title' })}</h1>
-      <p className="ra-muted">{intl.formatMessage({ id: 'rulesAdmin.intro' })}</p>
-      {list.isPending ? (
-        <p className="ra-muted">{intl.formatMessage({ id: 'rulesAdmin.loading' })}</p>
-      ) : list.isError ? (
-        <div className="ra-error" role="alert">
-          <p>{intl.formatMessage({ id: 'rulesAdmin.loadFailed' })}</p>
-          <Button onPress={() => void list.refetch()}>
-            {intl.formatMessage({ id: 'rulesAdmin.retry' })}
-          </Button>
-        </div>
-      ) : (
-        <>
-          <Card className="ra-card" labelledBy="ra-all">
-            <CardTitle id="ra-all">{intl.formatMessage({ id: 'rulesAdmin.all.title' })}</CardTitle>
-            <ul className="ra-list">
-              {RULE_LIBELLES.map((libelle) => (
-                <AllSitesRule
-                  key={libelle}
-                  libelle={libelle}
-                  isDisabled={pending}
-                  onSet={(active) => change({ libelle, active, site: null }, everywhere)}
-                />
-              ))}
-            </ul>
-          </Card>
-          {sites.map((s) => (
-            <Card key={s.restaurantId} className="ra-card" labelledBy={`ra-site-${s.restaurantId}`}>
-              <CardTitle id={`ra-site-${s.restaurantId}`}>{s.name}</CardTitle>
-              <div className="ra-boxes">
-                {s.rules.map((r) => (
-                  <Checkbox
-                    key={r.libelle}
-                    isSelected={r.active}
+    <ListPage
+      title={intl.formatMessage({ id: 'rulesAdmin.title' })}
+      intro={intl.formatMessage({ id: 'rulesAdmin.intro' })}
+    >
+      <ListReads
+        reads={[list]}
+        texts={{
+          loading: intl.formatMessage({ id: 'rulesAdmin.loading' }),
+          failed: intl.formatMessage({ id: 'rulesAdmin.loadFailed' }),
+          retry: intl.formatMessage({ id: 'rulesAdmin.retry' }),
+        }}
+      >
+        {() => (
+          <>
+            <Card className="ra-card" labelledBy="ra-all">
+              <CardTitle id="ra-all">{intl.formatMessage({ id: 'rulesAdmin.all.title' })}</CardTitle>
+              <ul className="ra-list">
+                {RULE_LIBELLES.map((libelle) => (
+                  <AllSitesRule
+                    key={libelle}
+                    libelle={libelle}
                     isDisabled={pending}
-                    onChange={(active) =>
-                      change({ libelle: r.libelle, active, site: r.restaurantId }, s.name)
-                    }
-                  >
-                    {intl.formatMessage({ id: `rule.${r.libelle}` })}
-                  </Checkbox>
+                    onSet={(active) => change({ libelle, active, site: null }, everywhere)}
+                  />
                 ))}
-              </div>
+              </ul>
             </Card>
-          ))}
-        </>
-      )}
-    </div>
+            {sites.map((s) => (
+              <Card key={s.restaurantId} className="ra-card" labelledBy={`ra-site-${s.restaurantId}`}>
+                <CardTitle id={`ra-site-${s.restaurantId}`}>{s.name}</CardTitle>
+                <div className="ra-boxes">
+                  {s.rules.map((r) => (
+                    <Checkbox
+                      key={r.libelle}
+                      isSelected={r.active}
+                      isDisabled={pending}
+                      onChange={(active) =>
+                        change({ libelle: r.libelle, active, site: r.restaurantId }, s.name)
+                      }
+                    >
+                      {intl.formatMessage({ id: `rule.${r.libelle}` })}
+                    </Checkbox>
+                  ))}
+                </div>
+              </Card>
+            ))}
+          </>
+        )}
+      </ListReads>
+    </ListPage>
   );
 }
 

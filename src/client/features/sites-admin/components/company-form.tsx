@@ -1,16 +1,13 @@
 /**
- * Create or edit a company (raison sociale, enseigne, SIREN, SIRET, licence code, code_implant).
+ * Create or edit a company (raison sociale, enseigne, SIREN, SIRET, licence code, location code).
  * SIREN and SIRET are checked as they are typed (company-rules.ts); the rest on submit. A refusal
  * of the server shows at its field when it names one, else under the form; what was typed stays.
  */
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Societe } from '../../../../contract/administration.ts';
-import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
 import {
   type CompanyDraft,
   type CompanyField,
@@ -20,6 +17,7 @@ import {
   TEXT_MAX,
 } from '../company-rules.ts';
 import { saveCompany } from '../sites-admin-queries.ts';
+import { notifySaved, useAdminSave } from './use-admin-save.ts';
 
 export interface CompanyFormProps {
   /** The company edited; absent for a new one. */
@@ -56,8 +54,7 @@ export function CompanyForm({ company, onSaved, onCancel }: CompanyFormProps) {
   const [draft, setDraft] = useState<CompanyDraft>(() => draftOf(company));
   const [left, setLeft] = useState<ReadonlySet<CompanyField>>(new Set());
   const [submitted, setSubmitted] = useState(false);
-  const [refusal, setRefusal] = useState<AdminRefusal | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, refusal, setRefusal, run, refusalText } = useAdminSave();
   const [attempt, setAttempt] = useState(0);
   const problems = companyProblems(draft);
 
@@ -73,24 +70,20 @@ export function CompanyForm({ company, onSaved, onCancel }: CompanyFormProps) {
   async function submit() {
     setSubmitted(true);
     setAttempt((n) => n + 1);
-    if (busy || Object.keys(problems).length > 0) return;
-    setBusy(true);
-    setRefusal(null);
-    try {
-      const saved = await saveCompany(companyInput(draft), company?.id);
-      notify.success('SuccessMod');
-      onSaved(saved);
-    } catch (e) {
-      setRefusal(adminRefusal(e, intl.messages));
-    } finally {
-      setBusy(false);
-    }
+    if (Object.keys(problems).length > 0) return;
+    await run(
+      () => saveCompany(companyInput(draft), company?.id),
+      (saved) => {
+        notifySaved('company', company === undefined, saved.raisonSociale);
+        onSaved(saved);
+      },
+    );
   }
 
   const requiredMark = intl.formatMessage({ id: 'sitesAdmin.required' });
   return (
     <ValidatedForm
-      className="sa-form"
+      className="ui-form"
       data-testid="company-form"
       refusal={submitted && Object.keys(problems).length > 0 ? attempt : refusal}
       onSubmit={() => void submit()}
@@ -119,19 +112,13 @@ export function CompanyForm({ company, onSaved, onCancel }: CompanyFormProps) {
           />
         );
       })}
-      {refusal && !FIELDS.some((f) => f.field === refusal.field) ? (
-        <p className="sa-form-error" role="alert">
-          {intl.formatMessage({ id: refusal.messageId }, { names: refusal.inUse?.join(', ') ?? '' })}
-        </p>
-      ) : null}
-      <div className="sa-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.save' })}
-        </Button>
-        <Button onPress={onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={refusal && !FIELDS.some((f) => f.field === refusal.field) ? refusalText() : undefined}
+        submitLabel={intl.formatMessage({ id: 'sitesAdmin.save' })}
+        cancelLabel={intl.formatMessage({ id: 'sitesAdmin.cancel' })}
+        busy={busy}
+        onCancel={onCancel}
+      />
     </ValidatedForm>
   );
 }

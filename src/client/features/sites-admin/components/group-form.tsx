@@ -9,16 +9,14 @@ import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
 import { Label } from 'react-aria-components/Label';
 import { FieldError } from 'react-aria-components/FieldError';
 import type { AdminRegroupement, Societe } from '../../../../contract/administration.ts';
-import { notify } from '../../../lib/notifications.ts';
 import { MultiPicker } from '../../../selection/components/multi-picker.tsx';
 import '../../../selection/components/selection.css';
-import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
 import { effectiveSiteIds, type GroupDraft, groupProblems, siteNames } from '../group-rules.ts';
 import { saveGroup } from '../sites-admin-queries.ts';
+import { notifySaved, useAdminSave } from './use-admin-save.ts';
 
 export interface GroupFormProps {
   group?: AdminRegroupement;
@@ -42,7 +40,6 @@ function siteSections(companies: readonly Societe[], hiddenMark: string) {
 
 /** The form's state: the draft, the problems once submitted, the server's refusal, and submit. */
 function useGroupForm({ group, onSaved }: GroupFormProps) {
-  const intl = useIntl();
   const [draft, setDraft] = useState<GroupDraft>({
     raisonSociale: group?.raisonSociale ?? '',
     restaurantIds: group?.restaurantIds ?? [],
@@ -50,8 +47,7 @@ function useGroupForm({ group, onSaved }: GroupFormProps) {
     societesMoins: group?.societesMoins ?? [],
   });
   const [submitted, setSubmitted] = useState(0);
-  const [refusal, setRefusal] = useState<AdminRefusal | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, refusal, setRefusal, run, refusalText } = useAdminSave();
   const problems = groupProblems(draft);
   const set = (change: Partial<GroupDraft>) => {
     setDraft((d) => ({ ...d, ...change }));
@@ -60,35 +56,42 @@ function useGroupForm({ group, onSaved }: GroupFormProps) {
 
   async function submit() {
     setSubmitted((n) => n + 1);
-    if (busy || Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
-      await saveGroup(
-        {
-          raisonSociale: draft.raisonSociale.trim(),
-          restaurantIds: draft.restaurantIds,
-          societesIdPlus: draft.societesPlus,
-          societesIdMoins: draft.societesMoins,
-        },
-        group?.id,
-      );
-      notify.success('SuccessMod');
-      onSaved();
-    } catch (e) {
-      setRefusal(adminRefusal(e, intl.messages));
-    } finally {
-      setBusy(false);
-    }
+    if (Object.keys(problems).length > 0) return;
+    await run(
+      () =>
+        saveGroup(
+          {
+            raisonSociale: draft.raisonSociale.trim(),
+            restaurantIds: draft.restaurantIds,
+            societesIdPlus: draft.societesPlus,
+            societesIdMoins: draft.societesMoins,
+          },
+          group?.id,
+        ),
+      (saved) => {
+        notifySaved('group', group === undefined, saved.raisonSociale);
+        onSaved();
+      },
+    );
   }
 
-  return { draft, set, submitted, shownProblems: submitted > 0 ? problems : {}, refusal, busy, submit };
+  return {
+    draft,
+    set,
+    submitted,
+    shownProblems: submitted > 0 ? problems : {},
+    refusal,
+    refusalText,
+    busy,
+    submit,
+  };
 }
 
 /** The group form of the module comment. */
 export function GroupForm(props: GroupFormProps) {
   const { companies, onCancel } = props;
   const intl = useIntl();
-  const { draft, set, submitted, shownProblems, refusal, busy, submit } = useGroupForm(props);
+  const { draft, set, submitted, shownProblems, refusal, refusalText, busy, submit } = useGroupForm(props);
   const names = siteNames(companies);
   const effective = effectiveSiteIds(draft, companies).map((id) => names.get(id) ?? `#${id}`);
   const nameError = shownProblems.name
@@ -106,7 +109,7 @@ export function GroupForm(props: GroupFormProps) {
   );
   return (
     <ValidatedForm
-      className="sa-form"
+      className="ui-form"
       data-testid="group-form"
       refusal={refusal ?? (Object.keys(shownProblems).length > 0 ? submitted : null)}
       onSubmit={() => void submit()}
@@ -141,7 +144,7 @@ export function GroupForm(props: GroupFormProps) {
       {(['societesPlus', 'societesMoins'] as const).map((field) => (
         <CheckboxGroup
           key={field}
-          className="sa-fieldset"
+          className="ui-fieldset"
           value={draft[field].map(String)}
           onChange={(ids) => set({ [field]: ids.map(Number) })}
           isInvalid={companiesError !== undefined}
@@ -157,19 +160,13 @@ export function GroupForm(props: GroupFormProps) {
           { count: effective.length, names: effective.join(', ') },
         )}
       </div>
-      {refusal && refusal.field !== 'raisonSociale' ? (
-        <p className="sa-form-error" role="alert">
-          {intl.formatMessage({ id: refusal.messageId }, { names: refusal.inUse?.join(', ') ?? '' })}
-        </p>
-      ) : null}
-      <div className="sa-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.save' })}
-        </Button>
-        <Button onPress={onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={refusal && refusal.field !== 'raisonSociale' ? refusalText() : undefined}
+        submitLabel={intl.formatMessage({ id: 'sitesAdmin.save' })}
+        cancelLabel={intl.formatMessage({ id: 'sitesAdmin.cancel' })}
+        busy={busy}
+        onCancel={onCancel}
+      />
     </ValidatedForm>
   );
 }

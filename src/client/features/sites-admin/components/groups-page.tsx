@@ -8,9 +8,10 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminRegroupement, Societe } from '../../../../contract/administration.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
+import { EditDialog, Facts, ListPage, ListReads } from '../../../ui/list-page.tsx';
 import { siteNames } from '../group-rules.ts';
+import { listTexts } from '../list-texts.ts';
 import { sitesAdminQueries } from '../sites-admin-queries.ts';
 import { GroupForm } from './group-form.tsx';
 import { RemoveDialog } from './remove-dialog.tsx';
@@ -19,66 +20,54 @@ import './sites-admin.css';
 /** The /config/groupes screen. */
 export function GroupsPage() {
   const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const groups = useQuery(sitesAdminQueries.groups());
   const companies = useQuery(sitesAdminQueries.companies());
   const [editing, setEditing] = useState<{ group?: AdminRegroupement } | null>(null);
   const [removing, setRemoving] = useState<AdminRegroupement | null>(null);
-  const failed = groups.isError || companies.isError;
   const close = () => setEditing(null);
   return (
-    <div className="sa-page">
-      <div className="sa-head">
-        <h1 className="sa-title">{intl.formatMessage({ id: 'groupsAdmin.title' })}</h1>
+    <ListPage
+      title={t('groupsAdmin.title')}
+      intro={t('groupsAdmin.intro')}
+      actions={
         <Button variant="primary" onPress={() => setEditing({})} isDisabled={!companies.data}>
-          {intl.formatMessage({ id: 'groupsAdmin.new' })}
+          {t('groupsAdmin.new')}
         </Button>
-      </div>
-      <p className="sa-muted">{intl.formatMessage({ id: 'groupsAdmin.intro' })}</p>
-      {failed ? (
-        <div className="sa-form-error" role="alert">
-          <p>{intl.formatMessage({ id: 'sitesAdmin.loadFailed' })}</p>
-          <Button
-            onPress={() => {
-              void groups.refetch();
-              void companies.refetch();
-            }}
-          >
-            {intl.formatMessage({ id: 'sitesAdmin.retry' })}
-          </Button>
-        </div>
-      ) : !groups.data || !companies.data ? (
-        <p className="sa-muted">{intl.formatMessage({ id: 'sitesAdmin.loading' })}</p>
-      ) : groups.data.length === 0 ? (
-        <p className={`${cardClass} sa-muted`}>{intl.formatMessage({ id: 'groupsAdmin.empty' })}</p>
-      ) : (
-        groups.data.map((g) => (
-          <GroupCard
-            key={g.id}
-            group={g}
-            companies={companies.data}
-            onEdit={() => setEditing({ group: g })}
-            onRemove={() => setRemoving(g)}
-          />
-        ))
-      )}
-      <Dialog
-        title={intl.formatMessage({ id: editing?.group ? 'groupsAdmin.edit.title' : 'groupsAdmin.new' })}
+      }
+    >
+      <ListReads
+        reads={[groups, companies]}
+        texts={listTexts(intl, 'groupsAdmin.empty')}
+        isEmpty={groups.data?.length === 0}
+      >
+        {() =>
+          (groups.data ?? []).map((g) => (
+            <GroupCard
+              key={g.id}
+              group={g}
+              companies={companies.data ?? []}
+              onEdit={() => setEditing({ group: g })}
+              onRemove={() => setRemoving(g)}
+            />
+          ))
+        }
+      </ListReads>
+      <EditDialog
+        title={t(editing?.group ? 'groupsAdmin.edit.title' : 'groupsAdmin.new')}
         isOpen={editing !== null}
-        onOpenChange={(open) => {
-          if (!open) close();
-        }}
-        isDismissable={false}
+        onClose={close}
       >
         {editing && companies.data ? (
           <GroupForm group={editing.group} companies={companies.data} onSaved={close} onCancel={close} />
         ) : null}
-      </Dialog>
+      </EditDialog>
       <RemoveDialog
         kind="group"
         target={removing ? { id: removing.id, name: removing.raisonSociale } : null}
         onClose={() => setRemoving(null)}
       />
-    </div>
+    </ListPage>
   );
 }
 
@@ -108,15 +97,8 @@ function GroupCard(props: {
   return (
     <Card className="sa-card" labelledBy={headingId}>
       <CardTitle id={headingId}>{group.raisonSociale}</CardTitle>
-      <dl className="sa-facts">
-        {facts.map(([id, value]) => (
-          <div key={id} className="sa-facts__row">
-            <dt>{intl.formatMessage({ id })}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <div className="sa-buttons">
+      <Facts facts={facts.map(([id, value]) => [intl.formatMessage({ id }), value])} />
+      <div className="ui-buttons">
         <Button
           onPress={props.onEdit}
           aria-label={intl.formatMessage({ id: 'groupsAdmin.edit.label' }, name)}
@@ -124,7 +106,7 @@ function GroupCard(props: {
           {intl.formatMessage({ id: 'sitesAdmin.edit' })}
         </Button>
         <Button
-          className="sa-danger"
+          className="ui-danger"
           onPress={props.onRemove}
           aria-label={intl.formatMessage({ id: 'groupsAdmin.remove.label' }, name)}
         >

@@ -1,14 +1,13 @@
 /**
- * The confirmation before removing a company (SPEC.md §5). The server refuses while the company
- * has sites (`InUse`): the dialog then stays open and names them, so the user knows what to move
- * or remove first.
+ * The confirmation before removing a company or a group (SPEC.md §5), on ui/removal-dialog.tsx.
+ * The server refuses while the company has sites or the group is still used (`InUse`): the
+ * dialog then stays open and names them, so the user knows what to move or remove first.
  */
-import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { Societe } from '../../../../contract/administration.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
-import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
+import { adminRefusal } from '../admin-failure.ts';
 import { removeCompany, removeGroup } from '../sites-admin-queries.ts';
 
 export interface RemoveDialogProps {
@@ -22,48 +21,26 @@ export interface RemoveDialogProps {
 /** The confirmation of the module comment, for a company or a group. */
 export function RemoveDialog({ target, kind, onClose }: RemoveDialogProps) {
   const intl = useIntl();
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<AdminRefusal | null>(null);
   const prefix = kind === 'company' ? 'sitesAdmin.company.remove' : 'groupsAdmin.remove';
-  const close = () => {
-    setRefusal(null);
-    onClose();
-  };
-
-  async function confirm(id: number) {
-    setBusy(true);
-    setRefusal(null);
-    try {
-      await (kind === 'company' ? removeCompany(id) : removeGroup(id));
-      notify.success('SuccessMod');
-      close();
-    } catch (e) {
-      setRefusal(adminRefusal(e, intl.messages));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <ConfirmDialog
-      isOpen={target !== null}
+    <RemovalDialog
+      target={target}
       title={intl.formatMessage({ id: `${prefix}.title` })}
-      body={target ? intl.formatMessage({ id: `${prefix}.body` }, { name: target.name }) : null}
-      problem={
-        refusal
-          ? intl.formatMessage(
-              { id: refusal.inUse ? `${prefix}.inUse` : refusal.messageId },
-              { names: refusal.inUse?.join(', ') ?? '' },
-            )
-          : null
-      }
+      body={(t) => intl.formatMessage({ id: `${prefix}.body` }, { name: t.name })}
       confirmLabel={intl.formatMessage({ id: 'sitesAdmin.remove.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'sitesAdmin.cancel' })}
-      busy={busy}
-      onConfirm={() => {
-        if (target) void confirm(target.id);
+      remove={async (t) => {
+        await (kind === 'company' ? removeCompany(t.id) : removeGroup(t.id));
+        notify.success('SuccessMod');
       }}
-      onCancel={close}
+      refusalText={(e) => {
+        const refusal = adminRefusal(e, intl.messages);
+        return intl.formatMessage(
+          { id: refusal.inUse ? `${prefix}.inUse` : refusal.messageId },
+          { names: refusal.inUse?.join(', ') ?? '' },
+        );
+      }}
+      onClose={onClose}
     />
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Create or edit a site: label, company, code_implant, currency, time zone (searchable),
+ * Create or edit a site: label, company, location code (code_implant), currency, time zone (searchable),
  * business-day start (24-hour HH:mm), and the names of its terminals and sellers. A site labelled
  * 'NON REMPLI' is accepted and marked: it stays hidden from every picker and report (SPEC.md §3).
  * Checks run on submit (site-rules.ts); the server's refusal shows at its field; what was typed
@@ -8,12 +8,9 @@
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminSite, Societe } from '../../../../contract/administration.ts';
-import { notify } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { type AdminRefusal, adminRefusal } from '../admin-failure.ts';
 import {
   isHiddenLabel,
   type SiteDraft,
@@ -26,6 +23,7 @@ import {
 } from '../site-rules.ts';
 import { saveSite } from '../sites-admin-queries.ts';
 import { TimeZoneField } from './time-zone-field.tsx';
+import { notifySaved, useAdminSave } from './use-admin-save.ts';
 
 export interface SiteFormProps {
   /** The site edited; absent for a new one. */
@@ -67,25 +65,20 @@ function useSiteForm(props: SiteFormProps) {
   const intl = useIntl();
   const [draft, setDraft] = useState<SiteDraft>(() => draftOf(props.site, props.societeId));
   const [problems, setProblems] = useState<SiteProblems>(NO_PROBLEMS);
-  const [refusal, setRefusal] = useState<AdminRefusal | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, refusal, setRefusal, run, refusalText } = useAdminSave();
 
   async function submit() {
     if (busy) return;
     const found = siteProblems(draft);
     setProblems(found);
     if (!siteIsValid(found)) return;
-    setBusy(true);
-    setRefusal(null);
-    try {
-      const saved = await saveSite(siteInput(draft), props.site?.restaurantId);
-      notify.success('SuccessMod');
-      props.onSaved(saved);
-    } catch (e) {
-      setRefusal(adminRefusal(e, intl.messages));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      () => saveSite(siteInput(draft), props.site?.restaurantId),
+      (saved) => {
+        notifySaved('site', props.site === undefined, saved.libelle);
+        props.onSaved(saved);
+      },
+    );
   }
 
   function errorOf(field: SiteField): string | undefined {
@@ -102,7 +95,7 @@ function useSiteForm(props: SiteFormProps) {
     if (refusal?.field === field) setRefusal(null);
   }
 
-  return { draft, setDraft, problems, refusal, busy, submit, errorOf, set };
+  return { draft, setDraft, problems, refusal, refusalText, busy, submit, errorOf, set };
 }
 
 /** The site form of the module comment. */
@@ -137,7 +130,7 @@ export function SiteForm(props: SiteFormProps) {
   );
   return (
     <ValidatedForm
-      className="sa-form"
+      className="ui-form"
       data-testid="site-form"
       refusal={form.refusal ?? (siteIsValid(form.problems) ? null : form.problems)}
       onSubmit={() => void form.submit()}
@@ -156,7 +149,7 @@ export function SiteForm(props: SiteFormProps) {
         placeholder={intl.formatMessage({ id: 'sitesAdmin.site.company.choose' })}
       />
       {errorOf('societeId') ? (
-        <p className="sa-field-error" role="alert">
+        <p className="ui-refusal" role="alert">
           {errorOf('societeId')}
         </p>
       ) : null}
@@ -189,7 +182,7 @@ function NamesFieldset({ form }: { form: SiteFormState }) {
   return (
     <>
       {draft.caisses.length > 0 ? (
-        <fieldset className="sa-fieldset">
+        <fieldset className="ui-fieldset">
           <legend>{intl.formatMessage({ id: 'sitesAdmin.site.terminals' })}</legend>
           {draft.caisses.map((c, i) => (
             <TextField
@@ -210,7 +203,7 @@ function NamesFieldset({ form }: { form: SiteFormState }) {
         </fieldset>
       ) : null}
       {draft.vendeurs.length > 0 ? (
-        <fieldset className="sa-fieldset">
+        <fieldset className="ui-fieldset">
           <legend>{intl.formatMessage({ id: 'sitesAdmin.site.sellers' })}</legend>
           {draft.vendeurs.map((v, i) => (
             <TextField
@@ -236,20 +229,12 @@ function SiteFormFooter({ form, onCancel }: { form: SiteFormState; onCancel: () 
   const intl = useIntl();
   const { refusal, busy } = form;
   return (
-    <>
-      {refusal && !FIELDS_SHOWN.has(refusal.field ?? '') ? (
-        <p className="sa-form-error" role="alert">
-          {intl.formatMessage({ id: refusal.messageId }, { names: refusal.inUse?.join(', ') ?? '' })}
-        </p>
-      ) : null}
-      <div className="sa-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.save' })}
-        </Button>
-        <Button onPress={onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'sitesAdmin.cancel' })}
-        </Button>
-      </div>
-    </>
+    <FormFooter
+      refusal={refusal && !FIELDS_SHOWN.has(refusal.field ?? '') ? form.refusalText() : undefined}
+      submitLabel={intl.formatMessage({ id: 'sitesAdmin.save' })}
+      cancelLabel={intl.formatMessage({ id: 'sitesAdmin.cancel' })}
+      busy={busy}
+      onCancel={onCancel}
+    />
   );
 }

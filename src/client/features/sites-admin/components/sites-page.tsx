@@ -10,8 +10,9 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { AdminSite, Societe } from '../../../../contract/administration.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Card, CardTitle, cardClass } from '../../../ui/card.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { Card, CardTitle } from '../../../ui/card.tsx';
+import { EditDialog, Facts, ListPage, ListReads } from '../../../ui/list-page.tsx';
+import { listTexts } from '../list-texts.ts';
 import { sitesAdminQueries } from '../sites-admin-queries.ts';
 import { CompanyForm } from './company-form.tsx';
 import { RemoveCompanyDialog } from './remove-dialog.tsx';
@@ -27,56 +28,42 @@ type Editing =
 /** The /config/sites screen. */
 export function SitesPage() {
   const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const companies = useQuery(sitesAdminQueries.companies());
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<Societe | null>(null);
   const list = companies.data ?? [];
   const close = () => setEditing(null);
   return (
-    <div className="sa-page">
-      <div className="sa-head">
-        <h1 className="sa-title">{intl.formatMessage({ id: 'sitesAdmin.title' })}</h1>
-        <div className="sa-buttons">
+    <ListPage
+      title={t('sitesAdmin.title')}
+      intro={t('sitesAdmin.intro')}
+      actions={
+        <div className="ui-buttons">
           <Button variant="primary" onPress={() => setEditing({ kind: 'company' })}>
-            {intl.formatMessage({ id: 'sitesAdmin.company.new' })}
+            {t('sitesAdmin.company.new')}
           </Button>
           <Button onPress={() => setEditing({ kind: 'site' })} isDisabled={list.length === 0}>
-            {intl.formatMessage({ id: 'sitesAdmin.site.new' })}
+            {t('sitesAdmin.site.new')}
           </Button>
         </div>
-      </div>
-      <p className="sa-muted">{intl.formatMessage({ id: 'sitesAdmin.intro' })}</p>
-      {companies.isPending ? (
-        <p className="sa-muted">{intl.formatMessage({ id: 'sitesAdmin.loading' })}</p>
-      ) : companies.isError ? (
-        <div className="sa-form-error" role="alert">
-          <p>{intl.formatMessage({ id: 'sitesAdmin.loadFailed' })}</p>
-          <Button onPress={() => void companies.refetch()}>
-            {intl.formatMessage({ id: 'sitesAdmin.retry' })}
-          </Button>
-        </div>
-      ) : list.length === 0 ? (
-        <p className={`${cardClass} sa-muted`}>{intl.formatMessage({ id: 'sitesAdmin.empty' })}</p>
-      ) : (
-        list.map((c) => (
-          <CompanyCard
-            key={c.id}
-            company={c}
-            onEdit={() => setEditing({ kind: 'company', company: c })}
-            onRemove={() => setRemoving(c)}
-            onAddSite={() => setEditing({ kind: 'site', societeId: c.id })}
-            onEditSite={(site) => setEditing({ kind: 'site', site })}
-          />
-        ))
-      )}
-      <Dialog
-        title={intl.formatMessage({ id: dialogTitle(editing) })}
-        isOpen={editing !== null}
-        onOpenChange={(open) => {
-          if (!open) close();
-        }}
-        isDismissable={false}
-      >
+      }
+    >
+      <ListReads reads={[companies]} texts={listTexts(intl, 'sitesAdmin.empty')} isEmpty={list.length === 0}>
+        {() =>
+          list.map((c) => (
+            <CompanyCard
+              key={c.id}
+              company={c}
+              onEdit={() => setEditing({ kind: 'company', company: c })}
+              onRemove={() => setRemoving(c)}
+              onAddSite={() => setEditing({ kind: 'site', societeId: c.id })}
+              onEditSite={(site) => setEditing({ kind: 'site', site })}
+            />
+          ))
+        }
+      </ListReads>
+      <EditDialog title={t(dialogTitle(editing))} isOpen={editing !== null} onClose={close}>
         {editing?.kind === 'company' ? (
           <CompanyForm company={editing.company} onSaved={close} onCancel={close} />
         ) : editing?.kind === 'site' ? (
@@ -88,9 +75,9 @@ export function SitesPage() {
             onCancel={close}
           />
         ) : null}
-      </Dialog>
+      </EditDialog>
       <RemoveCompanyDialog company={removing} onClose={() => setRemoving(null)} />
-    </div>
+    </ListPage>
   );
 }
 
@@ -122,15 +109,8 @@ function CompanyCard(props: {
   return (
     <Card className="sa-card" labelledBy={headingId}>
       <CardTitle id={headingId}>{company.raisonSociale}</CardTitle>
-      <dl className="sa-facts">
-        {facts.map(([id, value]) => (
-          <div key={id} className="sa-facts__row">
-            <dt>{intl.formatMessage({ id })}</dt>
-            <dd>{value ?? none}</dd>
-          </div>
-        ))}
-      </dl>
-      <div className="sa-buttons">
+      <Facts facts={facts.map(([id, value]) => [intl.formatMessage({ id }), value ?? none])} />
+      <div className="ui-buttons">
         <Button
           onPress={props.onEdit}
           aria-label={intl.formatMessage({ id: 'sitesAdmin.company.edit.label' }, name)}
@@ -144,7 +124,7 @@ function CompanyCard(props: {
           {intl.formatMessage({ id: 'sitesAdmin.site.add' })}
         </Button>
         <Button
-          className="sa-danger"
+          className="ui-danger"
           onPress={props.onRemove}
           aria-label={intl.formatMessage({ id: 'sitesAdmin.company.remove.label' }, name)}
         >
@@ -155,9 +135,9 @@ function CompanyCard(props: {
         {intl.formatMessage({ id: 'sitesAdmin.sites' }, { count: company.sites.length })}
       </h3>
       {company.sites.length === 0 ? (
-        <p className="sa-muted">{intl.formatMessage({ id: 'sitesAdmin.company.noSites' })}</p>
+        <p className="ui-muted">{intl.formatMessage({ id: 'sitesAdmin.company.noSites' })}</p>
       ) : (
-        <ul className="sa-list">
+        <ul className="ui-list">
           {company.sites.map((s) => (
             <SiteItem key={s.restaurantId} site={s} onEdit={() => props.onEditSite(s)} />
           ))}
@@ -181,24 +161,17 @@ function SiteItem({ site, onEdit }: { site: AdminSite; onEdit: () => void }) {
     ['sitesAdmin.site.sellers', list(site.vendeurs.map((v) => v.nom))],
   ];
   return (
-    <li className="sa-item" data-hidden={site.hidden || undefined}>
-      <h4 className="sa-item__name">
+    <li className="ui-item sa-item" data-hidden={site.hidden || undefined}>
+      <h4 className="ui-item__name">
         {site.libelle}
         {site.hidden ? (
-          <span className="sa-badge">{intl.formatMessage({ id: 'sitesAdmin.site.hidden' })}</span>
+          <span className="ui-badge">{intl.formatMessage({ id: 'sitesAdmin.site.hidden' })}</span>
         ) : null}
       </h4>
       {site.hidden ? (
         <p className="sa-note">{intl.formatMessage({ id: 'sitesAdmin.site.hiddenNote' })}</p>
       ) : null}
-      <dl className="sa-facts">
-        {facts.map(([id, value]) => (
-          <div key={id} className="sa-facts__row">
-            <dt>{intl.formatMessage({ id })}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts facts={facts.map(([id, value]) => [intl.formatMessage({ id }), value])} />
       <Button
         onPress={onEdit}
         aria-label={intl.formatMessage({ id: 'sitesAdmin.site.edit.label' }, { name: site.libelle })}

@@ -1,7 +1,8 @@
 /**
  * Parts shared by the user and profile forms: a labelled group of checkboxes (react-aria
- * CheckboxGroup, with its error at the group), a persistent refusal box, and the password with its
- * confirmation and the policy of SPEC.md §5 shown live, rule by rule, as the user types.
+ * CheckboxGroup, with its error at the group), the companies added and removed, and the password with its confirmation and the
+ * policy of SPEC.md §5 shown live, rule by rule, as the user types. Their refusal box and buttons
+ * are ui/form.tsx's FormRefusal and FormFooter.
  */
 import type { ReactNode } from 'react';
 import { CheckboxGroup } from 'react-aria-components/CheckboxGroup';
@@ -9,6 +10,7 @@ import { FieldError } from 'react-aria-components/FieldError';
 import { Label } from 'react-aria-components/Label';
 import { Text } from 'react-aria-components/Text';
 import { useIntl } from 'react-intl';
+import type { Societe } from '../../../../contract/administration.ts';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { NewPasswordFields } from '../../../ui/password-fields.tsx';
 import type { Problem } from '../user-form-model.ts';
@@ -68,13 +70,50 @@ export function CheckGroup(props: {
   );
 }
 
-/** A refusal for the whole form, kept until the next submit (SPEC.md §8: errors persist). */
-export function FormRefusal({ text }: { text: string | undefined }) {
-  if (!text) return null;
+/** The companies a scope adds and removes (a user's draft, a profile's draft): company ids. */
+export interface CompanySides {
+  societesPlus: number[];
+  societesMoins: number[];
+}
+
+/**
+ * The companies added to and removed from a scope (SPEC.md §6: the sites of a profile, of a
+ * user), as two labelled groups of checkboxes, one box per company. Ticking a company on one side
+ * takes it off the other, so a company is never both added and removed.
+ */
+export function CompanyChanges<D extends CompanySides>(props: {
+  plusLabel: string;
+  minusLabel: string;
+  companies: readonly Societe[];
+  draft: D;
+  /** Called with an update of the caller's draft (the two lists). */
+  onChange: (update: (draft: D) => D) => void;
+}) {
+  const options = props.companies.map((c) => ({ id: String(c.id), label: c.raisonSociale }));
+  function change(side: 'plus' | 'minus', ids: string[]) {
+    const chosen = ids.map(Number);
+    const others = (list: readonly number[]) => list.filter((id) => !chosen.includes(id));
+    props.onChange((d) => ({
+      ...d,
+      societesPlus: side === 'plus' ? chosen : others(d.societesPlus),
+      societesMoins: side === 'minus' ? chosen : others(d.societesMoins),
+    }));
+  }
   return (
-    <p className="ua-refusal" role="alert">
-      {text}
-    </p>
+    <>
+      <CheckGroup
+        label={props.plusLabel}
+        options={options}
+        value={props.draft.societesPlus.map(String)}
+        onChange={(ids) => change('plus', ids)}
+      />
+      <CheckGroup
+        label={props.minusLabel}
+        options={options}
+        value={props.draft.societesMoins.map(String)}
+        onChange={(ids) => change('minus', ids)}
+      />
+    </>
   );
 }
 

@@ -1,17 +1,19 @@
-/** Parts shared by the two lists of this feature: a failed load with its retry, and cells that read as cards on a phone. */
+/**
+ * Parts shared by the two lists of this feature: their words for ui/list-page.tsx's ListReads, and
+ * cells that read as cards on a phone.
+ */
 import type { ReactNode } from 'react';
-import { useIntl } from 'react-intl';
-import { Button } from '../../../ui/button.tsx';
+import type { IntlShape } from 'react-intl';
+import type { ListTexts } from '../../../ui/list-page.tsx';
 
-/** A list that could not be read, with a retry. */
-export function LoadFailed({ onRetry }: { onRetry: () => void }) {
-  const intl = useIntl();
-  return (
-    <div className="ua-refusal" role="alert">
-      <p>{intl.formatMessage({ id: 'usersAdmin.loadFailed' })}</p>
-      <Button onPress={onRetry}>{intl.formatMessage({ id: 'usersAdmin.retry' })}</Button>
-    </div>
-  );
+/** Loading, failed and retry of /config/users and /config/profils (their tables say "empty" themselves). */
+export function listTexts(intl: IntlShape): ListTexts {
+  const t = (id: string) => intl.formatMessage({ id });
+  return {
+    loading: t('usersAdmin.loading'),
+    failed: t('usersAdmin.loadFailed'),
+    retry: t('usersAdmin.retry'),
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 } from '../../../../contract/administration.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, FormRefusal, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import {
   checkProfileDraft,
@@ -28,11 +28,10 @@ import {
   profileDraftOf,
   profileInput,
   profileRefusal,
-  withProfileCompany,
 } from '../profile-form-model.ts';
 import { visibleSites } from '../user-list-model.ts';
 import { createProfile, saveProfile, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, FormRefusal, useProblemText } from './form-parts.tsx';
+import { CheckGroup, CompanyChanges, useProblemText } from './form-parts.tsx';
 
 export interface ProfileFormProps {
   /** The profile edited, or null for a new one. */
@@ -51,7 +50,10 @@ function useProfileForm({ profile, onSaved }: ProfileFormProps) {
     profile ? profileDraftOf(profile) : newProfileDraft(),
   );
   const [problems, setProblems] = useState<ProfileFormProblems>(NONE);
-  const create = useUsersAdminMutation(createProfile);
+  const create = useUsersAdminMutation(createProfile, (p) => ({
+    code: 'profileCreated',
+    values: { name: p.titre },
+  }));
   const save = useUsersAdminMutation((d: ProfileDraft) => saveProfile(profile?.id ?? 0, profileInput(d)));
 
   async function submit() {
@@ -79,7 +81,7 @@ export function ProfileForm(props: ProfileFormProps) {
   const rightIds = new Set(props.rights.map((r) => r.code));
   return (
     <ValidatedForm
-      className="ua-form"
+      className="ui-form"
       onSubmit={() => void submit()}
       refusal={refused}
       data-testid="profile-form"
@@ -131,15 +133,15 @@ export function ProfileForm(props: ProfileFormProps) {
       <Checkbox isSelected={draft.profileCaisse} onChange={(profileCaisse) => update({ profileCaisse })}>
         {intl.formatMessage({ id: 'profilesAdmin.field.profileCaisse' })}
       </Checkbox>
-      <FormRefusal text={text(problems.form)} />
-      <div className="ua-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: props.profile ? 'profilesAdmin.save' : 'profilesAdmin.create' })}
-        </Button>
-        <Button onPress={props.onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={text(problems.form)}
+        submitLabel={intl.formatMessage({
+          id: props.profile ? 'profilesAdmin.save' : 'profilesAdmin.create',
+        })}
+        cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+        busy={busy}
+        onCancel={props.onCancel}
+      />
     </ValidatedForm>
   );
 }
@@ -154,19 +156,9 @@ function SiteScope(props: {
   const intl = useIntl();
   const { draft } = props;
   const sites = visibleSites(props.companies);
-  const companies = props.companies.map((c) => ({ id: String(c.id), label: c.raisonSociale }));
-  function changeCompanies(side: 'plus' | 'minus', ids: string[]) {
-    props.onChange((d) => {
-      const before = side === 'plus' ? d.societesPlus : d.societesMoins;
-      let next = d;
-      for (const id of before) if (!ids.includes(String(id))) next = withProfileCompany(next, id, 'none');
-      for (const id of ids) next = withProfileCompany(next, Number(id), side);
-      return next;
-    });
-  }
   const t = (id: string) => intl.formatMessage({ id: `profilesAdmin.scope.${id}` });
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend id="ua-scope-legend">{t('title')}</legend>
       <RadioGroup
         className="ua-radios"
@@ -191,17 +183,12 @@ function SiteScope(props: {
             onChange={(ids) => props.onChange((d) => ({ ...d, restaurantIds: ids.map(Number) }))}
             error={props.error}
           />
-          <CheckGroup
-            label={t('plus')}
-            options={companies}
-            value={draft.societesPlus.map(String)}
-            onChange={(ids) => changeCompanies('plus', ids)}
-          />
-          <CheckGroup
-            label={t('minus')}
-            options={companies}
-            value={draft.societesMoins.map(String)}
-            onChange={(ids) => changeCompanies('minus', ids)}
+          <CompanyChanges
+            plusLabel={t('plus')}
+            minusLabel={t('minus')}
+            companies={props.companies}
+            draft={draft}
+            onChange={props.onChange}
           />
         </>
       ) : null}
@@ -222,9 +209,9 @@ function CriteriaRows(props: {
   const t = (id: string, values?: Record<string, string | number>) =>
     intl.formatMessage({ id: `profilesAdmin.criteria.${id}` }, values);
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend>{t('title')}</legend>
-      {rows.length === 0 ? <p className="ua-muted">{t('none')}</p> : null}
+      {rows.length === 0 ? <p className="ui-muted">{t('none')}</p> : null}
       {rows.map((row, i) => (
         <div key={row.rowId} className="ua-criterion">
           <TextField
@@ -243,7 +230,7 @@ function CriteriaRows(props: {
             autoComplete="off"
           />
           <Button
-            className="ua-danger"
+            className="ui-danger"
             onPress={() => props.update({ criteres: rows.filter((r) => r.rowId !== row.rowId) })}
             aria-label={t('remove.label', { n: i + 1 })}
           >

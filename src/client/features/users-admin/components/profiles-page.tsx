@@ -7,17 +7,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { Droit, Profile } from '../../../../contract/administration.ts';
+import type { Droit, Profile, Societe } from '../../../../contract/administration.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { EditDialog, ListPage, ListReads } from '../../../ui/list-page.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { Table } from '../../../ui/table.tsx';
-import { type ProfileFormProblems, profileRefusal } from '../profile-form-model.ts';
+import { profileRefusal } from '../profile-form-model.ts';
+import { scopeText } from '../profile-scope-text.ts';
 import { removeProfile, useUsersAdminMutation, usersAdminQueries } from '../users-admin-queries.ts';
 import { useProblemText } from './form-parts.tsx';
 import { ProfileForm } from './profile-form.tsx';
-import { LoadFailed, labelled } from './list-parts.tsx';
+import { labelled, listTexts } from './list-parts.tsx';
 import './users-admin.css';
 
 type Editing = null | 'new' | number;
@@ -34,35 +35,32 @@ export function ProfilesPage() {
   const edited = typeof editing === 'number' ? profiles.data?.find((p) => p.id === editing) : undefined;
 
   return (
-    <div className="ua-page">
-      <div className="ua-head">
-        <h1 className="ua-title">{intl.formatMessage({ id: 'profilesAdmin.title' })}</h1>
+    <ListPage
+      title={intl.formatMessage({ id: 'profilesAdmin.title' })}
+      actions={
         <Button variant="primary" onPress={() => setEditing('new')} isDisabled={!rights.data}>
           {intl.formatMessage({ id: 'profilesAdmin.new' })}
         </Button>
-      </div>
-      {profiles.isPending ? (
-        <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
-      ) : profiles.isError ? (
-        <LoadFailed onRetry={() => void profiles.refetch()} />
-      ) : (
-        <ProfileTable
-          profiles={profiles.data}
-          rights={rights.data ?? []}
-          onEdit={setEditing}
-          onRemove={setRemoving}
-        />
-      )}
-      <Dialog
+      }
+    >
+      <ListReads reads={[profiles]} texts={listTexts(intl)}>
+        {() => (
+          <ProfileTable
+            profiles={profiles.data ?? []}
+            rights={rights.data ?? []}
+            companies={companies.data ?? []}
+            onEdit={setEditing}
+            onRemove={setRemoving}
+          />
+        )}
+      </ListReads>
+      <EditDialog
         title={intl.formatMessage(
           { id: edited ? 'profilesAdmin.edit.title' : 'profilesAdmin.new.title' },
           { titre: edited?.titre ?? '' },
         )}
         isOpen={editing === 'new' || edited !== undefined}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setEditing(null);
-        }}
-        isDismissable={false}
+        onClose={() => setEditing(null)}
       >
         {rights.data ? (
           <ProfileForm
@@ -74,11 +72,11 @@ export function ProfilesPage() {
             onCancel={() => setEditing(null)}
           />
         ) : (
-          <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
+          <p className="ui-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
         )}
-      </Dialog>
+      </EditDialog>
       <RemoveProfileDialog profile={removing} onClose={() => setRemoving(null)} />
-    </div>
+    </ListPage>
   );
 }
 
@@ -86,6 +84,7 @@ export function ProfilesPage() {
 function ProfileTable(props: {
   profiles: readonly Profile[];
   rights: readonly Droit[];
+  companies: readonly Societe[];
   onEdit: (id: number) => void;
   onRemove: (profile: Profile) => void;
 }) {
@@ -105,7 +104,7 @@ function ProfileTable(props: {
       cells: {
         titre: p.titre,
         droits: labelled(col('droits'), p.droits.map(rightName).join(', ') || '—'),
-        scope: labelled(col('scope'), scopeText(intl.formatMessage, p)),
+        scope: labelled(col('scope'), scopeText(intl, p, props.companies)),
         users: labelled(col('users'), p.users),
         actions: (
           <div className="ua-row-actions">
@@ -116,7 +115,7 @@ function ProfileTable(props: {
               {intl.formatMessage({ id: 'profilesAdmin.edit' })}
             </Button>
             <Button
-              className="ua-danger"
+              className="ui-danger"
               onPress={() => props.onRemove(p)}
               aria-label={intl.formatMessage({ id: 'profilesAdmin.remove.label' }, { titre: p.titre })}
             >
@@ -137,45 +136,21 @@ function ProfileTable(props: {
   );
 }
 
-/** "Every site", or how many sites and companies are chosen, added and removed. */
-function scopeText(
-  format: (d: { id: string }, v?: Record<string, string | number>) => string,
-  p: Profile,
-): string {
-  if (p.allSites) return format({ id: 'profilesAdmin.scope.all' });
-  return format(
-    { id: 'profilesAdmin.scope.summary' },
-    { sites: p.restaurantIds.length, plus: p.societesPlus.length, minus: p.societesMoins.length },
-  );
-}
-
-/** The confirmation before removing `profile` (SPEC.md §5); InUse names the users holding it. */
+/** The confirmation before removing `profile` (SPEC.md §5, ui/removal-dialog.tsx); InUse names the users holding it. */
 function RemoveProfileDialog({ profile, onClose }: { profile: Profile | null; onClose: () => void }) {
   const intl = useIntl();
   const text = useProblemText();
   const remove = useUsersAdminMutation(removeProfile);
-  const [problems, setProblems] = useState<ProfileFormProblems | null>(null);
-  function close() {
-    setProblems(null);
-    onClose();
-  }
   return (
-    <ConfirmDialog
-      isOpen={profile !== null}
+    <RemovalDialog
+      target={profile}
       title={intl.formatMessage({ id: 'profilesAdmin.remove.title' })}
-      body={
-        profile ? intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: profile.titre }) : null
-      }
-      problem={text(problems?.form)}
+      body={(p) => intl.formatMessage({ id: 'profilesAdmin.remove.body' }, { titre: p.titre })}
       confirmLabel={intl.formatMessage({ id: 'profilesAdmin.remove.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (!profile) return;
-        setProblems(null);
-        remove.mutateAsync(profile.id).then(close, (e: unknown) => setProblems(profileRefusal(e)));
-      }}
-      onCancel={close}
+      remove={(p) => remove.mutateAsync(p.id)}
+      refusalText={(e) => text(profileRefusal(e).form ?? { id: 'app.unexpectedError' })}
+      onClose={onClose}
     />
   );
 }

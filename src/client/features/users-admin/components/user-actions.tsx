@@ -9,10 +9,11 @@ import { useIntl } from 'react-intl';
 import type { Utilisateur } from '../../../../contract/administration.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { Button } from '../../../ui/button.tsx';
-import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
+import { FormRefusal } from '../../../ui/form.tsx';
+import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { formProblem, type Problem } from '../user-form-model.ts';
 import { removeUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { FormRefusal, useProblemText } from './form-parts.tsx';
+import { useProblemText } from './form-parts.tsx';
 
 /** The sites a user reaches, by name; "none" when empty. */
 export function EffectiveSites({ names }: { names: readonly string[] }) {
@@ -23,7 +24,7 @@ export function EffectiveSites({ names }: { names: readonly string[] }) {
         {intl.formatMessage({ id: 'usersAdmin.sites' }, { count: names.length })}
       </h3>
       {names.length === 0 ? (
-        <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.sites.none' })}</p>
+        <p className="ui-muted">{intl.formatMessage({ id: 'usersAdmin.sites.none' })}</p>
       ) : (
         <ul className="ua-sites__list">
           {names.map((n) => (
@@ -66,14 +67,14 @@ export function UserActions({ user, onRemove }: { user: Utilisateur; onRemove: (
         {intl.formatMessage({ id: 'usersAdmin.actions' })}
       </h3>
       <FormRefusal text={text(problem)} />
-      <div className="ua-buttons">
+      <div className="ui-buttons">
         <Button onPress={() => void setActive(!user.active)} isDisabled={toggle.isPending}>
           {intl.formatMessage({ id: user.active ? 'usersAdmin.deactivate' : 'usersAdmin.reactivate' })}
         </Button>
         <Button onPress={() => void sendLink()} isDisabled={sending || !user.email}>
           {intl.formatMessage({ id: 'usersAdmin.sendLink' })}
         </Button>
-        <Button className="ua-danger" onPress={onRemove}>
+        <Button className="ui-danger" onPress={onRemove}>
           {intl.formatMessage({ id: 'usersAdmin.remove' })}
         </Button>
       </div>
@@ -81,31 +82,21 @@ export function UserActions({ user, onRemove }: { user: Utilisateur; onRemove: (
   );
 }
 
-/** The confirmation before removing `user` (SPEC.md §5); closed while it is null. */
+/** The confirmation before removing `user` (SPEC.md §5, ui/removal-dialog.tsx); closed while it is null. */
 export function RemoveUserDialog({ user, onClose }: { user: Utilisateur | null; onClose: () => void }) {
   const intl = useIntl();
   const text = useProblemText();
   const remove = useUsersAdminMutation(removeUser);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  function close() {
-    setProblem(null);
-    onClose();
-  }
   return (
-    <ConfirmDialog
-      isOpen={user !== null}
+    <RemovalDialog
+      target={user}
       title={intl.formatMessage({ id: 'usersAdmin.remove.title' })}
-      body={user ? intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: user.login }) : null}
-      problem={text(problem)}
+      body={(u) => intl.formatMessage({ id: 'usersAdmin.remove.body' }, { login: u.login })}
       confirmLabel={intl.formatMessage({ id: 'usersAdmin.remove.confirm' })}
       cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
-      busy={remove.isPending}
-      onConfirm={() => {
-        if (!user) return;
-        setProblem(null);
-        remove.mutateAsync(user.id).then(close, (e: unknown) => setProblem(formProblem(e)));
-      }}
-      onCancel={close}
+      remove={(u) => remove.mutateAsync(u.id)}
+      refusalText={(e) => text(formProblem(e))}
+      onClose={onClose}
     />
   );
 }

@@ -17,9 +17,8 @@ import {
 } from '../../../../contract/administration.ts';
 import type { Language } from '../../../../contract/reports.ts';
 import { notifyFailure } from '../../../lib/notifications.ts';
-import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
-import { RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
+import { FormFooter, FormRefusal, RequiredLabel, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import {
@@ -33,10 +32,9 @@ import {
   type UserDraft,
   type UserFormProblems,
   userDraftOf,
-  withCompany,
 } from '../user-form-model.ts';
 import { createUser, saveUser, sendResetLink, useUsersAdminMutation } from '../users-admin-queries.ts';
-import { CheckGroup, FormRefusal, PasswordFields, useProblemText } from './form-parts.tsx';
+import { CompanyChanges, PasswordFields, useProblemText } from './form-parts.tsx';
 
 export interface UserFormProps {
   /** The user edited, or null for a new one. */
@@ -58,7 +56,10 @@ function useUserForm({ user, language, onSaved }: UserFormProps) {
     user ? userDraftOf(user, language) : newUserDraft(null, language),
   );
   const [problems, setProblems] = useState<UserFormProblems>(NO_PROBLEMS);
-  const create = useUsersAdminMutation(createUser);
+  const create = useUsersAdminMutation(createUser, (u) => ({
+    code: 'userCreated',
+    values: { name: u.login },
+  }));
   const save = useUsersAdminMutation((args: { id: number; draft: UserDraft }) =>
     saveUser(args.id, saveUserBody(args.draft)),
   );
@@ -94,7 +95,7 @@ export function UserForm(props: UserFormProps) {
   const refused = Object.keys(problems.fields).length > 0 || problems.form !== null ? problems : null;
   return (
     <ValidatedForm
-      className="ua-form"
+      className="ui-form"
       onSubmit={() => void submit()}
       refusal={refused}
       data-testid="user-form"
@@ -145,15 +146,13 @@ export function UserForm(props: UserFormProps) {
       />
       <CompanyFields draft={draft} companies={props.companies} onChange={setDraft} />
       <PasswordChoice isNew={props.user === null} draft={draft} update={update} problems={problems} />
-      <FormRefusal text={text(problems.form)} />
-      <div className="ua-buttons">
-        <Button type="submit" variant="primary" isDisabled={busy}>
-          {intl.formatMessage({ id: props.user ? 'usersAdmin.save' : 'usersAdmin.create' })}
-        </Button>
-        <Button onPress={props.onCancel} isDisabled={busy}>
-          {intl.formatMessage({ id: 'usersAdmin.cancel' })}
-        </Button>
-      </div>
+      <FormFooter
+        refusal={text(problems.form)}
+        submitLabel={intl.formatMessage({ id: props.user ? 'usersAdmin.save' : 'usersAdmin.create' })}
+        cancelLabel={intl.formatMessage({ id: 'usersAdmin.cancel' })}
+        busy={busy}
+        onCancel={props.onCancel}
+      />
     </ValidatedForm>
   );
 }
@@ -165,32 +164,17 @@ function CompanyFields(props: {
   onChange: (update: (draft: UserDraft) => UserDraft) => void;
 }) {
   const intl = useIntl();
-  const options = props.companies.map((c) => ({ id: String(c.id), label: c.raisonSociale }));
-  function change(side: 'plus' | 'minus', ids: string[]) {
-    props.onChange((d) => {
-      const before = side === 'plus' ? d.societesPlus : d.societesMoins;
-      let next = d;
-      for (const id of before) if (!ids.includes(String(id))) next = withCompany(next, id, 'profile');
-      for (const id of ids) next = withCompany(next, Number(id), side);
-      return next;
-    });
-  }
-  if (options.length === 0) return null;
+  if (props.companies.length === 0) return null;
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend>{intl.formatMessage({ id: 'usersAdmin.companies' })}</legend>
-      <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.companies.hint' })}</p>
-      <CheckGroup
-        label={intl.formatMessage({ id: 'usersAdmin.companies.plus' })}
-        options={options}
-        value={props.draft.societesPlus.map(String)}
-        onChange={(ids) => change('plus', ids)}
-      />
-      <CheckGroup
-        label={intl.formatMessage({ id: 'usersAdmin.companies.minus' })}
-        options={options}
-        value={props.draft.societesMoins.map(String)}
-        onChange={(ids) => change('minus', ids)}
+      <p className="ui-muted">{intl.formatMessage({ id: 'usersAdmin.companies.hint' })}</p>
+      <CompanyChanges
+        plusLabel={intl.formatMessage({ id: 'usersAdmin.companies.plus' })}
+        minusLabel={intl.formatMessage({ id: 'usersAdmin.companies.minus' })}
+        companies={props.companies}
+        draft={props.draft}
+        onChange={props.onChange}
       />
     </fieldset>
   );
@@ -207,7 +191,7 @@ function PasswordChoice(props: {
   const text = useProblemText();
   const { draft, update } = props;
   return (
-    <fieldset className="ua-fieldset">
+    <fieldset className="ui-fieldset ua-fieldset">
       <legend id="ua-password-legend">{intl.formatMessage({ id: 'usersAdmin.password' })}</legend>
       {props.isNew ? (
         <RadioGroup

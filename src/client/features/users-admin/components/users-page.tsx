@@ -10,7 +10,7 @@ import { useIntl } from 'react-intl';
 import type { Profile, Utilisateur } from '../../../../contract/administration.ts';
 import { useLanguage } from '../../../lib/i18n.tsx';
 import { Button } from '../../../ui/button.tsx';
-import { Dialog } from '../../../ui/dialog.tsx';
+import { EditDialog, ListPage, ListReads } from '../../../ui/list-page.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
@@ -23,7 +23,7 @@ import {
   visibleSites,
 } from '../user-list-model.ts';
 import { usersAdminQueries } from '../users-admin-queries.ts';
-import { LoadFailed, labelled } from './list-parts.tsx';
+import { labelled, listTexts } from './list-parts.tsx';
 import { EffectiveSites, RemoveUserDialog, UserActions } from './user-actions.tsx';
 import { UserForm } from './user-form.tsx';
 import './users-admin.css';
@@ -45,31 +45,25 @@ export function UsersPage() {
   const edited = typeof editing === 'number' ? users.data?.find((u) => u.id === editing) : undefined;
 
   return (
-    <div className="ua-page">
-      <div className="ua-head">
-        <h1 className="ua-title">{intl.formatMessage({ id: 'usersAdmin.title' })}</h1>
+    <ListPage
+      title={intl.formatMessage({ id: 'usersAdmin.title' })}
+      actions={
         <Button variant="primary" onPress={() => setEditing('new')} isDisabled={!profiles.data}>
           {intl.formatMessage({ id: 'usersAdmin.new' })}
         </Button>
-      </div>
+      }
+    >
       <UserFilters filter={filter} onChange={setFilter} profiles={profiles.data ?? []} sites={sites} />
-      {users.isPending ? (
-        <p className="ua-muted">{intl.formatMessage({ id: 'usersAdmin.loading' })}</p>
-      ) : users.isError ? (
-        <LoadFailed onRetry={() => void users.refetch()} />
-      ) : (
-        <UserTable users={filterUsers(users.data, filter)} sites={sites} onEdit={setEditing} />
-      )}
-      <Dialog
+      <ListReads reads={[users]} texts={listTexts(intl)}>
+        {() => <UserTable users={filterUsers(users.data ?? [], filter)} sites={sites} onEdit={setEditing} />}
+      </ListReads>
+      <EditDialog
         title={intl.formatMessage(
           { id: edited ? 'usersAdmin.edit.title' : 'usersAdmin.new.title' },
           { login: edited?.login ?? '' },
         )}
         isOpen={editing === 'new' || edited !== undefined}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setEditing(null);
-        }}
-        isDismissable={false}
+        onClose={() => setEditing(null)}
       >
         {edited ? <EffectiveSites names={siteNames(edited.sites, sites)} /> : null}
         <UserForm
@@ -90,9 +84,9 @@ export function UsersPage() {
             }}
           />
         ) : null}
-      </Dialog>
+      </EditDialog>
       <RemoveUserDialog user={removing} onClose={() => setRemoving(null)} />
-    </div>
+    </ListPage>
   );
 }
 
