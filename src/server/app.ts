@@ -46,6 +46,7 @@ import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
+import { mailOutboxRoutes } from './routes/mail-outbox-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { DirectItems } from './outbox/direct-items.ts';
 import { outboxBatchRoutes } from './routes/outbox-batch-routes.ts';
@@ -85,6 +86,11 @@ export interface BuildAppOptions {
    * that declare `config.batchItem` (outbox/direct-items.ts). Default true; tests compare the two.
    */
   directBatchItems?: boolean;
+  /**
+   * False: the job queue is built but not started (it reads no database; nothing can be queued).
+   * For a tool that only documents the routes (scripts/openapi-dump.ts). Default true.
+   */
+  startJobQueue?: boolean;
 }
 
 /**
@@ -142,14 +148,14 @@ async function installJobQueue(app: FastifyInstance, options: BuildAppOptions): 
   const kinds = appJobs(database.pool, { mailer, editionsDays: config.editionsDays, log: app.log });
   for (const job of kinds.jobs) queue.registerJob(job);
   for (const source of kinds.sources) queue.registerDueSource(source);
-  await queue.start();
+  if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
   app.addHook('onResponse', async function wakeJobWorkers() {
     queue.wake();
   });
   app.addHook('onListen', async function startJobClock() {
-    if (config.jobs) await queue.startClock();
+    if (config.jobs && options.startJobQueue !== false) await queue.startClock();
   });
   app.addHook('onClose', async function stopJobQueue() {
     await queue.stop();
@@ -248,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });
       await api.register(collabEventRoutes, { database });
+      await api.register(mailOutboxRoutes, { config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,
