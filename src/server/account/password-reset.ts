@@ -22,6 +22,7 @@ import { hashPassword } from '../auth/users.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { formatInstant, message } from '../i18n.ts';
+import { takeMailQuota } from '../mail/mail-quota.ts';
 import { type MailQueue, queueEachOnce } from '../mail/send-once.ts';
 import type { MailMessage } from '../mail/transport.ts';
 
@@ -129,6 +130,14 @@ export async function sendResetMail(
   const messages: MailMessage[] = [];
   let mailKey = 'reset';
   for (const target of targets) {
+    // Flood limit (issue #32 C.5): past the hourly quota the answer is the same, with no new key
+    // and no mail; the key mailed last stays the live one.
+    if (!(await takeMailQuota(tx, 'mail-reset', String(target.id)))) continue;
+    // One live key per user: a new link ends the older ones.
+    await tx.query(
+      'UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()',
+      [target.id],
+    );
     const key = newResetKey();
     mailKey += `:${resetKeyHash(key).slice(0, 16)}`;
     const { rows } = await tx.query<{ expires_at: Date }>(
@@ -140,7 +149,7 @@ export async function sendResetMail(
     messages.push(resetMessage(target, link, rows[0]!.expires_at, settings));
   }
   // Queued with the keys in `tx`: a mail is queued if and only if its key is kept.
-  await queueEachOnce(tx, queue, messages, mailKey);
+  if (messages.length > 0) await queueEachOnce(tx, queue, messages, mailKey);
   return { code: 'seeUrMail' };
 }
 

@@ -8,7 +8,17 @@
  */
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
+import { takeMailQuota } from './mail-quota.ts';
 import type { MailMessage } from './transport.ts';
+
+/** Whether `message` is queued under `key` already (a repeat of the same mail). */
+async function queuedBefore(db: Queryable, message: MailMessage, key: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM job_mails WHERE key = $1 AND recipients = $2', [
+    key,
+    message.to.join(','),
+  ]);
+  return rows.length > 0;
+}
 
 /** What queues a mail in a caller's transaction (jobs/queue.ts JobQueue.queueMailIn). */
 export interface MailQueue {
@@ -16,9 +26,10 @@ export interface MailQueue {
 }
 
 /**
- * Queues every message under `key` in transaction `tx`.
- * Answers every recipient of `messages` (SPEC.md §8 `MailEnvoye`), those already queued under
- * `key` included.
+ * Queues every message under `key` in transaction `tx`, except to a recipient who already got
+ * their hourly quota of mails (mail-quota.ts, issue #32 C.5). A message already queued under `key`
+ * is not queued again and does not count.
+ * Answers the recipients of the messages queued now or before under `key` (SPEC.md §8 `MailEnvoye`).
  * @throws DomainError invalid `noDataError` without messages.
  */
 export async function queueEachOnce(
@@ -29,6 +40,18 @@ export async function queueEachOnce(
 ): Promise<{ code: 'MailEnvoye'; recipients: string[] }> {
   if (messages.length === 0)
     throw new DomainError('invalid', 'noDataError', 'no recipient with an e-mail address for this site');
-  for (const m of messages) await queue.queueMailIn(tx, m, key);
-  return { code: 'MailEnvoye' as const, recipients: messages.flatMap((m) => m.to) };
+  const recipients: string[] = [];
+  for (const m of messages) {
+    if (await queuedBefore(tx, m, key)) {
+      recipients.push(...m.to);
+      continue;
+    }
+    let allowed = true;
+    for (const address of m.to)
+      allowed = (await takeMailQuota(tx, 'mail-recipient', address.toLowerCase())) && allowed;
+    if (!allowed) continue;
+    await queue.queueMailIn(tx, m, key);
+    recipients.push(...m.to);
+  }
+  return { code: 'MailEnvoye' as const, recipients };
 }

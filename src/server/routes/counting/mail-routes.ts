@@ -31,6 +31,9 @@ function mailKeyOf(request: FastifyRequest, purpose: string): string {
   return `${purpose}:${request.idempotencyKey ?? randomUUID()}`;
 }
 
+/** Milliseconds in which one safe receipt is mailed to one recipient at most once. */
+const RECEIPT_REPEAT_MS = 10 * 60_000;
+
 /** Registers bo/home/envoieMail and bo/home/envoieMailManquant, queuing their mails on the app's job queue. */
 export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -63,7 +66,9 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
       const to = { site: q.site, login: q.utilisateur, role: q.role };
       const tx = writeTx(request);
       const messages = await safeReceiptMessages(tx, q.idRecu, to, session, chain);
-      return queueEachOnce(tx, app.jobs, messages, mailKeyOf(request, `safe-receipt:${q.idRecu}`));
+      // The same receipt to the same recipient once per 10 minutes, however many clicks (#32 C.5).
+      const window = Math.floor(Date.now() / RECEIPT_REPEAT_MS);
+      return queueEachOnce(tx, app.jobs, messages, `safe-receipt:${q.idRecu}:${window}`);
     },
   );
 
