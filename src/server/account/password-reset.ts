@@ -101,6 +101,7 @@ function resetMessage(
   };
   return {
     to: [target.email],
+    language,
     subject: message(language, 'reset.mail.subject', values),
     text: message(language, 'reset.mail.body', values),
   };

@@ -8,8 +8,19 @@
  */
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
+import { LanguageSchema } from '../../contract/reports.ts';
+import { message } from '../i18n.ts';
+import { htmlOfText } from './layout.ts';
 import { takeMailQuota } from './mail-quota.ts';
 import type { MailMessage } from './transport.ts';
+
+/** `message` with an HTML alternative of its text in the shared layout (layout.ts), unless it has one. */
+async function withHtml(m: MailMessage): Promise<MailMessage> {
+  if (m.html !== undefined) return m;
+  const parsed = LanguageSchema.safeParse(m.language);
+  const language = parsed.success ? parsed.data : 'fr';
+  return { ...m, html: await htmlOfText(language, m.subject, m.text, message(language, 'mail.openLink')) };
+}
 
 /** Whether `message` is queued under `key` already (a repeat of the same mail). */
 async function queuedBefore(db: Queryable, message: MailMessage, key: string): Promise<boolean> {
@@ -50,7 +61,7 @@ export async function queueEachOnce(
     for (const address of m.to)
       allowed = (await takeMailQuota(tx, 'mail-recipient', address.toLowerCase())) && allowed;
     if (!allowed) continue;
-    await queue.queueMailIn(tx, m, key);
+    await queue.queueMailIn(tx, await withHtml(m), key);
     recipients.push(...m.to);
   }
   return { code: 'MailEnvoye' as const, recipients };

@@ -25,6 +25,8 @@ export interface MailMessage {
   text: string;
   /** HTML alternative of `text` (the text part is always sent too). */
   html?: string;
+  /** The recipient's language (`fr`, `en`, `de`): the HTML alternative's `lang` and link label. Not sent. */
+  language?: string;
   /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 2369, RFC 8058). */
   headers?: Record<string, string>;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
@@ -59,6 +61,12 @@ export function outboxDirOf(dataDir: string): string {
   return path.join(dataDir, 'mail-outbox');
 }
 
+/** `message` as nodemailer takes it: without our own fields (`language`). */
+function forTransport(message: MailMessage): Omit<MailMessage, 'language'> {
+  const { language: _language, ...mail } = message;
+  return mail;
+}
+
 /** The app's mailer: SMTP when `smtpUrl` is set, else the `.eml` outbox. */
 export function createMailer(settings: MailerSettings): Mailer {
   return settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.from) : outboxMailer(settings);
@@ -79,7 +87,7 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
         socketTimeout: 30_000,
       });
       try {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ from, ...forTransport(message) });
       } catch (e) {
         throw new MailError(e instanceof Error ? e.message : String(e), { cause: e });
       }
@@ -109,7 +117,7 @@ function outboxMailer(settings: MailerSettings): Mailer {
         const suffix = emlSuffix(messageId);
         // A retry of a message already written writes nothing (at most one file per Message-ID).
         if ((await readdir(dir)).some((name) => name.endsWith(suffix))) return;
-        const info = await composer.sendMail({ from: settings.from, ...message, messageId });
+        const info = await composer.sendMail({ from: settings.from, ...forTransport(message), messageId });
         const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '-');
         const target = path.join(dir, `${stamp}${suffix}`);
         await writeFile(`${target}.part`, info.message as Buffer);

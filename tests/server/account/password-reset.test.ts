@@ -100,6 +100,10 @@ describe('reinit/sendReinitMail', () => {
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/reinit/changePassword`);
     expect(email).toBe('Marie.Dupont@example.com');
     expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    // The HTML alternative (mail/layout.ts), in French, with the link as a button.
+    expect(mail.html).toContain('lang="fr"');
+    expect(mail.html).toContain('Ouvrir le lien');
+    expect(mail.html).toContain(`href="${PUBLIC_URL}/reinit/changePassword?email=`);
 
     const { rows } = await t.database.pool.query(
       `SELECT key_hash, extract(epoch FROM expires_at - created_at)::int AS seconds, used_at
@@ -116,6 +120,8 @@ describe('reinit/sendReinitMail', () => {
     const mail = mailbox.received[0]!;
     expect(mail.subject).toBe('Chaîne Test — Passwort zurücksetzen');
     expect(mail.text).toContain('Hallo hans');
+    expect(mail.html).toContain('lang="de"');
+    expect(mail.html).toContain('Link öffnen');
   });
 
   it('answers 404 userNull for an unknown user or one without an e-mail address, and mails nothing', async () => {
