@@ -8,9 +8,18 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import { MailOutboxPage } from '../../src/client/features/mail-outbox/components/mail-outbox-page.tsx';
+import { OutboxNotice } from '../../src/client/features/mail-outbox/components/outbox-notice.tsx';
 import { signIn } from '../../src/client/lib/session.ts';
 import { waitForMailQueue } from '../helpers/smtp.ts';
-import { buttonNamed, press, renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
+import {
+  buttonNamed,
+  press,
+  renderRoutedScreen,
+  renderScreen,
+  type Screen,
+  unmountScreen,
+  waitUntil,
+} from './support.tsx';
 
 let screen: Screen;
 const waitFor = (predicate: () => boolean) => waitUntil(predicate, 8_000, 25);
@@ -55,5 +64,14 @@ describe('/config/mails', () => {
       `SELECT user_id FROM audit_log WHERE action = 'mail.outboxOpen'`,
     );
     expect(rows).toEqual([{ user_id: adminId }]);
+  });
+
+  it('an administrator is told on the users screen that invitations go to the outbox, with a link to it', async () => {
+    unmountScreen(screen);
+    screen = await renderRoutedScreen({ '/config/users': OutboxNotice }, '/config/users', 'en', en);
+    await waitFor(() => screen.container.querySelector('[role="note"]') !== null);
+    const note = screen.container.querySelector('[role="note"]')!;
+    expect(note.textContent).toContain('invitations and reset links are written to the mail outbox');
+    expect(note.querySelector('a')?.getAttribute('href')).toBe('/config/mails');
   });
 });

@@ -18,8 +18,12 @@ function addresses(field: AddressObject | AddressObject[] | undefined): string[]
   return list.flatMap((a) => a.value.map((v) => v.address ?? v.name));
 }
 
-/** The outbox's mails, newest first (file names start with the UTC time); none when the folder is absent. */
-export async function listOutbox(dir: string): Promise<OutboxEntry[]> {
+/**
+ * The outbox's mails, newest first (file names start with the UTC time), at most `limit`
+ * (default and cap {@link OUTBOX_LIST_LIMIT}); none when the folder is absent.
+ */
+export async function listOutbox(dir: string, limit: number = OUTBOX_LIST_LIMIT): Promise<OutboxEntry[]> {
+  if (limit === 0) return [];
   let names: string[];
   try {
     names = await readdir(dir);
@@ -31,7 +35,7 @@ export async function listOutbox(dir: string): Promise<OutboxEntry[]> {
     .sort()
     .reverse();
   const entries: OutboxEntry[] = [];
-  for (const name of mails.slice(0, OUTBOX_LIST_LIMIT)) {
+  for (const name of mails.slice(0, Math.min(limit, OUTBOX_LIST_LIMIT))) {
     const file = path.join(dir, name);
     const [content, stat] = await Promise.all([readFile(file), lstat(file)]);
     const mail = await simpleParser(content, {

@@ -15,7 +15,7 @@ import {
 } from '../../contract/mail-outbox.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
-import { listOutbox, readOutboxMail } from '../mail/mail-outbox.ts';
+import { listOutbox, OUTBOX_LIST_LIMIT, readOutboxMail } from '../mail/mail-outbox.ts';
 import { outboxDirOf } from '../mail/transport.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
@@ -33,13 +33,22 @@ export async function mailOutboxRoutes(app: FastifyInstance, options: { config: 
         summary: 'The mails written to the .eml outbox (no SMTP_URL), newest first, at most 500',
         description: '`mode` says where mails go now: `smtp` (SMTP_URL is set) or `outbox`.',
         tags: ['administration'],
-        querystring: z.object({ id: UserIdParam }),
+        querystring: z.object({
+          id: UserIdParam,
+          limit: z.coerce
+            .number()
+            .int()
+            .min(0)
+            .max(OUTBOX_LIST_LIMIT)
+            .optional()
+            .describe('most mails to list (default 500); 0 answers only where mails go'),
+        }),
         response: { 200: OutboxListAnswerSchema, ...errorResponses },
       },
     },
     async function getOutbox(request) {
       ownSession(request, request.query.id);
-      return { mode: app.mailer.kind, folder: dir, mails: await listOutbox(dir) };
+      return { mode: app.mailer.kind, folder: dir, mails: await listOutbox(dir, request.query.limit) };
     },
   );
 

@@ -18,6 +18,14 @@ export const mailOutboxQueries = {
       queryFn: () => getJson('bo/mails/outbox', OutboxListAnswerSchema, { id: session.user?.id }),
       staleTime: 5_000,
     }),
+  /** Only where mails go now (`mode`), for the notices of the screens that send mail. */
+  mode: () =>
+    queryOptions({
+      queryKey: [...mailOutboxQueries.all(), 'mode'] as const,
+      queryFn: async () =>
+        (await getJson('bo/mails/outbox', OutboxListAnswerSchema, { id: session.user?.id, limit: 0 })).mode,
+      staleTime: 60_000,
+    }),
   /** One mail by file name (kept while the screen is open: one audit entry per open). */
   message: (name: string) =>
     queryOptions({
