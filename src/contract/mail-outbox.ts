@@ -14,7 +14,7 @@ export const OutboxNameSchema = z
 /** One mail of the outbox list: file name, when it was written (ISO 8601), recipients, subject, size in bytes. */
 export const OutboxEntrySchema = z.object({
   name: z.string(),
-  date: z.string().describe('ISO 8601 instant the mail was written'),
+  date: z.iso.datetime({ offset: true }).describe('ISO 8601 instant the mail was written'),
   to: z.array(z.string()),
   subject: z.string(),
   bytes: z.number().int().min(0),
@@ -36,7 +36,7 @@ export type OutboxListAnswer = z.infer<typeof OutboxListAnswerSchema>;
 /** One opened mail: headers, text part, HTML part (null when none; show it sandboxed), attachments. */
 export const OutboxMessageAnswerSchema = z.object({
   name: z.string(),
-  date: z.string(),
+  date: z.iso.datetime({ offset: true }),
   from: z.string(),
   to: z.array(z.string()),
   subject: z.string(),
