@@ -4,6 +4,7 @@
  * warm-up once a minute. Time is driven by calling the clock with chosen instants.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../../src/contract/api.ts';
 import { listRuns } from '../../../src/server/jobs/run-records.ts';
 import { JobQueue } from '../../../src/server/jobs/queue.ts';
 import { appJobs } from '../../../src/server/jobs/kinds.ts';
@@ -67,4 +68,32 @@ describe("the app's recurring jobs", () => {
     const after = await listRuns(t.database.pool, { kind: 'forecast.warm', limit: 500 });
     expect(after.length - before).toBe(2);
   });
+});
+
+describe('an instance with COMPTOIR_JOBS=0', () => {
+  it('answers a request that mails and queues the mail, but runs no job', async () => {
+    const httpOnly = await createTestApp({ config: { jobs: false } });
+    try {
+      const id = await httpOnly.createUser({
+        login: 'marie',
+        password: 'Comptoir-2026!',
+        droits: ['RAPPORTS'],
+      });
+      await httpOnly.database.pool.query(`UPDATE users SET email = 'marie@example.com' WHERE id = $1`, [id]);
+      const res = await httpOnly.app.inject({
+        url: '/api/reinit/sendReinitMail?user=marie',
+        headers: { [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+      });
+      expect(res.statusCode).toBe(200);
+      const [run] = await listRuns(httpOnly.database.pool, { kind: 'mail.send' });
+      expect(run).toMatchObject({ status: 'queued', attempts: 0 });
+      // Still queued a moment later: nobody here runs it (a worker would have within a poll).
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await listRuns(httpOnly.database.pool, { kind: 'mail.send' }))[0]).toMatchObject({
+        status: 'queued',
+      });
+    } finally {
+      await httpOnly.close();
+    }
+  }, 60_000);
 });
