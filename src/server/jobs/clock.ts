@@ -85,7 +85,11 @@ export function dailyAt(kind: string, hour: number, minute: number): DueSource {
   };
 }
 
-/** A due source of one `kind` due every `minutes` minutes (UTC minutes divisible by it). */
+/**
+ * A due source of one `kind` due every `minutes` minutes (UTC minutes divisible by it). Only the
+ * latest due minute of the asked range is answered: after a stop, one run catches up, not one
+ * per missed minute (for work that only needs doing again, like a cache warm-up).
+ */
 export function everyMinutes(kind: string, minutes: number): DueSource {
   return {
     name: `${kind} every ${minutes} min`,
@@ -94,7 +98,6 @@ export function everyMinutes(kind: string, minutes: number): DueSource {
       for (let t = minuteOf(from).getTime() + MINUTE_MS; t <= to.getTime(); t += MINUTE_MS) {
         if ((t / MINUTE_MS) % minutes === 0) items.push(dueAt(kind, new Date(t)));
       }
-      // After a stop, one warm-up is enough: only the last minute's item.
       return items.slice(-1);
     },
   };

@@ -30,7 +30,8 @@ beforeAll(async () => {
   silent = net.createServer((socket) => sockets.push(socket));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   mailer = createMailer({ smtpUrl: mailbox.url, from: 'Comptoir <c@example.com>', dataDir: '/nonexistent' });
-  queue = await startQueue(database.pool, [{ ...mailSendJob(mailer), retryDelaySeconds: 0 }]);
+  // Retries a second apart (doubling): the test lets the server take mail again between two tries.
+  queue = await startQueue(database.pool, [{ ...mailSendJob(mailer), retryDelaySeconds: 1 }]);
 }, 60_000);
 afterAll(async () => {
   await queue?.stop();
