@@ -25,7 +25,7 @@ export async function openApiDocument(): Promise<unknown> {
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/comptoir-openapi-unused',
   });
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, startJobQueue: false });
   try {
     await app.ready();
     return app.swagger();

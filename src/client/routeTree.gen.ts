@@ -34,6 +34,7 @@ import { Route as AuthedConfigIndexRouteImport } from './routes/_authed/config/i
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
+import { Route as AuthedConfigMailsRouteImport } from './routes/_authed/config.mails'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedConfigProfilsRouteImport } from './routes/_authed/config.profils'
 import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
@@ -170,6 +171,11 @@ const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
   path: '/config/groupes',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigMailsRoute = AuthedConfigMailsRouteImport.update({
+  id: '/config/mails',
+  path: '/config/mails',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
   id: '/config/messages',
   path: '/config/messages',
@@ -238,6 +244,7 @@ export interface FileRoutesByFullPath {
   '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/rules': typeof AuthedConfigRulesRoute
@@ -272,6 +279,7 @@ export interface FileRoutesByTo {
   '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
+  '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/rules': typeof AuthedConfigRulesRoute
@@ -308,6 +316,7 @@ export interface FileRoutesById {
   '/_authed/config/$': typeof AuthedConfigSplatRoute
   '/_authed/config/audit': typeof AuthedConfigAuditRoute
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
+  '/_authed/config/mails': typeof AuthedConfigMailsRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/config/profils': typeof AuthedConfigProfilsRoute
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
@@ -344,6 +353,7 @@ export interface FileRouteTypes {
     | '/config/$'
     | '/config/audit'
     | '/config/groupes'
+    | '/config/mails'
     | '/config/messages'
     | '/config/profils'
     | '/config/rules'
@@ -378,6 +388,7 @@ export interface FileRouteTypes {
     | '/config/$'
     | '/config/audit'
     | '/config/groupes'
+    | '/config/mails'
     | '/config/messages'
     | '/config/profils'
     | '/config/rules'
@@ -413,6 +424,7 @@ export interface FileRouteTypes {
     | '/_authed/config/$'
     | '/_authed/config/audit'
     | '/_authed/config/groupes'
+    | '/_authed/config/mails'
     | '/_authed/config/messages'
     | '/_authed/config/profils'
     | '/_authed/config/rules'
@@ -608,6 +620,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigGroupesRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/mails': {
+      id: '/_authed/config/mails'
+      path: '/config/mails'
+      fullPath: '/config/mails'
+      preLoaderRoute: typeof AuthedConfigMailsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/messages': {
       id: '/_authed/config/messages'
       path: '/config/messages'
@@ -688,6 +707,7 @@ interface AuthedRouteChildren {
   AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
   AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
+  AuthedConfigMailsRoute: typeof AuthedConfigMailsRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedConfigProfilsRoute: typeof AuthedConfigProfilsRoute
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
@@ -720,6 +740,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigSplatRoute: AuthedConfigSplatRoute,
   AuthedConfigAuditRoute: AuthedConfigAuditRoute,
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
+  AuthedConfigMailsRoute: AuthedConfigMailsRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedConfigProfilsRoute: AuthedConfigProfilsRoute,
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,

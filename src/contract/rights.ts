@@ -111,6 +111,8 @@ export const API_RIGHTS = {
   'POST bo/infra/newMessage': { anyOf: ['CONFIGURATION'] },
   'POST bo/infra/saveMessage': { anyOf: ['CONFIGURATION'] },
   'GET bo/infra/removeMessage': { anyOf: ['CONFIGURATION'] },
+  'GET bo/mails/outbox': { anyOf: ['CONFIGURATION'] },
+  'GET bo/mails/outbox/message': { anyOf: ['CONFIGURATION'] },
   'GET messages/all': 'session',
   'POST messages/dismiss': 'session',
   'GET reinit/sendReinitMail': 'public',
@@ -153,6 +155,7 @@ export const WRITE_GETS = [
   'GET bo/infra/removeMessage',
   'GET reinit/sendReinitMail',
   'GET reinit/reinitPassword',
+  'GET bo/mails/outbox/message',
 ] as const satisfies readonly ApiRoute[];
 
 /** True when `key` names a GET that changes data ({@link WRITE_GETS}). */
@@ -205,6 +208,7 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/fec': { anyOf: ['FEC_CONFIGURATION'] },
   '/config/bdd': { anyOf: ['ACCES_BASE'] },
   '/config/rules': { anyOf: ['CONFIGURATION'] },
+  '/config/mails': { anyOf: ['CONFIGURATION'] },
   '/config': { anyOf: ['CONFIGURATION'] },
 };
 

@@ -26,7 +26,10 @@ import { installQueryKeyCheck } from './plugins/query-keys.ts';
 import { API_PREFIX, installRights } from './plugins/rights-guard.ts';
 import { openApiOptions } from './openapi/document.ts';
 import { helmetHeaders, installSecurityHeaders } from './plugins/security-headers.ts';
-import { startEditionUpkeep } from './reports/edition-retention.ts';
+import { closeEditions } from './reports/editions.ts';
+import { appJobs } from './jobs/kinds.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { createMailer, type Mailer } from './mail/transport.ts';
 import { installBruteForce } from './security/brute-force.ts';
 import { reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
@@ -43,6 +46,7 @@ import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { messageRoutes } from './routes/messages-routes.ts';
+import { mailOutboxRoutes } from './routes/mail-outbox-routes.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { DirectItems } from './outbox/direct-items.ts';
 import { outboxBatchRoutes } from './routes/outbox-batch-routes.ts';
@@ -57,6 +61,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's change feed (db/changes.ts): tests that write behind its back await `settled()`. */
     changes: ChangeFeed;
+    /** The job queue (jobs/queue.ts): routes queue mails and jobs on it. */
+    jobs: JobQueue;
+    /** The app's one mailer (mail/transport.ts): SMTP, or the `.eml` outbox without SMTP_URL. */
+    mailer: Mailer;
   }
 }
 
@@ -78,6 +86,11 @@ export interface BuildAppOptions {
    * that declare `config.batchItem` (outbox/direct-items.ts). Default true; tests compare the two.
    */
   directBatchItems?: boolean;
+  /**
+   * False: the job queue is built but not started (it reads no database; nothing can be queued).
+   * For a tool that only documents the routes (scripts/openapi-dump.ts). Default true.
+   */
+  startJobQueue?: boolean;
 }
 
 /**
@@ -119,6 +132,38 @@ function trustedProxies(setting: number | string[]): string[] | ((address: strin
 }
 
 /**
+ * The app's mailer and job queue (issue #28), on `app.mailer` and `app.jobs`: workers run at
+ * once when `config.jobs` (so a mail queued by a request leaves), the every-minute clock only
+ * once the server listens (a test app driven by inject() runs nothing due behind its back).
+ * Closed with the app, before the database.
+ */
+async function installJobQueue(app: FastifyInstance, options: BuildAppOptions): Promise<void> {
+  const { config, database } = options;
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom ?? 'Comptoir <comptoir@localhost>',
+    dataDir: config.dataDir,
+  });
+  const queue = new JobQueue({ pool: database.pool, work: config.jobs, log: app.log });
+  const kinds = appJobs(database.pool, { mailer, editionsDays: config.editionsDays, log: app.log });
+  for (const job of kinds.jobs) queue.registerJob(job);
+  for (const source of kinds.sources) queue.registerDueSource(source);
+  if (options.startJobQueue !== false) await queue.start();
+  app.decorate('mailer', mailer);
+  app.decorate('jobs', queue);
+  app.addHook('onResponse', async function wakeJobWorkers() {
+    queue.wake();
+  });
+  app.addHook('onListen', async function startJobClock() {
+    if (config.jobs && options.startJobQueue !== false) await queue.startClock();
+  });
+  app.addHook('onClose', async function stopJobQueue() {
+    await queue.stop();
+    mailer.close();
+  });
+}
+
+/**
  * Builds the application without listening.
  * @throws Error naming the route when one breaks the rights table (see plugins/rights-guard.ts).
  */
@@ -147,11 +192,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', function closeChangeFeed() {
     return changes.close();
   });
-  // Report history: retention job, and the queued editions written on a graceful stop (0018).
-  const editionUpkeep = startEditionUpkeep(database.pool, config.editionsDays, app.log);
+  // Report history: the queued editions written on a graceful stop (0018); retention is a job.
   app.addHook('onClose', function writeQueuedEditions() {
-    return editionUpkeep.stop();
+    return closeEditions(database.pool);
   });
+  await installJobQueue(app, options);
   const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
@@ -209,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminGroupRoutes);
       await api.register(forecastRoutes, { database });
       await api.register(collabEventRoutes, { database });
+      await api.register(mailOutboxRoutes, { config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

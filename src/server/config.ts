@@ -122,6 +122,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// address without query')
     .optional(),
+  /**
+   * `1`: this instance runs queued jobs (mails, clean-ups, scheduled reports); `0`: it serves HTTP
+   * and may queue jobs, which other instances run (src/server/jobs/, issue #28).
+   */
+  COMPTOIR_JOBS: bool01.default(true),
   /** Days the report history (report_editions) is kept; older editions are deleted daily (decision 0018). */
   COMPTOIR_EDITIONS_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
@@ -162,6 +167,8 @@ export interface Config {
   publicUrl: string;
   /** Days the report history is kept (COMPTOIR_EDITIONS_DAYS, default 400; decision record 0018). */
   editionsDays: number;
+  /** Whether this instance runs queued jobs (COMPTOIR_JOBS, default true); it may queue them either way. */
+  jobs: boolean;
 }
 
 /** Thrown when the environment holds a bad value; `message` names every bad variable and rule, no value. */
@@ -210,5 +217,6 @@ export function loadConfig(
     resetMinutes: e.COMPTOIR_RESET_MINUTES,
     publicUrl: (e.COMPTOIR_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     editionsDays: e.COMPTOIR_EDITIONS_DAYS,
+    jobs: e.COMPTOIR_JOBS,
   };
 }

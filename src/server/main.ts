@@ -25,6 +25,8 @@ export interface RunningServer {
   administrator: AdministratorResult;
   /** What the demo generator wrote at this start; absent when it did not run. */
   demo?: DemoResult;
+  /** Where mails go: SMTP, or the `.eml` outbox folder (mail/transport.ts). */
+  mail: { kind: 'smtp' | 'outbox'; outboxDir: string | undefined };
   /** Closes Fastify, then the database (stopping the embedded PostgreSQL). Idempotent. */
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function startServer(
       database,
       url: publicUrl(config.host, address.port),
       administrator,
+      mail: { kind: listening.mailer.kind, outboxDir: listening.mailer.outboxDir },
       ...(demo ? { demo } : {}),
       close() {
         closing ??= (async () => {

@@ -41,6 +41,9 @@ const COORDINATOR_TABLES: Record<string, string> = {
   message_dismissals: 'per user and message',
   report_editions: 'report history per user; one edition spans many sites (decision record 0018)',
   audit_log: 'who did what: per user, about any entity, site or not',
+  job_runs: 'the job queue’s run history; a run may span many sites (issue #28)',
+  job_clock: 'one row: the job queue’s last clock tick',
+  job_mails: 'mails queued for the mail job, per key and recipients',
 };
 
 /**

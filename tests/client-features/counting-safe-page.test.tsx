@@ -7,6 +7,7 @@
  * the site does not have, which the outbox keeps as "needs attention" with the translated reason.
  */
 import { closeAll, received, s, t, today, yesterday, apiBase } from './counting-safe-api.ts';
+import { waitForMail } from '../helpers/smtp.ts';
 import { act } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -216,6 +217,7 @@ describe('safe screen: countersignature and e-mails', () => {
     await type("Recipients' role", 'DIRECTEUR');
     await submit('mail-form');
     await waitFor(() => !dialogOpen('mail-form'));
+    await waitForMail({ received }, 1);
     expect(received.map((m) => m.subject)).toEqual([
       `Safe count of ${today.slice(8, 10)}/${today.slice(5, 7)}/${today.slice(0, 4)} — Paris`,
     ]);
@@ -235,6 +237,7 @@ describe('safe screen: countersignature and e-mails', () => {
     await type("Recipients' role", 'DIRECTEUR');
     await submit('mail-form');
     await waitFor(() => !dialogOpen('mail-form'));
+    await waitForMail({ received }, 1);
     expect(
       received.map(
         (m) => m.to && (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a.value.map((v) => v.address)),

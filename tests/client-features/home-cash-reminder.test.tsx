@@ -6,6 +6,7 @@
  * dialog, which keeps the role typed; offline the buttons are disabled and say why.
  */
 import { mailbox, PASSWORD, received, t } from './home-reminder-api.ts';
+import { waitForMail } from '../helpers/smtp.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/en.json';
 import { HomePage } from '../../src/client/features/home/components/home-page.tsx';
@@ -99,6 +100,7 @@ describe('reminder for a terminal not counted, from the home safe widget', () =>
     await submit();
     await waitUntil(() => form() === null, 5_000, 20);
     expect(notifications.items.map((n) => n.code)).toEqual(['MailEnvoye']);
+    await waitForMail({ received }, 1);
     expect(received.map((m) => m.subject)).toEqual(['Missing cash count: Paris, terminal 2, 01/03/2026']);
   });
 

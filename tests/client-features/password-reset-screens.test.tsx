@@ -102,6 +102,7 @@ describe('forgotten password', () => {
     await waitUntil(() => codes().includes('success:seeUrMail'), 15_000, 20);
     expect(fieldError(inputLabelled('Identifiant ou e-mail'))).toBeNull();
     expect(document.querySelector('[role="status"]')?.textContent).toContain('marie');
+    await waitUntil(() => received.length === 1, 15_000, 20);
     expect(received).toHaveLength(1);
     expect(lastLink().email).toBe('marie@example.com');
   });

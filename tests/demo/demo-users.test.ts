@@ -4,6 +4,7 @@
  * stored as argon2id hashes only), and each one signing in and seeing what their rights allow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../src/contract/api.ts';
 import { passwordProblems } from '../../src/contract/password.ts';
 import { siteScope } from '../../src/server/auth/scope.ts';
 import { DEMO_USERS, SITES } from '../../src/server/demo/catalogue.ts';
@@ -129,5 +130,18 @@ describe('demo users', () => {
       headers,
     });
     expect(report.statusCode).toBe(200);
+  });
+  it('have an e-mail address, so a password reset reaches them (#32 D.2)', async () => {
+    const { rows } = await t.database.pool.query<{ login: string; email: string | null }>(
+      'SELECT login, email FROM users WHERE login = ANY($1) ORDER BY login',
+      [demo.users.map((u) => u.login)],
+    );
+    for (const r of rows) expect(r.email).toBe(`${r.login}@example.com`);
+    const res = await t.app.inject({
+      url: '/api/reinit/sendReinitMail?user=gerant.bellecour',
+      headers: { [CLIENT_HEADER]: CLIENT_HEADER_VALUE },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: 'seeUrMail' });
   });
 });

@@ -15,7 +15,10 @@
  * made for that case only.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Requirement } from '../../src/contract/rights.ts';
+import { outboxDirOf } from '../../src/server/mail/transport.ts';
 import { editionsWritten } from '../../src/server/reports/editions.ts';
 import type { AuthHeaders, TestApp } from './app.ts';
 
@@ -606,6 +609,21 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
   'GET bo/infra/getDroits': { site: NO_SITE, request: () => get('bo/infra/getDroits', { language: 'fr' }) },
   'GET bo/infra/getAudit': { site: CHAIN_WIDE, request: () => get('bo/infra/getAudit') },
   'GET bo/infra/getMessages': { site: CHAIN_WIDE, request: () => get('bo/infra/getMessages') },
+  'GET bo/mails/outbox': {
+    site: CHAIN_WIDE,
+    request: (ctx) => get('bo/mails/outbox', { id: ctx.caller.id }),
+  },
+  'GET bo/mails/outbox/message': {
+    site: CHAIN_WIDE,
+    request: async (ctx) => {
+      // A mail of the outbox, written as the outbox mailer names its files.
+      const dir = outboxDirOf(ctx.t.config.dataDir);
+      const name = `20261207T050000-000Z-${String(++serial).padStart(16, '0')}.eml`;
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, name), 'To: a@example.com\r\nSubject: Hello\r\n\r\nHello.\r\n');
+      return get('bo/mails/outbox/message', { id: ctx.caller.id, name });
+    },
+  },
   'POST bo/infra/newSociete': {
     site: CHAIN_WIDE,
     request: () => post('bo/infra/newSociete', {}, { raisonSociale: unique('Société') }),

@@ -69,3 +69,31 @@ export async function openTestMailbox(port = 0): Promise<TestMailbox> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Waits until `mailbox` holds at least `count` messages (mails leave from the job queue after the
+ * request answered); throws after `timeoutMs`. Polls every 50 ms.
+ */
+export async function waitForMail(mailbox: Pick<TestMailbox, 'received'>, count: number, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  while (mailbox.received.length < count) {
+    if (Date.now() > end) throw new Error(`waited for ${count} mails, got ${mailbox.received.length}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Waits until the job queue of the database `pool` holds no mail still to try (no `mail.send` run
+ * queued or running): after it, a test may assert that no further mail arrives.
+ */
+export async function waitForMailQueue(pool: { query: (text: string) => Promise<{ rows: unknown[] }> }) {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const { rows } = await pool.query(
+      `SELECT 1 FROM job_runs WHERE kind = 'mail.send' AND status IN ('queued', 'running') LIMIT 1`,
+    );
+    if (rows.length === 0) return;
+    if (Date.now() > end) throw new Error('mails still queued');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
-import { openTestMailbox, type TestMailbox } from '../helpers/smtp.ts';
+import { openTestMailbox, type TestMailbox, waitForMail, waitForMailQueue } from '../helpers/smtp.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 
 const PASSWORD = 'Comptoir-2026!';
@@ -64,6 +64,9 @@ beforeEach(() => {
   received.length = 0;
 });
 
+/** Every queued mail tried: no more will arrive. */
+const settle = () => waitForMailQueue(t.database.pool);
+
 const to = (m: ParsedMail) =>
   (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
 
@@ -94,6 +97,7 @@ describe('reminder for a missing cash count (envoieMailManquant with caisse)', (
       code: 'MailEnvoye',
       recipients: ['dir-fr@example.com', 'dir-de@example.com'],
     });
+    await waitForMail(mailbox, 2);
     expect(received.flatMap(to).sort()).toEqual(['dir-de@example.com', 'dir-fr@example.com']);
     const french = received.find((m) => to(m).includes('dir-fr@example.com'))!;
     expect(french.subject).toBe('Comptage de caisse manquant : Paris, caisse 2, 02/03/2026');
@@ -110,6 +114,8 @@ describe('reminder for a missing cash count (envoieMailManquant with caisse)', (
     expect(first.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
+    await waitForMail(mailbox, 2);
+    await settle();
     expect(received).toHaveLength(2);
   });
 
@@ -121,6 +127,8 @@ describe('reminder for a missing cash count (envoieMailManquant with caisse)', (
     expect(safe.statusCode).toBe(403);
     expect(safe.json()).toMatchObject({ code: 'Forbidden', details: { anyOf: ['COFFRE'] } });
     expect((await remind(callers.safeOnly, {})).statusCode).toBe(200);
+    await waitForMail(mailbox, 2);
+    await settle();
     // Only the safe reminder left, to the two directors.
     expect(received.map((m) => m.subject)).toHaveLength(2);
     expect(received.every((m) => m.subject?.includes('coffre') || m.subject?.includes('Tresor'))).toBe(true);
@@ -153,6 +161,8 @@ describe('reminder for a missing cash count (envoieMailManquant with caisse)', (
     });
     expect(nobody.statusCode).toBe(400);
     expect(nobody.json()).toMatchObject({ code: 'noDataError' });
+    await waitForMail(mailbox, 1);
+    await settle();
     expect(received.flatMap(to)).toEqual(['dir-lyon@example.com']);
   });
 });

@@ -123,6 +123,8 @@ describe('what a person sees at the terminal', () => {
         expect.stringContaining('shown only this once'),
         expect.stringMatching(/^ {2}Demo users .*shown only this once/),
         ...demoUsers.map((u) => `    ${u.login} / ${u.password}: ${u.description}`),
+        // No SMTP_URL: where the mails go (issue #28).
+        `  Mail: no SMTP_URL, so mails are written to ${path.join(config.dataDir, 'mail-outbox')} (administrators read them at ${server.url}config/mails)`,
         'Stop with Ctrl+C.',
       ]);
       // Printed in the banner only: no progress or log line carries a password.

@@ -22,8 +22,9 @@ import { hashPassword } from '../auth/users.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { formatInstant, message } from '../i18n.ts';
-import { sendEachOnce } from '../mail/send-once.ts';
-import type { Mailer, MailMessage } from '../mail/transport.ts';
+import { takeMailQuota } from '../mail/mail-quota.ts';
+import { type MailQueue, queueEachOnce } from '../mail/send-once.ts';
+import type { MailMessage } from '../mail/transport.ts';
 
 /** Path of the client screen that reads `email` and `key` (SPEC.md §2 `/reinit/changePassword`). */
 export const RESET_SCREEN_PATH = '/reinit/changePassword';
@@ -100,26 +101,27 @@ function resetMessage(
   };
   return {
     to: [target.email],
+    language,
     subject: message(language, 'reset.mail.subject', values),
     text: message(language, 'reset.mail.body', values),
   };
 }
 
 /**
- * Mails a reset link to the user that `user` names (login, or e-mail address), after storing the
- * key's hash with its expiry through `tx`: the caller's transaction, which must roll back when
- * this throws, so a key whose mail failed is not kept.
+ * Queues a reset link mail to the user that `user` names (login, or e-mail address), after
+ * storing the key's hash with its expiry through `tx`: the caller's transaction, in which the
+ * mail is queued too, so a key is kept if and only if its mail is queued.
  *
  * Enumeration: SPEC.md §8 answers `userNull` for an unknown user, so this call tells whether a
  * login or address exists (and has an e-mail). That is the product's documented behaviour; the
  * route's rate limit bounds how fast anyone can probe it, and a reset still needs the mailbox.
  * @returns `{ code: 'seeUrMail' }` (SPEC.md §8).
- * @throws DomainError notFound `userNull` when no active user with an e-mail address matches;
- *   upstream `ErreurEnvoiMail` when the mail server refuses or is not configured (mail/).
+ * The mail leaves from the job queue (mail/mail-job.ts), through SMTP or into the `.eml` outbox.
+ * @throws DomainError notFound `userNull` when no active user with an e-mail address matches.
  */
 export async function sendResetMail(
   tx: Queryable,
-  mailer: Mailer,
+  queue: MailQueue,
   user: string,
   settings: ResetMailSettings,
 ): Promise<{ code: 'seeUrMail' }> {
@@ -127,8 +129,18 @@ export async function sendResetMail(
   if (targets.length === 0)
     throw new DomainError('notFound', 'userNull', 'no such user with an e-mail address');
   const messages: MailMessage[] = [];
+  let mailKey = 'reset';
   for (const target of targets) {
+    // Flood limit (issue #32 C.5): past the hourly quota the answer is the same, with no new key
+    // and no mail; the key mailed last stays the live one.
+    if (!(await takeMailQuota(tx, 'mail-reset', String(target.id)))) continue;
+    // One live key per user: a new link ends the older ones.
+    await tx.query(
+      'UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()',
+      [target.id],
+    );
     const key = newResetKey();
+    mailKey += `:${resetKeyHash(key).slice(0, 16)}`;
     const { rows } = await tx.query<{ expires_at: Date }>(
       `INSERT INTO password_resets (key_hash, user_id, expires_at)
        VALUES ($1, $2, now() + make_interval(mins => $3)) RETURNING expires_at`,
@@ -137,8 +149,8 @@ export async function sendResetMail(
     const link = resetLink(settings.publicUrl, target.email, key);
     messages.push(resetMessage(target, link, rows[0]!.expires_at, settings));
   }
-  // No idempotency key on a public call: each message goes once, failures become ErreurEnvoiMail.
-  await sendEachOnce(tx, mailer, messages, null);
+  // Queued with the keys in `tx`: a mail is queued if and only if its key is kept.
+  if (messages.length > 0) await queueEachOnce(tx, queue, messages, mailKey);
   return { code: 'seeUrMail' };
 }
 

@@ -95,7 +95,9 @@ export async function ensureClient(
  * demo chain was created at this start, its users' logins and generated passwords, also once
  * (README.md "Demo users").
  */
-export function startBanner(server: Pick<RunningServer, 'url' | 'administrator' | 'demo'>): string[] {
+export function startBanner(
+  server: Pick<RunningServer, 'url' | 'administrator' | 'demo'> & Partial<Pick<RunningServer, 'mail'>>,
+): string[] {
   const { administrator } = server;
   const lines = [
     '',
@@ -115,6 +117,11 @@ export function startBanner(server: Pick<RunningServer, 'url' | 'administrator' 
   if (demoUsers.length > 0) {
     lines.push('  Demo users (login / password, generated now and shown only this once; see README.md):');
     for (const u of demoUsers) lines.push(`    ${u.login} / ${u.password}: ${u.description}`);
+  }
+  if (server.mail?.kind === 'outbox') {
+    lines.push(
+      `  Mail: no SMTP_URL, so mails are written to ${server.mail.outboxDir} (administrators read them at ${server.url}config/mails)`,
+    );
   }
   lines.push('Stop with Ctrl+C.');
   return lines;

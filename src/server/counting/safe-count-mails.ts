@@ -73,6 +73,7 @@ export async function safeReceiptMessages(
     const values = { site: count.libelle, date: formatDate(count.dateFiscale), chain };
     messages.push({
       to: [r.email],
+      language: r.language,
       subject: message(r.language, 'counting.mail.receipt.subject', values),
       text: message(r.language, 'counting.mail.receipt.body', { ...values, login: sender.login }),
       attachments: [
@@ -103,6 +104,7 @@ export async function missingSafeCountMessages(
   const values = { site: facts.libelle, date: formatDate(fiscalDate), chain, login: senderLogin };
   return (await recipients(db, site, undefined, role)).map((r) => ({
     to: [r.email],
+    language: r.language,
     subject: message(r.language, 'counting.mail.missing.subject', values),
     text: message(r.language, 'counting.mail.missing.body', values),
   }));

@@ -31,6 +31,14 @@ function scopeColumns(
 }
 
 /**
+ * The demo user `login`'s e-mail address, on `example.com` (reserved for examples, RFC 2606), so
+ * a password reset works for them; without SMTP_URL the mail lands in the outbox (#32 D.2).
+ */
+export function demoEmail(login: string): string {
+  return `${login}@example.com`;
+}
+
+/**
  * Creates the demo users and their profiles through `client` (the demo's transaction), for the
  * demo sites `siteIds` and companies `companyIds` (in catalogue order). A login or profile title
  * that already exists is left as it is and its user is not returned (no password to show).
@@ -53,9 +61,9 @@ export async function createDemoUsers(
     if (!profile[0]) continue;
     const password = generatePassword();
     const { rowCount } = await client.query(
-      `INSERT INTO users (login, password_hash, profile_id, language, currency)
-       VALUES ($1, $2, $3, 'fr', 'EUR') ON CONFLICT (login) DO NOTHING`,
-      [spec.login, await hashPassword(password), profile[0].id],
+      `INSERT INTO users (login, password_hash, profile_id, language, currency, email)
+       VALUES ($1, $2, $3, 'fr', 'EUR', $4) ON CONFLICT (login) DO NOTHING`,
+      [spec.login, await hashPassword(password), profile[0].id, demoEmail(spec.login)],
     );
     if (rowCount) created.push({ login: spec.login, password, description: spec.description });
   }

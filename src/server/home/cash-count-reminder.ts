@@ -69,6 +69,7 @@ export async function missingCashCountMessages(
   };
   return (await recipients(db, missing.site, undefined, role)).map((r) => ({
     to: [r.email],
+    language: r.language,
     subject: message(r.language, 'home.mail.cashMissing.subject', values),
     text: message(r.language, 'home.mail.cashMissing.body', values),
   }));

@@ -42,6 +42,10 @@ export interface JobDefinition<Data> {
   run(data: Data, ctx: JobContext): Promise<void>;
   /** Retries after the first try (default 3). */
   retryLimit?: number;
+  /** Seconds before the first retry, doubled at each next one (default 30; 0: retry at once). */
+  retryDelaySeconds?: number;
+  /** Seconds a try may run before it counts as lost and is retried (default 900). */
+  expireSeconds?: number;
 }
 
 /** One due item found by a {@link DueSource}. */

@@ -1,10 +1,16 @@
 /**
- * Outgoing mail (DESIGN.md §3: nodemailer): one SMTP transport per app, from SMTP_URL
- * (config.ts). Without SMTP_URL there is no transport and every send fails with
- * {@link MailError}, which send-once.ts turns into DomainError upstream `ErreurEnvoiMail` (502,
- * SPEC.md §8). Timeouts are
- * short so a dead SMTP server fails a request in seconds, not minutes.
+ * Outgoing mail (DESIGN.md §3, issue #28): ONE mailer for the app, created once by app.ts.
+ * With SMTP_URL, a pooled nodemailer SMTP transport (a few kept-open connections, short
+ * timeouts so a dead server fails a try in seconds). Without it, every mail is written as an
+ * RFC 5322 `.eml` file (built by nodemailer's stream transport, never by hand) in the mail outbox,
+ * `DATA_DIR/mail-outbox/` (mail-outbox.ts reads it back), so a fresh install still delivers
+ * reset links and invitations somewhere an administrator can read them.
+ *
+ * Mails leave from the job queue (mail-job.ts), never inside a request.
  */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 /**
@@ -19,37 +25,69 @@ export interface MailMessage {
   text: string;
   /** HTML alternative of `text` (the text part is always sent too). */
   html?: string;
+  /** The recipient's language (`fr`, `en`, `de`): the HTML alternative's `lang` and link label. Not sent. */
+  language?: string;
   /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 2369, RFC 8058). */
   headers?: Record<string, string>;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
-/** Sending failed: no transport configured, or the SMTP server refused or could not be reached. */
+/** Sending failed: the SMTP server refused or could not be reached, or the outbox could not be written. */
 export class MailError extends Error {}
 
 /** Sends mail; `close()` ends the transport's connections (the app's onClose). */
 export interface Mailer {
+  /** `smtp`: through SMTP_URL; `outbox`: written as `.eml` files in {@link Mailer.outboxDir}. */
+  readonly kind: 'smtp' | 'outbox';
+  /** The outbox folder (absolute) when `kind` is `outbox`. */
+  readonly outboxDir: string | undefined;
+  /** Sends (or writes) one message. @throws MailError when it could not. */
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
 
-/**
- * The mailer of `smtpUrl` (nodemailer connection URL; query options such as `?ignoreTLS=true`
- * are honoured), sending as `from`. With no URL, every send throws MailError.
- */
-export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
+/** What {@link createMailer} needs from the configuration. */
+export interface MailerSettings {
+  /** nodemailer connection URL (query options such as `?ignoreTLS=true` are honoured); unset: outbox. */
+  smtpUrl: string | undefined;
+  /** Sender (COMPTOIR_MAIL_FROM). */
+  from: string;
+  /** DATA_DIR (absolute): the outbox is its `mail-outbox/` folder. */
+  dataDir: string;
+}
+
+/** The folder of the `.eml` outbox under `dataDir`. */
+export function outboxDirOf(dataDir: string): string {
+  return path.join(dataDir, 'mail-outbox');
+}
+
+/** `message` as nodemailer takes it: without our own fields (`language`). */
+function forTransport(message: MailMessage): Omit<MailMessage, 'language'> {
+  const { language: _language, ...mail } = message;
+  return mail;
+}
+
+/** The app's mailer: SMTP when `smtpUrl` is set, else the `.eml` outbox. */
+export function createMailer(settings: MailerSettings): Mailer {
+  return settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.from) : outboxMailer(settings);
+}
+
+function smtpMailer(smtpUrl: string, from: string): Mailer {
   let transport: Transporter | null = null;
   return {
+    kind: 'smtp',
+    outboxDir: undefined,
     async send(message) {
-      if (!smtpUrl) throw new MailError('no SMTP server configured (SMTP_URL)');
       transport ??= nodemailer.createTransport({
         url: smtpUrl,
+        pool: true,
+        maxConnections: 2,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 30_000,
       });
       try {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ from, ...forTransport(message) });
       } catch (e) {
         throw new MailError(e instanceof Error ? e.message : String(e), { cause: e });
       }
@@ -57,6 +95,39 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
     close() {
       transport?.close();
       transport = null;
+    },
+  };
+}
+
+/** The name part an `.eml` file of Message-ID `messageId` ends with (stable across tries). */
+function emlSuffix(messageId: string): string {
+  return `-${createHash('sha256').update(messageId).digest('hex').slice(0, 16)}.eml`;
+}
+
+function outboxMailer(settings: MailerSettings): Mailer {
+  const dir = outboxDirOf(settings.dataDir);
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    outboxDir: dir,
+    async send(message) {
+      try {
+        await mkdir(dir, { recursive: true });
+        const messageId = message.messageId ?? `<${crypto.randomUUID()}@comptoir.outbox>`;
+        const suffix = emlSuffix(messageId);
+        // A retry of a message already written writes nothing (at most one file per Message-ID).
+        if ((await readdir(dir)).some((name) => name.endsWith(suffix))) return;
+        const info = await composer.sendMail({ from: settings.from, ...forTransport(message), messageId });
+        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '-');
+        const target = path.join(dir, `${stamp}${suffix}`);
+        await writeFile(`${target}.part`, info.message as Buffer);
+        await rename(`${target}.part`, target);
+      } catch (e) {
+        throw new MailError(e instanceof Error ? e.message : String(e), { cause: e });
+      }
+    },
+    close() {
+      composer.close();
     },
   };
 }

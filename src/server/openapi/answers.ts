@@ -95,6 +95,7 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET bo/infra/removeRegroupement': NOT_FOUND,
   'GET bo/infra/removeSociete': ['404', '409'],
   'GET bo/infra/removeUtilisateur': ['404', '409'],
+  'GET bo/mails/outbox/message': NOT_FOUND,
   'GET bo/tickets/detail': NOT_FOUND,
   'GET coffre': NOT_FOUND,
   'GET exports/download': NOT_FOUND,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { parseWireDate } from '../../contract/dates.ts';
 import { ForecastAnswerSchema } from '../../contract/forecast.ts';
 import type { Database } from '../db/connect.ts';
-import { installForecastCache, startForecastWarmer } from '../forecast/forecast.ts';
+import { installForecastCache } from '../forecast/forecast.ts';
 import { previsions } from '../forecast/previsions.ts';
 import { errorResponses, ownSession, QueryIntList, UserIdParam } from './common.ts';
 
@@ -27,21 +27,14 @@ const PrevisionsQuery = z.object({
 });
 
 /**
- * Registers GET withCredentials/collab/previsions, installs the forecast cache of the pool on
- * the change feed, and keeps every site's model fitted in the background once the server listens.
+ * Registers GET withCredentials/collab/previsions and installs the forecast cache of the pool on
+ * the change feed; the job queue keeps every site's model fitted (`forecast.warm`, decision 0030).
  */
 export async function forecastRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
-  installForecastCache(pool, app.changes); // the server's change feed (app.ts)
-  // Only once listening: a test app driven by inject() fits nothing behind its back.
-  let warmer: { stop(): void } | undefined;
-  app.addHook('onListen', function startWarmingForecasts() {
-    warmer = startForecastWarmer(pool, (err) => app.log.warn({ err }, 'forecast warm-up failed'));
-  });
-  app.addHook('onClose', function stopWarmingForecasts() {
-    warmer?.stop();
-  });
+  // The server's change feed (app.ts). The warm-up is the job queue's `forecast.warm` (jobs/kinds.ts).
+  installForecastCache(pool, app.changes);
 
   api.get(
     '/withCredentials/collab/previsions',

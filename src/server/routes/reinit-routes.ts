@@ -15,7 +15,6 @@ import { ReinitAnswerSchema, ReinitPasswordBodySchema } from '../../contract/adm
 import { resetPassword, sendResetMail } from '../account/password-reset.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
-import { createMailer } from '../mail/transport.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { errorResponses } from './common.ts';
 
@@ -29,22 +28,18 @@ export type ReinitConfig = Pick<
   'loginRatePerMinute' | 'publicUrl' | 'resetMinutes' | 'distribution' | 'smtpUrl' | 'mailFrom'
 >;
 
-/** Registers reinit/sendReinitMail and reinit/reinitPassword (GET and POST), with a mailer closed with the app. */
+/** Registers reinit/sendReinitMail and reinit/reinitPassword (GET and POST); reset mails go through the app's job queue. */
 export async function reinitRoutes(
   app: FastifyInstance,
   options: { database: Database; config: ReinitConfig },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { config } = options;
-  const mailer = createMailer(config.smtpUrl, config.mailFrom ?? 'Comptoir <comptoir@localhost>');
-  app.addHook('onClose', async function closeMailer() {
-    mailer.close();
-  });
   const rateLimit = { max: config.loginRatePerMinute, timeWindow: 60_000 };
 
   /** Mails a reset link to the user named by `user`. */
   async function sendReinitMail(request: FastifyRequest<{ Querystring: z.output<typeof SendQuery> }>) {
-    return sendResetMail(writeTx(request), mailer, request.query.user, {
+    return sendResetMail(writeTx(request), app.jobs, request.query.user, {
       publicUrl: config.publicUrl,
       resetMinutes: config.resetMinutes,
       chain: config.distribution,

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ParsedMail } from 'mailparser';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SafeCount } from '../../../src/contract/counting.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { openTestMailbox, type TestMailbox } from '../../helpers/smtp.ts';
+import { openTestMailbox, type TestMailbox, waitForMail } from '../../helpers/smtp.ts';
 import { pdfText } from './pdf-text.ts';
 import { DAY, PASSWORD, seedCounting } from './seed.ts';
 
@@ -64,6 +68,29 @@ beforeEach(() => {
   mailbox.reset();
 });
 
+/** How many mails are queued under `key` (job_mails). */
+async function queuedUnder(key: string): Promise<number> {
+  const { rows } = await t.database.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM job_mails WHERE key = $1',
+    [key],
+  );
+  return rows[0]!.n;
+}
+
+/** Waits until the mail.send run of (`key`, `recipient`) has `status`. */
+async function waitUntilRun(key: string, recipient: string, status: string): Promise<void> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const { rows } = await t.database.pool.query(
+      `SELECT 1 FROM job_runs WHERE kind = 'mail.send' AND data = $1::jsonb AND status = $2`,
+      [JSON.stringify({ key, recipients: recipient }), status],
+    );
+    if (rows.length > 0) return;
+    if (Date.now() > end) throw new Error(`no ${status} run for ${recipient}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const to = (m: ParsedMail) =>
   (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
 
@@ -78,6 +105,7 @@ describe('e-mails of the safe count', () => {
       code: 'MailEnvoye',
       recipients: ['dir-fr@example.com', 'dir-de@example.com'],
     });
+    await waitForMail(mailbox, 2);
     expect(received.flatMap(to).sort()).toEqual(['dir-de@example.com', 'dir-fr@example.com']);
     const german = received.find((m) => to(m).includes('dir-de@example.com'))!;
     expect(german.from?.value[0]).toMatchObject({ name: 'Comptoir', address: 'coffre@example.com' });
@@ -92,11 +120,16 @@ describe('e-mails of the safe count', () => {
   });
 
   it('envoieMail to one user by login', async () => {
+    // The receipt went to dir-fr in the test above: one receipt reaches one recipient once per
+    // 10 minutes (issue #32 C.5). Forget that send, as if 10 minutes had passed.
+    await t.database.pool.query(`DELETE FROM job_mails WHERE key LIKE 'safe-receipt:%'`);
+    await t.database.pool.query(`DELETE FROM job_runs WHERE singleton_key LIKE 'safe-receipt:%'`);
     const res = await t.app.inject({
       url: `/api/bo/home/envoieMail?idRecu=${countId}&utilisateur=dir-fr&site=${paris}`,
       headers: s.manager.headers,
     });
     expect(res.json()).toMatchObject({ recipients: ['dir-fr@example.com'] });
+    await waitForMail(mailbox, 1);
     expect(received).toHaveLength(1);
   });
 
@@ -116,6 +149,7 @@ describe('e-mails of the safe count', () => {
       headers: s.manager.headers,
     });
     expect(res.statusCode).toBe(200);
+    await waitForMail(mailbox, 2);
     expect(received.map((m) => m.subject).sort()).toEqual([
       'Comptage du coffre manquant : Paris, 03/03/2026',
       'Fehlende Tresorzählung: Paris, 03/03/2026',
@@ -129,22 +163,25 @@ describe('e-mails of the safe count', () => {
     const again = await t.app.inject({ url, headers });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
+    expect(await queuedUnder(`missing-count:${paris}:${headers['idempotency-key']}`)).toBe(2);
+    await waitForMail(mailbox, 2);
     expect(received).toHaveLength(2);
   });
 
-  it('a repeat of the key mails nobody again even when keeping the first answer failed after sending', async () => {
-    // The database refuses to keep this route's answers, as if it dropped out after the mails left.
+  it('when keeping the first answer fails, its mails are not queued, and the repeat queues them once', async () => {
+    // The database refuses to keep this route's answers: the request's transaction rolls back.
     await t.database.pool.query(`
       CREATE FUNCTION refuse_mail_keys() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN RAISE EXCEPTION 'no space left on device'; END $$;
       CREATE TRIGGER refuse_mail_keys BEFORE INSERT ON idempotency_keys FOR EACH ROW
         WHEN (NEW.path LIKE '%envoieMailManquant') EXECUTE FUNCTION refuse_mail_keys();`);
     const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
+    const mailKey = `missing-count:${paris}:${headers['idempotency-key']}`;
     const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-05`;
     try {
       const first = await t.app.inject({ url, headers });
       expect(first.statusCode).toBe(500);
-      expect(received).toHaveLength(2);
+      expect(await queuedUnder(mailKey)).toBe(0);
     } finally {
       await t.database.pool.query(
         'DROP TRIGGER refuse_mail_keys ON idempotency_keys; DROP FUNCTION refuse_mail_keys()',
@@ -156,10 +193,11 @@ describe('e-mails of the safe count', () => {
       code: 'MailEnvoye',
       recipients: ['dir-fr@example.com', 'dir-de@example.com'],
     });
-    expect(received).toHaveLength(2);
     // Its answer is kept this time: the third try is a plain replay.
     const third = await t.app.inject({ url, headers });
     expect(third.headers['idempotent-replayed']).toBe('true');
+    expect(await queuedUnder(mailKey)).toBe(2);
+    await waitForMail(mailbox, 2);
     expect(received).toHaveLength(2);
     // Both messages carry a Message-ID derived from the key, so a receiving server can spot a repeat.
     expect(received.map((m) => m.messageId)).toEqual([
@@ -168,33 +206,31 @@ describe('e-mails of the safe count', () => {
     ]);
   });
 
-  it('after one recipient was refused, a repeat of the key mails only the one not yet reached', async () => {
+  it('a recipient the mail server refuses does not hold the others back: its mail waits in the queue and retries', async () => {
     mailbox.refuse(['dir-de@example.com']);
     const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
     const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-06`;
     const first = await t.app.inject({ url, headers });
-    expect(first.statusCode).toBe(502);
-    expect(first.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ code: 'MailEnvoye' });
+    await waitForMail(mailbox, 1);
     expect(received.flatMap(to)).toEqual(['dir-fr@example.com']);
-    mailbox.refuse(false);
-    const again = await t.app.inject({ url, headers });
-    expect(again.statusCode).toBe(200);
-    expect(received.flatMap(to)).toEqual(['dir-fr@example.com', 'dir-de@example.com']);
+    const mailKey = `missing-count:${paris}:${headers['idempotency-key']}`;
+    await waitUntilRun(mailKey, 'dir-de@example.com', 'retrying');
   });
 
-  it('a repeat sent while the first is still running answers 503 IdempotencyKeyInProgress with Retry-After, and sends nothing', async () => {
+  it('a repeat sent while the first is still running answers 503 IdempotencyKeyInProgress with Retry-After, and queues nothing', async () => {
     const key = randomUUID();
     const headers = { ...s.manager.headers, 'idempotency-key': key };
     const url = `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-07`;
-    // Another transaction holds the row the first request must write before mailing dir-fr, so
-    // the first request stays in flight, holding its key (a slow SMTP server would hit the
-    // mailer's 30 s socket timeout at the same moment as the repeat's 30 s wait).
+    // Another transaction holds the row the first request must write to queue dir-fr's mail, so
+    // the first request stays in flight, holding its key.
     const blocker = await t.database.pool.connect();
     try {
       await blocker.query('BEGIN');
       await blocker.query(
-        `INSERT INTO mail_sends (user_id, key, recipient) VALUES ($1, $2, 'dir-fr@example.com')`,
-        [s.manager.id, key],
+        `INSERT INTO job_mails (key, recipients, message, message_id) VALUES ($1, 'dir-fr@example.com', '{}', 'x')`,
+        [`missing-count:${paris}:${key}`],
       );
       const first = t.app.inject({ url, headers });
       await new Promise((r) => setTimeout(r, 300));
@@ -205,23 +241,31 @@ describe('e-mails of the safe count', () => {
       expect(received).toHaveLength(0);
       await blocker.query('ROLLBACK');
       expect((await first).statusCode).toBe(200);
-      expect(received).toHaveLength(2);
+      await waitForMail(mailbox, 2);
     } finally {
       blocker.release();
     }
     const later = await t.app.inject({ url, headers });
     expect(later.headers['idempotent-replayed']).toBe('true');
+    expect(await queuedUnder(`missing-count:${paris}:${key}`)).toBe(2);
     expect(received).toHaveLength(2);
   }, 60_000);
 
-  it('an SMTP refusal answers ErreurEnvoiMail', async () => {
+  it('an SMTP refusal still answers MailEnvoye: the mail is queued and retried', async () => {
     mailbox.refuse(true);
+    const headers = { ...s.manager.headers, 'idempotency-key': randomUUID() };
     const res = await t.app.inject({
       url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${s.manager.id}&site=${paris}&datefiscale=2026-03-03`,
-      headers: s.manager.headers,
+      headers,
     });
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 'MailEnvoye' });
+    await waitUntilRun(
+      `missing-count:${paris}:${headers['idempotency-key']}`,
+      'dir-fr@example.com',
+      'retrying',
+    );
+    expect(received).toHaveLength(0);
   });
 
   it('a receipt of another site, or of a site outside the scope, is refused', async () => {
@@ -241,14 +285,17 @@ describe('e-mails of the safe count', () => {
 
 describe('without an SMTP server configured', () => {
   let bare: TestApp;
+  let dataDir: string;
   beforeAll(async () => {
-    bare = await createTestApp();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'comptoir-outbox-'));
+    bare = await createTestApp({ config: { dataDir } });
   });
   afterAll(async () => {
     await bare.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('mail answers ErreurEnvoiMail', async () => {
+  it('mail answers MailEnvoye and the mail is written to the .eml outbox', async () => {
     const chain = await seedCounting(bare);
     const id = await bare.createUser({
       login: 'dir',
@@ -264,8 +311,18 @@ describe('without an SMTP server configured', () => {
       url: `/api/bo/home/envoieMailManquant?role=DIRECTEUR&id=${chain.manager.id}&site=${chain.chain.sites.paris}&datefiscale=${DAY}`,
       headers: chain.manager.headers,
     });
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 'MailEnvoye', recipients: ['dir@example.com'] });
+    const outbox = path.join(dataDir, 'mail-outbox');
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(outbox) || (await readdir(outbox)).filter((n) => n.endsWith('.eml')).length === 0) {
+      if (Date.now() > deadline) throw new Error('no .eml written');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [name] = (await readdir(outbox)).filter((n) => n.endsWith('.eml'));
+    const mail = await simpleParser(await readFile(path.join(outbox, name!)));
+    expect(mail.to).toMatchObject({ value: [{ address: 'dir@example.com' }] });
+    expect(mail.subject).toContain('Comptage du coffre manquant');
   });
 });
 

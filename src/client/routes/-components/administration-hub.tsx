@@ -27,6 +27,7 @@ export const ADMINISTRATION_SCREENS: readonly HubEntry[] = [
   { to: '/config/messages', titleId: 'messages.nav', descriptionId: 'adminHub.messages' },
   { to: '/config/rules', titleId: 'rulesAdmin.nav', descriptionId: 'adminHub.rules' },
   { to: '/config/audit', titleId: 'audit.nav', descriptionId: 'adminHub.audit' },
+  { to: '/config/mails', titleId: 'mailOutbox.nav', descriptionId: 'adminHub.mails' },
 ];
 
 /** The administration page: a list of links to the screens the signed-in user may open. */

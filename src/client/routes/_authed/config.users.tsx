@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { OutboxNotice } from '../../features/mail-outbox/components/outbox-notice.tsx';
 import { UsersPage } from '../../features/users-admin/components/users-page.tsx';
 import { usersAdminQueries } from '../../features/users-admin/users-admin-queries.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -16,5 +17,15 @@ export const Route = createFileRoute('/_authed/config/users')({
     void queryClient.prefetchQuery(usersAdminQueries.profiles());
     void queryClient.prefetchQuery(usersAdminQueries.companies());
   },
-  component: UsersPage,
+  component: UsersScreen,
 });
+
+/** The users page, with the mail outbox note when invitations and reset links go there (#32 D.2). */
+function UsersScreen() {
+  return (
+    <>
+      <OutboxNotice />
+      <UsersPage />
+    </>
+  );
+}

@@ -1,13 +1,14 @@
 /**
  * HTTP of the home screen's safe counting e-mails (SPEC.md §7 GET bo/home/envoieMail,
  * bo/home/envoieMailManquant, also for a terminal's missing cash count with `caisse`): the
- * messages are counting/safe-count-mails.ts's and home/cash-count-reminder.ts's, sending them at
- * most once per recipient and Idempotency-Key is mail/send-once.ts's.
+ * messages are counting/safe-count-mails.ts's and home/cash-count-reminder.ts's; they are queued
+ * for the job queue's `mail.send` in the request's transaction (mail/send-once.ts) and leave
+ * from the queue, with retries: the answer `MailEnvoye` means "queued".
  *
  * Both are GETs that act: marked `config.write`, so an `Idempotency-Key` repeat answers the
- * first answer without sending again; the answer is kept when the transaction commits, after
- * the messages left, which is why the send records are written on the pool (see send-once.ts).
+ * first answer without queuing again (the queued mails commit with that answer).
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,32 +16,27 @@ import { FiscalDateSchema, MailAnswerSchema } from '../../../contract/counting.t
 import { missingSafeCountMessages, safeReceiptMessages } from '../../counting/safe-count-mails.ts';
 import { requireSite } from '../../counting/sites.ts';
 import { missingCashCountMessages, requireMissingCountRight } from '../../home/cash-count-reminder.ts';
-import { type SendKey, sendEachOnce } from '../../mail/send-once.ts';
-import { createMailer } from '../../mail/transport.ts';
+import { queueEachOnce } from '../../mail/send-once.ts';
 import { ApiHttpError } from '../../plugins/error-handler.ts';
 import { writeTx } from '../../plugins/idempotency.ts';
 import { errorResponses, ownSession, sessionOf, UserIdParam } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { BIGINT_ID_MAX, INT4_MAX } from '../../../contract/integers.ts';
 
-/** The Idempotency-Key of `request` and its user, when it has both. */
-function sendKeyOf(request: FastifyRequest): SendKey | null {
-  const key = request.idempotencyKey;
-  const userId = request.session?.userId;
-  return key !== null && userId !== undefined ? { key, userId } : null;
+/**
+ * The key the mails of `request` are queued under (`purpose:` then the Idempotency-Key, or a
+ * fresh id without one): a recipient is mailed once per key.
+ */
+function mailKeyOf(request: FastifyRequest, purpose: string): string {
+  return `${purpose}:${request.idempotencyKey ?? randomUUID()}`;
 }
 
-/** Registers bo/home/envoieMail and bo/home/envoieMailManquant, with the app's mailer (closed with the app). */
+/** Milliseconds in which one safe receipt is mailed to one recipient at most once. */
+const RECEIPT_REPEAT_MS = 10 * 60_000;
+
+/** Registers bo/home/envoieMail and bo/home/envoieMailManquant, queuing their mails on the app's job queue. */
 export async function mailRoutes(app: FastifyInstance, options: CountingOptions) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const mailer = createMailer(
-    options.config.smtpUrl,
-    options.config.mailFrom ?? 'Comptoir <comptoir@localhost>',
-  );
-  app.addHook('onClose', async function closeMailer() {
-    mailer.close();
-  });
-  const { pool } = options.database;
   const chain = options.config.distribution;
 
   api.get(
@@ -68,8 +64,11 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
       requireSite(session, q.site);
       if (!q.utilisateur && !q.role) throw new ApiHttpError(400, 'BadRequest', 'give utilisateur or role');
       const to = { site: q.site, login: q.utilisateur, role: q.role };
-      const messages = await safeReceiptMessages(writeTx(request), q.idRecu, to, session, chain);
-      return sendEachOnce(pool, mailer, messages, sendKeyOf(request));
+      const tx = writeTx(request);
+      const messages = await safeReceiptMessages(tx, q.idRecu, to, session, chain);
+      // The same receipt to the same recipient once per 10 minutes, however many clicks (#32 C.5).
+      const window = Math.floor(Date.now() / RECEIPT_REPEAT_MS);
+      return queueEachOnce(tx, app.jobs, messages, `safe-receipt:${q.idRecu}:${window}`);
     },
   );
 
@@ -120,7 +119,7 @@ export async function mailRoutes(app: FastifyInstance, options: CountingOptions)
               session.login,
               chain,
             );
-      return sendEachOnce(pool, mailer, messages, sendKeyOf(request));
+      return queueEachOnce(tx, app.jobs, messages, mailKeyOf(request, `missing-count:${q.site}`));
     },
   );
 }
