@@ -38,8 +38,16 @@ export const OUTLIER_MADS = 5;
 export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS+weekday-mean';
 /** Weight of the MSTL forecast in the combination with the robust weekday mean (decision 0017). */
 export const MSTL_WEIGHT = 0.5;
-/** Same-weekday open days averaged by the robust weekday mean (median of them with the mean). */
+/** Same-weekday open days of the trimmed weekday mean the 80 % range is measured against. */
 export const WEEKDAY_MEAN_WEEKS = 6;
+/** Half-life, in weeks, of the weights of the recency-weighted weekday mean (decision 0017). */
+export const RECENCY_HALF_LIFE_WEEKS = 8;
+/**
+ * Widening of the measured range (its log half-widths × this): the ratios are measured against a
+ * 6-week weekday mean, whose own errors understate those of a forecast 1–14 days ahead; set so
+ * the backtest's coverage is 80 % (decision 0017).
+ */
+export const RANGE_WIDENING = 1.2;
 /** Weeks of history whose out-of-sample errors give the 80 % range (decision 0017). */
 export const RANGE_WEEKS = 16;
 /** Nominal coverage of the range: 80 %, the 10th and 90th percentiles of the errors. */
@@ -307,6 +315,23 @@ function weekdayMeanAt(y: readonly number[], i: number, last: number): number {
   return trimmedMean(values);
 }
 
+/**
+ * The recency-weighted weekday mean of series `y` (gap-free) for index `i` (may be past its end):
+ * the same-weekday values at or before index `last` over the fitting window, weighted
+ * 0.5^(weeks back ÷ {@link RECENCY_HALF_LIFE_WEEKS}).
+ */
+function recencyWeekdayMean(y: readonly number[], i: number, last: number): number {
+  let sum = 0;
+  let weights = 0;
+  let k = 0;
+  for (let j = last - ((((last - i) % 7) + 7) % 7); j >= 0; j -= 7, k++) {
+    const w = 0.5 ** (k / RECENCY_HALF_LIFE_WEEKS);
+    sum += w * y[j]!;
+    weights += w;
+  }
+  return weights > 0 ? sum / weights : 0;
+}
+
 /** The `q`-quantile (0–1) of `values` (sorted ascending), linear between order statistics. */
 function quantileSorted(sorted: readonly number[], q: number): number {
   const pos = (sorted.length - 1) * q;
@@ -334,7 +359,8 @@ function rangeRatios(y: readonly number[], open: readonly boolean[], band: numbe
   ratios.sort((a, b) => a - b);
   const mean = ratios.reduce((s, v) => s + v, 0) / ratios.length;
   const tail = (1 - RANGE_LEVEL) / 2;
-  return [quantileSorted(ratios, tail) / mean, quantileSorted(ratios, 1 - tail) / mean];
+  const widen = (q: number) => Math.exp(RANGE_WIDENING * Math.log(quantileSorted(ratios, q) / mean));
+  return [widen(tail), widen(1 - tail)];
 }
 
 /** Range ratios when the history is too short to measure any: a wide ±50 %. */
@@ -344,8 +370,8 @@ const UNKNOWN_RANGE: [number, number] = [0.5, 1.5];
  * Expected daily totals and their 80 % range (before events, holidays and closed days) of the
  * `horizon` days from `origin` (decision 0017, issue #31): the mean of MSTL on the log of the
  * fitting window brought back with Duan's smearing (the mean of exp of the in-sample residuals,
- * so the mean day rather than the median one), combined half and half with the robust weekday
- * mean of the same series; holidays, closed and event-emptied days are imputed, not zeros.
+ * so the mean day rather than the median one), combined half and half with the recency-weighted
+ * weekday mean of the same series (half-life {@link RECENCY_HALF_LIFE_WEEKS} weeks); holidays, closed and event-emptied days are imputed, not zeros.
  * Short histories: same-weekday means; none: zeros.
  */
 export function baseForecast(history: SiteHistory, origin: number, horizon: number): BaseDay[] {
@@ -389,7 +415,7 @@ export function baseForecast(history: SiteHistory, origin: number, horizon: numb
   const bands = [rangeRatios(series, open, 0), rangeRatios(series, open, 1)];
   return fit.point.map((v, h) => {
     const mstlMean = Math.max(0, (Math.expm1(v) + 1) * smear - 1);
-    const weekdayMean = weekdayMeanAt(clipped, series.length + h, series.length - 1);
+    const weekdayMean = recencyWeekdayMean(clipped, series.length + h, series.length - 1);
     const [lowRatio, highRatio] = bands[h < 7 ? 0 : 1] ?? bands[0] ?? UNKNOWN_RANGE;
     return {
       mean: MSTL_WEIGHT * mstlMean + (1 - MSTL_WEIGHT) * weekdayMean,
@@ -402,9 +428,8 @@ export function baseForecast(history: SiteHistory, origin: number, horizon: numb
 /**
  * The factor a public holiday applies to the expected sales of `day`, as seen from `origin`:
  * the ratio of sales on the last holiday of the same name before `origin` to the mean of the
- * same weekday 1 and 2 weeks around it (open days before `origin`), else the median of that
- * ratio over every holiday of the last two years, else 1 (no holiday seen yet). 0 when the site
- * stayed closed on it.
+ * same weekday 1 and 2 weeks around it (open days before `origin`) within the last two years,
+ * else 1 (that holiday not seen yet). 0 when the site stayed closed on it.
  */
 export function holidayFactor(history: SiteHistory, origin: number, day: number): number {
   const name = history.holidays?.get(day);
@@ -422,16 +447,18 @@ export function holidayFactor(history: SiteHistory, origin: number, day: number)
     const expected = around.reduce((s, v) => s + v, 0) / around.length;
     ratios.push({ day: d, name: n, ratio: Math.min(3, (history.totals.get(d) ?? 0) / expected) });
   }
+  // Only the same holiday says how it sells: the median over other holidays was measured worse
+  // than nothing on all three real data sets (decision 0017).
   const same = ratios.filter((r) => r.name === name).sort((a, b) => b.day - a.day)[0];
-  if (same) return same.ratio;
-  return ratios.length > 0 ? median(ratios.map((r) => r.ratio)) : 1;
+  return same ? same.ratio : 1;
 }
 
 /**
- * Per day part (DAY_PARTS order) the spread of its share on the same weekday's last
- * {@link SHARE_WEEKS} open days: standard deviation ÷ mean share (0 when it cannot be measured).
+ * Per day part (DAY_PARTS order) the 10th and 90th percentiles of its share of the day on the
+ * same weekday's last {@link SHARE_WEEKS} open days before `origin` (a part often empty gets a
+ * low share of 0); null when fewer than 3 such days have day parts.
  */
-export function dayPartSpread(history: SiteHistory, origin: number, weekday: number): number[] {
+export function dayPartShareRanges(history: SiteHistory, origin: number, weekday: number): Range[] | null {
   const shares: number[][] = [];
   const lastSame = origin - 1 - ((weekdayOf(origin - 1) - weekday + 7) % 7);
   for (let day = lastSame; shares.length < SHARE_WEEKS && day > lastSame - 7 * 53; day -= 7) {
@@ -440,34 +467,23 @@ export function dayPartSpread(history: SiteHistory, origin: number, weekday: num
     if (!parts || total <= 0) continue;
     shares.push(parts.map((v) => Math.max(0, v) / total));
   }
+  if (shares.length < 3) return null;
+  const tail = (1 - RANGE_LEVEL) / 2;
   return DAY_PARTS.map((_, i) => {
-    if (shares.length < 3) return 0.5;
-    const values = shares.map((s) => s[i]!);
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
-    if (mean <= 0) return 0;
-    const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1);
-    return Math.sqrt(variance) / mean;
+    const sorted = shares.map((s) => s[i]!).sort((x, y) => x - y);
+    return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };
   });
 }
 
-/** z of the 90th percentile of the normal law: half an 80 % range in standard deviations. */
-const Z80 = 1.2816;
-
 /**
- * The 80 % range of a day part holding share `share` of a day whose range is `day` around
- * `total`: the day's log half-widths widened by the share's own spread `spread` (sd ÷ mean),
- * as independent errors add on the log scale.
+ * The 80 % range of a day part: the day's range times the part's share range (low × low share,
+ * high × high share), never narrower than the part's share of the day's range; without share
+ * ranges, the day's range times its share.
  */
-function partRange(total: number, day: Range, share: number, spread: number): Range {
-  const part = total * share;
-  if (part <= 0 || total <= 0) return { low: 0, high: 0 };
-  const down = Math.log(total / Math.max(1, day.low));
-  const up = Math.log(day.high / total);
-  const extra = (Z80 * spread) ** 2;
-  return {
-    low: Math.round(part * Math.exp(-Math.sqrt(down * down + extra))),
-    high: Math.round(part * Math.exp(Math.sqrt(up * up + extra))),
-  };
+function partRange(day: Range, share: number, shares: Range | undefined): Range {
+  const low = Math.min(share, shares?.low ?? share);
+  const high = Math.max(share, shares?.high ?? share);
+  return { low: Math.round(day.low * low), high: Math.round(day.high * high) };
 }
 
 /**
@@ -490,7 +506,7 @@ export function forecastFrom(
     : baseForecast(history, origin, horizon);
   const first = firstSalesDay(history.totals);
   const shares = Array.from({ length: 7 }, (_, w) => dayPartShares(history, origin, w));
-  const spreads = Array.from({ length: 7 }, (_, w) => dayPartSpread(history, origin, w));
+  const shareRanges = Array.from({ length: 7 }, (_, w) => dayPartShareRanges(history, origin, w));
   return base.map((b, h) => {
     const day = origin + h;
     const { factor, uuids } = eventsOn(history.events, day);
@@ -507,7 +523,7 @@ export function forecastFrom(
       parts: splitCents(total, dayShares),
       events: uuids,
       range,
-      partRanges: dayShares.map((s, i) => partRange(expected, range, s, spreads[weekdayOf(day)]![i]!)),
+      partRanges: dayShares.map((s, i) => partRange(range, s, shareRanges[weekdayOf(day)]?.[i])),
       partUncertain: dayShares.map((s) => s > 0 && s < SMALL_PART_SHARE),
       ...(holiday === undefined ? {} : { holiday }),
     };
