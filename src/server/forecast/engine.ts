@@ -21,6 +21,7 @@
  */
 import { median, medianAbsoluteDeviation } from 'simple-statistics';
 import { DAY_PARTS } from '../../contract/day-parts.ts';
+import { SMALL_PART_SHARE } from '../../contract/forecast.ts';
 import { sameDayLastYear, weekdayOf } from './calendar.ts';
 import { mstlForecast } from './mstl.ts';
 
@@ -52,8 +53,6 @@ export const RANGE_WIDENING = 1.2;
 export const RANGE_WEEKS = 16;
 /** Nominal coverage of the range: 80 %, the 10th and 90th percentiles of the errors. */
 export const RANGE_LEVEL = 0.8;
-/** A day part below this share of the day is marked uncertain (its own range, no precise figure). */
-export const SMALL_PART_SHARE = 0.15;
 
 /** A local event as the engine applies it to one site. */
 export interface SiteEvent {
