@@ -39,14 +39,12 @@ export const OUTLIER_MADS = 5;
 export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS+weekday-mean';
 /** Weight of the MSTL forecast in the combination with the robust weekday mean (decision 0017). */
 export const MSTL_WEIGHT = 0.5;
-/** Same-weekday open days of the trimmed weekday mean the 80 % range is measured against. */
-export const WEEKDAY_MEAN_WEEKS = 6;
 /** Half-life, in weeks, of the weights of the recency-weighted weekday mean (decision 0017). */
 export const RECENCY_HALF_LIFE_WEEKS = 8;
 /**
- * Widening of the measured range (its log half-widths × this): the ratios are measured against a
- * 6-week weekday mean, whose own errors understate those of a forecast 1–14 days ahead; set so
- * the backtest's coverage is 80 % (decision 0017).
+ * Widening of the measured range (its log half-widths × this): the ratios are measured against
+ * the recency-weighted weekday mean alone, whose errors understate those of the whole forecast
+ * 1–14 days ahead on real sales; set so the backtests' coverage is near 80 % (decision 0017).
  */
 export const RANGE_WIDENING = 1.2;
 /** Weeks of history whose out-of-sample errors give the 80 % range (decision 0017). */
@@ -295,25 +293,6 @@ export function legacyBaseForecast(history: SiteHistory, origin: number, horizon
   return mstlForecast(logSeries, horizon).point.map((v) => Math.max(0, Math.expm1(v)));
 }
 
-/** Mean of `values` without their lowest and highest when there are 4 or more (robust to one odd week). */
-function trimmedMean(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const kept = sorted.length >= 4 ? sorted.slice(1, -1) : sorted;
-  return kept.reduce((s, v) => s + v, 0) / kept.length;
-}
-
-/**
- * The robust weekday mean of series `y` (one value per day, gap-free) for index `i`: the
- * trimmed mean of the {@link WEEKDAY_MEAN_WEEKS} same-weekday values at or before index `last`.
- */
-function weekdayMeanAt(y: readonly number[], i: number, last: number): number {
-  const values: number[] = [];
-  let j = last - ((((last - i) % 7) + 7) % 7);
-  for (; j >= 0 && values.length < WEEKDAY_MEAN_WEEKS; j -= 7) values.push(y[j]!);
-  return trimmedMean(values);
-}
-
 /**
  * The recency-weighted weekday mean of series `y` (gap-free) for index `i` (may be past its end):
  * the same-weekday values at or before index `last` over the fitting window, weighted
@@ -341,7 +320,7 @@ function quantileSorted(sorted: readonly number[], q: number): number {
 
 /**
  * The 80 % range as ratios to the expected value, for forecasts 1–7 days ahead (`band` 0) and
- * 8 days or more (`band` 1): the 10th and 90th percentiles of actual ÷ robust weekday mean made
+ * 8 days or more (`band` 1): the 10th and 90th percentiles of actual ÷ recency-weighted weekday mean made
  * 7 or 14 days earlier, over the open days of the last {@link RANGE_WEEKS} weeks of `y` (`open`
  * says which days were really open and ordinary), each divided by their mean so the range sits
  * around an unbiased forecast; null with fewer than 20 such days.
@@ -351,7 +330,7 @@ function rangeRatios(y: readonly number[], open: readonly boolean[], band: numbe
   const ratios: number[] = [];
   for (let t = Math.max(0, y.length - 7 * RANGE_WEEKS); t < y.length; t++) {
     if (!open[t] || t - lag < 7 * 3) continue;
-    const reference = weekdayMeanAt(y, t, t - lag);
+    const reference = recencyWeekdayMean(y, t, t - lag);
     if (reference > 0) ratios.push(y[t]! / reference);
   }
   if (ratios.length < 20) return null;
