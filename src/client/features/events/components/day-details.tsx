@@ -167,8 +167,9 @@ function ForecastLine({ state }: { state: ForecastState }) {
 
 /**
  * The day's forecast per day part: a real table (a screen reader tells each figure with its part
- * and column), short columns so it holds on a 400 px phone. Each part has its own 80 % range; a
- * part that is a small share of the day is marked uncertain instead of given a precise amount.
+ * and column), three short columns so it holds on a 400 px phone. Each part has its own 80 %
+ * range, under its amount; a part that is a small share of the day is marked uncertain instead
+ * of given a precise amount.
  */
 function DayPartsTable(props: {
   day: string;
@@ -179,7 +180,6 @@ function DayPartsTable(props: {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const money = (cents: number) => formatMoney(cents, props.currency, intl.locale);
-  const withRange = props.parts.some((p) => p.range);
   return (
     <table className="ev-parts" data-testid={`ev-parts-${props.day}`}>
       <caption>{t('events.dayParts.caption')}</caption>
@@ -187,7 +187,6 @@ function DayPartsTable(props: {
         <tr>
           <th scope="col">{t('events.dayParts.part')}</th>
           <th scope="col">{t('events.forecast')}</th>
-          {withRange ? <th scope="col">{t('events.dayParts.range')}</th> : null}
           <th scope="col">
             {props.weeks
               ? t('events.dayParts.reliability', { weeks: props.weeks })
@@ -201,23 +200,21 @@ function DayPartsTable(props: {
             <th scope="row">{t(`report.dayPart.${p.key}`)}</th>
             <td>
               {p.uncertain ? (
-                <span className="ev-muted" data-testid={`ev-part-uncertain-${p.key}`}>
+                <span className="ev-muted ev-parts__uncertain" data-testid={`ev-part-uncertain-${p.key}`}>
                   {t('events.dayParts.uncertain')}
                 </span>
               ) : (
                 money(p.forecastCents)
               )}
+              {p.range ? (
+                <span className="ev-parts__range">
+                  {t('events.forecast.range', {
+                    low: money(p.range.lowCents),
+                    high: money(p.range.highCents),
+                  })}
+                </span>
+              ) : null}
             </td>
-            {withRange ? (
-              <td>
-                {p.range
-                  ? t('events.forecast.range', {
-                      low: money(p.range.lowCents),
-                      high: money(p.range.highCents),
-                    })
-                  : '–'}
-              </td>
-            ) : null}
             <td>
               {p.wape === null
                 ? t('events.dayParts.notMeasured')
