@@ -67,10 +67,14 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
     n === null ? NO_FIGURE : formatNumber(n, language, { style: 'percent', maximumFractionDigits: 1 });
   const compared = (c: Comparison) =>
     c.kind === 'change' ? formatChange(c.change, language) : t(`kpi.compare.${c.kind}`);
-  // The forecast's 80 % range for the period (issue #31); answers saved before it have none.
+  // The forecast's 80 % range for the period (issue #31); answers saved before it have none, and a
+  // forecast of nothing (no history) has no range worth a figure.
   const withRange = data.lines.some((l) => l.forecastLowCents !== undefined);
   const forecastRange = (line: BiKpiLine) =>
-    line.forecastCents === null || line.forecastLowCents === undefined || line.forecastHighCents === undefined
+    line.forecastCents === null ||
+    line.forecastCents <= 0 ||
+    line.forecastLowCents === undefined ||
+    line.forecastHighCents === undefined
       ? NO_FIGURE
       : t('kpi.forecast.range', { low: money(line.forecastLowCents), high: money(line.forecastHighCents) });
   const columns = [
