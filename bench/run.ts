@@ -8,7 +8,8 @@
  * - (issue #4) every report family's JSON dataset and HTTP answer against its bare SQL, and (with
  *   COMPTOIR_BENCH_10M=1) sales by day of a year on a 10 M-line chain against the 1 M-line one;
  * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one;
- * - (issue #17) the real server under load, then idle: throughput, p95/p99, errors, RSS (bench/load.ts).
+ * - (issue #17) the real server under load, then idle: throughput, p95/p99, errors, RSS (bench/load.ts);
+ * - (issue #31) the forecast on the last 3 rolling origins of each real data set (bench/forecast-backtest.ts).
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
 import fs from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
 import { benchForecast } from './forecast.ts';
+import { benchForecastBacktest } from './forecast-backtest.ts';
 import { benchHomeWarm } from './home.ts';
 import { benchImportRuns } from './import.ts';
 import { benchLoad } from './load.ts';
@@ -94,6 +96,11 @@ try {
     await bigPool.end();
   } else console.log('  (sales by day on a 10,000,000-line chain skipped: set COMPTOIR_BENCH_10M=1)');
   results.push(await benchForecast(demoPool, () => freshDatabase(server.connection, 'bench_london')));
+  // Issue #31: the short form of `npm run bench:forecast` (the last 3 origins of each real data set).
+  console.log('• sales forecast on rolling origins of the three real data sets (short form: last 3 origins)');
+  results.push(
+    await benchForecastBacktest((key) => freshDatabase(server.connection, `bench_backtest_${key}`), 3),
+  );
   console.log('• home widgets (issue #19) on the demo chain, forecast models warm, vs the 50 ms target');
   for (const r of await benchHomeWarm(demoPool)) {
     console.log(`  ${r.name}: median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms`);

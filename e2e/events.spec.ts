@@ -47,9 +47,10 @@ async function walk(browser: Browser, device: (typeof devices)[string], name: st
   ).toBeVisible();
   await expect(page.getByRole('grid')).toBeVisible();
   await page.waitForLoadState('networkidle');
-  // The administrator reads the forecast (RAPPORTS): the chosen day shows it with its reliability.
+  // The administrator reads the forecast (RAPPORTS): the chosen day shows it with its 80 % range
+  // and its reliability, said with its horizon (issue #31), or that the history is too short.
   await expect(page.locator('.ev-day .ev-forecast')).toContainText(
-    /^Prévision[\d\s\u202f,]+€ (fiable à ±\d+ % sur|fiabilité pas encore mesurée)/,
+    /^Prévision([\d\s\u202f,]+€ entre [\d\s\u202f,]+€ et [\d\s\u202f,]+€ (écart moyen ±\d+ % pour une prévision à 1–7 jours|fiabilité pas encore mesurée)|Historique trop court)/,
   );
   // …and per day part, each part with its own reliability (a table that holds on a phone).
   const parts = page.locator('.ev-day .ev-parts');

@@ -135,6 +135,14 @@ export const BiKpiLineSchema = z.object({
     .int()
     .nullable()
     .describe('forecast net sales of the period; null: none (or a period over 62 days)'),
+  forecastLowCents: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'low end of the forecast’s 80 % range for the period, cents (issue #31); absent without forecast',
+    ),
+  forecastHighCents: z.number().int().optional().describe('high end of that range, cents'),
   sparkline: z.array(z.number().int()).describe('net sales per fiscal date of the period, cents'),
 });
 export type BiKpiLine = z.infer<typeof BiKpiLineSchema>;

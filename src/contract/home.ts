@@ -168,8 +168,8 @@ export type HomeSafeAnswer = z.infer<typeof HomeSafeAnswerSchema>;
 
 /**
  * GET bo/home/previsions: per chosen site, the forecast of datePerso and the 7 days after it
- * (src/server/forecast; its method named by `method`, decision 0017) and the site's measured
- * reliability over the last 8 weeks (contract/forecast.ts).
+ * (src/server/forecast; its method named by `method`, decision 0017) with its 80 % range, and
+ * the site's measured reliability over the last 8 weeks, per horizon band (contract/forecast.ts).
  */
 export const HomeForecastAnswerSchema = z.object({
   data: z.object({
@@ -179,7 +179,15 @@ export const HomeForecastAnswerSchema = z.object({
       z.object({
         restaurantId: z.number().int(),
         libelle: z.string(),
-        days: z.array(ForecastDaySchema.pick({ fiscalDate: true, forecastCents: true, actualCents: true })),
+        days: z.array(
+          ForecastDaySchema.pick({
+            fiscalDate: true,
+            forecastCents: true,
+            actualCents: true,
+            lowCents: true,
+            highCents: true,
+          }),
+        ),
         reliability: ReliabilitySchema,
       }),
     ),

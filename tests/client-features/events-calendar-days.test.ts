@@ -15,6 +15,7 @@ import {
   periodOf,
   reliabilityOf,
   shiftDay,
+  tooLittleHistory,
 } from '../../src/client/features/events/calendar-days.ts';
 
 const site = (siteId: number, wape: number | null, days: [string, number, number | null][]) => ({
@@ -131,5 +132,70 @@ describe('the calendar days', () => {
     expect(shown?.[1]?.wape).toBeCloseTo(0.25, 10);
     expect(dayPartsOn(data, '2026-06-13')).toBeNull();
     expect(dayPartsOn(undefined, '2026-06-12')).toBeNull();
+  });
+
+  it('adds the sites’ 80 % ranges (root of the summed squares), marks small day parts uncertain, and says when history is too short', () => {
+    const day = (
+      siteId: number,
+      forecastCents: number,
+      lowCents: number,
+      highCents: number,
+      lunchShare: number,
+    ) => ({
+      siteId,
+      days: [
+        {
+          fiscalDate: '2026-06-12',
+          forecastCents,
+          lowCents,
+          highCents,
+          dayParts: [
+            {
+              key: 'LUNCH' as const,
+              forecastCents: forecastCents * lunchShare,
+              lowCents: 0,
+              highCents: forecastCents,
+            },
+            {
+              key: 'DINNER' as const,
+              forecastCents: forecastCents * (1 - lunchShare),
+              lowCents: 0,
+              highCents: forecastCents,
+            },
+          ],
+          actualCents: null,
+          events: [],
+        },
+      ],
+      reliability: { wape: 0.2, bias: 0, weeks: 8, horizonDays: 7, byDayPart: [] },
+    });
+    const one: ForecastData = {
+      method: 'M',
+      currency: 'EUR',
+      sites: [day(1, 1000_00, 700_00, 1400_00, 0.1)],
+    };
+    expect(forecastOn(one, '2026-06-12')?.range).toEqual({ lowCents: 700_00, highCents: 1400_00 });
+    const two: ForecastData = { ...one, sites: [...one.sites, day(2, 1000_00, 700_00, 1400_00, 0.1)] };
+    // 2,000 − √(300² + 300²) = 1,575.74; 2,000 + √(400² + 400²) = 2,565.69.
+    expect(forecastOn(two, '2026-06-12')?.range).toEqual({ lowCents: 1575_74, highCents: 2565_69 });
+    const parts = dayPartsOn(one, '2026-06-12');
+    expect(parts?.map((p) => [p.key, p.uncertain])).toEqual([
+      ['LUNCH', true],
+      ['DINNER', false],
+    ]);
+    expect(parts?.[0]?.range).toEqual({ lowCents: 0, highCents: 1000_00 });
+    expect(reliabilityOf(one)).toEqual({ wape: 0.2, weeks: 8, horizonDays: 7 });
+    expect(tooLittleHistory(one)).toBeNull();
+    const short: ForecastData = {
+      ...one,
+      sites: one.sites.map((s) => ({ ...s, reliability: { ...s.reliability, weeks: 3 } })),
+    };
+    expect(tooLittleHistory(short)).toBe(3);
+    // An answer saved before issue #31 (no horizonDays) is shown as it was.
+    const old: ForecastData = {
+      ...one,
+      sites: short.sites.map((s) => ({ ...s, reliability: { wape: 0.2, bias: 0, weeks: 3, byDayPart: [] } })),
+    };
+    expect(tooLittleHistory(old)).toBeNull();
   });
 });

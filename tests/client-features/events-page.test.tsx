@@ -292,10 +292,13 @@ describe('/evenements', () => {
     expect(dayPanel()?.textContent).not.toContain('Lyon');
     expect(page().querySelectorAll('.ev-event button')).toHaveLength(0);
     // BI reads the forecast: Paris's flat history of 1,000.00 € a day, raised by the Braderie's
-    // +10 %: about 1,100.00 € today, measured on the last 8 weeks.
+    // +10 %: about 1,100.00 € today, between the ends of its 80 % range, measured 1–7 days ahead
+    // on the last 8 weeks (issue #31).
     await waitUntil(() => dayPanel()?.querySelector('.ev-forecast') !== null, 10_000, 20);
     const forecast = dayPanel()?.querySelector('.ev-forecast')?.textContent ?? '';
-    expect(forecast).toMatch(/^Prévision1\s(09\d|10\d),\d\d\s€ fiable à ±\d+ % sur les 8 dernières semaines/);
+    expect(forecast).toMatch(
+      /^Prévision1\s(09\d|10\d),\d\d\s€ entre [\d\s]+,\d\d\s€ et [\d\s]+,\d\d\s€ écart moyen ±\d+ % pour une prévision à 1–7 jours, mesuré sur les 8 dernières semaines/,
+    );
     expect(() => buttonNamed(page(), `Ajouter un événement le ${SHOWN_TODAY}`)).toThrow();
     // Paris sells at noon only: the day's forecast per day part is all lunch, with lunch's own
     // reliability; the parts forecast at nothing are left out.
@@ -309,7 +312,8 @@ describe('/evenements', () => {
     const [lunch, ...others] = partRows(dayPanel());
     expect(others).toEqual([]);
     expect(lunch?.[0]).toBe('Déjeuner');
-    expect(lunch?.[1]).toMatch(/^1\s(09\d|10\d),\d\d\s€$/);
+    // The part's amount, its own 80 % range under it (issue #31), then its reliability.
+    expect(lunch?.[1]).toMatch(/^1\s(09\d|10\d),\d\d\s€entre [\d\s]+,\d\d\s€ et [\d\s]+,\d\d\s€$/);
     expect(lunch?.[2]).toMatch(/^±\d+ %$/);
     // The week view tells each day's parts too.
     await press(buttonNamed(page(), 'Semaine'));

@@ -111,6 +111,11 @@ describe('home page against the real server', () => {
       '09/03/2026',
     ]);
     expect(parisForecast.querySelector('tbody tr td:last-child')?.textContent).toBe('€300.50');
+    // Two days of sales: too short a history for a figure, and the card says so (issue #31).
+    expect(forecast.textContent).toContain('History too short for a forecast figure (no week measured).');
+    expect([...parisForecast.querySelectorAll('tbody tr td:nth-child(2)')].map((c) => c.textContent)).toEqual(
+      new Array(8).fill('–'),
+    );
 
     const events = page.querySelector('.home-widget--evenements')!;
     expect([...events.querySelectorAll('li strong')].map((s) => s.textContent)).toEqual([

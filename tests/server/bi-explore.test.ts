@@ -194,6 +194,15 @@ describe('KPI/BI area (bo/bi/explore, totalKPI, tracker)', () => {
       forecast.find((f) => f.siteId === siteId)!.days.reduce((total, d) => total + d.forecastCents, 0);
     expect(lines[3]!.forecastCents).toBe(sum(PARIS));
     expect(chain.forecastCents).toBe(sum(PARIS) + sum(LYON));
+    // Issue #31: the period's 80 % range, around the forecast (one site: the root of its days'
+    // squared distances to their range ends).
+    const paris = forecast.find((f) => f.siteId === PARIS)!.days;
+    const spread = (end: 'lowCents' | 'highCents') =>
+      Math.sqrt(paris.reduce((t, d) => t + (d.forecastCents - d[end]!) ** 2, 0));
+    expect(lines[3]!.forecastLowCents).toBe(Math.max(0, Math.round(sum(PARIS) - spread('lowCents'))));
+    expect(lines[3]!.forecastHighCents).toBe(Math.round(sum(PARIS) + spread('highCents')));
+    expect(chain.forecastLowCents!).toBeLessThanOrEqual(chain.forecastCents!);
+    expect(chain.forecastHighCents!).toBeGreaterThanOrEqual(chain.forecastCents!);
     const none = await call('totalKPI', `sites=${PARIS}&dateDebut=2026-03-03&dateFin=2026-03-03`);
     expect(BiKpiAnswerSchema.parse(none.json()).data.lines[0]!.yearBeforeCoverage).toBe('NONE');
   });

@@ -81,7 +81,7 @@ describe('GET withCredentials/collab/previsions', () => {
     const res = await previsions({ id: managerId, dateDebut: wireOf(today - 2), dateFin: wireOf(today + 6) });
     expect(res.statusCode).toBe(200);
     const { data } = ForecastAnswerSchema.parse(res.json());
-    expect(data.method).toBe('log-MSTL(7)+AutoETS');
+    expect(data.method).toBe('log-MSTL(7)+AutoETS+weekday-mean');
     expect(data.currency).toBe('EUR');
     expect(data.sites.map((s) => s.siteId)).toEqual([chain.sites.paris, chain.sites.lyon]);
     const paris = data.sites[0]!;
@@ -94,7 +94,20 @@ describe('GET withCredentials/collab/previsions', () => {
       expect(d.dayParts.map((p) => p.key)).toEqual(DAY_PARTS.map((p) => p.key));
       expect(d.dayParts.reduce((s, p) => s + p.forecastCents, 0)).toBe(d.forecastCents);
       expect(d.dayParts.find((p) => p.key === 'LUNCH')!.forecastCents / d.forecastCents).toBeCloseTo(0.4, 2);
+      // Issue #31: the 80 % range, around the forecast, the day's and each part's.
+      expect(d.lowCents!).toBeLessThanOrEqual(d.forecastCents);
+      expect(d.highCents!).toBeGreaterThanOrEqual(d.forecastCents);
+      for (const p of d.dayParts) {
+        expect(p.lowCents!).toBeLessThanOrEqual(p.forecastCents);
+        expect(p.highCents!).toBeGreaterThanOrEqual(p.forecastCents);
+        expect(p.uncertain).toBe(false); // 40 % and 60 % of the day, or nothing
+      }
     }
+    expect(paris.reliability.horizonDays).toBe(7);
+    expect(paris.reliability.byHorizon!.map((b) => [b.fromDay, b.toDay, b.weeks])).toEqual([
+      [1, 7, 8],
+      [8, 14, 7],
+    ]);
     expect(paris.days[0]!.actualCents).toBe(Math.round(100_000 * WEEK[weekdayOf(today - 2)]!));
     expect(paris.days[2]!.actualCents).toBe(0); // today, nothing sold yet
     expect(paris.days[3]!.actualCents).toBeNull();

@@ -233,6 +233,13 @@ describe('home dashboard widgets (bo/home/{widget})', () => {
       expect(days[0]!.actualCents).toBe(30050);
       expect(days.every((d) => Number.isInteger(d.forecastCents) && d.forecastCents >= 0)).toBe(true);
       expect(data.sites[0]!.reliability.weeks).toBeGreaterThanOrEqual(0);
+      // Issue #31: each day's 80 % range around its forecast, the reliability's horizon and bands.
+      expect(days.every((d) => d.lowCents! <= d.forecastCents && d.forecastCents <= d.highCents!)).toBe(true);
+      expect(data.sites[0]!.reliability.horizonDays).toBe(7);
+      expect(data.sites[0]!.reliability.byHorizon?.map((b) => [b.fromDay, b.toDay])).toEqual([
+        [1, 7],
+        [8, 14],
+      ]);
     });
 
     it('gives ventes the same forecast of datePerso, summed over the chosen sites and split by day part', async () => {

@@ -13,7 +13,7 @@
 import type { BiFigures, BiKpiAnswer, BiKpiLine } from '../../contract/bi.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
-import { periodForecast } from './bi-forecast.ts';
+import { type PeriodForecast, periodForecastWithRange, periodRange } from './bi-forecast.ts';
 import { type BiPeriod, biPeriod, biSites, datesOf, shiftPeriod, YEAR_SHIFT_DAYS } from './bi-sites.ts';
 import { emptySums, type PeriodTag, readSiteSums, type SiteSums } from './key-figure-reads.ts';
 
@@ -37,10 +37,10 @@ export interface KeyFiguresRequest {
   dateDebut: string;
   dateFin: string;
   /**
-   * Forecast net sales (cents) per site for the period, or null when there is none; default the
-   * chain's forecast (bi/bi-forecast.ts periodForecast). Tests give their own.
+   * Forecast net sales per site for the period with what its 80 % range needs, or null when
+   * there is none; default the chain's forecast (bi/bi-forecast.ts periodForecastWithRange).
    */
-  forecast?: (siteIds: readonly number[], period: BiPeriod) => Promise<Map<number, number> | null>;
+  forecast?: (siteIds: readonly number[], period: BiPeriod) => Promise<Map<number, PeriodForecast> | null>;
 }
 
 /** `sums` added together. */
@@ -127,7 +127,7 @@ export async function keyFigures(db: Queryable, request: KeyFiguresRequest): Pro
     companyNames(db, [...new Set(sites.map((s) => s.companyId))]),
     datesOf(period).length > KPI_FORECAST_MAX_DAYS
       ? Promise.resolve(null)
-      : (request.forecast ?? ((ids, p) => periodForecast(db, ids, p)))(siteIds, period),
+      : (request.forecast ?? ((ids, p) => periodForecastWithRange(db, ids, p)))(siteIds, period),
   ]);
   const specs: LineSpec[] = [
     { level: 'CHAIN', key: 'chain', label: '', siteIds },
@@ -149,6 +149,7 @@ export async function keyFigures(db: Queryable, request: KeyFiguresRequest): Pro
   const lines = specs.map((spec): BiKpiLine => {
     const parts = spec.siteIds.map((id) => sums.get(id)!);
     const cur = addSums(parts.map((p) => p.cur));
+    const range = forecast ? periodRange(spec.siteIds.flatMap((id) => forecast.get(id) ?? [])) : null;
     return {
       level: spec.level,
       key: spec.key,
@@ -156,7 +157,8 @@ export async function keyFigures(db: Queryable, request: KeyFiguresRequest): Pro
       current: figuresOf(cur),
       yearBefore: figuresOf(addSums(parts.map((p) => p.prev))),
       yearBeforeCoverage: coverageOf(parts),
-      forecastCents: forecast ? spec.siteIds.reduce((t, id) => t + (forecast.get(id) ?? 0), 0) : null,
+      forecastCents: forecast ? spec.siteIds.reduce((t, id) => t + (forecast.get(id)?.cents ?? 0), 0) : null,
+      ...(range ? { forecastLowCents: range.lowCents, forecastHighCents: range.highCents } : {}),
       sparkline: dates.map((d) => Math.round(cur.byDate.get(d) ?? 0)),
     };
   });

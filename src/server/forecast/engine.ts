@@ -21,6 +21,7 @@
  */
 import { median, medianAbsoluteDeviation } from 'simple-statistics';
 import { DAY_PARTS } from '../../contract/day-parts.ts';
+import { SMALL_PART_SHARE } from '../../contract/forecast.ts';
 import { sameDayLastYear, weekdayOf } from './calendar.ts';
 import { mstlForecast } from './mstl.ts';
 
@@ -35,7 +36,21 @@ export const CLOSED_WEEKS = 3;
 /** Distance from a weekday's median, in scaled MADs (≈ standard deviations), beyond which a day is clipped. */
 export const OUTLIER_MADS = 5;
 /** Name of the method on the wire (contract/forecast.ts `method`), as in decision 0017. */
-export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS';
+export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS+weekday-mean';
+/** Weight of the MSTL forecast in the combination with the robust weekday mean (decision 0017). */
+export const MSTL_WEIGHT = 0.5;
+/** Half-life, in weeks, of the weights of the recency-weighted weekday mean (decision 0017). */
+export const RECENCY_HALF_LIFE_WEEKS = 8;
+/**
+ * Widening of the measured range (its log half-widths × this): the ratios are measured against
+ * the recency-weighted weekday mean alone, whose errors understate those of the whole forecast
+ * 1–14 days ahead on real sales; set so the backtests' coverage is near 80 % (decision 0017).
+ */
+export const RANGE_WIDENING = 1.2;
+/** Weeks of history whose out-of-sample errors give the 80 % range (decision 0017). */
+export const RANGE_WEEKS = 16;
+/** Nominal coverage of the range: 80 %, the 10th and 90th percentiles of the errors. */
+export const RANGE_LEVEL = 0.8;
 
 /** A local event as the engine applies it to one site. */
 export interface SiteEvent {
@@ -55,6 +70,17 @@ export interface SiteHistory {
   parts: ReadonlyMap<number, readonly number[]>;
   /** Events affecting the site, any order. */
   events: readonly SiteEvent[];
+  /**
+   * Public holidays of the site's country and region (holidays.ts), day number → name, over
+   * the history and the days forecast; none when absent.
+   */
+  holidays?: ReadonlyMap<number, string>;
+}
+
+/** An 80 % range: the 10th and 90th percentiles of the day's sales, cents, low ≤ high. */
+export interface Range {
+  low: number;
+  high: number;
 }
 
 /** The forecast of one day. */
@@ -66,6 +92,23 @@ export interface DayForecast {
   parts: number[];
   /** Uuids of the events applied to the day. */
   events: string[];
+  /** The day's 80 % range, cents ({0, 0} on a closed day). */
+  range: Range;
+  /** Per day part (DAY_PARTS order) its own 80 % range, wider than its share of the day's. */
+  partRanges: Range[];
+  /** Per day part: true when it is a small share of the day (< {@link SMALL_PART_SHARE}), so uncertain. */
+  partUncertain: boolean[];
+  /** The public holiday of the day (its name), when there is one. */
+  holiday?: string;
+}
+
+/** Options of {@link forecastFrom}. */
+export interface ForecastOptions {
+  /**
+   * `legacy`: the method before issue #31 (log-MSTL brought back with expm1, no holidays, no
+   * combination), kept so the backtest harness measures before and after in the same run.
+   */
+  method?: 'current' | 'legacy';
 }
 
 /** The product of the factors of the events covering `day`, and their uuids. */
@@ -90,15 +133,22 @@ export function firstSalesDay(totals: ReadonlyMap<number, number>): number | nul
 
 /**
  * The series fitted for a forecast made at `origin`: days `start`..origin−1, de-adjusted for
- * events, with closed or event-emptied days imputed (same weekday a week earlier, else a week
- * later, else the mean of the known days).
+ * events, with closed or event-emptied days (and public holidays when `skipHolidays`) imputed
+ * (same weekday a week earlier, else a week later, else the mean of the known days): a day the
+ * site did not open is not taught as a day of zero sales.
  */
-export function fittingSeries(history: SiteHistory, start: number, origin: number): number[] {
+export function fittingSeries(
+  history: SiteHistory,
+  start: number,
+  origin: number,
+  skipHolidays = false,
+): number[] {
   const y: number[] = [];
   for (let day = start; day < origin; day++) {
     const cents = history.totals.get(day) ?? 0;
     const { factor } = eventsOn(history.events, day);
-    y.push(cents > 0 && factor > 0 ? cents / factor : Number.NaN);
+    const holiday = skipHolidays && history.holidays?.has(day);
+    y.push(cents > 0 && factor > 0 && !holiday ? cents / factor : Number.NaN);
   }
   const known = y.filter((v) => !Number.isNaN(v));
   const mean = known.length > 0 ? known.reduce((s, v) => s + v, 0) / known.length : 0;
@@ -216,12 +266,22 @@ export function clipOutliers(y: readonly number[]): number[] {
   return out;
 }
 
+/** Base forecast of a day before its events, holidays and closings: expected total and its 80 % range as ratios. */
+export interface BaseDay {
+  /** Expected net sales, cents (a mean, not a median). */
+  mean: number;
+  /** Ratios to `mean` of the 10th and 90th percentiles (≤ 1 ≤ high), 1 and 1 when unknown. */
+  lowRatio: number;
+  highRatio: number;
+}
+
 /**
- * Daily totals (before events and closed days) of the `horizon` days from `origin`: MSTL on
- * the fitting window when it holds at least {@link MIN_FIT_DAYS} days, else same-weekday means
- * of what there is; zeros without any history.
+ * Daily totals (before events and closed days) of the `horizon` days from `origin`, by the
+ * method before issue #31: MSTL on the log of the fitting window brought back with expm1 (the
+ * median day, not the mean), same-weekday means on a short history; zeros without any history.
+ * Kept for the backtest harness (bench/forecast-backtest.ts), which measures before and after.
  */
-export function baseForecast(history: SiteHistory, origin: number, horizon: number): number[] {
+export function legacyBaseForecast(history: SiteHistory, origin: number, horizon: number): number[] {
   const first = firstSalesDay(history.totals);
   if (first === null || first >= origin) return new Array<number>(horizon).fill(0);
   const start = Math.max(first, origin - FIT_WINDOW_DAYS);
@@ -229,28 +289,221 @@ export function baseForecast(history: SiteHistory, origin: number, horizon: numb
     const means = weekdayMeans(history, start, origin);
     return Array.from({ length: horizon }, (_, h) => means[weekdayOf(origin + h)]!);
   }
+  const logSeries = clipOutliers(fittingSeries(history, start, origin).map(Math.log1p));
+  return mstlForecast(logSeries, horizon).point.map((v) => Math.max(0, Math.expm1(v)));
+}
+
+/**
+ * The recency-weighted weekday mean of series `y` (gap-free) for index `i` (may be past its end):
+ * the same-weekday values at or before index `last` over the fitting window, weighted
+ * 0.5^(weeks back ÷ {@link RECENCY_HALF_LIFE_WEEKS}).
+ */
+function recencyWeekdayMean(y: readonly number[], i: number, last: number): number {
+  let sum = 0;
+  let weights = 0;
+  let k = 0;
+  for (let j = last - ((((last - i) % 7) + 7) % 7); j >= 0; j -= 7, k++) {
+    const w = 0.5 ** (k / RECENCY_HALF_LIFE_WEEKS);
+    sum += w * y[j]!;
+    weights += w;
+  }
+  return weights > 0 ? sum / weights : 0;
+}
+
+/** The `q`-quantile (0–1) of `values` (sorted ascending), linear between order statistics. */
+function quantileSorted(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+/**
+ * The 80 % range as ratios to the expected value, for forecasts 1–7 days ahead (`band` 0) and
+ * 8 days or more (`band` 1): the 10th and 90th percentiles of actual ÷ recency-weighted weekday mean made
+ * 7 or 14 days earlier, over the open days of the last {@link RANGE_WEEKS} weeks of `y` (`open`
+ * says which days were really open and ordinary), each divided by their mean so the range sits
+ * around an unbiased forecast; null with fewer than 20 such days.
+ */
+function rangeRatios(y: readonly number[], open: readonly boolean[], band: number): [number, number] | null {
+  const lag = 7 * (band + 1);
+  const ratios: number[] = [];
+  for (let t = Math.max(0, y.length - 7 * RANGE_WEEKS); t < y.length; t++) {
+    if (!open[t] || t - lag < 7 * 3) continue;
+    const reference = recencyWeekdayMean(y, t, t - lag);
+    if (reference > 0) ratios.push(y[t]! / reference);
+  }
+  if (ratios.length < 20) return null;
+  ratios.sort((a, b) => a - b);
+  const mean = ratios.reduce((s, v) => s + v, 0) / ratios.length;
+  const tail = (1 - RANGE_LEVEL) / 2;
+  const widen = (q: number) => Math.exp(RANGE_WIDENING * Math.log(quantileSorted(ratios, q) / mean));
+  return [widen(tail), widen(1 - tail)];
+}
+
+/** Range ratios when the history is too short to measure any: a wide ±50 %. */
+const UNKNOWN_RANGE: [number, number] = [0.5, 1.5];
+
+/**
+ * Expected daily totals and their 80 % range (before events, holidays and closed days) of the
+ * `horizon` days from `origin` (decision 0017, issue #31): the mean of MSTL on the log of the
+ * fitting window brought back with Duan's smearing (the mean of exp of the in-sample residuals,
+ * so the mean day rather than the median one), combined half and half with the recency-weighted
+ * weekday mean of the same series (half-life {@link RECENCY_HALF_LIFE_WEEKS} weeks); holidays, closed and event-emptied days are imputed, not zeros.
+ * Short histories: same-weekday means; none: zeros.
+ */
+export function baseForecast(history: SiteHistory, origin: number, horizon: number): BaseDay[] {
+  const first = firstSalesDay(history.totals);
+  if (first === null || first >= origin)
+    return Array.from({ length: horizon }, () => ({ mean: 0, lowRatio: 1, highRatio: 1 }));
+  const start = Math.max(first, origin - FIT_WINDOW_DAYS);
+  if (origin - start < MIN_FIT_DAYS) {
+    const means = weekdayMeans(history, start, origin);
+    return Array.from({ length: horizon }, (_, h) => ({
+      mean: means[weekdayOf(origin + h)]!,
+      lowRatio: UNKNOWN_RANGE[0],
+      highRatio: UNKNOWN_RANGE[1],
+    }));
+  }
+  const series = fittingSeries(history, start, origin, true);
+  const open: boolean[] = series.map((_, i) => {
+    const day = start + i;
+    return sold(history, day) && eventsOn(history.events, day).factor === 1 && !history.holidays?.has(day);
+  });
   // On the log scale the weekly pattern is a ratio (Saturday = 1.5 × Monday) whatever the level,
   // as a shop's week is; decision 0017 has the measured gain over the plain scale.
-  const logSeries = clipOutliers(fittingSeries(history, start, origin).map(Math.log1p));
-  return mstlForecast(logSeries, horizon).map((v) => Math.max(0, Math.expm1(v)));
+  const logSeries = clipOutliers(series.map(Math.log1p));
+  const fit = mstlForecast(logSeries, horizon);
+  // Duan's smearing: E[y] = E[exp(log y)] is exp(fitted) × mean exp(residual), not exp(fitted).
+  let smear = 1;
+  if (fit.inSample) {
+    const recent = Math.max(0, logSeries.length - 7 * RANGE_WEEKS);
+    let sum = 0;
+    let n = 0;
+    for (let i = recent; i < logSeries.length; i++) {
+      const r = logSeries[i]! - fit.inSample[i]!;
+      if (Number.isFinite(r)) {
+        sum += Math.exp(r);
+        n++;
+      }
+    }
+    if (n > 0) smear = sum / n;
+  }
+  const clipped = logSeries.map(Math.expm1);
+  const bands = [rangeRatios(series, open, 0), rangeRatios(series, open, 1)];
+  return fit.point.map((v, h) => {
+    const mstlMean = Math.max(0, (Math.expm1(v) + 1) * smear - 1);
+    const weekdayMean = recencyWeekdayMean(clipped, series.length + h, series.length - 1);
+    const [lowRatio, highRatio] = bands[h < 7 ? 0 : 1] ?? bands[0] ?? UNKNOWN_RANGE;
+    return {
+      mean: MSTL_WEIGHT * mstlMean + (1 - MSTL_WEIGHT) * weekdayMean,
+      lowRatio: Math.min(1, lowRatio),
+      highRatio: Math.max(1, highRatio),
+    };
+  });
+}
+
+/**
+ * The factor a public holiday applies to the expected sales of `day`, as seen from `origin`:
+ * the ratio of sales on the last holiday of the same name before `origin` to the mean of the
+ * same weekday 1 and 2 weeks around it (open days before `origin`) within the last two years,
+ * else 1 (that holiday not seen yet). 0 when the site stayed closed on it.
+ */
+export function holidayFactor(history: SiteHistory, origin: number, day: number): number {
+  const name = history.holidays?.get(day);
+  if (name === undefined || !history.holidays) return 1;
+  const ratios: { day: number; name: string; ratio: number }[] = [];
+  for (const [d, n] of history.holidays) {
+    if (d >= origin || d < origin - 730) continue;
+    const around: number[] = [];
+    for (const k of [-14, -7, 7, 14]) {
+      const other = d + k;
+      if (other < origin && sold(history, other) && !history.holidays.has(other))
+        around.push(history.totals.get(other)!);
+    }
+    if (around.length < 2) continue;
+    const expected = around.reduce((s, v) => s + v, 0) / around.length;
+    ratios.push({ day: d, name: n, ratio: Math.min(3, (history.totals.get(d) ?? 0) / expected) });
+  }
+  // Only the same holiday says how it sells: the median over other holidays was measured worse
+  // than nothing on all three real data sets (decision 0017).
+  const same = ratios.filter((r) => r.name === name).sort((a, b) => b.day - a.day)[0];
+  return same ? same.ratio : 1;
+}
+
+/**
+ * Per day part (DAY_PARTS order) the 10th and 90th percentiles of its share of the day on the
+ * same weekday's last {@link SHARE_WEEKS} open days before `origin` (a part often empty gets a
+ * low share of 0); null when fewer than 3 such days have day parts.
+ */
+export function dayPartShareRanges(history: SiteHistory, origin: number, weekday: number): Range[] | null {
+  const shares: number[][] = [];
+  const lastSame = origin - 1 - ((weekdayOf(origin - 1) - weekday + 7) % 7);
+  for (let day = lastSame; shares.length < SHARE_WEEKS && day > lastSame - 7 * 53; day -= 7) {
+    const parts = history.parts.get(day);
+    const total = parts?.reduce((s, v) => s + Math.max(0, v), 0) ?? 0;
+    if (!parts || total <= 0) continue;
+    shares.push(parts.map((v) => Math.max(0, v) / total));
+  }
+  if (shares.length < 3) return null;
+  const tail = (1 - RANGE_LEVEL) / 2;
+  return DAY_PARTS.map((_, i) => {
+    const sorted = shares.map((s) => s[i]!).sort((x, y) => x - y);
+    return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };
+  });
+}
+
+/**
+ * The 80 % range of a day part: the day's range times the part's share range (low × low share,
+ * high × high share), never narrower than the part's share of the day's range; without share
+ * ranges, the day's range times its share.
+ */
+function partRange(day: Range, share: number, shares: Range | undefined): Range {
+  const low = Math.min(share, shares?.low ?? share);
+  const high = Math.max(share, shares?.high ?? share);
+  return { low: Math.round(day.low * low), high: Math.round(day.high * high) };
 }
 
 /**
  * The forecast of the `horizon` days from `origin` (day numbers), from the history strictly
  * before `origin` only; events are those of `history.events` whatever their dates (an event is
- * planned ahead, so it is known at the origin).
+ * planned ahead, so it is known at the origin), holidays those of `history.holidays` (known
+ * ahead too). A day under a Negative 100 % event (a known closure) forecasts 0.
  * @throws Error from augurs (mstl.ts) on a series it cannot fit (not expected: the series is
  *   gap-free and finite by construction).
  */
-export function forecastFrom(history: SiteHistory, origin: number, horizon: number): DayForecast[] {
-  const base = baseForecast(history, origin, horizon);
+export function forecastFrom(
+  history: SiteHistory,
+  origin: number,
+  horizon: number,
+  options: ForecastOptions = {},
+): DayForecast[] {
+  const legacy = options.method === 'legacy';
+  const base: BaseDay[] = legacy
+    ? legacyBaseForecast(history, origin, horizon).map((mean) => ({ mean, lowRatio: 1, highRatio: 1 }))
+    : baseForecast(history, origin, horizon);
   const first = firstSalesDay(history.totals);
   const shares = Array.from({ length: 7 }, (_, w) => dayPartShares(history, origin, w));
-  return base.map((value, h) => {
+  const shareRanges = Array.from({ length: 7 }, (_, w) => dayPartShareRanges(history, origin, w));
+  return base.map((b, h) => {
     const day = origin + h;
     const { factor, uuids } = eventsOn(history.events, day);
+    const holiday = legacy ? undefined : history.holidays?.get(day);
+    const dayFactor = factor * (holiday === undefined ? 1 : holidayFactor(history, origin, day));
     const closed = first !== null && isClosed(history, first, origin, day);
-    const total = closed ? 0 : Math.max(0, Math.round(value * factor));
-    return { day, total, parts: splitCents(total, shares[weekdayOf(day)]!), events: uuids };
+    const expected = closed ? 0 : Math.max(0, b.mean * dayFactor);
+    const total = Math.round(expected);
+    const range = { low: Math.round(expected * b.lowRatio), high: Math.round(expected * b.highRatio) };
+    const dayShares = shares[weekdayOf(day)]!;
+    return {
+      day,
+      total,
+      parts: splitCents(total, dayShares),
+      events: uuids,
+      range,
+      partRanges: dayShares.map((s, i) => partRange(range, s, shareRanges[weekdayOf(day)]?.[i])),
+      partUncertain: dayShares.map((s) => s > 0 && s < SMALL_PART_SHARE),
+      ...(holiday === undefined ? {} : { holiday }),
+    };
   });
 }

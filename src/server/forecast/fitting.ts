@@ -73,9 +73,9 @@ export async function fitSiteModel(history: SiteHistory, today: number): Promise
           resolve: (m) => settle(() => resolve(m)),
           reject: (e) => settle(() => reject(e)),
         });
-        const { totals, parts, events } = history;
+        const { totals, parts, events, holidays } = history;
         try {
-          w.postMessage({ id, history: { totals, parts, events }, today });
+          w.postMessage({ id, history: { totals, parts, events, holidays }, today });
         } catch (e) {
           waiting.delete(id);
           settle(() => reject(e));

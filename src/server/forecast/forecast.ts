@@ -113,8 +113,10 @@ function checkedDays(from: string, to: string): { first: number; last: number } 
  * The forecast of sites `request.siteIds` (unknown ids are left out) for each fiscal date of
  * `from`…`to`, ascending by site id: per day the forecast total and day parts (cents incl. VAT;
  * a day before the site's today is forecast as its backtest week was, from the data before
- * that week, or before its 28-day block beyond 8 weeks: model.ts), the actual net sales (null after the site's today; 0 for a past day without
- * sales), the uuids of the events applied, and the site's reliability over the last 8 weeks.
+ * that week, or before its 28-day block beyond 8 weeks: model.ts) with their 80 % ranges, the
+ * actual net sales (null after the site's today; 0 for a past day without sales), the uuids of
+ * the events applied, the day's public holiday, and the site's reliability over the last 8 weeks
+ * (overall, per day part and per horizon band).
  * @throws DomainError invalid `BadRequest` when a date is malformed or `to` < `from`;
  *   invalid `MaxReportDays` (details.maxDays) beyond {@link FORECAST_MAX_DAYS} days.
  */
@@ -159,9 +161,18 @@ function siteForecast(
     days.push({
       fiscalDate,
       forecastCents: f.total,
-      dayParts: DAY_PARTS.map((p, i) => ({ key: p.key, forecastCents: f.parts[i]! })),
+      lowCents: f.range.low,
+      highCents: f.range.high,
+      dayParts: DAY_PARTS.map((p, i) => ({
+        key: p.key,
+        forecastCents: f.parts[i]!,
+        lowCents: f.partRanges[i]!.low,
+        highCents: f.partRanges[i]!.high,
+        uncertain: f.partUncertain[i]!,
+      })),
       actualCents: day > model.today ? null : (actuals.get(`${siteId}:${fiscalDate}`) ?? 0),
       events: f.events,
+      ...(f.holiday === undefined ? {} : { holiday: f.holiday }),
     });
   }
   return { siteId, days, reliability: model.backtest().ours };

@@ -9,6 +9,7 @@ import { DAY_PARTS } from '../../contract/day-parts.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { dayOf } from './calendar.ts';
 import type { SiteEvent, SiteHistory } from './engine.ts';
+import { holidayPlace, publicHolidays } from './holidays.ts';
 
 /** SQL CASE giving the DAY_PARTS index of column `hour`. */
 const DAY_PART_CASE = `CASE ${DAY_PARTS.map(
@@ -23,9 +24,13 @@ export function eventFactor(impactType: string, impactRate: number): number {
   return impactType === 'Negative' ? Math.max(0, 1 - impactRate / 100) : 1 + impactRate / 100;
 }
 
-/** The whole history of site `siteId` and its events. */
-export async function readSiteHistory(db: Queryable, siteId: number): Promise<SiteHistory> {
-  const [totals, parts, events] = await Promise.all([
+/**
+ * The whole history of site `siteId`, its events and the public holidays of its country
+ * (holidays.ts) from its first year of sales to the year after `today` (a day number; default
+ * the current year).
+ */
+export async function readSiteHistory(db: Queryable, siteId: number, today?: number): Promise<SiteHistory> {
+  const [totals, parts, events, site] = await Promise.all([
     db.query<{ fiscal_date: string; net: number }>(
       'SELECT fiscal_date::text, net_cents AS net FROM daily_sales WHERE site_id = $1',
       [siteId],
@@ -47,7 +52,23 @@ export async function readSiteHistory(db: Queryable, siteId: number): Promise<Si
         WHERE s.site_id = $1`,
       [siteId],
     ),
+    db.query<{ time_zone: string; extras: Record<string, unknown> | null }>(
+      'SELECT time_zone, extras FROM sites WHERE id = $1',
+      [siteId],
+    ),
   ]);
+  const totalMap = new Map(totals.rows.map((r) => [dayOf(r.fiscal_date), Number(r.net)]));
+  let firstYear = Number.POSITIVE_INFINITY;
+  for (const r of totals.rows) firstYear = Math.min(firstYear, Number(r.fiscal_date.slice(0, 4)));
+  const lastYear = (today === undefined ? new Date() : new Date(today * 86_400_000)).getUTCFullYear() + 1;
+  const place = site.rows[0]
+    ? holidayPlace(site.rows[0].extras, site.rows[0].time_zone)
+    : holidayPlace(null, 'Europe/Paris');
+  const holidays = publicHolidays(
+    place,
+    Number.isFinite(firstYear) ? Math.min(firstYear, lastYear - 1) : lastYear - 1,
+    lastYear,
+  );
   const partMap = new Map<number, number[]>();
   for (const r of parts.rows) {
     const day = dayOf(r.fiscal_date);
@@ -59,7 +80,8 @@ export async function readSiteHistory(db: Queryable, siteId: number): Promise<Si
     row[r.part] = Number(r.net);
   }
   return {
-    totals: new Map(totals.rows.map((r) => [dayOf(r.fiscal_date), Number(r.net)])),
+    totals: totalMap,
+    holidays,
     parts: partMap,
     events: events.rows.map(
       (r): SiteEvent => ({

@@ -20,29 +20,38 @@ export const BACKTEST_WEEKS = 8;
 export const OLDER_BLOCK_DAYS = 28;
 /** Days from today forecast in one fit (the route's 62 days and a margin). */
 const FUTURE_HORIZON = 70;
+/** Days each backtest week's fit forecasts: its own 7 and the next 7 (the 8–14-day horizon band). */
+export const BACKTEST_HORIZON_DAYS = 14;
 
 /** Reliability of a site: overall and per day part (contract/forecast.ts). */
 export type SiteReliability = Reliability & { byDayPart: ({ key: DayPartKey } & Reliability)[] };
 
-/** Sums of a backtest: Σ|a − f|, Σ(f − a), Σa. */
+/** Sums of a backtest: Σ|a − f|, Σ(f − a), Σa; days with sales or a forecast, and those inside their range. */
 interface ErrorSums {
   abs: number;
   signed: number;
   actual: number;
+  days: number;
+  inside: number;
 }
 
-function addError(sums: ErrorSums, actual: number, forecast: number): void {
+function addError(sums: ErrorSums, actual: number, forecast: number, low = forecast, high = forecast): void {
   sums.abs += Math.abs(actual - forecast);
   sums.signed += forecast - actual;
   sums.actual += actual;
+  if (actual > 0 || forecast > 0) {
+    sums.days++;
+    if (actual >= low && actual <= high) sums.inside++;
+  }
 }
 
 function reliabilityOf(sums: ErrorSums, weeks: number): Reliability {
-  if (sums.actual <= 0) return { wape: null, bias: null, weeks };
-  return { wape: sums.abs / sums.actual, bias: sums.signed / sums.actual, weeks };
+  const coverage = sums.days > 0 ? sums.inside / sums.days : null;
+  if (sums.actual <= 0) return { wape: null, bias: null, weeks, coverage };
+  return { wape: sums.abs / sums.actual, bias: sums.signed / sums.actual, weeks, coverage };
 }
 
-const emptySums = (): ErrorSums => ({ abs: 0, signed: 0, actual: 0 });
+const emptySums = (): ErrorSums => ({ abs: 0, signed: 0, actual: 0, days: 0, inside: 0 });
 
 /** What a rolling backtest measured: our method, and the seasonal-naive one on the same days. */
 export interface Backtest {
@@ -93,11 +102,14 @@ export class SiteModel {
     return model;
   }
 
-  /** The 7 days from `origin`, forecast from the history before `origin`. */
+  /**
+   * The {@link BACKTEST_HORIZON_DAYS} days from `origin`, forecast from the history before
+   * `origin` (its first 7 are the backtest week's; the next 7 measure the 8–14-day horizon).
+   */
   week(origin: number): DayForecast[] {
     let week = this.#weeks.get(origin);
     if (!week) {
-      week = forecastFrom(this.history, origin, 7);
+      week = forecastFrom(this.history, origin, BACKTEST_HORIZON_DAYS);
       this.#weeks.set(origin, week);
     }
     return week;
@@ -131,7 +143,11 @@ export class SiteModel {
     return block;
   }
 
-  /** The rolling backtest of the last {@link BACKTEST_WEEKS} weeks (computed once). */
+  /**
+   * The rolling backtest of the last {@link BACKTEST_WEEKS} weeks (computed once): WAPE, bias and
+   * 80 % range coverage of the days 1–7 ahead of each origin (overall and per day part), and per
+   * horizon band, 1–7 and 8–14 days ahead (issue #31).
+   */
   backtest(): Backtest {
     if (!this.#backtest) this.#backtest = this.#runBacktest();
     return this.#backtest;
@@ -142,24 +158,48 @@ export class SiteModel {
     const ours = emptySums();
     const naive = emptySums();
     const parts = DAY_PARTS.map(emptySums);
+    const bands = [emptySums(), emptySums()];
+    const bandWeeks = [0, 0];
     let weeks = 0;
     for (let k = 1; k <= BACKTEST_WEEKS; k++) {
       const origin = this.today - 7 * k;
       if (first === null || first >= origin) continue;
+      const forecasts = this.week(origin);
       let weekActual = 0;
-      for (const f of this.week(origin)) {
+      for (const f of forecasts.slice(0, 7)) {
         const actual = this.history.totals.get(f.day) ?? 0;
         weekActual += actual;
-        addError(ours, actual, f.total);
+        addError(ours, actual, f.total, f.range.low, f.range.high);
+        addError(bands[0]!, actual, f.total, f.range.low, f.range.high);
         addError(naive, actual, this.history.totals.get(f.day - 7) ?? 0);
         const actualParts = this.history.parts.get(f.day);
-        for (let i = 0; i < DAY_PARTS.length; i++) addError(parts[i]!, actualParts?.[i] ?? 0, f.parts[i]!);
+        for (let i = 0; i < DAY_PARTS.length; i++) {
+          const r = f.partRanges[i]!;
+          addError(parts[i]!, actualParts?.[i] ?? 0, f.parts[i]!, r.low, r.high);
+        }
       }
-      if (weekActual > 0) weeks++;
+      if (weekActual > 0) {
+        weeks++;
+        bandWeeks[0]!++;
+      }
+      // Days 8–14 ahead, where they are before today (every backtest week but the last).
+      let laterActual = 0;
+      for (const f of forecasts.slice(7).filter((d) => d.day < this.today)) {
+        const actual = this.history.totals.get(f.day) ?? 0;
+        laterActual += actual;
+        addError(bands[1]!, actual, f.total, f.range.low, f.range.high);
+      }
+      if (laterActual > 0) bandWeeks[1]!++;
     }
+    const byHorizon = [
+      { fromDay: 1, toDay: 7, ...reliabilityOf(bands[0]!, bandWeeks[0]!) },
+      { fromDay: 8, toDay: BACKTEST_HORIZON_DAYS, ...reliabilityOf(bands[1]!, bandWeeks[1]!) },
+    ].map((b) => ({ ...b, coverage: b.coverage ?? null }));
     return {
       ours: {
         ...reliabilityOf(ours, weeks),
+        horizonDays: 7,
+        byHorizon,
         byDayPart: DAY_PARTS.map((p, i) => ({ key: p.key, ...reliabilityOf(parts[i]!, weeks) })),
       },
       naive: reliabilityOf(naive, weeks),

@@ -19,9 +19,18 @@ function ensureLoaded(): void {
   ready = true;
 }
 
+/** What {@link mstlForecast} answers: the forecasts and the in-sample fitted values, both on y's scale. */
+export interface MstlFit {
+  /** Point forecasts of the `horizon` days after the series. */
+  point: number[];
+  /** One-step fitted value of each day of the series (same length), null when augurs gives none. */
+  inSample: number[] | null;
+}
+
 /**
  * Point forecasts of the `horizon` days after series `y` (one value per day, no gaps, finite),
- * by MSTL with seasonal periods `periods` (default one week) and an AutoETS trend.
+ * by MSTL with seasonal periods `periods` (default one week) and an AutoETS trend, with the
+ * in-sample fitted values (their residuals give the back-transform's bias correction: engine.ts).
  * @throws Error from augurs when the series is too short for the periods (< 2 periods) or
  *   holds a non-finite value.
  */
@@ -29,12 +38,20 @@ export function mstlForecast(
   y: readonly number[],
   horizon: number,
   periods: readonly number[] = [7],
-): number[] {
+): MstlFit {
   ensureLoaded();
   const model = MSTL.ets([...periods]);
   try {
     model.fit(Float64Array.from(y));
-    return model.predict(horizon).point;
+    const point = model.predict(horizon).point;
+    let inSample: number[] | null = null;
+    try {
+      const fitted = model.predictInSample().point;
+      if (fitted.length === y.length) inSample = fitted;
+    } catch {
+      inSample = null; // no fitted values: the engine forgoes the correction rather than the forecast
+    }
+    return { point, inSample };
   } finally {
     model.free();
   }

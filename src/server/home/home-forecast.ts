@@ -41,8 +41,9 @@ export async function dayForecast(
 
 /**
  * The `previsions` widget (contract/home.ts HomeForecastAnswerSchema): per chosen site, ascending
- * id, the forecast and actual sales of datePerso to datePerso + {@link HOME_FORECAST_DAYS} − 1,
- * and its reliability (WAPE, bias, weeks of the backtest).
+ * id, the forecast (with its 80 % range) and actual sales of datePerso to datePerso +
+ * {@link HOME_FORECAST_DAYS} − 1, and its reliability (WAPE, bias, range coverage and weeks of
+ * the backtest, overall and per horizon band).
  * @throws DomainError forbidden `Forbidden` without RAPPORTS or BI (issue #17 item 8), and the
  *   errors of widgetContext.
  */
@@ -66,8 +67,17 @@ export async function homeForecast(db: Queryable, request: HomeRequest): Promise
           fiscalDate: d.fiscalDate,
           forecastCents: d.forecastCents,
           actualCents: d.actualCents,
+          ...(d.lowCents === undefined ? {} : { lowCents: d.lowCents }),
+          ...(d.highCents === undefined ? {} : { highCents: d.highCents }),
         })),
-        reliability: { wape: s.reliability.wape, bias: s.reliability.bias, weeks: s.reliability.weeks },
+        reliability: {
+          wape: s.reliability.wape,
+          bias: s.reliability.bias,
+          weeks: s.reliability.weeks,
+          ...(s.reliability.coverage === undefined ? {} : { coverage: s.reliability.coverage }),
+          ...(s.reliability.horizonDays === undefined ? {} : { horizonDays: s.reliability.horizonDays }),
+          ...(s.reliability.byHorizon === undefined ? {} : { byHorizon: s.reliability.byHorizon }),
+        },
       })),
     },
   };

@@ -7,6 +7,11 @@
  * Several sites have several WAPEs; the figure shown beside a sum is their mean weighted by each
  * site's forecast over the period shown, so a big site's reliability counts for what it weighs in
  * the sum. For one site it is that site's WAPE exactly.
+ *
+ * Ranges (issue #31): the 80 % range of a sum over sites is the sum ± the root of the summed
+ * squares of each site's distances to its own range's ends (sites' errors taken as independent);
+ * for one site it is that site's range exactly. Answers saved before issue #31 have no range:
+ * then none is given.
  */
 import { addDays } from 'date-fns/addDays';
 import { endOfMonth } from 'date-fns/endOfMonth';
@@ -15,7 +20,7 @@ import { startOfWeek } from 'date-fns/startOfWeek';
 import { parseWireDate, toWireDate } from '../../../contract/dates.ts';
 import { DAY_PARTS, type DayPartKey } from '../../../contract/day-parts.ts';
 import type { LocalEvent } from '../../../contract/events.ts';
-import type { ForecastAnswer } from '../../../contract/forecast.ts';
+import { type ForecastAnswer, MIN_RELIABLE_WEEKS, SMALL_PART_SHARE } from '../../../contract/forecast.ts';
 
 /** The calendar's two views. */
 export type CalendarView = 'month' | 'week';
@@ -67,32 +72,80 @@ export function eventsOn(events: readonly LocalEvent[], day: string): LocalEvent
   return events.filter((e) => e.dateDebut <= day && day <= e.dateFin);
 }
 
+/** An 80 % range, cents. */
+export interface CentsRange {
+  lowCents: number;
+  highCents: number;
+}
+
 /** The chosen sites' forecast for one day, in cents; `actualCents` null when no site has sales yet. */
 export interface DayForecast {
   forecastCents: number;
   actualCents: number | null;
+  /** The 80 % range of the sum (module comment); absent when a site's answer has none. */
+  range?: CentsRange;
+}
+
+/** Adds up ranges around their forecasts as the module comment says; null when one is missing. */
+function combinedRange(
+  items: readonly { forecastCents: number; lowCents?: number; highCents?: number }[],
+): CentsRange | null {
+  let total = 0;
+  let down = 0;
+  let up = 0;
+  for (const i of items) {
+    if (i.lowCents === undefined || i.highCents === undefined) return null;
+    total += i.forecastCents;
+    down += (i.forecastCents - i.lowCents) ** 2;
+    up += (i.highCents - i.forecastCents) ** 2;
+  }
+  if (items.length === 1) return { lowCents: items[0]!.lowCents!, highCents: items[0]!.highCents! };
+  return {
+    lowCents: Math.max(0, Math.round(total - Math.sqrt(down))),
+    highCents: Math.round(total + Math.sqrt(up)),
+  };
 }
 
 /** The forecast of `day` summed over the answer's sites; null when the answer has no such day. */
 export function forecastOn(data: ForecastData | undefined, day: string): DayForecast | null {
   if (!data) return null;
-  let found = false;
+  const days: ForecastData['sites'][number]['days'] = [];
   let forecastCents = 0;
   let actualCents: number | null = null;
   for (const site of data.sites) {
     const d = site.days.find((x) => x.fiscalDate === day);
     if (!d) continue;
-    found = true;
+    days.push(d);
     forecastCents += d.forecastCents;
     if (d.actualCents !== null) actualCents = (actualCents ?? 0) + d.actualCents;
   }
-  return found ? { forecastCents, actualCents } : null;
+  if (days.length === 0) return null;
+  const range = combinedRange(days);
+  return range ? { forecastCents, actualCents, range } : { forecastCents, actualCents };
 }
 
 /** One reliability for the sites of an answer: a WAPE (fraction) and the backtest weeks behind it. */
 export interface SitesReliability {
   wape: number;
   weeks: number;
+  /** Days ahead the backtest forecast (1 to this), when the answer says (issue #31). */
+  horizonDays?: number;
+}
+
+/**
+ * When every site of an answer (from issue #31 on) measured fewer than MIN_RELIABLE_WEEKS
+ * backtest weeks: the most weeks one measured, so the page says the history is too short rather
+ * than show a figure; null otherwise (and for answers saved before issue #31).
+ */
+export function tooLittleHistory(data: ForecastData | undefined): number | null {
+  if (!data || data.sites.length === 0) return null;
+  if (data.sites.every((s) => s.reliability.horizonDays === undefined)) return null;
+  let weeks = 0;
+  for (const site of data.sites) {
+    if (site.reliability.wape !== null && site.reliability.weeks >= MIN_RELIABLE_WEEKS) return null;
+    weeks = Math.max(weeks, site.reliability.weeks);
+  }
+  return weeks;
 }
 
 /**
@@ -115,7 +168,11 @@ export function reliabilityOf(data: ForecastData | undefined): SitesReliability 
     any = wape;
   }
   if (any === null) return null;
-  return { wape: weight > 0 ? weighted / weight : any, weeks };
+  const horizons = data.sites.flatMap((s) =>
+    s.reliability.horizonDays === undefined ? [] : [s.reliability.horizonDays],
+  );
+  const wape = weight > 0 ? weighted / weight : any;
+  return horizons.length > 0 ? { wape, weeks, horizonDays: Math.max(...horizons) } : { wape, weeks };
 }
 
 /** One day part of a day (SPEC.md §9): the chosen sites' forecast and the WAPE of that part. */
@@ -125,6 +182,10 @@ export interface DayPartForecast {
   forecastCents: number;
   /** The part's backtest WAPE (fraction), weighted over the sites as {@link reliabilityOf}; null when not measured. */
   wape: number | null;
+  /** The part's own 80 % range (module comment); absent when a site's answer has none. */
+  range?: CentsRange;
+  /** True when the part is a small share of the day (< SMALL_PART_SHARE): shown by its range, as uncertain. */
+  uncertain?: boolean;
 }
 
 /** Σ of each site's forecast for day part `key` over the answer's days: the weight of its WAPE. */
@@ -167,9 +228,17 @@ export function dayPartsOn(data: ForecastData | undefined, day: string): DayPart
     for (const p of d.dayParts) sums.set(p.key, (sums.get(p.key) ?? 0) + p.forecastCents);
   }
   if (!found) return null;
-  return DAY_PARTS.filter((p) => (sums.get(p.key) ?? 0) > 0).map((p) => ({
-    key: p.key,
-    forecastCents: sums.get(p.key) ?? 0,
-    wape: partWape(data, p.key),
-  }));
+  const dayTotal = [...sums.values()].reduce((t, v) => t + v, 0);
+  return DAY_PARTS.filter((p) => (sums.get(p.key) ?? 0) > 0).map((p) => {
+    const forecastCents = sums.get(p.key) ?? 0;
+    const range = combinedRange(
+      data.sites.flatMap((site) =>
+        site.days
+          .filter((d) => d.fiscalDate === day)
+          .flatMap((d) => d.dayParts.filter((x) => x.key === p.key)),
+      ),
+    );
+    const part: DayPartForecast = { key: p.key, forecastCents, wape: partWape(data, p.key) };
+    return range ? { ...part, range, uncertain: forecastCents < SMALL_PART_SHARE * dayTotal } : part;
+  });
 }

@@ -1,6 +1,7 @@
 /**
- * One day of the calendar told in full: its date, the forecast of the chosen sites with its
- * measured reliability ("fiable à ±x % sur les 8 dernières semaines", from the backtest's WAPE),
+ * One day of the calendar told in full: its date, the forecast of the chosen sites with its 80 %
+ * range ("entre 2 900 € et 3 600 €") and its measured reliability (the backtest's WAPE, with the
+ * horizon and the weeks it was measured over; "history too short" instead of figures when so),
  * the same per day part (SPEC.md §9: a table, each part with its own reliability, since a
  * lunch service can be steadier than the evening), the actual sales once there are some, and the events running that day with their type,
  * channel, impact, period and sites. Users with the right EVENEMENTS get add, change and delete
@@ -26,6 +27,8 @@ export type ForecastState =
       /** The day's forecast per day part (calendar-days.ts dayPartsOn); null when the day has none. */
       dayParts: readonly DayPartForecast[] | null;
       reliability: SitesReliability | null;
+      /** Measured weeks when the sites' history is too short for figures (calendar-days.ts tooLittleHistory), else null. */
+      tooLittleHistory: number | null;
       currency: string;
     };
 
@@ -108,36 +111,65 @@ function ForecastLine({ state }: { state: ForecastState }) {
   }
   if (!state.day) return <p className="ev-muted">{intl.formatMessage({ id: 'events.forecast.none' })}</p>;
   const money = (cents: number) => formatMoney(cents, state.currency, intl.locale);
+  const actual =
+    state.day.actualCents !== null ? (
+      <div>
+        <dt>{intl.formatMessage({ id: 'events.actual' })}</dt>
+        <dd>{money(state.day.actualCents)}</dd>
+      </div>
+    ) : null;
+  if (state.tooLittleHistory !== null) {
+    return (
+      <dl className="ev-forecast">
+        <div>
+          <dt>{intl.formatMessage({ id: 'events.forecast' })}</dt>
+          <dd className="ev-muted">
+            {intl.formatMessage(
+              { id: 'events.forecast.tooLittleHistory' },
+              { weeks: state.tooLittleHistory },
+            )}
+          </dd>
+        </div>
+        {actual}
+      </dl>
+    );
+  }
   const r = state.reliability;
+  const range = state.day.range;
   return (
     <dl className="ev-forecast">
       <div>
         <dt>{intl.formatMessage({ id: 'events.forecast' })}</dt>
         <dd>
           <span className="ev-forecast__amount">{money(state.day.forecastCents)}</span>{' '}
+          {range ? (
+            <span className="ev-forecast__range" data-testid="ev-forecast-range">
+              {intl.formatMessage(
+                { id: 'events.forecast.range' },
+                { low: money(range.lowCents), high: money(range.highCents) },
+              )}
+            </span>
+          ) : null}{' '}
           <span className="ev-forecast__reliability">
             {r
               ? intl.formatMessage(
-                  { id: 'events.reliability' },
-                  { percent: Math.round(r.wape * 100), weeks: r.weeks },
+                  { id: r.horizonDays === undefined ? 'events.reliability' : 'events.reliability.horizon' },
+                  { percent: Math.round(r.wape * 100), weeks: r.weeks, days: r.horizonDays },
                 )
               : intl.formatMessage({ id: 'events.reliability.none' })}
           </span>
         </dd>
       </div>
-      {state.day.actualCents !== null ? (
-        <div>
-          <dt>{intl.formatMessage({ id: 'events.actual' })}</dt>
-          <dd>{money(state.day.actualCents)}</dd>
-        </div>
-      ) : null}
+      {actual}
     </dl>
   );
 }
 
 /**
  * The day's forecast per day part: a real table (a screen reader tells each figure with its part
- * and column), three short columns so it holds on a 400 px phone.
+ * and column), three short columns so it holds on a 400 px phone. Each part has its own 80 %
+ * range, under its amount; a part that is a small share of the day is marked uncertain instead
+ * of given a precise amount.
  */
 function DayPartsTable(props: {
   day: string;
@@ -147,6 +179,7 @@ function DayPartsTable(props: {
 }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const money = (cents: number) => formatMoney(cents, props.currency, intl.locale);
   return (
     <table className="ev-parts" data-testid={`ev-parts-${props.day}`}>
       <caption>{t('events.dayParts.caption')}</caption>
@@ -165,7 +198,23 @@ function DayPartsTable(props: {
         {props.parts.map((p) => (
           <tr key={p.key}>
             <th scope="row">{t(`report.dayPart.${p.key}`)}</th>
-            <td>{formatMoney(p.forecastCents, props.currency, intl.locale)}</td>
+            <td>
+              {p.uncertain ? (
+                <span className="ev-muted ev-parts__uncertain" data-testid={`ev-part-uncertain-${p.key}`}>
+                  {t('events.dayParts.uncertain')}
+                </span>
+              ) : (
+                money(p.forecastCents)
+              )}
+              {p.range ? (
+                <span className="ev-parts__range">
+                  {t('events.forecast.range', {
+                    low: money(p.range.lowCents),
+                    high: money(p.range.highCents),
+                  })}
+                </span>
+              ) : null}
+            </td>
             <td>
               {p.wape === null
                 ? t('events.dayParts.notMeasured')

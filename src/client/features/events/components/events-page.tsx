@@ -31,6 +31,7 @@ import {
   periodOf,
   reliabilityOf,
   shiftDay,
+  tooLittleHistory,
   type WirePeriod,
 } from '../calendar-days.ts';
 import { eventQueries } from '../event-queries.ts';
@@ -52,6 +53,7 @@ function useCalendarData(period: WirePeriod, siteIds: readonly number[], ready: 
   const calendar = useQuery({ ...eventQueries.calendar(p), enabled });
   const forecast = useQuery({ ...eventQueries.forecast(p), enabled: enabled && canForecast });
   const reliability = reliabilityOf(forecast.data);
+  const shortHistory = tooLittleHistory(forecast.data);
   const currency = forecast.data?.currency ?? user?.currency ?? 'EUR';
   function forecastOf(day: string): ForecastState {
     if (!canForecast) return { kind: 'hidden' };
@@ -62,6 +64,7 @@ function useCalendarData(period: WirePeriod, siteIds: readonly number[], ready: 
       day: forecastOn(forecast.data, day),
       dayParts: dayPartsOn(forecast.data, day),
       reliability,
+      tooLittleHistory: shortHistory,
       currency,
     };
   }

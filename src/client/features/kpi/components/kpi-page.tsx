@@ -2,7 +2,8 @@
  * /totalKPI (issue #19): the chain's key figures for the chosen sites and period — net sales,
  * tickets, average ticket, covers, items per ticket, cancellation and correction rates, cash
  * variance — for all of them, then by company, group and site, against the same weekdays a year
- * earlier and the forecast, each row with a sparkline of its net sales per day. A year before
+ * earlier and the forecast (with its 80 % range for the period: "between … and …", issue #31),
+ * each row with a sparkline of its net sales per day. A year before
  * with partial or no data is said in words, not as a percentage.
  *
  * Shown on arrival, without a press, for the selection's arrival period (selection/period.ts
@@ -66,11 +67,24 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
     n === null ? NO_FIGURE : formatNumber(n, language, { style: 'percent', maximumFractionDigits: 1 });
   const compared = (c: Comparison) =>
     c.kind === 'change' ? formatChange(c.change, language) : t(`kpi.compare.${c.kind}`);
+  // The forecast's 80 % range for the period (issue #31); answers saved before it have none, and a
+  // forecast of nothing (no history) has no range worth a figure.
+  const withRange = data.lines.some((l) => l.forecastLowCents !== undefined);
+  const forecastRange = (line: BiKpiLine) =>
+    line.forecastCents === null ||
+    line.forecastCents <= 0 ||
+    line.forecastLowCents === undefined ||
+    line.forecastHighCents === undefined
+      ? NO_FIGURE
+      : t('kpi.forecast.range', { low: money(line.forecastLowCents), high: money(line.forecastHighCents) });
   const columns = [
     { key: 'label', label: t('kpi.column.line'), isRowHeader: true },
     { key: 'net', label: t('kpi.column.net'), align: 'end' as const },
     { key: 'vsYear', label: t('kpi.column.vsYear'), align: 'end' as const },
     { key: 'vsForecast', label: t('kpi.column.vsForecast'), align: 'end' as const },
+    ...(withRange
+      ? [{ key: 'forecastRange', label: t('kpi.column.forecastRange'), align: 'end' as const }]
+      : []),
     { key: 'tickets', label: t('kpi.column.tickets'), align: 'end' as const },
     { key: 'average', label: t('kpi.column.average'), align: 'end' as const },
     { key: 'covers', label: t('kpi.column.covers'), align: 'end' as const },
@@ -87,6 +101,7 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
       net: money(line.current.netCents),
       vsYear: compared(compareWith(line.current.netCents, line.yearBefore.netCents, line.yearBeforeCoverage)),
       vsForecast: compared(compareWith(line.current.netCents, line.forecastCents, 'FULL')),
+      ...(withRange ? { forecastRange: forecastRange(line) } : {}),
       tickets: num(line.current.tickets),
       average: money(line.current.averageTicketCents),
       covers: num(line.current.covers),
