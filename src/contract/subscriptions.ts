@@ -139,11 +139,12 @@ export type SubscriptionReport = z.output<typeof SubscriptionReportSchema>;
 const subscriptionShape = {
   libelle: Name,
   rapport: SubscriptionReportSchema,
+  /** One or more formats, each once. */
   formats: z
     .array(z.enum(SUBSCRIPTION_FORMATS))
     .min(1)
     .max(3)
-    .transform((f) => [...new Set(f)]),
+    .refine((f) => new Set(f).size === f.length, 'each format once'),
   regleId: Id,
   destinataires: z.array(Id).min(1).max(200),
   /** Sends nothing when the report of the period is empty. */
@@ -176,6 +177,8 @@ export const SubscriptionSchema = z.object({
   proprietaire: z.string().nullable(),
   suspendu: z.boolean(),
   dernierEnvoi: SubscriptionRunSchema.nullable(),
+  /** Recipients (of `destinataires`) who stopped it with the mail's unsubscribe link. */
+  desabonnes: z.array(Id),
   ...subscriptionShape,
 });
 export type Subscription = z.output<typeof SubscriptionSchema>;

@@ -18,6 +18,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Requirement } from '../../src/contract/rights.ts';
 import { editionsWritten } from '../../src/server/reports/editions.ts';
 import type { AuthHeaders, TestApp } from './app.ts';
+import { SUBSCRIPTION_SAMPLES } from './rights-samples-subscriptions.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -824,6 +825,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...ADMIN_SAMPLES,
   ...BI_SAMPLES,
   ...EVENT_SAMPLES,
+  ...SUBSCRIPTION_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */
