@@ -41,6 +41,11 @@ const COORDINATOR_TABLES: Record<string, string> = {
   message_dismissals: 'per user and message',
   report_editions: 'report history per user; one edition spans many sites (decision record 0018)',
   audit_log: 'who did what: per user, about any entity, site or not',
+  report_rules: 'recurrence rules of report e-mails, per user (issue #28)',
+  report_recipients: 'recipients of report e-mails, per user (issue #28)',
+  report_subscriptions: 'report e-mail subscriptions per owner; one lists many sites (issue #28)',
+  report_subscription_recipients: 'which recipients a subscription mails, per subscription',
+  server_secrets: 'a few server keys (the report e-mail links’ signing key)',
 };
 
 /**
