@@ -82,6 +82,13 @@ const TokenQuery = z.object({
   token: z.string().min(1).max(2000).describe('the signed token of the mail’s link'),
 });
 const Removed = z.object({ id: z.number().int() });
+/** Declared so every POST has a body schema (issue #17): none, or an empty object. */
+const NoBody = z.object({}).strict().nullish().describe('nothing: the row is named by the query');
+/** RFC 8058's one-click form body (`List-Unsubscribe=One-Click`), or none (the page's own form). */
+const OneClickBody = z
+  .object({ 'List-Unsubscribe': z.string().max(100).optional() })
+  .nullish()
+  .describe('application/x-www-form-urlencoded `List-Unsubscribe=One-Click` (RFC 8058), or nothing');
 const ACCESS =
   'A user with RAPPORTS sees and changes only their own rows (another’s answers 404 NotFound); CONFIGURATION every row.';
 
@@ -156,6 +163,7 @@ function registerRuleRoutes(app: FastifyInstance, database: Database): void {
         description: `409 InUse with details.abonnements while subscriptions use it. ${ACCESS}`,
         tags,
         querystring: RuleIdQuery,
+        body: NoBody,
         response: { 200: Removed, ...errorResponses },
       },
     },
@@ -208,6 +216,7 @@ function registerRecipientRoutes(app: FastifyInstance, database: Database): void
         description: ACCESS,
         tags,
         querystring: RecipientIdQuery,
+        body: NoBody,
         response: { 200: Removed, ...errorResponses },
       },
     },
@@ -267,6 +276,7 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         description: ACCESS,
         tags,
         querystring: SubscriptionIdQuery,
+        body: NoBody,
         response: { 200: Removed, ...errorResponses },
       },
     },
@@ -313,6 +323,7 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
           `run (SENT, EMPTY when there was no data and it sends only with data, SUSPENDED). 502 ErreurEnvoiMail when no mail can be sent. ${ACCESS}`,
         tags,
         querystring: SubscriptionIdQuery,
+        body: NoBody,
         response: { 200: SubscriptionRunSchema, ...errorResponses },
       },
     },
@@ -425,8 +436,12 @@ async function publicLinkRoutes(app: FastifyInstance, options: SubscriptionRunOp
 /** GET (confirm) and POST (do it) recurrences/desabonnement. */
 function registerUnsubscribeRoutes(app: FastifyInstance, pool: Database['pool']): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const invalid = (reply: FastifyReply) =>
-    linkPage(reply, 'fr', message('fr', 'subscriptions.unsubscribe.invalid'), null, 404);
+  // A browser (a person following the link) gets a page; any other client SPEC.md §8's error body.
+  const invalid = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!String(request.headers.accept ?? '').includes('text/html'))
+      throw new ApiHttpError(404, 'NotFound', 'this link is not valid');
+    return linkPage(reply, 'fr', message('fr', 'subscriptions.unsubscribe.invalid'), null, 404);
+  };
 
   api.get(
     '/recurrences/desabonnement',
@@ -438,12 +453,12 @@ function registerUnsubscribeRoutes(app: FastifyInstance, pool: Database['pool'])
           'An HTML page in the recipient’s language; 404 for a forged, altered or other-purpose token.',
         tags,
         querystring: TokenQuery,
-        response: { 200: HtmlPage, 404: HtmlPage },
+        response: { 200: HtmlPage, ...errorResponses },
       },
     },
     async (request, reply) => {
       const target = await unsubscribeTarget(pool, request.query.token);
-      if (!target) return invalid(reply);
+      if (!target) return invalid(request, reply);
       const t = (id: string) =>
         message(target.language, id, { libelle: target.libelle, adresse: target.address ?? '' });
       if (target.done) return linkPage(reply, target.language, t('subscriptions.unsubscribe.done'), null);
@@ -460,12 +475,13 @@ function registerUnsubscribeRoutes(app: FastifyInstance, pool: Database['pool'])
           'No session: the signed token is the authority. Again is harmless. 404 for a refused token.',
         tags,
         querystring: TokenQuery,
-        response: { 200: HtmlPage, 404: HtmlPage },
+        body: OneClickBody,
+        response: { 200: HtmlPage, ...errorResponses },
       },
     },
     async (request, reply) => {
       const target = await unsubscribe(pool, request.query.token, request.ip);
-      if (!target) return invalid(reply);
+      if (!target) return invalid(request, reply);
       const text = message(target.language, 'subscriptions.unsubscribe.done', {
         libelle: target.libelle,
         adresse: target.address ?? '',

@@ -311,6 +311,19 @@ describe('a subscription run', () => {
       });
       expect(res.statusCode, token).toBe(404);
     }
+    // A person following a broken link sees a page saying so; an API client gets SPEC.md §8's body.
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/recurrences/desabonnement?token=${encodeURIComponent(forged)}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('Ce lien n&#39;est pas valable.');
+    const api = await t.app.inject({
+      method: 'GET',
+      url: `/api/recurrences/desabonnement?token=${encodeURIComponent(forged)}`,
+    });
+    expect(api.json()).toMatchObject({ code: 'NotFound' });
     await run(id);
     expect(mailbox.received).toHaveLength(1);
   });
