@@ -171,6 +171,51 @@ describe('a subscription run', () => {
     expect(later.filter((d) => d.data.subscriptionId === id)).toEqual([]);
   });
 
+  it('is due at 06:00 of its site’s own zone (Seoul), and at Paris time when its sites span two zones', async () => {
+    const { rows } = await t.database.pool.query<{ id: number }>(
+      `INSERT INTO sites (libelle, company_id, time_zone) VALUES ('Séoul', $1, 'Asia/Seoul') RETURNING id`,
+      [chain.companies.alpha],
+    );
+    const seoul = rows[0]!.id;
+    const user = await t.createUser({
+      login: 'seoul',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      restaurantIds: [seoul, chain.sites.paris],
+    });
+    const headers = await t.signIn('seoul', PASSWORD);
+    const post = async (path: string, payload: object) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/bo/recurrences/${path}?id=${user}`,
+          headers,
+          payload,
+        })
+      ).json<{ id: number }>().id;
+    const regleId = await post('regles/save', { libelle: '6 h', type: 'DAILY', heure: 6 });
+    const destinataires = [await post('destinataires/save', { email: 'seoul@example.com' })];
+    const subscription = (lSites: number[]) =>
+      post('abonnements/save', {
+        libelle: 'x',
+        rapport: { lSites },
+        formats: ['CSV'],
+        regleId,
+        destinataires,
+      });
+    const alone = await subscription([seoul]);
+    const both = await subscription([seoul, chain.sites.paris]);
+    const dueIds = async (from: string, to: string) =>
+      (await dueSubscriptions(t.database.pool, new Date(from), new Date(to))).map(
+        (d) => d.data.subscriptionId,
+      );
+    // 06:00 in Seoul on 3 March is 21:00 UTC on 2 March; 06:00 in Paris is 05:00 UTC.
+    expect(await dueIds('2026-03-02T20:59:00Z', '2026-03-02T21:00:00Z')).toContain(alone);
+    expect(await dueIds('2026-03-02T20:59:00Z', '2026-03-02T21:00:00Z')).not.toContain(both);
+    expect(await dueIds('2026-03-03T04:59:00Z', '2026-03-03T05:00:00Z')).toContain(both);
+    expect(await dueIds('2026-03-03T04:59:00Z', '2026-03-03T05:00:00Z')).not.toContain(alone);
+  });
+
   it('mails the PDF and the XLSX, whose totals equal bo/getReport to the cent', async () => {
     const { id, destinataires } = await ownerSubscription();
     const { outcome, ctx } = await run(id);
