@@ -6,9 +6,10 @@
  * sites in the database, to the cent.
  */
 import ExcelJS from 'exceljs';
-import { expect, test } from '@playwright/test';
+import { devices, expect, test } from '@playwright/test';
 import { localDate } from '../src/server/subscriptions/occurrences.ts';
 import { hashPassword } from '../src/server/auth/users.ts';
+import { E2E } from './env.ts';
 import { e2eDatabase } from './helpers.ts';
 import { type Mailbox, openMailbox } from './mailbox.ts';
 
@@ -114,4 +115,30 @@ test('the area manager subscribes to yesterday’s sales of the three brasseries
   expect(totals.getCell(1).value).toBe('Total');
   const net = Math.round((totals.getCell(5).value as { result: number }).result * 100);
   expect(net).toBe(await yesterdaySales(sites.map((s) => s.id)));
+});
+
+test('on a phone, the administrator sees the subscription with its owner and last run on /config/recurrences, and the page fits the screen', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    ...devices['Pixel 7'],
+    baseURL: E2E.baseURL,
+    serviceWorkers: 'allow',
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Identifiant').fill(E2E.login);
+  await page.getByLabel('Mot de passe').fill(E2E.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/config/recurrences');
+  await expect(page.getByRole('heading', { name: 'Envois récurrents', level: 1 })).toBeVisible();
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'Ventes d’hier — brasseries', exact: true }) });
+  await expect(row).toContainText(LOGIN);
+  await expect(row).toContainText('envoyé');
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  await context.close();
 });

@@ -20,6 +20,7 @@ import type {
 import { siteScope } from '../auth/scope.ts';
 import type { Database } from '../db/connect.ts';
 import type { Queryable } from '../db/queryable.ts';
+import { DomainError } from '../errors.ts';
 import type { JobContext, JobDefinition } from '../jobs/contract.ts';
 import { CONTENT_TYPES, type RenderedBody, renderReport, reportFileName } from '../reports/render/index.ts';
 import { type ReportSiteCache, resolveReport } from '../reports/request.ts';
@@ -213,7 +214,7 @@ async function mailFor(
 /**
  * Runs subscription `subscriptionId` for the minute `plannedAt` (job `subscription.run`):
  * renders, queues one mail per recipient through `ctx`, records the files and the outcome.
- * An inactive subscription sends nothing and records nothing.
+ * An inactive or removed subscription sends nothing and records nothing (null).
  * @throws what {@link renderSubscription} throws, after recording the run as FAILED.
  */
 export async function runSubscription(
@@ -223,8 +224,12 @@ export async function runSubscription(
 ): Promise<SubscriptionRun | null> {
   const { pool } = options.database;
   const plannedAt = new Date(data.plannedAt);
-  const subscription = await findSubscription(pool, null, data.subscriptionId);
-  if (!subscription.active) return null;
+  // Removed since it was queued: nothing to send, and nothing to retry.
+  const subscription = await findSubscription(pool, null, data.subscriptionId).catch((error: unknown) => {
+    if (error instanceof DomainError && error.kind === 'notFound') return null;
+    throw error;
+  });
+  if (!subscription?.active) return null;
   const outcome = (
     statut: SubscriptionRun['statut'],
     mails: number,

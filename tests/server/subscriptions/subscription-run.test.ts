@@ -277,6 +277,17 @@ describe('a subscription run', () => {
     });
   });
 
+  it('a subscription removed after its run was queued sends nothing and fails nothing', async () => {
+    const { id } = await ownerSubscription();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/bo/recurrences/abonnements/remove?id=${owner}&abonnementId=${id}`,
+      headers: ownerAuth,
+    });
+    expect((await run(id)).outcome).toBeNull();
+    expect(mailbox.received).toHaveLength(0);
+  });
+
   it('an owner removed suspends it too', async () => {
     const { id } = await ownerSubscription();
     await t.database.pool.query('DELETE FROM sessions WHERE user_id = $1', [owner]);
