@@ -137,7 +137,9 @@ function registerRuleRoutes(app: FastifyInstance, database: Database): void {
         response: { 200: RulesAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => ({ regles: await listRules(database.pool, actorFor(request, request.query.id)) }),
+    async function listRecurrenceRules(request) {
+      return { regles: await listRules(database.pool, actorFor(request, request.query.id)) };
+    },
   );
   api.post(
     '/bo/recurrences/regles/save',
@@ -152,7 +154,9 @@ function registerRuleRoutes(app: FastifyInstance, database: Database): void {
         response: { 200: RuleSchema, ...errorResponses },
       },
     },
-    async (request) => saveRule(writeTx(request), actorFor(request, request.query.id), request.body),
+    async function saveRecurrenceRule(request) {
+      return saveRule(writeTx(request), actorFor(request, request.query.id), request.body);
+    },
   );
   api.post(
     '/bo/recurrences/regles/remove',
@@ -167,7 +171,7 @@ function registerRuleRoutes(app: FastifyInstance, database: Database): void {
         response: { 200: Removed, ...errorResponses },
       },
     },
-    async (request) => {
+    async function removeRecurrenceRule(request) {
       await removeRule(writeTx(request), actorFor(request, request.query.id), request.query.regleId);
       return { id: request.query.regleId };
     },
@@ -188,9 +192,11 @@ function registerRecipientRoutes(app: FastifyInstance, database: Database): void
         response: { 200: RecipientsAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      destinataires: await listRecipients(database.pool, actorFor(request, request.query.id)),
-    }),
+    async function listRecurrenceRecipients(request) {
+      return {
+        destinataires: await listRecipients(database.pool, actorFor(request, request.query.id)),
+      };
+    },
   );
   api.post(
     '/bo/recurrences/destinataires/save',
@@ -205,7 +211,9 @@ function registerRecipientRoutes(app: FastifyInstance, database: Database): void
         response: { 200: RecipientSchema, ...errorResponses },
       },
     },
-    async (request) => saveRecipient(writeTx(request), actorFor(request, request.query.id), request.body),
+    async function saveRecurrenceRecipient(request) {
+      return saveRecipient(writeTx(request), actorFor(request, request.query.id), request.body);
+    },
   );
   api.post(
     '/bo/recurrences/destinataires/remove',
@@ -220,7 +228,7 @@ function registerRecipientRoutes(app: FastifyInstance, database: Database): void
         response: { 200: Removed, ...errorResponses },
       },
     },
-    async (request) => {
+    async function removeRecurrenceRecipient(request) {
       await removeRecipient(
         writeTx(request),
         actorFor(request, request.query.id),
@@ -245,9 +253,11 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         response: { 200: SubscriptionsAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      abonnements: await listSubscriptions(database.pool, actorFor(request, request.query.id)),
-    }),
+    async function listRecurrenceSubscriptions(request) {
+      return {
+        abonnements: await listSubscriptions(database.pool, actorFor(request, request.query.id)),
+      };
+    },
   );
   api.post(
     '/bo/recurrences/abonnements/save',
@@ -265,7 +275,9 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         response: { 200: SubscriptionSchema, ...errorResponses },
       },
     },
-    async (request) => saveSubscription(writeTx(request), actorFor(request, request.query.id), request.body),
+    async function saveRecurrenceSubscription(request) {
+      return saveSubscription(writeTx(request), actorFor(request, request.query.id), request.body);
+    },
   );
   api.post(
     '/bo/recurrences/abonnements/remove',
@@ -280,7 +292,7 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         response: { 200: Removed, ...errorResponses },
       },
     },
-    async (request) => {
+    async function removeRecurrenceSubscription(request) {
       await removeSubscription(
         writeTx(request),
         actorFor(request, request.query.id),
@@ -327,7 +339,7 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
         response: { 200: SubscriptionRunSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function sendSubscriptionNow(request) {
       const actor = actorFor(request, request.query.id);
       const id = request.query.abonnementId;
       await findSubscription(pool, actor, id);
@@ -360,7 +372,7 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
         response: { 200: SubscriptionPreviewSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function previewRecurrenceSubscription(request) {
       const session = ownSession(request, request.query.id);
       const language: Language = (LANGUAGES as readonly string[]).includes(session.language ?? '')
         ? (session.language as Language)
@@ -389,7 +401,7 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
         response: { 200: SubscriptionRunsAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async function subscriptionRunHistory(request) {
       await findSubscription(pool, actorFor(request, request.query.id), request.query.abonnementId);
       return { envois: await subscriptionRuns(pool, request.query.abonnementId) };
     },
@@ -427,7 +439,9 @@ async function publicLinkRoutes(app: FastifyInstance, options: SubscriptionRunOp
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    function parseForm(_request, body, done) {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
   );
   registerUnsubscribeRoutes(app, pool);
   registerDownloadRoute(app, options);
@@ -456,7 +470,7 @@ function registerUnsubscribeRoutes(app: FastifyInstance, pool: Database['pool'])
         response: { 200: HtmlPage, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async function unsubscribePage(request, reply) {
       const target = await unsubscribeTarget(pool, request.query.token);
       if (!target) return invalid(request, reply);
       const t = (id: string) =>
@@ -479,7 +493,7 @@ function registerUnsubscribeRoutes(app: FastifyInstance, pool: Database['pool'])
         response: { 200: HtmlPage, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async function unsubscribeOneClick(request, reply) {
       const target = await unsubscribe(pool, request.query.token, request.ip);
       if (!target) return invalid(request, reply);
       const text = message(target.language, 'subscriptions.unsubscribe.done', {
@@ -515,7 +529,7 @@ function registerDownloadRoute(app: FastifyInstance, options: SubscriptionRunOpt
         },
       },
     },
-    async (request, reply) => {
+    async function downloadReportFile(request, reply) {
       const link = verifyLink(await linkKey(pool), request.query.token, 'download');
       const gone = () => new ApiHttpError(404, 'NotFound', 'this link is not valid or has expired');
       if (!link || !(SUBSCRIPTION_FORMATS as readonly string[]).includes(link.f)) throw gone();
