@@ -38,6 +38,8 @@ const SCREENS = [
   '/config/messages',
   '/config/rules',
   '/config/audit',
+  '/config/recurrences',
+  '/abonnements',
 ];
 
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as Char91indexChar93RouteImport } from './routes/[index]'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as AuthedAbonnementsRouteImport } from './routes/_authed/abonnements'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
 import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
@@ -37,6 +38,7 @@ import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config
 import { Route as AuthedConfigMailsRouteImport } from './routes/_authed/config.mails'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
 import { Route as AuthedConfigProfilsRouteImport } from './routes/_authed/config.profils'
+import { Route as AuthedConfigRecurrencesRouteImport } from './routes/_authed/config.recurrences'
 import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
 import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedConfigUsersRouteImport } from './routes/_authed/config.users'
@@ -57,6 +59,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAbonnementsRoute = AuthedAbonnementsRouteImport.update({
+  id: '/abonnements',
+  path: '/abonnements',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedAccountRoute = AuthedAccountRouteImport.update({
   id: '/account',
@@ -186,6 +193,11 @@ const AuthedConfigProfilsRoute = AuthedConfigProfilsRouteImport.update({
   path: '/config/profils',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigRecurrencesRoute = AuthedConfigRecurrencesRouteImport.update({
+  id: '/config/recurrences',
+  path: '/config/recurrences',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigRulesRoute = AuthedConfigRulesRouteImport.update({
   id: '/config/rules',
   path: '/config/rules',
@@ -223,6 +235,7 @@ const AuthedTicketsSiteIdTicketIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/abonnements': typeof AuthedAbonnementsRoute
   '/account': typeof AuthedAccountRoute
   '/anomalies': typeof AuthedAnomaliesRoute
   '/bi': typeof AuthedBiRoute
@@ -247,6 +260,7 @@ export interface FileRoutesByFullPath {
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
+  '/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
@@ -258,6 +272,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/index': typeof Char91indexChar93Route
+  '/abonnements': typeof AuthedAbonnementsRoute
   '/account': typeof AuthedAccountRoute
   '/anomalies': typeof AuthedAnomaliesRoute
   '/bi': typeof AuthedBiRoute
@@ -282,6 +297,7 @@ export interface FileRoutesByTo {
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
+  '/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
@@ -295,6 +311,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/index': typeof Char91indexChar93Route
+  '/_authed/abonnements': typeof AuthedAbonnementsRoute
   '/_authed/account': typeof AuthedAccountRoute
   '/_authed/anomalies': typeof AuthedAnomaliesRoute
   '/_authed/bi': typeof AuthedBiRoute
@@ -319,6 +336,7 @@ export interface FileRoutesById {
   '/_authed/config/mails': typeof AuthedConfigMailsRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
   '/_authed/config/profils': typeof AuthedConfigProfilsRoute
+  '/_authed/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
   '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/config/users': typeof AuthedConfigUsersRoute
@@ -332,6 +350,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/index'
+    | '/abonnements'
     | '/account'
     | '/anomalies'
     | '/bi'
@@ -356,6 +375,7 @@ export interface FileRouteTypes {
     | '/config/mails'
     | '/config/messages'
     | '/config/profils'
+    | '/config/recurrences'
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
@@ -367,6 +387,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/index'
+    | '/abonnements'
     | '/account'
     | '/anomalies'
     | '/bi'
@@ -391,6 +412,7 @@ export interface FileRouteTypes {
     | '/config/mails'
     | '/config/messages'
     | '/config/profils'
+    | '/config/recurrences'
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
@@ -403,6 +425,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/index'
+    | '/_authed/abonnements'
     | '/_authed/account'
     | '/_authed/anomalies'
     | '/_authed/bi'
@@ -427,6 +450,7 @@ export interface FileRouteTypes {
     | '/_authed/config/mails'
     | '/_authed/config/messages'
     | '/_authed/config/profils'
+    | '/_authed/config/recurrences'
     | '/_authed/config/rules'
     | '/_authed/config/sites'
     | '/_authed/config/users'
@@ -465,6 +489,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/abonnements': {
+      id: '/_authed/abonnements'
+      path: '/abonnements'
+      fullPath: '/abonnements'
+      preLoaderRoute: typeof AuthedAbonnementsRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/account': {
       id: '/_authed/account'
@@ -641,6 +672,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigProfilsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/recurrences': {
+      id: '/_authed/config/recurrences'
+      path: '/config/recurrences'
+      fullPath: '/config/recurrences'
+      preLoaderRoute: typeof AuthedConfigRecurrencesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/rules': {
       id: '/_authed/config/rules'
       path: '/config/rules'
@@ -687,6 +725,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAbonnementsRoute: typeof AuthedAbonnementsRoute
   AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedAnomaliesRoute: typeof AuthedAnomaliesRoute
   AuthedBiRoute: typeof AuthedBiRoute
@@ -710,6 +749,7 @@ interface AuthedRouteChildren {
   AuthedConfigMailsRoute: typeof AuthedConfigMailsRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
   AuthedConfigProfilsRoute: typeof AuthedConfigProfilsRoute
+  AuthedConfigRecurrencesRoute: typeof AuthedConfigRecurrencesRoute
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
   AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedConfigUsersRoute: typeof AuthedConfigUsersRoute
@@ -720,6 +760,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAbonnementsRoute: AuthedAbonnementsRoute,
   AuthedAccountRoute: AuthedAccountRoute,
   AuthedAnomaliesRoute: AuthedAnomaliesRoute,
   AuthedBiRoute: AuthedBiRoute,
@@ -743,6 +784,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigMailsRoute: AuthedConfigMailsRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
   AuthedConfigProfilsRoute: AuthedConfigProfilsRoute,
+  AuthedConfigRecurrencesRoute: AuthedConfigRecurrencesRoute,
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,
   AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedConfigUsersRoute: AuthedConfigUsersRoute,

@@ -130,6 +130,22 @@ export const API_RIGHTS = {
   'GET bo/bi/tracker': { anyOf: ['BI'] },
   'GET bo/bi/anomalies': { anyOf: ['RAPPORTS_ANOMALIES'] },
   'POST bo/outbox/batch': 'session', // each item checked with its own right (contract/outbox-batch.ts)
+  // Recurring report e-mails (issue #28, src/contract/subscriptions.ts): own rows with RAPPORTS, all with CONFIGURATION.
+  'GET bo/recurrences/regles': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/regles/save': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/regles/remove': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'GET bo/recurrences/destinataires': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/destinataires/save': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/destinataires/remove': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'GET bo/recurrences/abonnements': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/abonnements/save': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/abonnements/remove': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'POST bo/recurrences/abonnements/send': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'GET bo/recurrences/abonnements/preview': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'GET bo/recurrences/abonnements/envois': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  'GET recurrences/desabonnement': 'public', // the signed token of the mail's link is the authority
+  'POST recurrences/desabonnement': 'public',
+  'GET recurrences/fichier': 'public',
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 
@@ -209,6 +225,8 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/config/bdd': { anyOf: ['ACCES_BASE'] },
   '/config/rules': { anyOf: ['CONFIGURATION'] },
   '/config/mails': { anyOf: ['CONFIGURATION'] },
+  '/config/recurrences': { anyOf: ['CONFIGURATION'] },
+  '/abonnements': { anyOf: ['RAPPORTS'] },
   '/config': { anyOf: ['CONFIGURATION'] },
 };
 

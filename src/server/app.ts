@@ -55,6 +55,7 @@ import { reinitRoutes } from './routes/reinit-routes.ts';
 import { countingRoutes } from './routes/counting/counting-routes.ts';
 import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
+import { subscriptionRoutes } from './routes/subscription-routes.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
 
 declare module 'fastify' {
@@ -255,6 +256,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(forecastRoutes, { database });
       await api.register(collabEventRoutes, { database });
       await api.register(mailOutboxRoutes, { config });
+      await api.register(subscriptionRoutes, { database, config, reportSites });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

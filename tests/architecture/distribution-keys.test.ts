@@ -44,6 +44,11 @@ const COORDINATOR_TABLES: Record<string, string> = {
   job_runs: 'the job queue’s run history; a run may span many sites (issue #28)',
   job_clock: 'one row: the job queue’s last clock tick',
   job_mails: 'mails queued for the mail job, per key and recipients',
+  report_rules: 'recurrence rules of report e-mails, per user (issue #28)',
+  report_recipients: 'recipients of report e-mails, per user (issue #28)',
+  report_subscriptions: 'report e-mail subscriptions per owner; one lists many sites (issue #28)',
+  report_subscription_recipients: 'which recipients a subscription mails, per subscription',
+  server_secrets: 'a few server keys (the report e-mail links’ signing key)',
 };
 
 /**

@@ -21,6 +21,7 @@ import type { Requirement } from '../../src/contract/rights.ts';
 import { outboxDirOf } from '../../src/server/mail/transport.ts';
 import { editionsWritten } from '../../src/server/reports/editions.ts';
 import type { AuthHeaders, TestApp } from './app.ts';
+import { SUBSCRIPTION_SAMPLES } from './rights-samples-subscriptions.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -842,6 +843,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...ADMIN_SAMPLES,
   ...BI_SAMPLES,
   ...EVENT_SAMPLES,
+  ...SUBSCRIPTION_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

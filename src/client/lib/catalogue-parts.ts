@@ -41,6 +41,7 @@ export const LATER_PREFIXES: ReadonlySet<string> = new Set([
   'rulesAdmin',
   'selection',
   'sitesAdmin',
+  'subscriptions',
   'tickets',
   'tracker',
   'usersAdmin',

@@ -111,6 +111,19 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'POST fluxfin/contre_signe': ['404', '409'],
   'POST messages/dismiss': NOT_FOUND,
   'POST withCredentials/collab/changeEvenementLocal': NOT_FOUND,
+  // Recurring report e-mails (issue #28): another owner's row is 404, a rule in use 409.
+  'GET bo/recurrences/abonnements/envois': NOT_FOUND,
+  'GET bo/recurrences/abonnements/preview': NOT_FOUND,
+  'POST bo/recurrences/abonnements/remove': NOT_FOUND,
+  'POST bo/recurrences/abonnements/save': NOT_FOUND,
+  'POST bo/recurrences/abonnements/send': MAIL,
+  'POST bo/recurrences/destinataires/remove': NOT_FOUND,
+  'POST bo/recurrences/destinataires/save': NOT_FOUND,
+  'POST bo/recurrences/regles/remove': ['404', '409'],
+  'POST bo/recurrences/regles/save': NOT_FOUND,
+  'GET recurrences/desabonnement': NOT_FOUND,
+  'GET recurrences/fichier': NOT_FOUND,
+  'POST recurrences/desabonnement': NOT_FOUND,
 };
 
 /** The shared components: the §8 error body, the Retry-After header, one response per status. */

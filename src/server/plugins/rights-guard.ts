@@ -26,11 +26,15 @@ import { ApiHttpError } from './error-handler.ts';
 /** Where the API lives (DESIGN.md §4: `/api/` by default). */
 export const API_PREFIX = '/api';
 
-/** Routes answered without `X-Requested-With`: documentation and the two calls made before sign-in. */
+/** Routes answered without `X-Requested-With`: documentation, the two calls made before sign-in, the mails' links. */
 const HEADER_EXEMPT: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
   'GET docs',
   'GET version',
   'GET distribution',
+  // The links of report e-mails, opened from a mail client (the signed token is the authority).
+  'GET recurrences/desabonnement',
+  'POST recurrences/desabonnement',
+  'GET recurrences/fichier',
 ]);
 
 /** True when calls to the route of rights key `key` must carry `X-Requested-With`. */

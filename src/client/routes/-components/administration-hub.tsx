@@ -26,6 +26,7 @@ export const ADMINISTRATION_SCREENS: readonly HubEntry[] = [
   { to: '/config/users', titleId: 'adminHub.users.title', descriptionId: 'adminHub.users' },
   { to: '/config/messages', titleId: 'messages.nav', descriptionId: 'adminHub.messages' },
   { to: '/config/rules', titleId: 'rulesAdmin.nav', descriptionId: 'adminHub.rules' },
+  { to: '/config/recurrences', titleId: 'subscriptions.adminTitle', descriptionId: 'adminHub.recurrences' },
   { to: '/config/audit', titleId: 'audit.nav', descriptionId: 'adminHub.audit' },
   { to: '/config/mails', titleId: 'mailOutbox.nav', descriptionId: 'adminHub.mails' },
 ];

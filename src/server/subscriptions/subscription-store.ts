@@ -1,0 +1,215 @@
+/**
+ * Subscriptions (contract/subscriptions.ts): listed, saved and removed for the actor's rights
+ * (access.ts), every change audit-logged in the same transaction.
+ *
+ * Guarantees: a subscription names only a rule and recipients its actor may see, and a favourite
+ * of its owner; its chosen sites are kept within the owner's scope when saved (and the run
+ * narrows them again to the scope of that day, run.ts). Saving again never undoes an
+ * unsubscribe: a recipient who used the mail's link stays off until removed and added again.
+ * It is `suspendu` while its owner is gone, deactivated or without RAPPORTS.
+ */
+import type { z } from 'zod';
+import {
+  type Subscription,
+  SubscriptionReportSchema,
+  type SubscriptionRun,
+  SubscriptionRunSchema,
+  type SubscriptionSaveBodySchema,
+} from '../../contract/subscriptions.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { siteScope } from '../auth/scope.ts';
+import type { Queryable } from '../db/queryable.ts';
+import { DomainError } from '../errors.ts';
+import { type Actor, notFound, ownedSql, ownerFilter } from './access.ts';
+import { findRecipient } from './recipient-store.ts';
+import { findRule } from './rule-store.ts';
+
+/** A subscription to save, as the contract parsed it. */
+export type SubscriptionToSave = z.output<typeof SubscriptionSaveBodySchema>;
+
+interface SubscriptionRow {
+  id: number;
+  proprietaireId: number | null;
+  proprietaire: string | null;
+  suspendu: boolean;
+  libelle: string;
+  regleId: number;
+  rapport: unknown;
+  formats: Subscription['formats'];
+  siDonnees: boolean;
+  active: boolean;
+  dernierEnvoi: unknown;
+  destinataires: number[];
+  desabonnes: number[];
+}
+
+/**
+ * SQL: whether the owner of subscription `s` (joined as `u`, profile `p`) can no longer run it.
+ * Shared with the due source (due.ts) so a suspended subscription is never queued.
+ */
+export const SUSPENDED_SQL = `(u.id IS NULL OR NOT u.active OR NOT ('RAPPORTS' = ANY(p.droits)))`;
+
+const SUBSCRIPTION_SELECT = `SELECT s.id, s.owner_id AS "proprietaireId", u.login AS proprietaire,
+       ${SUSPENDED_SQL} AS suspendu, s.libelle, s.rule_id AS "regleId", s.report AS rapport, s.formats,
+       s.only_with_data AS "siDonnees", s.active, s.last_run AS "dernierEnvoi",
+       coalesce((SELECT array_agg(sr.recipient_id ORDER BY sr.recipient_id)
+                   FROM report_subscription_recipients sr WHERE sr.subscription_id = s.id), '{}') AS destinataires,
+       coalesce((SELECT array_agg(sr.recipient_id ORDER BY sr.recipient_id)
+                   FROM report_subscription_recipients sr
+                  WHERE sr.subscription_id = s.id AND sr.unsubscribed_at IS NOT NULL), '{}') AS desabonnes
+  FROM report_subscriptions s
+  LEFT JOIN users u ON u.id = s.owner_id
+  LEFT JOIN profiles p ON p.id = u.profile_id`;
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  const run = SubscriptionRunSchema.safeParse(row.dernierEnvoi);
+  return {
+    ...row,
+    rapport: SubscriptionReportSchema.parse(row.rapport),
+    dernierEnvoi: run.success ? run.data : null,
+  };
+}
+
+/** The subscriptions the actor may see, by name. */
+export async function listSubscriptions(db: Queryable, actor: Actor): Promise<Subscription[]> {
+  const { rows } = await db.query<SubscriptionRow>(
+    `${SUBSCRIPTION_SELECT} WHERE ${ownedSql('s.owner_id', '$1')} ORDER BY s.libelle, s.id`,
+    [ownerFilter(actor)],
+  );
+  return rows.map(toSubscription);
+}
+
+/**
+ * Subscription `id` if the actor may see it (`actor` null: any, for the run).
+ * @throws DomainError notFound otherwise.
+ */
+export async function findSubscription(
+  db: Queryable,
+  actor: Actor | null,
+  id: number,
+): Promise<Subscription> {
+  const { rows } = await db.query<SubscriptionRow>(
+    `${SUBSCRIPTION_SELECT} WHERE s.id = $2 AND ${ownedSql('s.owner_id', '$1')}`,
+    [actor ? ownerFilter(actor) : null, id],
+  );
+  if (!rows[0]) throw notFound('subscription', id);
+  return toSubscription(rows[0]);
+}
+
+/**
+ * Checks what a subscription of owner `ownerId` names: its rule and recipients visible to the
+ * actor, its favourite the owner's, its sites within the owner's scope (others dropped).
+ * @throws DomainError notFound for a rule, recipient or favourite out of reach; invalid
+ *   `NoSitesSelected` when sites were chosen and none is in the owner's scope.
+ */
+async function checkedSubscription(
+  tx: Queryable,
+  actor: Actor,
+  ownerId: number,
+  s: SubscriptionToSave,
+): Promise<SubscriptionToSave> {
+  await findRule(tx, actor, s.regleId);
+  for (const id of new Set(s.destinataires)) await findRecipient(tx, actor, id);
+  const { favoriId } = s.rapport;
+  if (favoriId !== null) {
+    const { rowCount } = await tx.query('SELECT 1 FROM favourites WHERE id = $1 AND user_id = $2', [
+      favoriId,
+      ownerId,
+    ]);
+    if (!rowCount) throw notFound('favourite', favoriId);
+  }
+  const scope = new Set(await siteScope(tx, ownerId));
+  const lSites = s.rapport.lSites.filter((id) => scope.has(id));
+  if (s.rapport.lSites.length > 0 && lSites.length === 0)
+    throw new DomainError('invalid', 'NoSitesSelected', "none of the chosen sites is in the owner's scope");
+  return { ...s, destinataires: [...new Set(s.destinataires)], rapport: { ...s.rapport, lSites } };
+}
+
+/** Sets the recipients of subscription `id` to `recipients`, keeping the unsubscribed marks of those kept. */
+async function setRecipients(tx: Queryable, id: number, recipients: number[]): Promise<void> {
+  await tx.query(
+    'DELETE FROM report_subscription_recipients WHERE subscription_id = $1 AND NOT recipient_id = ANY($2::int[])',
+    [id, recipients],
+  );
+  await tx.query(
+    `INSERT INTO report_subscription_recipients (subscription_id, recipient_id)
+     SELECT $1::int, unnest($2::int[]) ON CONFLICT DO NOTHING`,
+    [id, recipients],
+  );
+}
+
+/** The audited fields of a subscription (its run history left out). */
+function audited(s: Subscription): Record<string, unknown> {
+  const { dernierEnvoi: _run, ...rest } = s;
+  return rest;
+}
+
+/**
+ * Creates (no `id`: owned by the actor) or replaces a subscription; audit `subscription.create`
+ * or `subscription.save`.
+ * @throws DomainError of {@link checkedSubscription}; notFound for a subscription out of reach.
+ */
+export async function saveSubscription(
+  tx: Queryable,
+  actor: Actor,
+  body: SubscriptionToSave,
+): Promise<Subscription> {
+  if (body.id === undefined) {
+    const s = await checkedSubscription(tx, actor, actor.userId, body);
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO report_subscriptions (owner_id, libelle, rule_id, report, formats, only_with_data, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [actor.userId, s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active],
+    );
+    const id = rows[0]!.id;
+    await setRecipients(tx, id, s.destinataires);
+    const saved = await findSubscription(tx, actor, id);
+    await recordAudit(tx, actor, { action: 'subscription.create', targetId: id, after: audited(saved) });
+    return saved;
+  }
+  const before = await findSubscription(tx, actor, body.id);
+  const s = await checkedSubscription(tx, actor, before.proprietaireId ?? actor.userId, body);
+  await tx.query(
+    `UPDATE report_subscriptions SET libelle = $1, rule_id = $2, report = $3, formats = $4, only_with_data = $5,
+            active = $6, updated_at = now() WHERE id = $7`,
+    [s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active, body.id],
+  );
+  await setRecipients(tx, body.id, s.destinataires);
+  const saved = await findSubscription(tx, actor, body.id);
+  await recordAudit(tx, actor, {
+    action: 'subscription.save',
+    targetId: body.id,
+    before: audited(before),
+    after: audited(saved),
+  });
+  return saved;
+}
+
+/**
+ * Removes subscription `id`; audit `subscription.remove`.
+ * @throws DomainError notFound for a subscription out of reach.
+ */
+export async function removeSubscription(tx: Queryable, actor: Actor, id: number): Promise<void> {
+  const before = await findSubscription(tx, actor, id);
+  await tx.query('DELETE FROM report_subscriptions WHERE id = $1', [id]);
+  await recordAudit(tx, actor, { action: 'subscription.remove', targetId: id, before: audited(before) });
+}
+
+/** Records what the last run of subscription `id` did. */
+export async function recordLastRun(db: Queryable, id: number, run: SubscriptionRun): Promise<void> {
+  await db.query('UPDATE report_subscriptions SET last_run = $2 WHERE id = $1', [id, run]);
+}
+
+/**
+ * The runs of subscription `id`, newest first. Until the job queue's `job_runs` is merged this
+ * is the last run the subscription keeps; the coordinator points it at `job_runs` (kind
+ * `subscription.run`, data.subscriptionId).
+ */
+export async function subscriptionRuns(db: Queryable, subscriptionId: number): Promise<SubscriptionRun[]> {
+  const { rows } = await db.query<{ last_run: unknown }>(
+    'SELECT last_run FROM report_subscriptions WHERE id = $1',
+    [subscriptionId],
+  );
+  const run = SubscriptionRunSchema.safeParse(rows[0]?.last_run);
+  return run.success ? [run.data] : [];
+}
