@@ -12,12 +12,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { sessionCache } from './auth/tokens.ts';
 import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
+import { canonicalValidatorCompiler } from './plugins/canonical-numbers.ts';
 import { installClient } from './plugins/client.ts';
 import { frameworkErrorHandler, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
@@ -137,7 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // 100 characters) too, with the security headers (issue #17 item 9).
     frameworkErrors: frameworkErrorHandler(helmetHeaders(SECURITY_HEADER_OPTIONS)),
   });
-  app.setValidatorCompiler(validatorCompiler);
+  // Numbers sent as text are canonical decimal or refused (issue #32 item C.7).
+  app.setValidatorCompiler(canonicalValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app, API_PREFIX);
   // Caches of the per-call reads (session check, report sites), kept true by the change feed.

@@ -38,9 +38,19 @@ export const QueryCommaList = QueryList.transform((values) =>
     .filter((v) => v !== ''),
 );
 
-/** {@link QueryCommaList} of whole numbers (site ids, terminal numbers); 400 on any other text. */
+/**
+ * {@link QueryCommaList} of whole numbers (site ids, terminal numbers), each in canonical decimal
+ * (no sign, no leading zero) and at most {@link INT4_MAX}, the range of the `integer` columns they
+ * end in (issue #32 items C.1 and C.7); 400 `BadRequest` on any other text.
+ */
 export const QueryIntList = QueryCommaList.pipe(
-  z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
+  z.array(
+    z
+      .string()
+      .regex(/^(0|[1-9]\d*)$/, 'a whole number in canonical decimal')
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(INT4_MAX)),
+  ),
 );
 
 /**

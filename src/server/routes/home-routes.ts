@@ -20,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseWireDate } from '../../contract/dates.ts';
+import { ID_LIST_TEXT } from '../../contract/integers.ts';
 import { HOME_WIDGETS, type HomeWidget, HomeWidgetAnswerSchema, isHomeWidget } from '../../contract/home.ts';
 import type { Database } from '../db/connect.ts';
 import { homeEvents } from '../home/home-events.ts';
@@ -46,7 +47,7 @@ const HomeQuery = z.object({
   sites: z
     .string()
     .max(100_000)
-    .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'comma-separated site ids')
+    .regex(ID_LIST_TEXT, 'comma-separated site ids')
     .refine(
       (s) => s === '' || s.split(',').every((id) => Number(id) <= 2_147_483_647),
       'site ids ≤ 2147483647',
