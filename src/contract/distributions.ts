@@ -39,7 +39,13 @@ export const DISTRIBUTION_MAX_DAYS = 400;
 
 /** Query of GET bo/getRepartition (SPEC.md §7), `id` being the caller's user id. */
 export const DistributionQuerySchema = z.object({
-  id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the signed-in user'),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(INT4_MAX)
+    .optional()
+    .describe('id of the signed-in user; SPEC.md §7 does not name it, absent = the caller'),
   typeRepartition: z
     .enum(DISTRIBUTION_TYPES)
     .describe('dimension: PAIEMENT, FAMILLE, TVA, CAISSE, VENDEUR, TRANCHE'),
