@@ -414,7 +414,9 @@ describe('the calls of SPEC.md §7 with exactly their parameters (issue #32 A)',
     mailbox = await openTestMailbox();
     t = await createTestApp({ config: { smtpUrl: mailbox.url, mailFrom: 'Comptoir <spec@example.com>' } });
     ids.chain = await seedChain(t.database.pool);
-    ids.chef = await t.createUser({ login: 'chef', password: PASSWORD, droits: RIGHTS, allSites: true });
+    // Every right but LIMITATION_SITE (one site at a time): the chain's administrator.
+    const droits = RIGHTS.filter((r) => r !== 'LIMITATION_SITE');
+    ids.chef = await t.createUser({ login: 'chef', password: PASSWORD, droits, allSites: true });
     ids.gerant = await t.createUser({
       login: 'gerant',
       password: PASSWORD,
