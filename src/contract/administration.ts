@@ -11,11 +11,11 @@
 import { z } from 'zod';
 import { SellerSchema, TerminalSchema } from './api.ts';
 import type { ErrorCode } from './errors.ts';
-import { INT4_MAX } from './integers.ts';
+import { ID_LIST_TEXT, INT4_MAX } from './integers.ts';
 
 /** Company (société) ids of `societesIdPlus` / `societesIdMoins`, as a list or comma-separated text. */
 const IdList = z
-  .union([z.array(z.coerce.number().int().positive().max(INT4_MAX)), z.string()])
+  .union([z.array(z.coerce.number().int().positive().max(INT4_MAX)), z.string().regex(ID_LIST_TEXT)])
   .transform((v) =>
     Array.isArray(v)
       ? v

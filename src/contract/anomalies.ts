@@ -21,6 +21,7 @@
  *   the site's currency (the last version of each day's count).
  */
 import { z } from 'zod';
+import { ID_LIST_TEXT } from './integers.ts';
 
 /** Robust z-score both comparisons must exceed (Iglewicz & Hoaglin's 3.5). */
 export const ANOMALY_THRESHOLD = 3.5;
@@ -50,7 +51,7 @@ export const AnomalyQuerySchema = z.object({
   id: z.coerce.number().int().positive().max(2147483647).describe('id of the signed-in user'),
   sites: z
     .string()
-    .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'restaurantIds, comma-separated')
+    .regex(ID_LIST_TEXT, 'restaurantIds, comma-separated')
     .refine(
       (v) => v.split(',').every((id) => Number(id) <= 2147483647),
       'a restaurantId is at most 2147483647',

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { BI_COMPARISONS, BI_DIMENSIONS, BI_MEASURES } from './bi-choices.ts';
 import { parseWireDate } from './dates.ts';
+import { ID_LIST_TEXT } from './integers.ts';
 
 export * from './bi-choices.ts';
 
@@ -23,7 +24,7 @@ const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-
 /** Comma-separated ids (`1,2,3`); empty or absent = every site of the caller's scope. */
 const SiteList = z
   .string()
-  .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'comma-separated site ids')
+  .regex(ID_LIST_TEXT, 'comma-separated site ids')
   .optional()
   .transform((v) => (v ? v.split(',').map(Number) : []))
   .pipe(z.array(z.number().int().min(1).max(2147483647)))

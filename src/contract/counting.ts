@@ -500,18 +500,28 @@ export type ReceiptComplements = z.infer<typeof ReceiptComplementsSchema>;
 export type ReceiptComplementsBody = z.input<typeof ReceiptComplementsSchema>;
 
 /**
- * POST bo/documentsManager/createDocument?codeVendeur&codeManager&nomVendeur&nomManager&site
- * [&dateFiscale] — body {@link ReceiptComplementsSchema}. `site` (restaurantId) is ours: a
- * receipt belongs to a site; `dateFiscale` defaults to today's fiscal date of the site.
- * updateDocument takes the same plus `documentId`, and replaces the receipt's content (its
- * `version` goes up by one). Rights: RECUS. Answers {@link ReceiptSchema}.
+ * POST bo/documentsManager/createDocument?codeVendeur&codeManager&nomVendeur&nomManager[&site]
+ * [&dateFiscale] — body {@link ReceiptComplementsSchema}. `site` (restaurantId) is ours and
+ * optional, as SPEC.md §7 names none (issue #32 A, decision 0033): a receipt belongs to a site,
+ * by default the caller's only site (400 NoSitesSelected when their scope has several);
+ * `dateFiscale` defaults to today's fiscal date of the site. updateDocument takes the same plus
+ * `documentId`, and replaces the receipt's content (its `version` goes up by one); without `site`
+ * the receipt stays on its site. Rights: RECUS. Answers {@link ReceiptSchema}.
  */
 export const CreateReceiptQuerySchema = z.object({
   codeVendeur: z.string().min(1).max(50),
   codeManager: z.string().min(1).max(50),
   nomVendeur: z.string().min(1).max(200),
   nomManager: z.string().min(1).max(200),
-  site: z.coerce.number().int().positive().max(INT4_MAX),
+  site: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(INT4_MAX)
+    .optional()
+    .describe(
+      "restaurantId; absent = the caller's only site (createDocument) or the receipt's own (updateDocument)",
+    ),
   dateFiscale: FiscalDateSchema.optional(),
 });
 export const UpdateReceiptQuerySchema = CreateReceiptQuerySchema.extend({

@@ -26,7 +26,7 @@
  */
 import { z } from 'zod';
 import { LanguageSchema } from './reports.ts';
-import { INT4_MAX } from './integers.ts';
+import { ID_LIST_TEXT, INT4_MAX } from './integers.ts';
 
 export const DISTRIBUTION_TYPES = ['PAIEMENT', 'FAMILLE', 'TVA', 'CAISSE', 'VENDEUR', 'TRANCHE'] as const;
 export type DistributionType = (typeof DISTRIBUTION_TYPES)[number];
@@ -39,14 +39,24 @@ export const DISTRIBUTION_MAX_DAYS = 400;
 
 /** Query of GET bo/getRepartition (SPEC.md §7), `id` being the caller's user id. */
 export const DistributionQuerySchema = z.object({
-  id: z.coerce.number().int().positive().max(INT4_MAX).describe('id of the signed-in user'),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(INT4_MAX)
+    .optional()
+    .describe('id of the signed-in user; SPEC.md §7 does not name it, absent = the caller'),
   typeRepartition: z
     .enum(DISTRIBUTION_TYPES)
     .describe('dimension: PAIEMENT, FAMILLE, TVA, CAISSE, VENDEUR, TRANCHE'),
   statut: z.enum(DISTRIBUTION_STATUSES).default('TOUS').describe('VENTE, ANNULATION or TOUS (default)'),
   site: z
     .string()
-    .regex(/^(\d+(,\d+)*)?$/, 'restaurantIds, comma-separated')
+    .regex(ID_LIST_TEXT, 'restaurantIds, comma-separated')
+    .refine(
+      (v) => v === '' || v.split(',').every((id) => Number(id) <= INT4_MAX),
+      'a restaurantId is at most 2147483647',
+    )
     .optional()
     .describe('restaurantId (or several, comma-separated); absent = every site of the user (SPEC.md §5)'),
   dateDebut: z.string().describe('first fiscal date, YYYY-MM-DD'),

@@ -24,3 +24,10 @@ export const CENTS_MAX = 10_000_000_000_000;
 
 /** Largest page or offset of a paged list: far beyond any list a person pages through. */
 export const PAGE_MAX = 1_000_000;
+
+/**
+ * A list of ids written as one text (`sites=1,2,3`, SPEC.md §7): each id canonical decimal (no
+ * sign, no blank, no leading zero) of at most 10 digits, separated by single commas; the empty
+ * text is the empty list. Callers still bound each id to {@link INT4_MAX} (issue #32 C.1, C.7).
+ */
+export const ID_LIST_TEXT = /^((0|[1-9]\d{0,9})(,(0|[1-9]\d{0,9}))*)?$/;

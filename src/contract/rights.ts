@@ -199,9 +199,30 @@ export function isSecretGet(key: string): boolean {
   return (SECRET_GETS as readonly string[]).includes(key);
 }
 
-/** True when `key` names a GET that must have no HEAD twin: one that writes or checks a secret. */
+/**
+ * The GETs that render a document and record it in the report history (issue #32 item C.6): a
+ * HEAD twin would render the PDF and write a history row to send only headers, so they have none
+ * and HEAD answers 405 with `Allow: GET` (plugins/error-handler.ts).
+ */
+export const DOCUMENT_GETS = [
+  'GET bo/getReport',
+  'GET bo/getReportSite',
+  'GET bo/getResultsData',
+  'GET bo/getAllReportsSpecBK',
+  'GET exports/download',
+] as const satisfies readonly ApiRoute[];
+
+/** True when `key` names a GET that renders a document ({@link DOCUMENT_GETS}). */
+export function isDocumentGet(key: string): boolean {
+  return (DOCUMENT_GETS as readonly string[]).includes(key);
+}
+
+/**
+ * True when `key` names a GET that must have no HEAD twin: one that writes, checks a secret or
+ * renders a document.
+ */
 export function forbidsHead(key: string): boolean {
-  return isWriteGet(key) || isSecretGet(key);
+  return isWriteGet(key) || isSecretGet(key) || isDocumentGet(key);
 }
 
 /** Screens (SPEC.md §2 routes) and the rights they need; absent means any signed-in user. */

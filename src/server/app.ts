@@ -12,16 +12,17 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { sessionCache } from './auth/tokens.ts';
 import { type LogSink, serverLogging } from './logging.ts';
 import { ChangeFeed } from './db/changes.ts';
 import type { Database } from './db/connect.ts';
+import { canonicalValidatorCompiler } from './plugins/canonical-numbers.ts';
 import { installClient } from './plugins/client.ts';
 import { frameworkErrorHandler, installErrorHandlers } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
-import { answerClientError, installInputGuard } from './plugins/input-guard.ts';
+import { clientErrorHandler, installInputGuard } from './plugins/input-guard.ts';
 import { installQueryKeyCheck } from './plugins/query-keys.ts';
 import { API_PREFIX, installRights } from './plugins/rights-guard.ts';
 import { openApiOptions } from './openapi/document.ts';
@@ -177,13 +178,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Behind reverse proxies named by COMPTOIR_TRUST_PROXY, the client address is X-Forwarded-For's
     // (per-address failure counters, audit log); otherwise the socket's.
     ...(config.trustProxy === undefined ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
-    // What Node's HTTP parser refuses is answered in SPEC.md §8's shape, and never logged raw.
-    clientErrorHandler: answerClientError,
+    // What Node's HTTP parser refuses is answered in SPEC.md §8's shape with the security
+    // headers, and never logged raw.
+    clientErrorHandler: clientErrorHandler(helmetHeaders(SECURITY_HEADER_OPTIONS)),
+    // A request without Host is refused by the input guard, in SPEC.md §8's shape with the
+    // security headers, rather than by Node with a bare 400 (issue #32 C.8).
+    http: { requireHostHeader: false },
     // What the router refuses before any hook (a path that does not decode, a parameter over
     // 100 characters) too, with the security headers (issue #17 item 9).
     frameworkErrors: frameworkErrorHandler(helmetHeaders(SECURITY_HEADER_OPTIONS)),
   });
-  app.setValidatorCompiler(validatorCompiler);
+  // Numbers sent as text are canonical decimal or refused (issue #32 item C.7).
+  app.setValidatorCompiler(canonicalValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app, API_PREFIX);
   // Caches of the per-call reads (session check, report sites), kept true by the change feed.

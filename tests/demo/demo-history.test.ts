@@ -44,7 +44,12 @@ const PLANTED_FROM = dateOf(dayNumber(TODAY) - PLANTED_WEEKS * 7 + 1);
 beforeAll(async () => {
   t = await createTestApp();
   // As at `npm start`: the administrator exists before the demo chain is created.
-  adminId = await t.createUser({ login: 'admin', password: PASSWORD, droits: [...RIGHTS], allSites: true });
+  adminId = await t.createUser({
+    login: 'admin',
+    password: PASSWORD,
+    droits: RIGHTS.filter((r) => r !== 'LIMITATION_SITE'),
+    allSites: true,
+  });
   await generateDemoChain(t.database.pool, { seed: SEED, now: NOW, days: DAYS });
   const { rows } = await t.database.pool.query<{ id: number; code_implant: string }>(
     'SELECT id, code_implant FROM sites',

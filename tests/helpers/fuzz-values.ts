@@ -80,6 +80,30 @@ const NUMBERISH = [
   '007',
 ];
 
+/**
+ * Texts of a number that a query or form must refuse (issue #32 items C.1 and C.7): `value`
+ * written with a sign, a blank, a leading zero, an exponent, a fraction or in hexadecimal, and
+ * whole numbers past int4 (terminal numbers and ids end in `integer` columns).
+ */
+export function refusedNumberTexts(value: number): string[] {
+  return [
+    `+${value}`,
+    ` ${value}`,
+    `${value} `,
+    `0${value}`,
+    `00${value}`,
+    `${value}.0`,
+    `${value}e0`,
+    `0x${value.toString(16)}`,
+    '2147483648',
+    '99999999999',
+    `${value},2147483648`,
+  ];
+}
+
+/** Names of query parameters that carry whole numbers as text (ids, lists of site ids, terminals). */
+export const NUMBER_TEXT_NAMES = /^(id|sites?|tpv|restaurantIds?|restaurantId|caisses?|site)(\[\])?$/i;
+
 /** Dates that do not exist, at the ends of the calendar, or in the wrong form. */
 const EDGE_DATES = [
   '2026-02-30',

@@ -685,20 +685,29 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
       return get('bo/infra/removeRegroupement', { id });
     },
   },
+  // Nobody grants a right or a site they do not hold (issue #32 C.2): the profile holds the
+  // caller's own right and the site, refused to an administrator of another site.
   'POST bo/infra/newProfile': {
-    site: CHAIN_WIDE,
+    site: true,
     request: (ctx) =>
       post(
         'bo/infra/newProfile',
         {},
-        { titre: unique('Profil'), droits: ['RAPPORTS'], restaurantIds: [ctx.site] },
+        { titre: unique('Profil'), droits: ['CONFIGURATION'], restaurantIds: [ctx.site] },
       ),
   },
   'POST bo/infra/saveProfile': {
-    site: CHAIN_WIDE,
+    site: true,
     request: async (ctx) => {
-      const id = await insertId(ctx, 'INSERT INTO profiles (titre) VALUES ($1)', [unique('Profil')]);
-      return post('bo/infra/saveProfile', { id }, { titre: unique('Profil'), droits: ['TICKETS'] });
+      const id = await insertId(ctx, 'INSERT INTO profiles (titre, restaurant_ids) VALUES ($1, $2)', [
+        unique('Profil'),
+        [ctx.site],
+      ]);
+      return post(
+        'bo/infra/saveProfile',
+        { id },
+        { titre: unique('Profil'), droits: ['CONFIGURATION'], restaurantIds: [ctx.site] },
+      );
     },
   },
   'GET bo/infra/removeProfil': {
@@ -720,8 +729,9 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
       );
     },
   },
+  // A user of the site is administered by an administrator of that site only (issue #32 C.2).
   'GET bo/infra/removeUtilisateur': {
-    site: CHAIN_WIDE,
+    site: true,
     request: async (ctx) => get('bo/infra/removeUtilisateur', { id: (await throwawayUser(ctx)).id }),
   },
   'POST bo/infra/newMessage': {

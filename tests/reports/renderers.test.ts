@@ -15,6 +15,19 @@ import { loadChain, salesInput } from './chain.ts';
 import { pdfPagesText } from './pdf-text.ts';
 
 const LANGS: Language[] = ['fr', 'en', 'de'];
+/** Texts a spreadsheet program would run as formulas (OWASP CSV injection, issue #32 C.4). */
+const FORMULA_TEXTS = [
+  '=1+1',
+  '+1+1',
+  '-1+cmd|/C calc!A0',
+  '@SUM(A1)',
+  '\tx',
+  '\rx',
+  '＝1+1',
+  '＋1',
+  '－1',
+  '＠SUM(A1)',
+];
 const GENERATED = new Date('2026-11-21T16:05:00Z'); // 17:05 in Paris
 const fx = setUpFixtureDatabase(async (database) => ({ tickets: await loadChain(database) }));
 
@@ -225,6 +238,23 @@ describe('CSV renderer', () => {
     expect(records[1]![4]).toMatch(/^-?\d+,\d{2}$/);
   });
 
+  it('neutralises every text cell that starts like a formula, full-width forms included (OWASP; issue #32 C.4)', async () => {
+    const { dataset } = await report('fr', { sites: [1] });
+    const rows = dataset.rows.slice(0, 1);
+    const hostile: Dataset = {
+      ...dataset,
+      rows: FORMULA_TEXTS.map((site) => ({ ...rows[0]!, site, netSales: -1999 })),
+    };
+    const records: string[][] = parse((await buffer(renderCsv(hostile, 'fr'))).toString('utf8'), {
+      bom: true,
+      delimiter: ';',
+    });
+    const body = records.slice(1, 1 + FORMULA_TEXTS.length);
+    expect(body.map((r) => r[2])).toEqual(FORMULA_TEXTS.map((t) => `'${t}`));
+    // Amounts stay numbers with their minus sign.
+    expect(body.map((r) => r[4])).toEqual(FORMULA_TEXTS.map(() => '-19,99'));
+  });
+
   it('writes negative amounts with a minus sign and two decimals', async () => {
     const { dataset } = await report('fr', { dateDebut: '2026-11-11', dateFin: '2026-11-11', sites: [2] });
     const records: string[][] = parse((await buffer(renderCsv(dataset, 'fr'))).toString('utf8'), {
@@ -294,6 +324,23 @@ describe('XLSX renderer', () => {
     });
     // An average is no sum of its column: it stays a value.
     expect(totals.getCell(8).value).toBe((dataset.totals.averageTicket as number) / 100);
+  });
+
+  it('neutralises text cells that start like a formula and keeps negative amounts numeric (issue #32 C.4)', async () => {
+    const { dataset, options } = await report('fr', { sites: [1] });
+    const hostile: Dataset = {
+      ...dataset,
+      rows: FORMULA_TEXTS.map((site) => ({ ...dataset.rows[0]!, site, netSales: -1999 })),
+    };
+    const sheet = (await read(await renderXlsx(hostile, options))).worksheets[0]!;
+    const headerRow = 8;
+    const siteColumn = 1 + dataset.columns.findIndex((c) => c.key === 'site');
+    const moneyColumn = 1 + dataset.columns.findIndex((c) => c.key === 'netSales');
+    const texts = FORMULA_TEXTS.map((_, i) => sheet.getRow(headerRow + 1 + i).getCell(siteColumn).value);
+    // XML reads a carriage return back as a line feed.
+    expect(texts).toEqual(FORMULA_TEXTS.map((t) => `'${t.replace('\r', '\n')}`));
+    const amounts = FORMULA_TEXTS.map((_, i) => sheet.getRow(headerRow + 1 + i).getCell(moneyColumn).value);
+    expect(amounts).toEqual(FORMULA_TEXTS.map(() => -19.99));
   });
 
   it('puts the currency symbol where English puts it', async () => {

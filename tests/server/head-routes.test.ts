@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_GETS, WRITE_GETS } from '../../src/contract/rights.ts';
 import { checkRouteRights } from '../../src/server/plugins/rights-guard.ts';
+import { editionQueueStats } from '../../src/server/reports/editions.ts';
 import { basic, createTestApp, type TestApp } from '../helpers/app.ts';
+import { loadChain } from '../reports/chain.ts';
 
 const XRW = { 'x-requested-with': 'XMLHttpRequest' };
 const PASSWORD = 'Correct-Horse1';
@@ -74,6 +76,61 @@ describe('HEAD on GETs that are not plain reads', () => {
     for (const url of ['/api/reinit/sendReinitMail?login=paul', '/api/reinit/reinitPassword?key=abc']) {
       expect((await t.app.inject({ method: 'HEAD', url, headers: XRW })).statusCode, url).toBe(404);
     }
+  });
+});
+
+describe('HEAD on GETs that render a document (issue #32 C.6)', () => {
+  let t: TestApp;
+  let userId: number;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await loadChain(t.database);
+    userId = await t.createUser({ login: 'tete', password: PASSWORD, droits: ['RAPPORTS'], allSites: true });
+    headers = await t.signIn('tete', PASSWORD);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Editions recorded so far, queued or written. */
+  const editions = async () => {
+    await new Promise((r) => setTimeout(r, 100));
+    const stats = editionQueueStats(t.database.pool);
+    return stats.queued + stats.written + stats.failed + stats.waiting;
+  };
+
+  const report = (format: string) =>
+    `/api/bo/getReport?id=${userId}&rapportClassName=RapportVentes&typeRapport=Daily&format=${format}` +
+    '&dateDebut=2026-11-02&dateFin=2026-11-02&sites[]=1';
+
+  it('answers 405 Allow: GET to HEAD bo/getReport (PDF) and exports/download, renders nothing and records no edition', async () => {
+    const get = await t.app.inject({ method: 'GET', url: report('PDF'), headers });
+    expect(get.statusCode, get.body).toBe(200);
+    const recorded = await editions();
+    expect(recorded).toBeGreaterThan(0);
+    const { rows } = await t.database.pool.query<{ id: string }>(
+      'SELECT id::text FROM report_editions ORDER BY id DESC LIMIT 1',
+    );
+    const edition = rows[0]!.id;
+    const heads = [
+      report('PDF'),
+      report('CSV'),
+      `/api/bo/getReportSite?id=${userId}&rapportClassName=RapportVentes&format=PDF&dateDebut=2026-11-02&dateFin=2026-11-02&restaurantId=1`,
+      `/api/exports/download?id=${userId}&edition=${edition}`,
+      `/api/exports/download?id=${userId}&edition=${edition}&format=PDF`,
+      `/api/bo/getResultsData?id=${userId}&format=PDF`,
+    ];
+    for (const url of heads) {
+      const res = await t.app.inject({ method: 'HEAD', url, headers });
+      expect(res.statusCode, url).toBe(405);
+      expect(res.headers.allow, url).toBe('GET');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+    expect(await editions()).toBe(recorded);
+    // Plain reads keep their HEAD.
+    const sites = await t.app.inject({ method: 'HEAD', url: `/api/bo/getSites?id=${userId}`, headers });
+    expect(sites.statusCode).toBe(200);
   });
 });
 

@@ -77,7 +77,7 @@ describe('integer bounds', () => {
     id = await t.createUser({
       login: 'root',
       password: 'B0unds!-integers',
-      droits: ['ADMIN', 'RAPPORTS', 'COMPTAGE', 'FAVORIS'],
+      droits: ['ADMIN', 'RAPPORTS', 'COMPTAGE', 'FAVORIS', 'CONFIGURATION', 'TICKETS'],
       allSites: true,
     });
     headers = await t.signIn('root', 'B0unds!-integers');
@@ -154,5 +154,50 @@ describe('integer bounds', () => {
     );
     expect(expected.statusCode, expected.body).not.toBe(500);
     expect(expected.json<{ code: string }>().code).not.toBe('BadRequest');
+  });
+  it('terminal numbers (tpv) of 2³¹ or more answer 400 on every report and ticket call, not 500 (issue #32 C.1)', async () => {
+    const range = 'dateDebut=2026-11-02&dateFin=2026-11-02';
+    for (const tpv of ['tpv=2147483648', 'tpv=99999999999', 'tpv[]=2147483648', 'tpv=1,2147483648']) {
+      const calls = [
+        `bo/getReport?id=${id}&rapportClassName=RapportVentes&${range}&sites[]=1&${tpv}&format=JSON`,
+        `bo/getReport?id=${id}&rapportClassName=RapportVentes&${range}&sites[]=1&${tpv}&format=CSV`,
+        `bo/getReport?id=${id}&rapportClassName=RapportVentes&${range}&sites[]=1&${tpv}&format=PDF`,
+        `bo/getReportSite?id=${id}&rapportClassName=RapportVentes&${range}&restaurantId=1&${tpv}&format=JSON`,
+        `bo/tickets/search?id=${id}&${range}&sites[]=1&${tpv}`,
+      ];
+      for (const call of calls) {
+        const res = await get(call);
+        expect(res.statusCode, `${call}: ${res.body}`).toBe(400);
+        expect(res.json<{ code: string }>().code).toBe('BadRequest');
+      }
+    }
+  });
+
+  it('ids written +1, " 1", 01, 1e0, 0x1 or empty are refused with 400, and 1 still names user 1 (issue #32 C.7)', async () => {
+    const other = await t.createUser({
+      login: 'victime',
+      password: 'V1ctim-integers!',
+      droits: ['RAPPORTS'],
+    });
+    for (const written of [
+      '+' + other,
+      ' ' + other,
+      '0' + other,
+      other + '.0',
+      `${other}e0`,
+      '0x' + other.toString(16),
+      '',
+    ]) {
+      const res = await get(`bo/infra/removeUtilisateur?id=${encodeURIComponent(written)}`);
+      expect(res.statusCode, `${JSON.stringify(written)}: ${res.body}`).toBe(400);
+      expect(res.json<{ code: string }>().code).toBe('BadRequest');
+      const sites = await get(`bo/getSites?id=${encodeURIComponent(written)}`);
+      expect(sites.statusCode, `${JSON.stringify(written)}: ${sites.body}`).toBe(400);
+    }
+    const site = await get(`bo/tickets/search?id=${id}&dateDebut=2026-11-02&dateFin=2026-11-02&sites[]=01`);
+    expect(site.statusCode, site.body).toBe(400);
+    const users = await get(`bo/infra/getUtilisateurs?id=${id}`);
+    expect(users.statusCode, users.body).toBe(200);
+    expect(users.body).toContain('victime');
   });
 });

@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordProblems } from '../../src/contract/password.ts';
-import { clientBuildReason, ensureClient, startAndAnnounce } from '../../src/server/cli/start.ts';
+import {
+  clientBuildReason,
+  ensureClient,
+  startAndAnnounce,
+  startBanner,
+} from '../../src/server/cli/start.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { publicUrl, startServer } from '../../src/server/main.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -206,5 +211,77 @@ describe('client to serve', () => {
     const lines: string[] = [];
     expect(await ensureClient(root, (m) => lines.push(m))).toBe(path.join(root, 'dist'));
     expect(lines).toEqual([]);
+  });
+});
+
+describe('the banner of a later start (issue #32 D.1)', () => {
+  const url = 'http://localhost:8080/';
+  it('says how to set a new administrator password whenever the generated one is not shown', () => {
+    const later = startBanner({ url, administrator: { created: false, login: 'admin' } });
+    expect(later).toContain(
+      '  Lost the administrator password? Set a new one: npm run admin -- reset-password admin',
+    );
+    const fromSetting = startBanner({ url, administrator: { created: true, login: 'chef' } });
+    expect(fromSetting).toContain('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+    expect(fromSetting.join('\n')).toContain('npm run admin -- reset-password chef');
+    const first = startBanner({
+      url,
+      administrator: { created: true, login: 'admin', generatedPassword: 'Xy-generated-1234' },
+    });
+    expect(first.join('\n')).not.toContain('reset-password');
+  });
+});
+
+describe('the client build at start (issue #32 D.1)', () => {
+  let root: string;
+  /** A client source tree whose `vite build` prints `lines` lines and exits with `code`. */
+  async function fakeVite(lines: number, code: number) {
+    await fs.mkdir(path.join(root, 'node_modules', 'vite', 'bin'), { recursive: true });
+    await fs.writeFile(
+      path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      `for (let i = 0; i < ${lines}; i++) console.log('dist/assets/chunk-' + i + '.js  1.00 kB');\n` +
+        "console.warn('inlineDynamicImports option is deprecated');\n" +
+        `process.exit(${code});\n`,
+    );
+  }
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-build-'));
+    await fs.mkdir(path.join(root, 'src', 'client'), { recursive: true });
+    await fs.writeFile(path.join(root, 'index.html'), '<html></html>');
+  });
+  afterAll(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it("shows a short build line, not the chunk listing nor the plugins' notices", async () => {
+    await fakeVite(540, 0);
+    const lines: string[] = [];
+    const shown: string[] = [];
+    expect(
+      await ensureClient(
+        root,
+        (m) => lines.push(m),
+        (o) => shown.push(o),
+      ),
+    ).toBe(path.join(root, 'dist'));
+    expect(lines).toEqual([
+      expect.stringMatching(/^Building the client \(.*\)…$/),
+      expect.stringMatching(/^Client built in \d+\.\d s\.$/),
+    ]);
+    expect(shown).toEqual([]);
+  });
+
+  it("shows the build's output when it fails", async () => {
+    await fakeVite(3, 1);
+    const shown: string[] = [];
+    await expect(
+      ensureClient(
+        root,
+        () => {},
+        (o) => shown.push(o),
+      ),
+    ).rejects.toThrow(/vite build failed/);
+    expect(shown.join('')).toContain('chunk-2.js');
+    expect(shown.join('')).toContain('inlineDynamicImports');
   });
 });

@@ -239,6 +239,41 @@ describe('two server processes on one PostgreSQL', () => {
     expect((await connect(b, 'parti', PASSWORD)).status).toBe(401);
   });
 
+  it('after B answers a logout, a password change or a deactivation, A refuses the token at once, round after round (issue #32 C.3)', async () => {
+    const admin = await signIn(b, 'admin', ADMIN_PASSWORD);
+    const late: string[] = [];
+    for (let round = 0; round < 8; round++) {
+      for (const how of ['logout', 'password', 'deactivation'] as const) {
+        const login = `revoque-${how}-${round}`;
+        const id = await addUser(login, ['RAPPORTS']);
+        const onA = await signIn(a, login, PASSWORD);
+        const asUser = () => call(a, `bo/favoris?id=${id}`, { headers: onA });
+        // Twice through A: the second answer comes from A's session cache.
+        expect((await asUser()).status).toBe(200);
+        expect((await asUser()).status).toBe(200);
+        const token = Buffer.from(onA.authorization.slice('Basic '.length), 'base64')
+          .toString()
+          .split(':')[1]!;
+        const revoked =
+          how === 'logout'
+            ? await call(b, 'bo/logout', { headers: { authorization: basic(login, token) } })
+            : await call(b, `bo/infra/saveUtilisateur?id=${id}`, {
+                method: 'POST',
+                headers: admin,
+                body:
+                  how === 'password'
+                    ? { updatePassword: true, password: 'Autre-Mot-2026!', rePasswordKey: 'Autre-Mot-2026!' }
+                    : { active: false },
+              });
+        expect(revoked.status, how).toBeLessThan(300);
+        // No wait: the very next call through A is refused.
+        const after = await asUser();
+        if (after.status !== 401) late.push(`${how} round ${round}: ${after.status}`);
+      }
+    }
+    expect(late).toEqual([]);
+  }, 120_000);
+
   it('stops on SIGTERM with exit status 0, the other instance still answering', async () => {
     const status = await stop(b);
     expect(status).toBe(0);

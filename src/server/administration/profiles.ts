@@ -30,6 +30,12 @@ import {
   requireAdministrator,
   selfChange,
 } from './user-guards.ts';
+import {
+  adminReach,
+  requireProfileAdministered,
+  requireRightsHeld,
+  requireSitesHeld,
+} from './admin-scope.ts';
 
 /** newProfile / saveProfile's body as the contract's schema parsed it (defaults applied). */
 export type ProfileInput = z.output<typeof ProfileInputSchema>;
@@ -132,6 +138,27 @@ async function checkProfileInput(db: Queryable, input: ProfileInput, id: number 
   await checkIdsExist(db, 'companies', input.societesIdMoins, 'societesIdMoins');
 }
 
+/**
+ * Nobody grants what they do not hold (issue #32 C.2): the rights `input` adds to `kept` (the
+ * profile's rights before the change) and every site it covers must be `actor`'s own.
+ * @throws DomainError forbidden `Forbidden` (details.rights or details.sites).
+ */
+async function checkGrant(db: Queryable, actor: AdminActor, input: ProfileInput, kept: readonly string[]) {
+  const reach = await adminReach(db, actor);
+  requireRightsHeld(reach, input.droits, kept);
+  await requireSitesHeld(
+    db,
+    reach,
+    {
+      allSites: input.allSites,
+      restaurantIds: input.restaurantIds,
+      societesPlus: input.societesIdPlus,
+      societesMoins: input.societesIdMoins,
+    },
+    'profile',
+  );
+}
+
 /** The row values of `input`, in the column order of the INSERT and UPDATE below. */
 function profileValues(input: ProfileInput): unknown[] {
   return [
@@ -155,6 +182,7 @@ function profileValues(input: ProfileInput): unknown[] {
 export async function createProfile(db: Queryable, actor: AdminActor, input: ProfileInput): Promise<Profile> {
   requireAdministrator(actor);
   await checkProfileInput(db, input, null);
+  await checkGrant(db, actor, input, []);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO profiles (titre, droits, criteres, all_sites, restaurant_ids, societes_plus, societes_moins,
                            options_tickets, profile_caisse)
@@ -198,6 +226,8 @@ export async function saveProfile(
   await db.query('SELECT 1 FROM profiles WHERE id = $1 FOR UPDATE', [id]);
   const before = await requireProfile(db, id);
   await checkProfileInput(db, input, id);
+  await requireProfileAdministered(db, await adminReach(db, actor), id);
+  await checkGrant(db, actor, input, before.droits);
   const own = await db.query('SELECT 1 FROM users WHERE id = $1 AND profile_id = $2', [actor.userId, id]);
   if (own.rows.length > 0 && isAdministrator(before.droits) && !isAdministrator(input.droits)) {
     throw selfChange('cannot take the right CONFIGURATION from one’s own profile', administrators);
@@ -226,6 +256,7 @@ export async function removeProfile(db: Queryable, actor: AdminActor, id: number
   requireAdministrator(actor);
   await db.query('SELECT 1 FROM profiles WHERE id = $1 FOR UPDATE', [id]);
   const profile = await requireProfile(db, id);
+  await requireProfileAdministered(db, await adminReach(db, actor), id);
   const { rows } = await db.query<{ login: string }>(
     'SELECT login FROM users WHERE profile_id = $1 ORDER BY lower(login), id',
     [id],

@@ -30,6 +30,7 @@ import {
   requireAdministrator,
 } from './user-guards.ts';
 import { requireUser, userAuditView } from './users.ts';
+import { adminReach, requireCompaniesHeld, requireProfileHeld } from './admin-scope.ts';
 
 /** newUtilisateur's query as the contract's schema parsed it. */
 export type NewUserQuery = z.output<typeof NewUtilisateurQuerySchema>;
@@ -102,6 +103,10 @@ export async function createUtilisateur(
   body: NewUserBody,
 ): Promise<Utilisateur> {
   requireAdministrator(actor);
+  // Nobody gives a profile or companies they do not hold (issue #32 C.2).
+  const reach = await adminReach(db, actor);
+  await requireProfileHeld(db, reach, query.profileId);
+  await requireCompaniesHeld(db, reach, query.societesIdPlus ?? []);
   const { codeExploitant } = readExtras(body);
   const password = chosenPassword(query, body);
   const { email, couleur } = await checkNewUser(db, query);

@@ -20,6 +20,7 @@ import {
   selfChange,
 } from './user-guards.ts';
 import { requireUser, userAuditView } from './users.ts';
+import { adminReach, requireUserAdministered } from './admin-scope.ts';
 
 /**
  * Removes user `id` and writes `user.remove` (the user's fields as `before`), in `db`'s transaction.
@@ -31,6 +32,8 @@ export async function removeUtilisateur(db: Queryable, actor: AdminActor, id: nu
   const administrators = await lockAdministrators(db);
   if (actor.userId === id) throw selfChange('cannot remove oneself', administrators);
   const user = await requireUser(db, id);
+  // Only a user within the administrator's scope (issue #32 C.2).
+  await requireUserAdministered(db, await adminReach(db, actor), id);
   await db.query('DELETE FROM users WHERE id = $1', [id]);
   await checkAdministratorsLeft(db, administrators);
   await recordAudit(db, actor, { action: 'user.remove', targetId: id, before: userAuditView(user) });

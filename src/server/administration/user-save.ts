@@ -37,6 +37,12 @@ import {
   selfChange,
 } from './user-guards.ts';
 import { requireUser } from './users.ts';
+import {
+  adminReach,
+  requireCompaniesHeld,
+  requireProfileHeld,
+  requireUserAdministered,
+} from './admin-scope.ts';
 
 /** saveUtilisateur's body as the contract's schema parsed it. */
 export type SaveUserBody = z.output<typeof SaveUtilisateurBodySchema>;
@@ -203,6 +209,28 @@ async function changePassword(
 }
 
 /**
+ * Another user is changed only within `actor`'s reach (issue #32 C.2, administration/
+ * admin-scope.ts): the user's sites in their scope, a new profile and added companies theirs.
+ * @throws DomainError forbidden `Forbidden` (details.sites or details.rights).
+ */
+async function checkWithinReach(
+  db: Queryable,
+  actor: AdminActor,
+  id: number,
+  changed: readonly Field[],
+  wanted: Values,
+): Promise<void> {
+  const reach = await adminReach(db, actor);
+  await requireUserAdministered(db, reach, id);
+  if (changed.includes('profile') && typeof wanted.profile === 'number') {
+    await requireProfileHeld(db, reach, wanted.profile);
+  }
+  if (changed.includes('societesPlus') && Array.isArray(wanted.societesPlus)) {
+    await requireCompaniesHeld(db, reach, wanted.societesPlus as number[]);
+  }
+}
+
+/**
  * Saves user `id` as `actor` asks (see the module comment), in `db`'s transaction.
  * @returns the user as saved.
  * @throws DomainError forbidden `Forbidden`; notFound `NotFound`; invalid `InvalidField` (email,
@@ -226,6 +254,7 @@ export async function saveUtilisateur(
   if (changed.includes('email') && wanted.email === null)
     throw invalidField('email', 'an e-mail is required');
   await checkAllowed(db, actor, self, changed, wanted, administrators);
+  if (!self) await checkWithinReach(db, actor, id, changed, wanted);
   if (changed.length > 0) await writeChanges(db, actor, id, current, wanted, changed);
   if (mayDemote) await checkAdministratorsLeft(db, administrators);
   if (changed.includes('active') && wanted.active === false) await revokeUserSessions(db, id);

@@ -80,7 +80,9 @@ export const SESSION_TABLES = ['sessions', 'users', 'profiles', 'sites', 'compan
 
 /** A session cache on `feed` (one per server). */
 export function sessionCache(feed: ChangeFeed): SessionCache {
-  return feed.cache<CachedSession>(SESSION_TABLES);
+  // A hit waits for the feed to catch up: a token revoked through another server is refused
+  // from that server's answer on (issue #32 C.3).
+  return feed.cache<CachedSession>(SESSION_TABLES, { caughtUp: true });
 }
 
 /** Deletes the session of `token` (and drops it from `cache`); nothing happens when it does not exist. */

@@ -11,6 +11,7 @@ import { RIGHTS } from '../../contract/rights.ts';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/connect.ts';
 import { profiles, users } from '../db/schema.ts';
+import { SITE_LIMIT_RIGHT } from './site-limit.ts';
 
 /** Title of the administrators' profile created on a fresh database. */
 export const ADMIN_PROFILE = 'Administrateur';
@@ -130,7 +131,9 @@ export async function ensureAdministrator(
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('comptoir.ensureAdministrator'))`);
     const [any] = await tx.select({ id: users.id }).from(users).limit(1);
     if (any) return { created: false, login: config.adminLogin };
-    const droits = [...RIGHTS];
+    // Every right but LIMITATION_SITE, which takes from its holder the multi-site reports
+    // (auth/site-limit.ts): the chain's administrator reads every site at once (issue #32 B).
+    const droits = RIGHTS.filter((right) => right !== SITE_LIMIT_RIGHT);
     await tx
       .insert(profiles)
       .values({ titre: ADMIN_PROFILE, droits, allSites: true })

@@ -51,26 +51,45 @@ export function clientBuildReason(root: string): string | null {
   return stale ? `${stale} changed since the last build` : null;
 }
 
-/** Runs `vite build` in `root` on this Node (not the machine's older one). Rejects when it fails. */
-function viteBuild(root: string): Promise<void> {
+/** The most of `vite build`'s output kept to show when it fails (its last characters). */
+const BUILD_OUTPUT_KEPT = 256 * 1024;
+
+/**
+ * Runs `vite build` in `root` on this Node (not the machine's older one), quietly: its listing of
+ * every chunk (hundreds of lines) and the build plugins' notices (vite-plugin-pwa's
+ * `inlineDynamicImports` deprecation) mean nothing to someone starting the app (issue #32 D.1),
+ * so its output is kept and written to `showFailure` only when the build fails.
+ * Rejects when it fails.
+ */
+function viteBuild(root: string, showFailure: (output: string) => void): Promise<void> {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-BUILD_OUTPUT_KEPT);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`vite build failed (${signal ?? `exit code ${code}`})`)),
-    );
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve();
+      showFailure(output);
+      reject(new Error(`vite build failed (${signal ?? `exit code ${code}`})`));
+    });
   });
 }
 
 /**
- * Makes sure a built client exists in `root/dist`, building it when needed.
+ * Makes sure a built client exists in `root/dist`, building it when needed: two lines to `log`
+ * (building, built in N s); the build's own output goes to `showFailure` only when it fails.
  * @returns the folder to serve, or undefined when neither the client sources nor a build exist (API only).
  * @throws Error when `vite build` fails.
  */
 export async function ensureClient(
   root: string,
   log: (message: string) => void,
+  showFailure: (output: string) => void = (output) => process.stderr.write(output),
 ): Promise<string | undefined> {
   const dist = path.join(root, 'dist');
   if (!existsSync(path.join(root, 'src', 'client')) || !existsSync(path.join(root, 'index.html'))) {
@@ -83,7 +102,7 @@ export async function ensureClient(
   if (reason) {
     log(`Building the client (${reason})…`);
     const started = Date.now();
-    await viteBuild(root);
+    await viteBuild(root, showFailure);
     log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
   return dist;
@@ -91,7 +110,8 @@ export async function ensureClient(
 
 /**
  * The lines a person needs after start-up: the URL, the API documentation, the administrator's
- * login and, at the very first start, the generated password (shown only this once); when the
+ * login and, at the very first start, the generated password (shown only this once), at any other
+ * start the command that sets a new one; when the
  * demo chain was created at this start, its users' logins and generated passwords, also once
  * (README.md "Demo users").
  */
@@ -110,8 +130,12 @@ export function startBanner(
       `  Administrator password: ${administrator.generatedPassword}`,
       '  (generated now and shown only this once: note it, or set COMPTOIR_ADMIN_PASSWORD before the first start)',
     );
-  } else if (administrator.created) {
-    lines.push('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+  } else {
+    if (administrator.created) lines.push('  Administrator password: the one in COMPTOIR_ADMIN_PASSWORD');
+    // The generated password was shown at the first start only (issue #32 D.1).
+    lines.push(
+      `  Lost the administrator password? Set a new one: npm run admin -- reset-password ${administrator.login}`,
+    );
   }
   const demoUsers = server.demo?.users ?? [];
   if (demoUsers.length > 0) {

@@ -145,7 +145,7 @@ export async function updateReceipt(
   db: Queryable,
   id: number,
   siteIds: readonly number[],
-  content: Omit<ReceiptContent, 'fiscalDate'> & { fiscalDate: string | null },
+  content: Omit<ReceiptContent, 'fiscalDate' | 'site'> & { fiscalDate: string | null; site: number | null },
   writer: ReceiptWriter,
 ): Promise<Receipt> {
   const { rows: found } = await db.query<ReceiptRow>(
@@ -166,7 +166,7 @@ export async function updateReceipt(
     [
       current.site_id,
       current.id,
-      content.site,
+      content.site ?? current.site_id,
       content.fiscalDate ?? current.fiscal_date,
       content.sellerCode,
       content.sellerName,

@@ -34,13 +34,16 @@ export class TableCache<V> {
   readonly #maxEntries: number;
   readonly #entries = new Map<string, { value: V; storedAt: number }>();
   #generation = 0;
+  /** Whether a hit waits for {@link ChangeFeed.caughtUp} (the session cache). */
+  readonly #caughtUp: boolean;
 
   constructor(
     feed: ChangeFeed,
     tables: readonly string[],
-    options: { maxAgeMs: number; maxEntries: number },
+    options: { maxAgeMs: number; maxEntries: number; caughtUp?: boolean },
   ) {
     this.#feed = feed;
+    this.#caughtUp = options.caughtUp ?? false;
     this.tables = new Set(tables);
     this.#maxAgeMs = options.maxAgeMs;
     this.#maxEntries = options.maxEntries;
@@ -58,7 +61,14 @@ export class TableCache<V> {
       return load();
     }
     const hit = this.#entries.get(key);
-    if (hit && performance.now() - hit.storedAt < this.#maxAgeMs) return hit.value;
+    if (hit && performance.now() - hit.storedAt < this.#maxAgeMs) {
+      if (!this.#caughtUp) return hit.value;
+      // Every change committed before this call has reached this process first (a revocation
+      // answered by another server: issue #32 C.3); the barrier is shared by the calls waiting.
+      const before = this.#generation;
+      await this.#feed.caughtUp();
+      if (before === this.#generation && this.#entries.get(key) === hit) return hit.value;
+    }
     const generation = this.#generation;
     const value = await load();
     if (value !== null && this.#feed.live && generation === this.#generation) {
@@ -136,11 +146,12 @@ export class ChangeFeed {
   /** A cache of values read from `tables`, emptied on their changes (see {@link TableCache}). */
   cache<V>(
     tables: readonly string[],
-    options: { maxAgeMs?: number; maxEntries?: number } = {},
+    options: { maxAgeMs?: number; maxEntries?: number; caughtUp?: boolean } = {},
   ): TableCache<V> {
     const cache = new TableCache<V>(this, tables, {
       maxAgeMs: options.maxAgeMs ?? 60_000,
       maxEntries: options.maxEntries ?? 10_000,
+      caughtUp: options.caughtUp ?? false,
     });
     this.#caches.add(cache as TableCache<unknown>);
     return cache;
@@ -208,6 +219,26 @@ export class ChangeFeed {
       return;
     }
     for (const cache of this.#caches) if (cache.tables.has(payload)) cache.clear();
+  }
+
+  #nextBarrier: Promise<void> | null = null;
+
+  /**
+   * Resolves once every change committed before the call has reached the caches, as
+   * {@link settled}, with one barrier shared by all the calls made before it is sent (the next
+   * turn of the event loop): a cache hit that must not outrun a change committed elsewhere
+   * (a session revoked through another server, issue #32 C.3) costs one round trip on the
+   * feed's connection, shared by the calls arriving together, instead of the full check.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.#nextBarrier) {
+      this.#nextBarrier = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.#nextBarrier = null;
+        // A feed lost meanwhile empties the caches: the waiting hit then reads the database.
+        return this.settled().catch(() => {});
+      });
+    }
+    return this.#nextBarrier;
   }
 
   /**

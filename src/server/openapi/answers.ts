@@ -56,6 +56,11 @@ const ERROR_STATUSES: Record<string, ErrorStatus> = {
     name: 'IdempotencyKeyReused',
     description: 'The Idempotency-Key was used for another request (IdempotencyKeyReused)',
   },
+  '431': {
+    name: 'HeadersTooLarge',
+    description:
+      "The request line and headers exceed the server's limit (16 KiB): BadRequest, answered before any route",
+  },
   '429': {
     name: 'TooManyRequests',
     description: 'Too many attempts or calls (TooManyRequests); wait Retry-After seconds',
@@ -181,14 +186,15 @@ export function formatsOf(operation: Json): string[] {
 
 /**
  * The error statuses `operation` can give, from its facts: 400 always (the edge and schema
- * checks), 500 always; 401 when it takes credentials; 403 when it needs a right or checks that
+ * checks), 431 always (headers too large, refused by the HTTP parser), 500 always; 401 when it takes credentials; 403 when it needs a right or checks that
  * `id` is the caller; 404 for a path parameter (an unknown one); 413 and 415 when it reads a
  * body; 422 and 503 for a write (Idempotency-Key); 429 when limited; 503 when it can render a
  * PDF (bounded, decision 0022); plus {@link DOMAIN_STATUSES}.
  */
 export function errorStatuses(operation: Json, facts: RouteFacts): string[] {
   const parameters = (operation.parameters ?? []) as Json[];
-  const statuses = new Set(['400', '500', ...(DOMAIN_STATUSES[facts.key] ?? [])]);
+  // 431: Node's HTTP parser refuses headers too large before any route (plugins/input-guard.ts).
+  const statuses = new Set(['400', '431', '500', ...(DOMAIN_STATUSES[facts.key] ?? [])]);
   if (facts.credentials) statuses.add('401');
   if (facts.access === 'rights' || (facts.access === 'session' && inputSchema(operation, 'id'))) {
     statuses.add('403');

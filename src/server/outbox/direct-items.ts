@@ -27,7 +27,8 @@
  * through both ways and compares every answer.
  */
 import type { FastifyBaseLogger, RouteOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { canonicalValidatorCompiler } from '../plugins/canonical-numbers.ts';
 import type pg from 'pg';
 import type { ZodType } from 'zod';
 import type { OutboxBatchItem, OutboxBatchItemAnswer } from '../../contract/outbox-batch-wire.ts';
@@ -160,7 +161,7 @@ export class DirectItems {
     const compile = (schema: unknown, httpPart: string) =>
       schema === undefined
         ? null
-        : (validatorCompiler({ schema: schema as ZodType, method, url, httpPart }) as Validator);
+        : (canonicalValidatorCompiler({ schema: schema as ZodType, method, url, httpPart }) as Validator);
     this.routes.set(`${method} ${url}`, {
       rights: route.config!.rights as ApiRoute,
       queryKeys: queryKeysOf(route.schema?.querystring),

@@ -20,6 +20,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '../../contract/errors.ts';
+import { isDocumentGet } from '../../contract/rights.ts';
 import type {} from './request-session.ts'; // request.session
 import { DomainError, type DomainErrorKind } from '../errors.ts';
 import { redactUrl } from '../logging.ts';
@@ -111,10 +112,6 @@ function isUnder(prefix: string, url: string): boolean {
 }
 
 /**
- * The answer to a request no route matched (`error` the not-found handler's 404) with a method
- * no API route serves: 405 `BadRequest` (SPEC.md §8 has no code of its own for it; no client of
- * ours sends such a method), or null for any other error.
- */
 /**
  * The answer to an API path that no API route matched and the client files' catch-all route
  * (`/*`, plugins/client.ts) failed on — a path too long for the file system comes back 403 from
@@ -128,13 +125,28 @@ function apiPathNotServed(
   return { status: 404, body: { code: 'NotFound', message: `${request.method} not found` } };
 }
 
+/**
+ * The answer to a request no route matched (`error` the not-found handler's 404) with a method
+ * no API route serves, or HEAD on a GET that renders a document: 405 `BadRequest` with the methods
+ * allowed (SPEC.md §8 has no code of its own for it; no client of ours sends such a request), or
+ * null for any other error.
+ */
 function methodNotAllowed(
   error: unknown,
   request: FastifyRequest,
   apiPrefix: string,
-): { status: number; body: ApiError } | null {
+): { status: number; body: ApiError; allow: readonly string[] } | null {
   if (!(error instanceof ApiHttpError) || error.status !== 404 || !isUnder(apiPrefix, request.url))
     return null;
+  // A GET that renders a document has no HEAD twin (issue #32 C.6): the path exists, HEAD on it
+  // does not. (The GETs that write or check a secret answer HEAD 404, as since issue #17.)
+  const path = request.url.split('?')[0]!.slice(apiPrefix.length + 1);
+  if (request.method === 'HEAD' && isDocumentGet(`GET ${path}`))
+    return {
+      status: 405,
+      body: { code: 'BadRequest', message: 'method HEAD not allowed', details: { allow: ['GET'] } },
+      allow: ['GET'],
+    };
   if ((API_METHODS as readonly string[]).includes(request.method)) return null;
   return {
     status: 405,
@@ -143,6 +155,7 @@ function methodNotAllowed(
       message: `method ${request.method} not allowed`,
       details: { allow: API_METHODS },
     },
+    allow: API_METHODS,
   };
 }
 
@@ -177,7 +190,7 @@ export function frameworkErrorHandler(headers: Record<string, string>) {
 export function installErrorHandlers(app: FastifyInstance, apiPrefix: string): void {
   app.setErrorHandler(function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const refusedMethod = methodNotAllowed(error, request, apiPrefix);
-    if (refusedMethod) reply.header('allow', API_METHODS.join(', '));
+    if (refusedMethod) reply.header('allow', refusedMethod.allow.join(', '));
     const { status, body } = refusedMethod ?? apiPathNotServed(request, apiPrefix) ?? errorAnswer(error);
     if (status >= 500) {
       request.log.error(

@@ -150,10 +150,20 @@ function tooDeep(): ApiHttpError {
 
 /**
  * Checks the URL and the read headers of `request`.
- * @throws ApiHttpError 400 InvalidText (details.where `url` or `header` with the header's name).
+ * @throws ApiHttpError 400 InvalidText (details.where `url` or `header` with the header's name);
+ *   400 BadRequest (details.where `header`, name `host`) for an HTTP/1.1 request without Host.
  */
 export function checkUrlAndHeaders(request: FastifyRequest): void {
   if (!isCleanPercentEncoded(request.url)) throw invalidText('url');
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused with 400. Node's own refusal was
+  // a bare 400 without our body or security headers (app.ts turns it off; issue #32 C.8).
+  const { httpVersionMajor, httpVersionMinor } = request.raw;
+  if (httpVersionMajor === 1 && httpVersionMinor >= 1 && request.headers.host === undefined) {
+    throw new ApiHttpError(400, 'BadRequest', 'an HTTP/1.1 request needs a Host header', {
+      where: 'header',
+      name: 'host',
+    });
+  }
   for (const name of CHECKED_HEADERS) {
     const value = request.headers[name];
     const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -325,24 +335,30 @@ function clientErrorAnswer(code: string | undefined): { status: number; body: Ap
 
 /**
  * Fastify's `clientErrorHandler`: answers a request that Node's HTTP parser refused in SPEC.md
- * §8's shape (`{ code, message }`) instead of Fastify's own, then closes the connection. Logs
- * only the parser's code at debug level: the error's `rawPacket` holds the request as sent, its
- * credentials and query included, so it never reaches a log line.
+ * §8's shape (`{ code, message }`) instead of Fastify's own, with the security `headers` every
+ * other answer carries (app.ts computes them once; issue #32 C.8), then closes the connection.
+ * Logs only the parser's code at debug level: the error's `rawPacket` holds the request as sent,
+ * its credentials and query included, so it never reaches a log line.
  */
-export function answerClientError(
-  this: FastifyInstance,
-  error: Error & { code?: string },
-  socket: Socket,
-): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, body } = clientErrorAnswer(error.code);
-  this.log.debug({ parserError: error.code ?? 'unknown', status }, 'request refused by the HTTP parser');
-  if (socket.writable) {
-    const json = JSON.stringify(body);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`,
-    );
-  }
-  socket.destroy();
+export function clientErrorHandler(headers: Record<string, string>) {
+  const securityLines = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return function answerClientError(
+    this: FastifyInstance,
+    error: Error & { code?: string },
+    socket: Socket,
+  ): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const { status, body } = clientErrorAnswer(error.code);
+    this.log.debug({ parserError: error.code ?? 'unknown', status }, 'request refused by the HTTP parser');
+    if (socket.writable) {
+      const json = JSON.stringify(body);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\n${securityLines}Connection: close\r\n\r\n${json}`,
+      );
+    }
+    socket.destroy();
+  };
 }

@@ -118,7 +118,7 @@ function checkWriteGet(route: RouteOptions, methods: readonly string[], key: Api
 }
 
 /**
- * Holds a GET route that writes or checks a secret (contract/rights.ts forbidsHead) to having
+ * Holds a GET route that writes, checks a secret or renders a document (contract/rights.ts forbidsHead) to having
  * no HEAD twin: registered without HEAD and with `exposeHeadRoute: false`.
  * @throws Error naming the route and what to change.
  */
@@ -126,7 +126,8 @@ function checkNoHead(route: RouteOptions, methods: readonly string[], key: ApiRo
   if (!forbidsHead(key)) return;
   if (methods.includes('HEAD') || (methods.includes('GET') && route.exposeHeadRoute !== false)) {
     throw new Error(
-      `Route ${methods.join(',')} ${route.url} checks a secret or changes data (SECRET_GETS, WRITE_GETS): ` +
+      `Route ${methods.join(',')} ${route.url} checks a secret, changes data or renders a document ` +
+        '(SECRET_GETS, WRITE_GETS, DOCUMENT_GETS): ' +
         'it must have no HEAD route (exposeHeadRoute: false)',
     );
   }

@@ -58,11 +58,16 @@ export function adminActor(request: FastifyRequest): AdminActor {
  */
 export function forgetSessionsAfterWrite(sessions: SessionCache | undefined) {
   return async function forgetSessions(
-    _request: FastifyRequest,
+    request: FastifyRequest,
     reply: { statusCode: number },
     payload: unknown,
   ) {
-    if (reply.statusCode < 300) sessions?.clear();
+    if (reply.statusCode < 300) {
+      sessions?.clear();
+      // A deactivation or a password change ends sessions: answer once this server's own change
+      // feed has seen it, so the other servers have been told too (issue #32 C.3).
+      await request.server.changes.settled();
+    }
     return payload;
   };
 }

@@ -24,18 +24,31 @@ import { checkReadPeriod, readEventBody } from '../events/event-input.ts';
 import { addEvent, changeEvent, listEvents, removeEvent } from '../events/local-events.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { auditActor } from './admin-write-helpers.ts';
-import { errorResponses, ownSession, QueryIntList, sessionOf, UserIdParam } from './common.ts';
+import {
+  callerSession,
+  DEFAULT_WINDOW_TEXT,
+  defaultWindow,
+  errorResponses,
+  ownSession,
+  QueryIntList,
+  sessionOf,
+  UserIdParam,
+} from './common.ts';
 
 const tags = ['events'];
 const WireDateParam = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
 
 const ConfigurationQuery = z.object({
-  id: UserIdParam,
+  id: UserIdParam.optional().describe(
+    'id of the signed-in user; SPEC.md §7 does not name it, absent = the caller',
+  ),
   sites: QueryIntList.describe(
     'site ids (`sites[]=1&sites[]=2` or `sites=1,2`); none = every site of the scope',
   ),
-  dateDebut: WireDateParam.describe('first fiscal date, inclusive'),
-  dateFin: WireDateParam.describe('last fiscal date, inclusive (at most 400 days after dateDebut)'),
+  dateDebut: WireDateParam.optional().describe(`first fiscal date, inclusive; ${DEFAULT_WINDOW_TEXT}`),
+  dateFin: WireDateParam.optional().describe(
+    `last fiscal date, inclusive (at most 400 days after dateDebut); ${DEFAULT_WINDOW_TEXT}`,
+  ),
 });
 /** Writes may name the caller (`id`, as SPEC.md §7's other calls); SPEC.md does not require it. */
 const WriteQuery = z.object({ id: UserIdParam.optional() });
@@ -70,8 +83,9 @@ function registerRead(app: FastifyInstance, database: Database): void {
       },
     },
     async function configurationEvenements(request) {
-      const session = ownSession(request, request.query.id);
-      const { sites, dateDebut, dateFin } = request.query;
+      const session = callerSession(request, request.query.id);
+      const { sites } = request.query;
+      const { dateDebut, dateFin } = defaultWindow(request.query);
       checkReadPeriod(dateDebut, dateFin);
       const siteIds = restrictToScope(sites, session.siteIds);
       const evenements = await listEvents(database.pool, session.siteIds, siteIds, dateDebut, dateFin);

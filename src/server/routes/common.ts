@@ -11,6 +11,9 @@ import type { BatchItemInput } from '../outbox/direct-items.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import type {} from '../plugins/request-session.ts'; // request.session
+import { addDays } from 'date-fns/addDays';
+import { subDays } from 'date-fns/subDays';
+import { toWireDate } from '../../contract/dates.ts';
 import { INT4_MAX } from '../../contract/integers.ts';
 
 /** `id` of SPEC.md §7 calls: the signed-in user's id (a positive integer). */
@@ -38,9 +41,19 @@ export const QueryCommaList = QueryList.transform((values) =>
     .filter((v) => v !== ''),
 );
 
-/** {@link QueryCommaList} of whole numbers (site ids, terminal numbers); 400 on any other text. */
+/**
+ * {@link QueryCommaList} of whole numbers (site ids, terminal numbers), each in canonical decimal
+ * (no sign, no leading zero) and at most {@link INT4_MAX}, the range of the `integer` columns they
+ * end in (issue #32 items C.1 and C.7); 400 `BadRequest` on any other text.
+ */
 export const QueryIntList = QueryCommaList.pipe(
-  z.array(z.string().regex(/^\d+$/, 'a whole number').transform(Number)),
+  z.array(
+    z
+      .string()
+      .regex(/^(0|[1-9]\d*)$/, 'a whole number in canonical decimal')
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(INT4_MAX)),
+  ),
 );
 
 /**
@@ -77,6 +90,37 @@ export function documentAnswer<T extends z.ZodType>(
 export function sessionOf(request: FastifyRequest): Session {
   if (!request.session) throw new ApiHttpError(401, 'Unauthorized', 'no session');
   return request.session;
+}
+
+/**
+ * The session of a call whose `id` SPEC.md §7 does not name (issue #32 A): the caller's own when
+ * `id` is absent, else as {@link ownSession}.
+ * @throws ApiHttpError 401 without a session; 403 `Forbidden` when `id` names another user.
+ */
+export function callerSession(request: FastifyRequest, id: number | undefined): Session {
+  return id === undefined ? sessionOf(request) : ownSession(request, id);
+}
+
+/** Days before today, and days from today on, of the period a call reads when SPEC.md §7 gives it no dates. */
+export const DEFAULT_WINDOW_DAYS = 31;
+
+/** What the OpenAPI document says of a date left out for {@link defaultWindow}. */
+export const DEFAULT_WINDOW_TEXT = `absent = the past ${DEFAULT_WINDOW_DAYS} days and the coming ${DEFAULT_WINDOW_DAYS} (today included; server date)`;
+
+/**
+ * The period of a call that SPEC.md §7 lists without dates (`collab/configurationEvenements`,
+ * `collab/previsions`; issue #32 A): the past {@link DEFAULT_WINDOW_DAYS} days and the coming
+ * ones, today first among them — `dateDebut` defaults to `today` (the server's date) minus 31
+ * days, `dateFin` to `today` plus 30, 62 days in all; a date given is kept. Both YYYY-MM-DD.
+ */
+export function defaultWindow(
+  dates: { dateDebut?: string | undefined; dateFin?: string | undefined },
+  today: Date = new Date(),
+): { dateDebut: string; dateFin: string } {
+  return {
+    dateDebut: dates.dateDebut ?? toWireDate(subDays(today, DEFAULT_WINDOW_DAYS)),
+    dateFin: dates.dateFin ?? toWireDate(addDays(today, DEFAULT_WINDOW_DAYS - 1)),
+  };
 }
 
 /**

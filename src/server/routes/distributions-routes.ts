@@ -14,7 +14,7 @@ import {
 } from '../../contract/distributions.ts';
 import type { Database } from '../db/connect.ts';
 import { salesDistribution } from '../reports/sales-distribution.ts';
-import { errorResponses, ownSession } from './common.ts';
+import { callerSession, errorResponses } from './common.ts';
 
 /** Registers GET bo/getRepartition on an instance prefixed with the API base. */
 export async function distributionRoutes(app: FastifyInstance, options: { database: Database }) {
@@ -26,7 +26,7 @@ export async function distributionRoutes(app: FastifyInstance, options: { databa
     request: FastifyRequest<{ Querystring: z.infer<typeof DistributionQuerySchema> }>,
   ): Promise<DistributionAnswer> {
     const q = request.query;
-    const session = ownSession(request, q.id);
+    const session = callerSession(request, q.id);
     return salesDistribution(database, session.siteIds, {
       type: q.typeRepartition,
       status: q.statut,

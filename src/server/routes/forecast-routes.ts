@@ -13,17 +13,28 @@ import { ForecastAnswerSchema } from '../../contract/forecast.ts';
 import type { Database } from '../db/connect.ts';
 import { installForecastCache } from '../forecast/forecast.ts';
 import { previsions } from '../forecast/previsions.ts';
-import { errorResponses, ownSession, QueryIntList, UserIdParam } from './common.ts';
+import {
+  callerSession,
+  DEFAULT_WINDOW_TEXT,
+  defaultWindow,
+  errorResponses,
+  QueryIntList,
+  UserIdParam,
+} from './common.ts';
 
 const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
 
 const PrevisionsQuery = z.object({
-  id: UserIdParam,
+  id: UserIdParam.optional().describe(
+    'id of the signed-in user; SPEC.md §7 does not name it, absent = the caller',
+  ),
   sites: QueryIntList.pipe(z.array(z.number().int().min(1).max(2_147_483_647)).max(1_000)).describe(
     'restaurantIds, comma-separated or repeated; empty or absent = every site of the scope',
   ),
-  dateDebut: WireDate.describe('first fiscal date (YYYY-MM-DD)'),
-  dateFin: WireDate.describe('last fiscal date (YYYY-MM-DD), at most 62 days after dateDebut'),
+  dateDebut: WireDate.optional().describe(`first fiscal date (YYYY-MM-DD); ${DEFAULT_WINDOW_TEXT}`),
+  dateFin: WireDate.optional().describe(
+    `last fiscal date (YYYY-MM-DD), at most 62 days after dateDebut; ${DEFAULT_WINDOW_TEXT}`,
+  ),
 });
 
 /**
@@ -49,12 +60,13 @@ export async function forecastRoutes(app: FastifyInstance, options: { database: 
       },
     },
     async function getPrevisions(request) {
-      const session = ownSession(request, request.query.id);
+      const session = callerSession(request, request.query.id);
+      const { dateDebut, dateFin } = defaultWindow(request.query);
       return previsions(pool, {
         siteIds: request.query.sites,
         scope: session.siteIds,
-        dateDebut: request.query.dateDebut,
-        dateFin: request.query.dateFin,
+        dateDebut,
+        dateFin,
         userCurrency: session.currency,
       });
     },

@@ -20,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseWireDate } from '../../contract/dates.ts';
+import { ID_LIST_TEXT } from '../../contract/integers.ts';
 import { HOME_WIDGETS, type HomeWidget, HomeWidgetAnswerSchema, isHomeWidget } from '../../contract/home.ts';
 import type { Database } from '../db/connect.ts';
 import { homeEvents } from '../home/home-events.ts';
@@ -29,6 +30,7 @@ import { homeSales } from '../home/home-sales.ts';
 import type { HomeRequest } from '../home/widget-context.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import { errorResponses, ownSession, UserIdParam } from './common.ts';
+import type { Session } from '../auth/session.ts';
 
 /** The domain function of each widget. */
 const WIDGETS: Record<
@@ -46,7 +48,7 @@ const HomeQuery = z.object({
   sites: z
     .string()
     .max(100_000)
-    .regex(/^(\d{1,10}(,\d{1,10})*)?$/, 'comma-separated site ids')
+    .regex(ID_LIST_TEXT, 'comma-separated site ids')
     .refine(
       (s) => s === '' || s.split(',').every((id) => Number(id) <= 2_147_483_647),
       'site ids ≤ 2147483647',
@@ -58,14 +60,36 @@ const HomeQuery = z.object({
     .refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date')
     .optional()
     .describe("fiscal date (YYYY-MM-DD); default today's fiscal date of the first site"),
+  exploitant: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      "operator code (SPEC.md §6): when not empty, the caller's own codeExploitant, else 403 Forbidden; " +
+        "the operator's data is the caller's site scope (decision 0033)",
+    ),
   // Sent by the client of SPEC.md §7; accepted, not used by these widgets.
-  exploitant: z.string().optional(),
   service: z.string().optional(),
   horodatage: z.string().optional(),
   heureCourante: z.string().optional(),
   client: z.string().optional(),
   vendeurs: z.string().optional(),
 });
+
+/**
+ * SPEC.md §6 "a user with an operator code (codeExploitant) has it added to home requests": the
+ * operator's data is what the caller's profile scopes (decision 0033), so `exploitant` narrows
+ * nothing further, but it must name the caller's own operator: asking for another's is refused.
+ * @throws ApiHttpError 403 Forbidden with `details.exploitant` when a non-empty `exploitant` is
+ *   not the caller's own code (or the caller has none).
+ */
+function requireOwnOperator(session: Session, exploitant: string | undefined): void {
+  const asked = exploitant?.trim();
+  if (!asked || asked === session.codeExploitant) return;
+  throw new ApiHttpError(403, 'Forbidden', "exploitant is not the caller's operator code", {
+    exploitant: asked,
+  });
+}
 
 /** Registers GET bo/home/{widget}. */
 export async function homeRoutes(app: FastifyInstance, options: { database: Database }) {
@@ -86,6 +110,7 @@ export async function homeRoutes(app: FastifyInstance, options: { database: Data
     },
     async function getHomeWidget(request) {
       const session = ownSession(request, request.query.id);
+      requireOwnOperator(session, request.query.exploitant);
       const { widget } = request.params;
       if (!isHomeWidget(widget)) throw new ApiHttpError(404, 'NotFound', `unknown home widget ${widget}`);
       return WIDGETS[widget](pool, {

@@ -43,6 +43,7 @@ import {
 } from '../reports/request.ts';
 import { renderOptionsFor, reportDataset } from '../reports/run.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
+import { requireOneSiteWhenLimited } from '../auth/site-limit.ts';
 
 /** One cell of a report row: text, a number (money in integer cents, see `columns[].type`) or null. */
 const WireCellSchema = z.union([z.string(), z.number(), z.null()]);
@@ -89,6 +90,7 @@ export async function sendReport(
   input: RawReportInput,
   record: boolean,
 ): Promise<FastifyReply> {
+  requireOneSiteWhenLimited(session, input.sites);
   const report = await resolveReport(input, session.siteIds, context.database, {
     sites: context.reportSites,
   });

@@ -77,6 +77,8 @@ export async function reportArchiveRoutes(app: FastifyInstance, options: ReportA
     '/bo/getAllReportsSpecBK',
     {
       config: { rights: 'GET bo/getAllReportsSpecBK' },
+      // Renders a document: no HEAD twin doing that for headers (DOCUMENT_GETS).
+      exposeHeadRoute: false,
       schema: {
         summary: 'Every report of one site and period, as PDFs in one ZIP archive',
         description:

@@ -122,6 +122,8 @@ async function reportRequestRoutes(app: FastifyInstance, context: ReportAnswerCo
     '/bo/getReport',
     {
       config: { rights: 'GET bo/getReport' },
+      // Renders a document and records it: no HEAD twin doing that for headers (DOCUMENT_GETS).
+      exposeHeadRoute: false,
       schema: {
         summary: 'A report (PDF, CSV, XLSX, or the JSON dataset) for sites and a period',
         tags: ['reports'],
@@ -136,6 +138,8 @@ async function reportRequestRoutes(app: FastifyInstance, context: ReportAnswerCo
     '/bo/getReportSite',
     {
       config: { rights: 'GET bo/getReportSite' },
+      // Renders a document and records it: no HEAD twin doing that for headers (DOCUMENT_GETS).
+      exposeHeadRoute: false,
       schema: {
         summary: 'The single-site variant of bo/getReport',
         description:
@@ -201,6 +205,8 @@ async function reportAgainRoutes(app: FastifyInstance, context: ReportAnswerCont
     '/bo/getResultsData',
     {
       config: { rights: 'GET bo/getResultsData' },
+      // Renders a document and records it: no HEAD twin doing that for headers (DOCUMENT_GETS).
+      exposeHeadRoute: false,
       schema: {
         summary: "The user's last generated report again (the report in state)",
         description:
@@ -220,6 +226,8 @@ async function reportAgainRoutes(app: FastifyInstance, context: ReportAnswerCont
     '/exports/download',
     {
       config: { rights: 'GET exports/download' },
+      // Renders a document and records it: no HEAD twin doing that for headers (DOCUMENT_GETS).
+      exposeHeadRoute: false,
       schema: {
         summary: 'Download a generated report again (exports list)',
         description:

@@ -87,6 +87,9 @@ export async function sessionRoutes(
     },
     async function logout(request, reply) {
       await signOut(pool, parseBasic(request.headers.authorization)?.secret, options.sessions);
+      // Answered once this server's change feed has seen the revocation: the other servers
+      // have been told by then, and refuse the token from our answer on (issue #32 C.3).
+      await request.server.changes.settled();
       return reply.code(204).send(null);
     },
   );

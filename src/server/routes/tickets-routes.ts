@@ -34,6 +34,7 @@ import {
   UserIdParam,
 } from './common.ts';
 import { BIGINT_ID_MAX, INT4_MAX, PAGE_MAX } from '../../contract/integers.ts';
+import { requireOneSiteWhenLimited } from '../auth/site-limit.ts';
 
 const criteriaList = QueryCommaList.pipe(z.array(TicketCriterionSchema));
 const cents = z
@@ -95,6 +96,7 @@ export async function ticketRoutes(app: FastifyInstance, options: { database: Da
   async function getTicketSearch(request: FastifyRequest<{ Querystring: z.infer<typeof SearchQuery> }>) {
     const q = request.query;
     const session = ownSession(request, q.id);
+    requireOneSiteWhenLimited(session, [...q['sites[]'], ...q.sites]);
     const search = checkedTicketSearch(
       {
         siteIds: [...q['sites[]'], ...q.sites],

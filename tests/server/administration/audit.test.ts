@@ -25,14 +25,15 @@ describe('the audit log (bo/infra/getAudit)', () => {
     adminId = await t.createUser({
       login: 'admin',
       password: PASSWORD,
-      droits: ['CONFIGURATION'],
+      droits: ['CONFIGURATION', 'COMPTAGE'],
       allSites: true,
     });
     admin = await t.signIn('admin', PASSWORD);
     deputyId = await t.createUser({
       login: 'adjoint',
       password: PASSWORD,
-      droits: ['CONFIGURATION'],
+      // The profile the deputy creates holds COMPTAGE: one grants only what one holds (issue #32 C.2).
+      droits: ['CONFIGURATION', 'COMPTAGE'],
       allSites: true,
     });
     const deputy = await t.signIn('adjoint', PASSWORD);

@@ -39,7 +39,8 @@ describe('profiles and rights (bo/infra/getProfils, newProfile, saveProfile, rem
     await t.createUser({
       login: 'admin',
       password: PASSWORD,
-      droits: ['CONFIGURATION', 'RAPPORTS'],
+      // Every right: an administrator grants only the rights they hold (issue #32 C.2).
+      droits: RIGHTS,
       allSites: true,
     });
     admin = await t.signIn('admin', PASSWORD);

@@ -2,8 +2,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoggedApp, type LoggedApp } from './logged-app.ts';
 
-/** Sends `request` (raw bytes, as an attacker would) to `port`; answers the status line and body. */
-function rawRequest(port: number, request: Buffer): Promise<{ status: string; body: string }> {
+/** Sends `request` (raw bytes, as an attacker would) to `port`; answers the status line, the head and the body. */
+function rawRequest(port: number, request: Buffer): Promise<{ status: string; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     // Written without ending our side: a client that half-closes reads as gone to the server.
     const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
@@ -11,7 +11,8 @@ function rawRequest(port: number, request: Buffer): Promise<{ status: string; bo
     socket.on('data', (c) => chunks.push(c));
     const answer = () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      return { status: text.split('\r\n')[0] ?? '', body: text.slice(text.indexOf('\r\n\r\n') + 4) };
+      const end = text.indexOf('\r\n\r\n');
+      return { status: text.split('\r\n')[0] ?? '', head: text.slice(0, end), body: text.slice(end + 4) };
     };
     // The server closes as soon as it has answered; a reset while our request was still being
     // written comes after the answer, which is what the test reads.
@@ -71,6 +72,34 @@ describe('over a real socket', () => {
     );
     expect(huge.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(JSON.parse(huge.body)).toMatchObject({ code: 'BadRequest' });
+  });
+
+  it('an HTTP/1.1 request without Host answers 400 in the §8 shape with the security headers (issue #32 C.8)', async () => {
+    for (const path of ['/api/version', '/api/bo/getSites?id=1', '/rapports']) {
+      const res = await rawRequest(
+        port,
+        Buffer.from(`GET ${path} HTTP/1.1${CRLF}Connection: close${CRLF}${CRLF}`),
+      );
+      expect(res.status, path).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(res.body), path).toMatchObject({ code: 'BadRequest', details: { name: 'host' } });
+      expect(res.head, path).toMatch(/^x-content-type-options: nosniff$/im);
+      expect(res.head, path).toMatch(/^content-security-policy: /im);
+    }
+    // HTTP/1.0 has no Host requirement.
+    const old = await rawRequest(port, Buffer.from(`GET /api/version HTTP/1.0${CRLF}${CRLF}`));
+    expect(old.status).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('what the HTTP parser refuses (headers too large) carries the security headers too', async () => {
+    const huge = await rawRequest(
+      port,
+      Buffer.from(
+        `GET /api/version?x=${'a'.repeat(100_000)} HTTP/1.1${CRLF}Host: x${CRLF}Connection: close${CRLF}${CRLF}`,
+      ),
+    );
+    expect(huge.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(huge.head).toMatch(/^x-content-type-options: nosniff$/im);
+    expect(huge.head).toMatch(/^content-security-policy: /im);
   });
 
   it('a Basic header of "a\\0:b" answers 401 Unauthorized', async () => {

@@ -71,6 +71,8 @@ export function toReceiptInput(form: ReceiptForm): ReceiptResult {
       errors.push({ field, messageId: 'counting.error.required' });
     }
   }
+  // The server defaults a missing site (SPEC.md §7 names none); this form always says which.
+  if (form.site === null) errors.push({ field: 'site', messageId: 'counting.error.required' });
   if (form.dateFiscale === null) errors.push({ field: 'dateFiscale', messageId: 'counting.error.date' });
   const cents = parseMoneyToCents(form.amount);
   if (cents === 'invalid') errors.push({ field: 'amount', messageId: 'counting.error.amount' });
@@ -88,11 +90,12 @@ export function toReceiptInput(form: ReceiptForm): ReceiptResult {
         errors.push({ field: 'commentaire', messageId: 'counting.error.invalid' });
     }
   }
-  if (errors.length > 0 || !query.success || !complements.success) return { ok: false, errors };
+  if (errors.length > 0 || !query.success || !complements.success || form.site === null)
+    return { ok: false, errors };
   return {
     ok: true,
     input: {
-      site: query.data.site,
+      site: form.site,
       dateFiscale: form.dateFiscale ?? '',
       codeVendeur: query.data.codeVendeur,
       nomVendeur: query.data.nomVendeur,

@@ -20,6 +20,23 @@ export interface RenderOptions {
   trainingMode: boolean;
 }
 
+/**
+ * First characters that make a spreadsheet program read a text cell as a formula (CSV injection,
+ * OWASP "CSV Injection"): `=`, `+`, `-`, `@`, tab and carriage return, and their full-width forms
+ * `＝` `＋` `－` `＠`, which some programs fold to the ASCII ones (issue #32 item C.4).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+
+/**
+ * `text` as a spreadsheet program must show it: prefixed with an apostrophe when it starts like a
+ * formula (see FORMULA_START), as OWASP recommends, otherwise unchanged. Used by the CSV and the
+ * XLSX renderers for every text cell (names and comments come from imported files and users);
+ * numbers are never passed here, so amounts and quantities stay numeric, negative ones included.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /** A cell as text for a PDF: money with its currency symbol, dates DD/MM/YYYY, numbers grouped. */
 export function displayCell(
   value: string | number | null | undefined,

@@ -13,21 +13,12 @@ import { stringify as stringifyRecords } from 'csv-stringify/sync';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
 import { decimalSeparator, formatCentsPlain, formatDate } from '../../i18n.ts';
 import type { DatasetRow } from '../types.ts';
-import { totalsRow } from './cells.ts';
+import { neutraliseFormula, totalsRow } from './cells.ts';
 import { claimRest, isStreamed } from './streamed.ts';
 
 /** The field separator of CSV files in `language`. */
 export function csvDelimiter(language: Language): string {
   return language === 'en' ? ',' : ';';
-}
-
-/**
- * Text that a spreadsheet program would run as a formula (`=`, `+`, `@`, tab, carriage return
- * first: CSV injection, OWASP) is written with a leading apostrophe, which the program shows as
- * plain text. Names come from imported files, so they are not trusted.
- */
-export function neutraliseFormula(text: string): string {
-  return /^[=+@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 function csvCell(
@@ -74,7 +65,10 @@ async function* chunks(dataset: Dataset, language: Language, progress: () => voi
   const line = (row: DatasetRow) => dataset.columns.map((c) => cell(row[c.key], c));
   try {
     yield stringifyRecords(
-      [dataset.columns.map((c) => c.label), ...dataset.rows.slice(0, CHUNK_ROWS).map(line)],
+      [
+        dataset.columns.map((c) => neutraliseFormula(c.label)),
+        ...dataset.rows.slice(0, CHUNK_ROWS).map(line),
+      ],
       { ...options, bom: true },
     );
     for (let i = CHUNK_ROWS; i < dataset.rows.length; i += CHUNK_ROWS)

@@ -13,7 +13,13 @@ import ExcelJS from 'exceljs';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
 import { parseWireDate } from '../../../contract/dates.ts';
 import { LOCALES } from '../../i18n.ts';
-import { documentHeading, documentProperties, type RenderOptions, totalsRow } from './cells.ts';
+import {
+  documentHeading,
+  documentProperties,
+  neutraliseFormula,
+  type RenderOptions,
+  totalsRow,
+} from './cells.ts';
 import { claimRest } from './streamed.ts';
 
 /**
@@ -36,10 +42,10 @@ function xlsxCell(
   // An empty text is an empty cell (exceljs's streaming writer drops empty strings anyway).
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'string') {
-    if (column.type !== 'date') return value;
+    if (column.type !== 'date') return neutraliseFormula(value);
     const d = parseWireDate(value);
     // Excel dates carry no zone: write the calendar date at UTC midnight so it never shifts.
-    return d ? new Date(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate())) : value;
+    return d ? new Date(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate())) : neutraliseFormula(value);
   }
   return column.type === 'money' ? value / 100 : value;
 }

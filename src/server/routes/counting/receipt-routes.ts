@@ -25,6 +25,8 @@ import type { BatchItemInput } from '../../outbox/direct-items.ts';
 import { documentAnswer, errorResponses, sessionOf, writeInput } from '../common.ts';
 import type { CountingOptions } from './counting-options.ts';
 import { INT4_MAX } from '../../../contract/integers.ts';
+import type { Session } from '../../auth/session.ts';
+import { ApiHttpError } from '../../plugins/error-handler.ts';
 
 /** The receipt content a createDocument / updateDocument query and body give. */
 function receiptContent(
@@ -39,6 +41,18 @@ function receiptContent(
     managerName: q.nomManager,
     complements,
   };
+}
+
+/**
+ * The caller's only site, for a receipt written without `site` (SPEC.md §7 names none).
+ * @throws ApiHttpError 400 NoSitesSelected when the scope has no site or several.
+ */
+function onlySite(session: Session): number {
+  const [site, ...others] = session.siteIds;
+  if (site === undefined || others.length > 0) {
+    throw new ApiHttpError(400, 'NoSitesSelected', 'several sites in your scope: say which with site');
+  }
+  return site;
 }
 
 /** Registers bo/documentsManager/readRecusManager, readDocument, createDocument and updateDocument. */
@@ -136,9 +150,10 @@ async function createDocument(
   input: BatchItemInput<z.output<typeof CreateReceiptQuerySchema>, Complements>,
 ): Promise<Receipt> {
   const { query: q, body, session, tx } = input;
-  requireSite(session, q.site);
-  const fiscalDate = q.dateFiscale ?? (await todaysFiscalDate(tx, q.site));
-  return createReceipt(tx, { ...receiptContent(q, body), fiscalDate }, session);
+  const site = q.site ?? onlySite(session);
+  requireSite(session, site);
+  const fiscalDate = q.dateFiscale ?? (await todaysFiscalDate(tx, site));
+  return createReceipt(tx, { ...receiptContent(q, body), site, fiscalDate }, session);
 }
 
 /** POST bo/documentsManager/updateDocument's work, for a request or a batch item (outbox/direct-items.ts). */
@@ -146,7 +161,7 @@ async function updateDocument(
   input: BatchItemInput<z.output<typeof UpdateReceiptQuerySchema>, Complements>,
 ): Promise<Receipt> {
   const { query: q, body, session, tx } = input;
-  requireSite(session, q.site);
-  const content = { ...receiptContent(q, body), fiscalDate: q.dateFiscale ?? null };
+  if (q.site !== undefined) requireSite(session, q.site);
+  const content = { ...receiptContent(q, body), site: q.site ?? null, fiscalDate: q.dateFiscale ?? null };
   return updateReceipt(tx, q.documentId, session.siteIds, content, session);
 }
