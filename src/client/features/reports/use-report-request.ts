@@ -18,6 +18,7 @@ import { saveFile } from '../../lib/save-file.ts';
 import { session } from '../../lib/session.ts';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import { type DownloadFormat, selection } from '../../selection/selection-state.ts';
+import { pruneTerminalsAndSellers } from '../../selection/site-scope.ts';
 import { useSiteScope } from '../../selection/use-reference-data.ts';
 import { type ReportPath, reportQueries } from './report-queries.ts';
 
@@ -80,6 +81,7 @@ function checkReportRequest(
     notify.error(failed?.code ?? 'NoReportInState', failed?.values);
     return { refused: true };
   }
+  const kept = pruneTerminalsAndSellers(selection, context.siteIds);
   const params = buildReportParams({
     userId: context.userId,
     className: edition.className,
@@ -88,8 +90,9 @@ function checkReportRequest(
     language: context.language,
     range: period.range,
     siteIds: context.siteIds,
-    terminalKeys: selection.terminals,
-    sellerKeys: selection.sellers,
+    // Only those of the sites the report is about (one site, in single-site mode).
+    terminalKeys: kept.terminals,
+    sellerKeys: kept.sellers,
     trancheHoraire: selection.trancheHoraire,
     heureDebut: selection.heureDebut,
     heureFin: selection.heureFin,

@@ -31,8 +31,8 @@ export function SelectionPanel({
         <SitePicker singleSiteMode={singleSiteMode} />
         {sitesOnly ? null : (
           <>
-            <TerminalPicker />
-            <SellerPicker />
+            <TerminalPicker singleSiteMode={singleSiteMode} />
+            <SellerPicker singleSiteMode={singleSiteMode} />
           </>
         )}
       </div>

@@ -197,10 +197,13 @@ function PerSitePicker(props: {
   );
 }
 
-/** Multi-choice of terminals (caisses) of the chosen sites, one section per site. */
-export function TerminalPicker() {
+/**
+ * Multi-choice of terminals (caisses) of the chosen sites, one section per site; in single-site
+ * mode (`singleSiteMode`, see SitePicker), of the one site.
+ */
+export function TerminalPicker({ singleSiteMode = false }: { singleSiteMode?: boolean }) {
   const intl = useIntl();
-  const scope = useSiteScope();
+  const scope = useSiteScope({ singleSiteMode });
   const sites = scope.siteTerminals.map((s) => ({
     restaurantId: s.restaurantId,
     libelle: s.libelle,
@@ -217,9 +220,12 @@ export function TerminalPicker() {
   return <PerSitePicker kind="terminals" sites={sites} searchable={count > 8} />;
 }
 
-/** Multi-choice of sellers (vendeurs) of the chosen sites; absent for client type TOTAL (SPEC.md §4). */
-export function SellerPicker() {
-  const scope = useSiteScope();
+/**
+ * Multi-choice of sellers (vendeurs) of the chosen sites (of the one site in single-site mode);
+ * absent for client type TOTAL (SPEC.md §4).
+ */
+export function SellerPicker({ singleSiteMode = false }: { singleSiteMode?: boolean }) {
+  const scope = useSiteScope({ singleSiteMode });
   const app = useSnapshot(appState);
   if (app.client === 'TOTAL') return null;
   const sites = scope.siteSellers.map((s) => ({
