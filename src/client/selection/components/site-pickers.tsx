@@ -64,8 +64,8 @@ function OneSitePicker({ offered, current }: { offered: readonly Site[]; current
 
 /**
  * Choice of sites with search and select-all; sites labelled 'NON REMPLI' never appear. A user of
- * one site reads its name instead; one limited to a site at a time (LIMITATION_SITE), or a screen
- * in single-site mode (`singleSiteMode`, /rapports), chooses one.
+ * one site reads its name instead. On the report screen (`singleSiteMode`, /rapports), a user
+ * limited to a site at a time (LIMITATION_SITE), or in the screen's single-site mode, chooses one.
  */
 export function SitePicker({
   defaultExpanded,

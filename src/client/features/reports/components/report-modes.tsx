@@ -22,7 +22,7 @@ function leaveTraining(): void {
 export function ReportModesCard({ onChange }: { onChange: () => void }) {
   const intl = useIntl();
   const sel = useSnapshot(selection);
-  const scope = useSiteScope();
+  const scope = useSiteScope({ singleSiteMode: true });
   return (
     <Card labelledBy="rep-modes-heading">
       <CardTitle id="rep-modes-heading">{intl.formatMessage({ id: 'reports.modes' })}</CardTitle>
