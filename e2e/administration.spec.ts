@@ -132,11 +132,9 @@ async function offered(page: Page, trigger: RegExp): Promise<string[]> {
 async function checkUserScope(page: Page): Promise<void> {
   await page.goto('/rapports');
   await expect(page.getByRole('heading', { name: 'Rapports', level: 1 })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Sites/ })).toContainText('tous vos sites (1)');
-  const reportSites = await offered(page, /^Sites/);
-  expect(reportSites).toHaveLength(1);
-  expect(reportSites[0]).toContain(SITE);
-  await page.keyboard.press('Escape');
+  // One site: named, not offered as a choice (issue #32 D.13).
+  await expect(page.getByTestId('only-site')).toHaveText(`Site ${SITE}`);
+  await expect(page.getByRole('button', { name: /^Sites/ })).toHaveCount(0);
 
   // The sales of last week for "all sites": only SITE's rows.
   await page.getByRole('button', { name: /Rapport à générer/ }).click();
@@ -151,10 +149,7 @@ async function checkUserScope(page: Page): Promise<void> {
 
   await page.goto('/tickets');
   await expect(page.getByRole('heading', { name: 'Tickets', level: 1 })).toBeVisible();
-  const ticketSites = await offered(page, /^Sites/);
-  expect(ticketSites).toHaveLength(1);
-  expect(ticketSites[0]).toContain(SITE);
-  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('only-site')).toHaveText(`Site ${SITE}`);
 
   await page.goto('/analyses/comptageCaisses');
   await expect(page.getByRole('heading', { name: 'Comptage des caisses', level: 1 })).toBeVisible();

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { adminWithoutOneSiteLimit } from './demo-users.ts';
 import { e2eDatabase, signIn, waitForServiceWorker } from './helpers.ts';
+
+// The administrator chooses several sites on /rapports: without LIMITATION_SITE (issue #32 B).
+test.beforeAll(adminWithoutOneSiteLimit);
 
 const SITE = 'Le Comptoir Lyon Bellecour';
 

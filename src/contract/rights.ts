@@ -265,3 +265,26 @@ export function screenRequirement(path: string): Requirement {
   }
   return best ? SCREEN_RIGHTS[best]! : 'session';
 }
+
+/**
+ * Screens SPEC.md §2 names whose rights exist but which are not built yet (issue #32 D.3): no
+ * navigation entry or administration link leads to them, and their address says "coming" rather
+ * than "page not found". The rights themselves stay (profiles keep them for the day the screen
+ * comes); building a screen is deleting its line here.
+ */
+export const PENDING_SCREENS: readonly string[] = [
+  '/fec',
+  '/arcole',
+  '/config/bdd',
+  '/config/adoria',
+  '/config/easilys',
+  '/config/consolidations',
+  '/config/miseenroute',
+  '/config/recurrences',
+  '/config/ecash',
+];
+
+/** True when `path` is (or is under) a screen of {@link PENDING_SCREENS}. */
+export function isPendingScreen(path: string): boolean {
+  return PENDING_SCREENS.some((p) => path === p || path.startsWith(`${p}/`));
+}

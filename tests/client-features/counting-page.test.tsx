@@ -94,6 +94,18 @@ const text = (testId: string) => container.querySelector(`[data-testid="${testId
 const save = () => submitForm('cash-count-form');
 
 describe('cash count screen', () => {
+  it('says an empty day has no count and what to do, then names a saved count by its terminal once (issue #32 D.5, D.9)', async () => {
+    const list = () => container.querySelector('[data-testid="cash-count-list"]')?.closest('section');
+    await waitFor(() => list()?.textContent?.includes(en['counting.cash.emptyDay']) ?? false);
+    await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
+    await save();
+    await waitFor(() => container.querySelectorAll('[data-testid="cash-count-local"]').length === 1);
+    const item = text('cash-count-local') ?? '';
+    expect(item).toContain('Till 1');
+    expect(item).not.toContain('Terminal Till 1');
+    expect(list()?.textContent).not.toContain(en['counting.cash.emptyDay']);
+  });
+
   it('shows counted and variance live against the expected amounts as notes and cheques are typed', async () => {
     await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
     await type(inputLabelled('Cheques'), '40');
@@ -170,10 +182,13 @@ describe('cash count screen', () => {
     // The browser's own validation is off: refusals are the form's, at the field.
     expect(form?.noValidate).toBe(true);
     const cheques = inputLabelled('Cheques');
-    expect(cheques.getAttribute('aria-required')).toBe('true');
+    // Empty counts as 0, and the field says that alone: not marked "(required)" as well (issue #32 D.6).
+    expect(cheques.getAttribute('aria-required')).toBeNull();
     expect(cheques.required).toBe(false);
-    // "Required" is seen in the label, not only announced.
-    expect(container.querySelector(`label[for="${cheques.id}"]`)?.textContent).toContain('(required)');
+    expect(container.querySelector(`label[for="${cheques.id}"]`)?.textContent).not.toContain('(required)');
+    const describedBy = (cheques.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    const description = describedBy.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    expect(description).toContain(en['counting.zeroHint']);
 
     await type(container.querySelector('[data-testid="cash-denomination-2000"]') as HTMLInputElement, '3');
     expect(text('counted-cheques')).toBe('€0.00');

@@ -88,15 +88,20 @@ function errorOf(field: HTMLElement): string | null {
     .find((e) => e?.classList.contains('ui-field__error'));
   return error?.textContent ?? null;
 }
-/** Renders the page and waits for the user's sites (the calendar reads once they are known). */
+/**
+ * Renders the page and waits for the user's sites (the calendar reads once they are known): the
+ * picker's "all your sites (n)", or the one site named when there is only one (issue #32 D.13).
+ */
 async function openPage(sites = 2) {
   clearNotifications();
   screen = await renderScreen(<EventsPage />, 'fr', fr);
-  await waitUntil(() => page().textContent?.includes(`tous vos sites (${sites})`) ?? false, 10_000, 20).catch(
-    (e: unknown) => {
-      throw new Error(`${String(e)}: ${page().textContent}`);
-    },
-  );
+  const known = () =>
+    sites === 1
+      ? page().querySelector('[data-testid="only-site"]') !== null
+      : (page().textContent?.includes(`tous vos sites (${sites})`) ?? false);
+  await waitUntil(known, 10_000, 20).catch((e: unknown) => {
+    throw new Error(`${String(e)}: ${page().textContent}`);
+  });
   await waitUntil(() => dayPanel() !== null && page().querySelector('[role="grid"]') !== null, 5_000, 20);
 }
 /** Fills the form's required fields for an event named `name` (dates and sites as the form proposes). */
@@ -287,6 +292,10 @@ describe('/evenements', () => {
     await openPage(1);
     await waitUntil(() => dayPanel()?.textContent?.includes('Braderie') ?? false, 5_000, 20);
     expect(page().textContent).toContain('Lecture seule');
+    // One site: named, with no site or group picker offering no choice (issue #32 D.13).
+    expect(page().querySelector('[data-testid="only-site"]')?.textContent).toBe('Site Paris');
+    expect(page().textContent).not.toContain('tous vos sites');
+    expect(page().textContent).not.toContain('Groupe');
     // Lyon is outside this reader's scope: only Paris is named.
     expect(dayPanel()?.textContent).toContain(`du ${SHOWN_TODAY} au ${SHOWN_TODAY} · Paris`);
     expect(dayPanel()?.textContent).not.toContain('Lyon');

@@ -14,6 +14,7 @@ let t: TestApp;
 
 type Modules = ClientCore & {
   exports: typeof import('../../src/client/features/exports/export-queries.ts');
+  reports: typeof import('../../src/contract/reports.ts');
 };
 let m: Modules;
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
   m = {
     ...(await connectClient(t)),
     exports: await import('../../src/client/features/exports/export-queries.ts'),
+    reports: await import('../../src/contract/reports.ts'),
   };
   await m.session.signIn('gerant', 'Comptoir-2026!');
 });
@@ -132,5 +134,26 @@ describe('exports through the client calls', () => {
     await expect(
       m.queryClient.fetchQuery(m.exports.exportQueries.status(userId, '2026-02-30')),
     ).rejects.toMatchObject({ code: 'BadRequest' });
+  });
+  it('lists files, not the reports shown on screen, however many views came after the last file (issue #32 D.10)', async () => {
+    const userId = m.session.session.user!.id;
+    const before = await m.exports.listFiles(userId, 'en', 50, true);
+    const query = {
+      id: userId,
+      rapportClassName: 'RapportVentes',
+      dateDebut: '2026-11-03',
+      dateFin: '2026-11-03',
+      'sites[]': 2,
+    };
+    await m.http.download('bo/getReport', { ...query, format: 'CSV' }, () => {});
+    // Three on-screen views after the file, as /graphs makes on each visit.
+    for (let i = 0; i < 3; i++)
+      await m.http.getJson('bo/getReport', m.reports.DatasetAnswerSchema, { ...query, format: 'JSON' });
+    const all = await m.queryClient.fetchQuery(m.exports.exportQueries.list(userId, 'en', 1, true));
+    expect(all.editions.map((e) => e.format)).not.toContain('JSON');
+    expect(all.editions).toHaveLength(before.editions.length + 1);
+    expect(all.editions[0]).toMatchObject({ format: 'CSV' });
+    // Asked one at a time, the file is still found behind the three views.
+    expect((await m.exports.listFiles(userId, 'en', 1, true)).editions.map((e) => e.format)).toEqual(['CSV']);
   });
 });

@@ -115,3 +115,45 @@ describe('checks before calling the server', () => {
     expect(precheckReport({ className: 'RapportVentes', siteIds: [1], range, maxDays: 31 })).toBeNull();
   });
 });
+
+describe('operation, separate days, training mode and one site (issue #32 B)', () => {
+  it('sends the chosen operation, VENTE when none is chosen', () => {
+    expect(toSearchParams(buildReportParams(base)).get('operation')).toBe('VENTE');
+    expect(toSearchParams(buildReportParams({ ...base, operation: 'ANNULATION' })).get('operation')).toBe(
+      'ANNULATION',
+    );
+  });
+
+  it('sends separate days as datefiscales[] in place of dateDebut and dateFin', () => {
+    const params = toSearchParams(
+      buildReportParams({ ...base, fiscalDates: ['2024-05-01', '2024-05-08', '2024-05-15'] }),
+    );
+    expect(params.getAll('datefiscales[]')).toEqual(['2024-05-01', '2024-05-08', '2024-05-15']);
+    expect(params.has('dateDebut')).toBe(false);
+    expect(params.has('dateFin')).toBe(false);
+  });
+
+  it('sends trainingMode=true only while training mode is on', () => {
+    expect(toSearchParams(buildReportParams(base)).has('trainingMode')).toBe(false);
+    expect(toSearchParams(buildReportParams({ ...base, trainingMode: true })).get('trainingMode')).toBe(
+      'true',
+    );
+  });
+
+  it('refuses more than one site where one is allowed (multiSitesTooMuch), before the server', () => {
+    const input = { className: 'RapportVentes', range: base.range, maxDays: 31 };
+    expect(precheckReport({ ...input, siteIds: [1, 2], oneSite: true })).toEqual({
+      code: 'multiSitesTooMuch',
+    });
+    expect(precheckReport({ ...input, siteIds: [1], oneSite: true })).toBeNull();
+  });
+
+  it('bounds separate days by their number, not by the span from the first to the last', () => {
+    const input = { className: 'RapportVentes', siteIds: [1], maxDays: 2 };
+    const far = { dateDebut: '2024-01-01', dateFin: '2024-06-01' };
+    expect(precheckReport({ ...input, range: far, fiscalDates: ['2024-01-01', '2024-06-01'] })).toBeNull();
+    expect(
+      precheckReport({ ...input, range: far, fiscalDates: ['2024-01-01', '2024-03-01', '2024-06-01'] }),
+    ).toEqual({ code: 'MaxReportDays', values: { maxDays: 2 } });
+  });
+});

@@ -3,6 +3,8 @@ import { testSite } from './sites.ts';
 import type { Regroupement, Site } from '../../src/contract/api.ts';
 import {
   effectiveSiteIds,
+  groupsOfferChoice,
+  limitedToOneSite,
   offeredSites,
   pruneTerminalsAndSellers,
   searchSites,
@@ -79,5 +81,33 @@ describe('which sites a selection stands for', () => {
       terminals: ['1:1'],
       sellers: ['3:B'],
     });
+  });
+});
+
+describe('one site at a time and pickers that offer no choice (issue #32 B, D.13)', () => {
+  it('keeps one site in single mode: the first chosen one still offered, else the first offered', () => {
+    expect(effectiveSiteIds({ restaurantIds: [], groupId: null }, sites, groups, true)).toEqual([3]);
+    expect(effectiveSiteIds({ restaurantIds: [4, 1], groupId: null }, sites, groups, true)).toEqual([4]);
+    expect(effectiveSiteIds({ restaurantIds: [4], groupId: 10 }, sites, groups, true)).toEqual([3]);
+    expect(effectiveSiteIds({ restaurantIds: [4, 1], groupId: null }, sites, groups)).toEqual([4, 1]);
+  });
+
+  it('limits to one site a profile holding LIMITATION_SITE only', () => {
+    expect(limitedToOneSite(['RAPPORTS', 'LIMITATION_SITE'])).toBe(true);
+    expect(limitedToOneSite(['RAPPORTS', 'CONFIGURATION'])).toBe(false);
+  });
+
+  it('offers a group choice only when a group narrows the visible sites', () => {
+    expect(groupsOfferChoice(sites, groups)).toBe(true);
+    // One visible site: no group changes anything, whatever groups exist.
+    expect(groupsOfferChoice([sites[0]!, sites[1]!], groups)).toBe(false);
+    // Every group holds all the visible sites: no choice either.
+    expect(
+      groupsOfferChoice(
+        [sites[0]!, sites[2]!],
+        groups.filter((g) => g.raisonSociale === 'Sud'),
+      ),
+    ).toBe(false);
+    expect(groupsOfferChoice(sites, [])).toBe(false);
   });
 });

@@ -24,6 +24,15 @@ export interface ReportRequestInput {
   language: Language;
   /** Resolved period, wire dates. */
   range: DateRange;
+  /**
+   * Separate days instead of the range (SPEC.md §3 `datesMultiples`), wire dates; sent as
+   * `datefiscales[]` in place of dateDebut/dateFin. Absent or empty: the range.
+   */
+  fiscalDates?: readonly string[];
+  /** bo/getReport `operation` (SPEC.md §9: VENTE by default). */
+  operation?: string;
+  /** Reports of the training-mode tickets (bo/getReport `trainingMode=true`, SPEC.md §6). */
+  trainingMode?: boolean;
   /** Effective sites: the chosen ones, or all the user's sites when none is chosen (SPEC.md §5). */
   siteIds: readonly number[];
   /** Chosen terminals as `restaurantId:terminalId` keys; empty = every terminal. */
@@ -58,7 +67,8 @@ function unique<T>(values: readonly T[]): T[] {
  * Query parameters of bo/getReport. Arrays travel as repeated `sites[]=…` / `tpv[]=…` (lib/http).
  * Terminals go as their numbers (`tpv[]`) and sellers as their codes joined by commas, a comma
  * inside a code replaced by SELLER_COMMA_MARKER (SPEC.md §5); both are left out when empty, which
- * the server reads as "every terminal / seller". `operation` is always VENTE (SPEC.md §9). `tri`
+ * the server reads as "every terminal / seller". `operation` is VENTE unless chosen (SPEC.md §9);
+ * separate days travel as `datefiscales[]` instead of the range; `trainingMode=true` only when on. `tri`
  * (`key` or `key:desc`) and `regroupement` are sent only when chosen; a filter as `isFilters=true`,
  * `filtre` and repeated `condition[]` values, only when at least one value is chosen.
  */
@@ -69,9 +79,10 @@ export function buildReportParams(input: ReportRequestInput): SearchParams {
     id: input.userId,
     rapportClassName: input.className,
     typeRapport: input.typeRapport,
-    dateDebut: input.range.dateDebut,
-    dateFin: input.range.dateFin,
-    operation: 'VENTE',
+    ...(input.fiscalDates && input.fiscalDates.length > 0
+      ? { datefiscales: [...input.fiscalDates] }
+      : { dateDebut: input.range.dateDebut, dateFin: input.range.dateFin }),
+    operation: input.operation ?? 'VENTE',
     format: input.format,
     sites: [...input.siteIds],
     tpv: terminals.length > 0 ? terminals : undefined,
@@ -85,23 +96,34 @@ export function buildReportParams(input: ReportRequestInput): SearchParams {
       ? { isFilters: true, filtre: input.filter.filtre, condition: [...input.filter.values] }
       : {}),
     language: input.language,
+    ...(input.trainingMode ? { trainingMode: true } : {}),
   };
 }
 
 /**
  * Checks made before calling the server, answered with the server's own codes (SPEC.md §8) so the
  * user reads the same message either way: no report chosen (NoReportInState), no site in scope
- * (NoSitesSelected), a period longer than the class allows (MaxReportDays with `maxDays`).
+ * (NoSitesSelected), more than one site where one is allowed (multiSitesTooMuch), a period (or
+ * more separate days) longer than the class allows (MaxReportDays with `maxDays`).
  */
 export function precheckReport(input: {
   className: string | null;
   siteIds: readonly number[];
   range: DateRange;
   maxDays: number | null;
+  /** Separate days chosen instead of the range: their count is what MaxReportDays bounds. */
+  fiscalDates?: readonly string[];
+  /** One site at most (LIMITATION_SITE, single-site mode): more is `multiSitesTooMuch` (SPEC.md §5). */
+  oneSite?: boolean;
 }): { code: string; values?: Record<string, number> } | null {
   if (!input.className) return { code: 'NoReportInState' };
   if (input.siteIds.length === 0) return { code: 'NoSitesSelected' };
-  if (input.maxDays !== null && daysInclusive(input.range.dateDebut, input.range.dateFin) > input.maxDays) {
+  if (input.oneSite && input.siteIds.length > 1) return { code: 'multiSitesTooMuch' };
+  const days =
+    input.fiscalDates && input.fiscalDates.length > 0
+      ? new Set(input.fiscalDates).size
+      : daysInclusive(input.range.dateDebut, input.range.dateFin);
+  if (input.maxDays !== null && days > input.maxDays) {
     return { code: 'MaxReportDays', values: { maxDays: input.maxDays } };
   }
   return null;

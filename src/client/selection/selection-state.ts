@@ -8,7 +8,7 @@
  */
 import { proxy } from 'valtio';
 import { DEFAULT_REPORT_HOURS } from '../../contract/periods.ts';
-import type { ReportVariant } from '../../contract/reports.ts';
+import type { OPERATIONS, ReportVariant } from '../../contract/reports.ts';
 import type { PeriodChoice } from './period.ts';
 
 /** Formats offered for download on /rapports (JSON is the on-screen preview, not a file). */
@@ -72,6 +72,19 @@ export interface SelectionState {
   report: { className: string | null; typeRapport: ReportVariant; format: DownloadFormat };
   /** Sort, grouping and filter chosen on /rapports (kept here so a favourite can save and restore them). */
   shaping: ReportShaping;
+  /** Operation of /rapports' reports (SPEC.md §3, §9: default VENTE; bo/getReport `operation`). */
+  operation: (typeof OPERATIONS)[number];
+  /**
+   * Several separate days instead of the period (SPEC.md §3 period selection `datesMultiples`,
+   * §7 bo/getReport `datefiscales[]`), as /rapports offers it.
+   */
+  datesMultiples: boolean;
+  /** The days of {@link datesMultiples}, wire dates YYYY-MM-DD, sorted, no repeat. */
+  dates: string[];
+  /** /rapports' single-site mode (SPEC.md §7 "a single-site variant exists": bo/getReportSite). */
+  singleSite: boolean;
+  /** /rapports' training mode (SPEC.md §6; bo/getReport `trainingMode=true`): reports of the training tickets. */
+  trainingMode: boolean;
 }
 
 function initialSelection(): SelectionState {
@@ -87,6 +100,11 @@ function initialSelection(): SelectionState {
     heureFin: DEFAULT_REPORT_HOURS.heureFin,
     report: { className: null, typeRapport: 'Daily', format: 'PDF' },
     shaping: { ...NO_SHAPING, filterValues: [] },
+    operation: 'VENTE',
+    datesMultiples: false,
+    dates: [],
+    singleSite: false,
+    trainingMode: false,
   };
 }
 

@@ -49,16 +49,44 @@ export function offeredSites(
 
 /**
  * The restaurantIds a request is about: the chosen sites still offered, or — when none is chosen —
- * every offered site (SPEC.md §5 "with no sites chosen, all the user's sites are used").
+ * every offered site (SPEC.md §5 "with no sites chosen, all the user's sites are used"). With
+ * `single` (LIMITATION_SITE, or /rapports' single-site mode: SPEC.md §5 "only one site may be
+ * chosen"), at most one: the first chosen site still offered, else the first offered site.
  */
 export function effectiveSiteIds(
   sel: { readonly restaurantIds: readonly number[]; readonly groupId: number | null },
   sites: readonly Site[],
   groups: readonly Regroupement[],
+  single = false,
 ): number[] {
   const offered = offeredSites(sites, groups, sel.groupId).map((s) => s.restaurantId);
-  if (sel.restaurantIds.length === 0) return offered;
-  return sel.restaurantIds.filter((id) => offered.includes(id));
+  const chosen =
+    sel.restaurantIds.length === 0 ? offered : sel.restaurantIds.filter((id) => offered.includes(id));
+  if (!single) return chosen;
+  const one = chosen.length > 0 && sel.restaurantIds.length > 0 ? chosen[0] : offered[0];
+  return one === undefined ? [] : [one];
+}
+
+/** The right that limits a profile's choices to one site at a time (SPEC.md §3, §5). */
+export const ONE_SITE_RIGHT = 'LIMITATION_SITE';
+
+/** True when `rights` hold {@link ONE_SITE_RIGHT}: site pickers then choose one site. */
+export function limitedToOneSite(rights: readonly string[]): boolean {
+  return rights.includes(ONE_SITE_RIGHT);
+}
+
+/**
+ * True when choosing a group changes something (issue #32 D.13): some group holds at least one
+ * of the visible sites but not all of them. A user of one site, or whose groups all hold the
+ * same sites as "all", gets no group picker.
+ */
+export function groupsOfferChoice(sites: readonly Site[], groups: readonly Regroupement[]): boolean {
+  const visible = visibleSites(sites);
+  if (visible.length < 2) return false;
+  return groups.some((g) => {
+    const n = sitesInGroup(visible, g).length;
+    return n > 0 && n < visible.length;
+  });
 }
 
 function fold(text: string): string {

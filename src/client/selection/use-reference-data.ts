@@ -14,6 +14,7 @@ import { referenceQueries } from './reference-queries.ts';
 import { referenceLoad, selection } from './selection-state.ts';
 import {
   effectiveSiteIds,
+  limitedToOneSite,
   offeredSites,
   sellersOfSites,
   terminalsOfSites,
@@ -51,18 +52,27 @@ export function useReferenceData() {
 /**
  * The selection read against the reference data: visible sites, the sites offered under the chosen
  * group, the effective site ids (all when none chosen, SPEC.md §5), and their terminals and sellers.
+ * `single` is true when the pickers choose one site: on the report screen (`singleSiteMode`,
+ * /rapports, the views whose calls the server limits) when the user holds LIMITATION_SITE or the
+ * selection's single-site mode is on; `effective` then holds one site at most. `limited` tells
+ * whether the user holds LIMITATION_SITE.
  */
-export function useSiteScope() {
+export function useSiteScope({ singleSiteMode = false }: { singleSiteMode?: boolean } = {}) {
   const ref = useReferenceData();
   const sel = useSnapshot(selection);
+  const { user } = useSnapshot(session);
+  const limited = limitedToOneSite(user?.droits ?? []);
+  const single = singleSiteMode && (limited || sel.singleSite);
   const visible = visibleSites(ref.sites);
   const offered = offeredSites(ref.sites, ref.groups, sel.groupId);
-  const effective = effectiveSiteIds(sel, ref.sites, ref.groups);
+  const effective = effectiveSiteIds(sel, ref.sites, ref.groups, single);
   return {
     ...ref,
     visible,
     offered,
     effective,
+    single,
+    limited,
     siteTerminals: terminalsOfSites(ref.terminals, effective),
     siteSellers: sellersOfSites(ref.sellers, effective),
   };

@@ -13,22 +13,56 @@ import { download, getJson } from '../../lib/http.ts';
 /** Editions shown per page of the list. */
 export const EDITIONS_PAGE = 50;
 
+/** Editions asked of the server per call while looking for files (exports/list's `limit` bound). */
+const SCAN_PAGE = 200;
+
+/** Calls of exports/list one list may make, so a history of on-screen views alone cannot loop long. */
+const SCAN_CALLS = 10;
+
+/**
+ * Up to `wanted` editions that are files (PDF, CSV, XLSX), newest first, and whether more remain.
+ * The server also lists the reports shown on screen (format JSON: /rapports' "show", /graphs' four
+ * charts on each visit), which are views, not exports (issue #32 D.10): they are left out here,
+ * asking further pages (`offset`) until `wanted` files are found, the server has no more, or
+ * {@link SCAN_CALLS} calls were made (then `more` stays true and "more" asks again).
+ * @throws ApiFailure (Network Error…) from GET exports/list.
+ */
+export async function listFiles(
+  userId: number,
+  language: Language,
+  wanted: number,
+  mine: boolean,
+): Promise<{ editions: Edition[]; more: boolean }> {
+  const files: Edition[] = [];
+  let offset = 0;
+  for (let call = 0; call < SCAN_CALLS; call++) {
+    const limit = call === 0 ? Math.min(wanted, SCAN_PAGE) : SCAN_PAGE;
+    const page = await getJson('exports/list', EditionsAnswerSchema, {
+      id: userId,
+      language,
+      limit,
+      offset: offset > 0 ? offset : undefined,
+      mine: mine ? 'true' : undefined,
+    });
+    files.push(...page.editions.filter((e) => e.format !== 'JSON'));
+    offset += page.editions.length;
+    if (files.length >= wanted)
+      return { editions: files.slice(0, wanted), more: files.length > wanted || page.more };
+    if (!page.more) return { editions: files, more: false };
+  }
+  return { editions: files, more: true };
+}
+
 export const exportQueries = {
   all: () => ['exports'] as const,
   /**
-   * GET exports/list — the editions the user may see (only their own with `mine`), newest
-   * first, `pages` × {@link EDITIONS_PAGE}.
+   * GET exports/list — the files generated (editions) the user may see (only their own with
+   * `mine`), newest first, `pages` × {@link EDITIONS_PAGE}: see {@link listFiles}.
    */
   list: (userId: number, language: Language, pages: number, mine = false) =>
     queryOptions({
       queryKey: [...exportQueries.all(), userId, 'list', language, pages, mine] as const,
-      queryFn: () =>
-        getJson('exports/list', EditionsAnswerSchema, {
-          id: userId,
-          language,
-          limit: EDITIONS_PAGE * pages,
-          mine: mine ? 'true' : undefined,
-        }),
+      queryFn: () => listFiles(userId, language, EDITIONS_PAGE * pages, mine),
       staleTime: 10_000,
     }),
   /** GET exports/status?dateFiscale — one line per site of the user's scope. */

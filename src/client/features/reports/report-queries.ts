@@ -10,6 +10,9 @@ import { DatasetAnswerSchema, type Language } from '../../../contract/reports.ts
 import { getJson, type SearchParams } from '../../lib/http.ts';
 import { reportClassQueries } from '../../lib/report-class-queries.ts';
 
+/** bo/getReport, or its single-site variant (SPEC.md §7 "a single-site variant exists"). */
+export type ReportPath = 'bo/getReport' | 'bo/getReportSite';
+
 export const reportQueries = {
   ...reportClassQueries,
   /**
@@ -37,13 +40,14 @@ export const reportQueries = {
       staleTime: 5 * 60_000,
     }),
   /**
-   * GET bo/getReport with the given parameters and `format=JSON`: the dataset shown on screen.
-   * Never retried: a report is heavy, and a refused one (MaxReportDays…) stays refused.
+   * GET bo/getReport (or its single-site variant bo/getReportSite, `path`) with the given
+   * parameters and `format=JSON`: the dataset shown on screen. Never retried: a report is heavy,
+   * and a refused one (MaxReportDays, multiSitesTooMuch…) stays refused.
    */
-  preview: (params: SearchParams) =>
+  preview: (params: SearchParams, path: ReportPath = 'bo/getReport') =>
     queryOptions({
-      queryKey: [...reportQueries.all(), 'preview', params] as const,
-      queryFn: () => getJson('bo/getReport', DatasetAnswerSchema, { ...params, format: 'JSON' }),
+      queryKey: [...reportQueries.all(), 'preview', path, params] as const,
+      queryFn: () => getJson(path, DatasetAnswerSchema, { ...params, format: 'JSON' }),
       retry: false,
       staleTime: 60_000,
     }),

@@ -91,6 +91,11 @@ export function useReportShaping(edition: ReportClassInfo | undefined, onChange:
     (FILTER_DIMENSIONS as readonly string[]).includes(c.value),
   );
   const filtre = filtres.some((c) => c.value === shaping.filtre) ? shaping.filtre : null;
+  // The class's operations (SPEC.md §3: VENTE by default); the chosen one when the class has it.
+  const operations = choices.data?.operations ?? [];
+  const operation = operations.some((o) => o.value === sel.operation)
+    ? sel.operation
+    : (operations.find((o) => o.value === 'VENTE')?.value ?? operations[0]?.value ?? 'VENTE');
   const periodChoice = resolvePeriodChoice(sel.period);
   const groupements = useQuery({
     ...reportQueries.groupements(
@@ -132,6 +137,8 @@ export function useReportShaping(edition: ReportClassInfo | undefined, onChange:
     groupBy,
     filtres,
     filtre,
+    operations,
+    operation,
     periodOk: periodChoice.ok,
     groupements,
     filterOptions,

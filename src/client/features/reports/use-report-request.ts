@@ -18,8 +18,9 @@ import { saveFile } from '../../lib/save-file.ts';
 import { session } from '../../lib/session.ts';
 import { resolvePeriodChoice, validateHours } from '../../selection/period.ts';
 import { type DownloadFormat, selection } from '../../selection/selection-state.ts';
+import { pruneTerminalsAndSellers } from '../../selection/site-scope.ts';
 import { useSiteScope } from '../../selection/use-reference-data.ts';
-import { reportQueries } from './report-queries.ts';
+import { type ReportPath, reportQueries } from './report-queries.ts';
 
 /** The report as chosen on the page when a request starts (the period, sites and hours come from the selection). */
 export interface ReportRequestChoice {
@@ -34,6 +35,14 @@ export interface ReportRequestChoice {
   /** Filter dimension offered by the class, or null; `filterValues` are the values it keeps. */
   filtre: string | null;
   filterValues: readonly string[];
+  /** bo/getReport `operation` offered by the class (VENTE by default). */
+  operation: string;
+}
+
+/** A checked request: where it goes (bo/getReport, or bo/getReportSite in single-site mode) and its query. */
+interface CheckedRequest {
+  path: ReportPath;
+  params: SearchParams;
 }
 
 /**
@@ -43,10 +52,16 @@ export interface ReportRequestChoice {
  */
 function checkReportRequest(
   choice: ReportRequestChoice,
-  context: { userId: number | null; language: Language; siteIds: readonly number[] },
-): { params: SearchParams } | { formErrorId: string } | { refused: true } {
-  const period = resolvePeriodChoice(selection.period);
-  if (!period.ok) return { formErrorId: 'reports.fixPeriod' };
+  context: { userId: number | null; language: Language; siteIds: readonly number[]; oneSite: boolean },
+): CheckedRequest | { formErrorId: string } | { refused: true } {
+  const fiscalDates = selection.datesMultiples ? [...selection.dates].sort() : [];
+  const period: ReturnType<typeof resolvePeriodChoice> = selection.datesMultiples
+    ? fiscalDates.length > 0
+      ? { ok: true, range: { dateDebut: fiscalDates[0]!, dateFin: fiscalDates.at(-1)! } }
+      : { ok: false, errors: {} }
+    : resolvePeriodChoice(selection.period);
+  if (!period.ok)
+    return { formErrorId: selection.datesMultiples ? 'reports.dates.none' : 'reports.fixPeriod' };
   if (
     selection.trancheHoraire &&
     Object.keys(validateHours(selection.heureDebut, selection.heureFin)).length > 0
@@ -59,11 +74,14 @@ function checkReportRequest(
     siteIds: context.siteIds,
     range: period.range,
     maxDays: edition?.maxDays ?? null,
+    fiscalDates,
+    oneSite: context.oneSite,
   });
   if (failed || !edition || context.userId === null) {
     notify.error(failed?.code ?? 'NoReportInState', failed?.values);
     return { refused: true };
   }
+  const kept = pruneTerminalsAndSellers(selection, context.siteIds);
   const params = buildReportParams({
     userId: context.userId,
     className: edition.className,
@@ -72,8 +90,9 @@ function checkReportRequest(
     language: context.language,
     range: period.range,
     siteIds: context.siteIds,
-    terminalKeys: selection.terminals,
-    sellerKeys: selection.sellers,
+    // Only those of the sites the report is about (one site, in single-site mode).
+    terminalKeys: kept.terminals,
+    sellerKeys: kept.sellers,
     trancheHoraire: selection.trancheHoraire,
     heureDebut: selection.heureDebut,
     heureFin: selection.heureFin,
@@ -81,8 +100,16 @@ function checkReportRequest(
     sortDescending: choice.descending,
     groupBy: choice.groupBy,
     filter: choice.filtre ? { filtre: choice.filtre, values: choice.filterValues } : null,
+    fiscalDates,
+    operation: choice.operation,
+    trainingMode: selection.trainingMode,
   });
-  return { params };
+  // The single-site variant names its one site as restaurantId (SPEC.md §7).
+  if (selection.singleSite && context.siteIds.length === 1) {
+    const { sites: _sites, ...rest } = params;
+    return { path: 'bo/getReportSite', params: { ...rest, restaurantId: context.siteIds[0] } };
+  }
+  return { path: 'bo/getReport', params };
 }
 
 /** True for a failure of the network itself (no answer, time limit, a gateway with no server). */
@@ -102,7 +129,7 @@ export function useReportRequest() {
   const intl = useIntl();
   const [language] = useLanguage();
   const { user } = useSnapshot(session);
-  const scope = useSiteScope();
+  const scope = useSiteScope({ singleSiteMode: true });
   const [progress, setProgress] = useState<number | null>(null);
   const [downloading, setDownloading] = useState(false);
   const [previewing, setPreviewing] = useState(false);
@@ -115,25 +142,26 @@ export function useReportRequest() {
     if (dataset) previewHeading.current?.focus();
   }, [dataset]);
 
-  /** Request parameters for `choice`, or null after telling the user what is missing. */
-  function prepare(choice: ReportRequestChoice): SearchParams | null {
+  /** The request for `choice`, or null after telling the user what is missing. */
+  function prepare(choice: ReportRequestChoice): CheckedRequest | null {
     setFormError(null);
     const checked = checkReportRequest(choice, {
       userId: user?.id ?? null,
       language,
       siteIds: scope.effective,
+      oneSite: scope.single,
     });
     if ('formErrorId' in checked) setFormError(intl.formatMessage({ id: checked.formErrorId }));
-    return 'params' in checked ? checked.params : null;
+    return 'params' in checked ? checked : null;
   }
 
   async function generate(choice: ReportRequestChoice) {
-    const params = prepare(choice);
-    if (!params) return;
+    const request = prepare(choice);
+    if (!request) return;
     setProgress(null);
     setDownloading(true);
     try {
-      const { blob, filename } = await download('bo/getReport', params, setProgress);
+      const { blob, filename } = await download(request.path, request.params, setProgress);
       saveFile(blob, filename);
       setNetworkFailed(false);
       notify.success('exportOk');
@@ -146,13 +174,14 @@ export function useReportRequest() {
   }
 
   async function preview(choice: ReportRequestChoice) {
-    const params = prepare(choice);
-    if (!params) return;
+    const request = prepare(choice);
+    if (!request) return;
+    const query = reportQueries.preview(request.params, request.path);
     setPreviewing(true);
     try {
       // Always asks the server again: "show" after a change of data must show the new figures.
-      await queryClient.invalidateQueries({ queryKey: reportQueries.preview(params).queryKey });
-      setDataset(await queryClient.fetchQuery(reportQueries.preview(params)));
+      await queryClient.invalidateQueries({ queryKey: query.queryKey });
+      setDataset(await queryClient.fetchQuery(query));
       setCopyStoredAt(null);
       setNetworkFailed(false);
     } catch (e) {

@@ -7,7 +7,7 @@
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { FormattedMessage } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { satisfies, screenRequirement } from '../../../contract/rights.ts';
+import { isPendingScreen, satisfies, screenRequirement } from '../../../contract/rights.ts';
 import { session } from '../../lib/session.ts';
 import './administration-hub.css';
 
@@ -35,7 +35,9 @@ export const ADMINISTRATION_SCREENS: readonly HubEntry[] = [
 export function AdministrationHub() {
   const { user } = useSnapshot(session);
   const rights = user?.droits ?? [];
-  const screens = ADMINISTRATION_SCREENS.filter((s) => satisfies(screenRequirement(String(s.to)), rights));
+  const screens = ADMINISTRATION_SCREENS.filter(
+    (s) => !isPendingScreen(String(s.to)) && satisfies(screenRequirement(String(s.to)), rights),
+  );
   return (
     <section className="admin-hub" aria-labelledby="admin-hub-title">
       <h1 id="admin-hub-title">

@@ -11,7 +11,7 @@ import { useEffect } from 'react';
 import { I18nProvider as AriaI18nProvider } from 'react-aria-components/I18nProvider';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
-import { type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
+import { isPendingScreen, type Requirement, satisfies, screenRequirement } from '../../../contract/rights.ts';
 import { AppMark } from '../../app/app-mark.tsx';
 import { useDeferredMount } from '../../app/deferred-mount.ts';
 import { DistributionChip } from '../../app/distribution-chip.tsx';
@@ -27,7 +27,8 @@ import { session, signOut } from '../../lib/session.ts';
 import { Button } from '../../ui/button.tsx';
 
 /**
- * The navigation entries; each shows only when the user's rights meet its screen's requirement.
+ * The navigation entries; each shows only when the user's rights meet its screen's requirement
+ * and the screen is built (contract/rights.ts PENDING_SCREENS).
  * Shown by app/nav-menu.tsx (bar on wide screens, Menu sheet on phones), grouped by path unless an
  * entry names its `group`.
  */
@@ -82,7 +83,7 @@ export function AuthedLayout() {
   if (!user || !mounted) return null;
   const rights = user.droits;
   const canOpen = allowed(screenRequirement(pathname), rights);
-  const navEntries = NAV.filter((n) => allowed(screenRequirement(n.to), rights));
+  const navEntries = NAV.filter((n) => !isPendingScreen(n.to) && allowed(screenRequirement(n.to), rights));
 
   return (
     <QueryClientProvider client={queryClient}>

@@ -6,7 +6,7 @@
  */
 import { CalendarDate } from '@internationalized/date';
 import { format } from 'date-fns/format';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button as AriaButton } from 'react-aria-components/Button';
 import { Calendar, CalendarCell, CalendarGrid } from 'react-aria-components/Calendar';
@@ -131,8 +131,20 @@ const HOUR_FIELDS = [
   { field: 'heureFin', message: 'selection.hours.end', placeholder: '23:00' },
 ] as const;
 
-/** Period code or custom dates, the resolved range, and the optional hour range. */
-export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
+/**
+ * Period code or custom dates, the resolved range, and the optional hour range. `before` goes
+ * first in the fieldset (e.g. /rapports' "separate days" switch); with `hideDates`, the period
+ * itself is left out (its place taken by `before`) and only the hours show.
+ */
+export function PeriodPicker({
+  showHours = true,
+  hideDates = false,
+  before,
+}: {
+  showHours?: boolean;
+  hideDates?: boolean;
+  before?: ReactNode;
+}) {
   const intl = useIntl();
   const sel = useSnapshot(selection);
   const period = sel.period;
@@ -148,52 +160,59 @@ export function PeriodPicker({ showHours = true }: { showHours?: boolean }) {
   return (
     <fieldset className={`${cardClass} sel-period`}>
       <legend className="sel-period__legend">{intl.formatMessage({ id: 'selection.period.label' })}</legend>
-      <Select
-        label={intl.formatMessage({ id: 'selection.period.choice' })}
-        options={options}
-        value={period.kind === 'code' ? period.code : CUSTOM}
-        onChange={(key) => {
-          const id = String(key);
-          selection.period = isPeriodCode(id) ? { kind: 'code', code: id } : toCustomChoice(selection.period);
-        }}
-      />
-      {period.kind === 'custom' ? (
-        <div className="sel-period__dates">
-          {DATE_FIELDS.map(({ field, message, calendarMessage }) => (
-            <DateInput
-              key={field}
-              label={intl.formatMessage({ id: message })}
-              text={period[field]}
-              onChange={(text) => {
-                if (selection.period.kind === 'custom') selection.period[field] = text;
-              }}
-              error={resolution.ok ? undefined : errorText(resolution.errors[field])}
-              calendarLabel={intl.formatMessage({ id: calendarMessage })}
-            />
-          ))}
-        </div>
-      ) : null}
-      <p
-        className={resolution.ok ? 'sel-period__range' : 'sel-period__range sel-period__range--error'}
-        role="status"
-      >
-        {resolution.ok
-          ? resolution.range.dateDebut === resolution.range.dateFin
-            ? intl.formatMessage(
-                { id: 'selection.period.oneDay' },
-                { date: wireToDisplay(resolution.range.dateDebut) },
-              )
-            : intl.formatMessage(
-                { id: 'selection.period.range' },
-                {
-                  start: wireToDisplay(resolution.range.dateDebut),
-                  end: wireToDisplay(resolution.range.dateFin),
-                },
-              )
-          : resolution.errors.range
-            ? errorText(resolution.errors.range)
-            : intl.formatMessage({ id: 'selection.period.incomplete' })}
-      </p>
+      {before}
+      {hideDates ? null : (
+        <>
+          <Select
+            label={intl.formatMessage({ id: 'selection.period.choice' })}
+            options={options}
+            value={period.kind === 'code' ? period.code : CUSTOM}
+            onChange={(key) => {
+              const id = String(key);
+              selection.period = isPeriodCode(id)
+                ? { kind: 'code', code: id }
+                : toCustomChoice(selection.period);
+            }}
+          />
+          {period.kind === 'custom' ? (
+            <div className="sel-period__dates">
+              {DATE_FIELDS.map(({ field, message, calendarMessage }) => (
+                <DateInput
+                  key={field}
+                  label={intl.formatMessage({ id: message })}
+                  text={period[field]}
+                  onChange={(text) => {
+                    if (selection.period.kind === 'custom') selection.period[field] = text;
+                  }}
+                  error={resolution.ok ? undefined : errorText(resolution.errors[field])}
+                  calendarLabel={intl.formatMessage({ id: calendarMessage })}
+                />
+              ))}
+            </div>
+          ) : null}
+          <p
+            className={resolution.ok ? 'sel-period__range' : 'sel-period__range sel-period__range--error'}
+            role="status"
+          >
+            {resolution.ok
+              ? resolution.range.dateDebut === resolution.range.dateFin
+                ? intl.formatMessage(
+                    { id: 'selection.period.oneDay' },
+                    { date: wireToDisplay(resolution.range.dateDebut) },
+                  )
+                : intl.formatMessage(
+                    { id: 'selection.period.range' },
+                    {
+                      start: wireToDisplay(resolution.range.dateDebut),
+                      end: wireToDisplay(resolution.range.dateFin),
+                    },
+                  )
+              : resolution.errors.range
+                ? errorText(resolution.errors.range)
+                : intl.formatMessage({ id: 'selection.period.incomplete' })}
+          </p>
+        </>
+      )}
       {showHours ? (
         <div className="sel-hours">
           <Checkbox

@@ -9,7 +9,13 @@ import type { Regroupement, Site } from '../../../contract/api.ts';
 import { appState } from '../../lib/app-state.ts';
 import { Select } from '../../ui/select.tsx';
 import { selection, sellerKey, terminalKey } from '../selection-state.ts';
-import { effectiveSiteIds, offeredSites, pruneTerminalsAndSellers, searchSites } from '../site-scope.ts';
+import {
+  effectiveSiteIds,
+  groupsOfferChoice,
+  offeredSites,
+  pruneTerminalsAndSellers,
+  searchSites,
+} from '../site-scope.ts';
 import { useSiteScope } from '../use-reference-data.ts';
 import { MultiPicker, type PickerItem } from './multi-picker.tsx';
 import './selection.css';
@@ -20,8 +26,61 @@ function pruneAfterSiteChange(sites: readonly Site[], groups: readonly Regroupem
   Object.assign(selection, pruneTerminalsAndSellers(selection, ids));
 }
 
-/** Multi-choice of sites with search and select-all; sites labelled 'NON REMPLI' never appear. */
-export function SitePicker({ defaultExpanded }: { defaultExpanded?: boolean }) {
+/**
+ * The one site of a user who has one: said, not offered as a choice (issue #32 D.13), so the
+ * user still reads which site the screen is about.
+ */
+function OnlySite({ site }: { site: Site | undefined }) {
+  const intl = useIntl();
+  if (!site) return null;
+  return (
+    <p className="sel-only-site" data-testid="only-site">
+      <span className="sel-only-site__label">{intl.formatMessage({ id: 'selection.sites.one' })}</span>{' '}
+      <span className="sel-only-site__name">{site.libelle}</span>
+    </p>
+  );
+}
+
+/**
+ * One site among those offered (LIMITATION_SITE, or /rapports' single-site mode: SPEC.md §5 "only
+ * one site may be chosen"); the selection then holds that one site.
+ */
+function OneSitePicker({ offered, current }: { offered: readonly Site[]; current: number | undefined }) {
+  const intl = useIntl();
+  const scope = useSiteScope();
+  return (
+    <Select
+      className="sel-one-site"
+      label={intl.formatMessage({ id: 'selection.sites.one' })}
+      options={offered.map((s) => ({ id: String(s.restaurantId), label: s.libelle }))}
+      value={current === undefined ? null : String(current)}
+      onChange={(key) => {
+        selection.restaurantIds = [Number(key)];
+        pruneAfterSiteChange(scope.sites, scope.groups);
+      }}
+    />
+  );
+}
+
+/**
+ * Choice of sites with search and select-all; sites labelled 'NON REMPLI' never appear. A user of
+ * one site reads its name instead. On the report screen (`singleSiteMode`, /rapports), a user
+ * limited to a site at a time (LIMITATION_SITE), or in the screen's single-site mode, chooses one.
+ */
+export function SitePicker({
+  defaultExpanded,
+  singleSiteMode = false,
+}: {
+  defaultExpanded?: boolean;
+  singleSiteMode?: boolean;
+}) {
+  const scope = useSiteScope({ singleSiteMode });
+  if (!scope.isLoading && scope.visible.length === 1) return <OnlySite site={scope.visible[0]} />;
+  if (scope.single) return <OneSitePicker offered={scope.offered} current={scope.effective[0]} />;
+  return <ManySitesPicker defaultExpanded={defaultExpanded} />;
+}
+
+function ManySitesPicker({ defaultExpanded }: { defaultExpanded?: boolean | undefined }) {
   const intl = useIntl();
   const scope = useSiteScope();
   const sel = useSnapshot(selection);
@@ -73,12 +132,12 @@ export function SitePicker({ defaultExpanded }: { defaultExpanded?: boolean }) {
   );
 }
 
-/** Choice of a group of sites (regroupement); hidden when the user has no group. */
+/** Choice of a group of sites (regroupement); hidden when no group narrows the user's sites (D.13). */
 export function GroupPicker() {
   const intl = useIntl();
   const scope = useSiteScope();
   const sel = useSnapshot(selection);
-  if (scope.groups.length === 0) return null;
+  if (!groupsOfferChoice(scope.sites, scope.groups) && sel.groupId === null) return null;
   const options = [
     { id: 'all', label: intl.formatMessage({ id: 'selection.groups.all' }) },
     ...scope.groups.map((g) => ({ id: String(g.id), label: g.raisonSociale })),
@@ -138,10 +197,13 @@ function PerSitePicker(props: {
   );
 }
 
-/** Multi-choice of terminals (caisses) of the chosen sites, one section per site. */
-export function TerminalPicker() {
+/**
+ * Multi-choice of terminals (caisses) of the chosen sites, one section per site; in single-site
+ * mode (`singleSiteMode`, see SitePicker), of the one site.
+ */
+export function TerminalPicker({ singleSiteMode = false }: { singleSiteMode?: boolean }) {
   const intl = useIntl();
-  const scope = useSiteScope();
+  const scope = useSiteScope({ singleSiteMode });
   const sites = scope.siteTerminals.map((s) => ({
     restaurantId: s.restaurantId,
     libelle: s.libelle,
@@ -158,9 +220,12 @@ export function TerminalPicker() {
   return <PerSitePicker kind="terminals" sites={sites} searchable={count > 8} />;
 }
 
-/** Multi-choice of sellers (vendeurs) of the chosen sites; absent for client type TOTAL (SPEC.md §4). */
-export function SellerPicker() {
-  const scope = useSiteScope();
+/**
+ * Multi-choice of sellers (vendeurs) of the chosen sites (of the one site in single-site mode);
+ * absent for client type TOTAL (SPEC.md §4).
+ */
+export function SellerPicker({ singleSiteMode = false }: { singleSiteMode?: boolean }) {
+  const scope = useSiteScope({ singleSiteMode });
   const app = useSnapshot(appState);
   if (app.client === 'TOTAL') return null;
   const sites = scope.siteSellers.map((s) => ({

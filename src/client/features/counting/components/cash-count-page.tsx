@@ -166,7 +166,6 @@ function CashCountEntry({
             label={partLabel(part)}
             value={form[part]}
             onChange={(text) => setForm((f) => ({ ...f, [part]: text }))}
-            isRequired={required[part]}
             errorMessage={errorText(part)}
             description={intl.formatMessage({
               id: required[part] ? 'counting.zeroHint' : 'counting.optionalHint',
@@ -190,6 +189,8 @@ interface CashCountDayListProps {
   listUnavailable: boolean;
   money: Money;
   terminalName: (id: number) => string;
+  /** False until a site is chosen: an empty list then says nothing of the day. */
+  hasSite: boolean;
   /** Opens the form on a recount of this terminal; absent in list-only mode. */
   onRecount: ((caisse: number) => void) | null;
 }
@@ -202,14 +203,21 @@ function CashCountDayList({
   listUnavailable,
   money,
   terminalName,
+  hasSite,
   onRecount,
 }: CashCountDayListProps) {
+  const nothing = hasSite && !listUnavailable && unsent.length === 0 && counts.length === 0;
   return (
     <CountingDayList
       titleId="cash-count-list-title"
       title="counting.cash.dayCounts"
       dateFiscale={dateFiscale}
       testId="cash-count-list"
+      empty={
+        nothing ? (
+          <FormattedMessage id={onRecount ? 'counting.cash.emptyDay' : 'counting.cash.emptyDayList'} />
+        ) : null
+      }
       before={
         listUnavailable && unsent.length === 0 ? (
           <p>
@@ -220,12 +228,7 @@ function CashCountDayList({
     >
       {unsent.map((r) => (
         <UnsentItem key={r.localId} record={r} testId="cash-count-local">
-          <span>
-            <FormattedMessage
-              id="counting.terminalNamed"
-              values={{ name: terminalName(Number(r.data.caisse)) }}
-            />
-          </span>
+          <span>{terminalName(Number(r.data.caisse))}</span>
         </UnsentItem>
       ))}
       {counts.map((c) => {
@@ -234,8 +237,8 @@ function CashCountDayList({
           <li key={c.id} className="counting-list__item" data-testid="cash-count-server">
             <span>
               <FormattedMessage
-                id="counting.terminalVersion"
-                values={{ name: terminalName(c.caisse), version: c.version }}
+                id="counting.terminalWithVersion"
+                values={{ terminal: terminalName(c.caisse), version: c.version }}
               />
             </span>
             <CountedVariance counted={money(totals.countedCents)} variance={money(totals.varianceCents)} />
@@ -304,7 +307,10 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
     formRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
 
-  const terminalName = (id: number) => terminals.find((t) => t.id === id)?.libelle ?? String(id);
+  // The terminal's own label ("Caisse 1", "Bar"); "Caisse 3" from its number when it has none.
+  const terminalName = (id: number) =>
+    terminals.find((t) => t.id === id)?.libelle ??
+    intl.formatMessage({ id: 'counting.terminalNamed' }, { name: String(id) });
 
   return (
     <CountingPage
@@ -347,6 +353,7 @@ export function CashCountPage({ action, fixOutboxId }: CashCountPageProps) {
         listUnavailable={listQuery.isError}
         money={money}
         terminalName={terminalName}
+        hasSite={form.site !== null}
         onRecount={showForm ? recount : null}
       />
     </CountingPage>

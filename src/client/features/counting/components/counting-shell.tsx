@@ -246,12 +246,17 @@ export function CountingList({
   );
 }
 
-/** The day's list: a titled section (message `title` with the date) around its items. */
+/**
+ * The day's list: a titled section (message `title` with the date) around its items. With
+ * `empty` (given by the caller when the day has no item), that text stands after the title in
+ * place of an empty list: what is missing and what to do (issue #32 D.9).
+ */
 export function CountingDayList({
   titleId,
   title,
   dateFiscale,
   before,
+  empty,
   testId,
   children,
 }: {
@@ -261,6 +266,8 @@ export function CountingDayList({
   dateFiscale: string | null;
   /** Shown between the title and the items (e.g. "list unavailable"). */
   before?: ReactNode;
+  /** Shown when the day has nothing to list; null or absent when it has. */
+  empty?: ReactNode;
   testId: string;
   children: ReactNode;
 }) {
@@ -269,7 +276,12 @@ export function CountingDayList({
       titleId={titleId}
       title={title}
       values={{ date: dateFiscale ? formatDate(dateFiscale) : '—' }}
-      before={before}
+      before={
+        <>
+          {before}
+          {empty ? <p className="counting-list__empty">{empty}</p> : null}
+        </>
+      }
       testId={testId}
     >
       {children}

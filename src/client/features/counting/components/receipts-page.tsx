@@ -151,6 +151,8 @@ interface ReceiptDayListProps {
   money: (cents: number | null) => string;
   onEditQueued: (outboxId: string) => void;
   onEditStored: (receipt: Receipt) => void;
+  /** True once the day's list has arrived (or failed): only then does an empty list mean "none". */
+  listSettled: boolean;
 }
 
 /** The day's receipts: those still on the device, then the server's, each editable. */
@@ -161,13 +163,16 @@ function ReceiptDayList({
   money,
   onEditQueued,
   onEditStored,
+  listSettled,
 }: ReceiptDayListProps) {
+  const nothing = listSettled && unsent.length === 0 && receipts.length === 0;
   return (
     <CountingDayList
       titleId="receipts-list-title"
       title="counting.receipts.dayList"
       dateFiscale={dateFiscale}
       testId="receipt-list"
+      empty={nothing ? <FormattedMessage id="counting.receipts.emptyDay" /> : null}
     >
       {unsent.map((r) => {
         const input = r.data as unknown as ReceiptInput;
@@ -279,6 +284,7 @@ export function ReceiptsPage({ fixOutboxId }: { fixOutboxId: string | undefined 
         unsent={unsent}
         receipts={listQuery.data?.response ?? []}
         money={money}
+        listSettled={listQuery.isSuccess}
         onEditQueued={(outboxId) => void editQueued(outboxId)}
         onEditStored={(r) => {
           setEditingQueued(null);

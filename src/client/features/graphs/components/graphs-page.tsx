@@ -293,7 +293,7 @@ function Figures({ label, columns, rows }: { label: string } & Pick<TableProps, 
   return (
     <details className="gr-details">
       <summary>{intl.formatMessage({ id: 'graphs.showFigures' })}</summary>
-      <Table className="gr-table" label={label} columns={columns} rows={rows} />
+      <Table className="gr-table" label={label} columns={columns} rows={rows} stackOnNarrow />
     </details>
   );
 }

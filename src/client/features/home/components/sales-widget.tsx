@@ -119,6 +119,7 @@ function DayPartTable({ sales }: { sales: Sales }) {
     <Table
       label={t('home.dayParts')}
       className="home-day-parts"
+      stackOnNarrow
       columns={[
         { key: 'part', label: t('home.dayPart'), isRowHeader: true },
         { key: 'today', label: t('home.today'), align: 'end' },

@@ -131,6 +131,7 @@ function KpiTable({ data, headingRef }: { data: KpiData; headingRef: Ref<HTMLHea
         columns={columns}
         rows={data.lines.map(rowOf)}
         className="kpi-table"
+        stackOnNarrow
       />
     </Card>
   );

@@ -1,8 +1,10 @@
 /**
  * The "Report" card of /rapports: the report class, its variant and, when the class offers them,
- * a sort column, a grouping and a filter with the values it keeps (SPEC.md §2).
+ * the operation (SPEC.md §3: VENTE by default), a sort column, a grouping and a filter with the
+ * values it keeps (SPEC.md §2).
  */
 import { useIntl } from 'react-intl';
+import { OPERATIONS } from '../../../../contract/reports.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
@@ -98,6 +100,18 @@ function ReportFields({ report, shaping, onClassChange }: ReportChoiceProps) {
           onChange={(key) => {
             const v = edition.variants.find((x) => x === key);
             if (v) selection.report.typeRapport = v;
+          }}
+        />
+      ) : null}
+      {edition && shaping.operations.length > 1 ? (
+        <Select
+          label={intl.formatMessage({ id: 'reports.operation' })}
+          options={shaping.operations.map((o) => ({ id: o.value, label: o.label }))}
+          value={shaping.operation}
+          onChange={(key) => {
+            const operation = OPERATIONS.find((o) => o === key);
+            if (operation) selection.operation = operation;
+            onClassChange();
           }}
         />
       ) : null}

@@ -3,7 +3,8 @@
  * (PDF, CSV, XLSX), optionally a sort column, a grouping and a filter on product family, VAT rate
  * or payment method that the class offers (bo/getResultsChoices; values from bo/getGroupements),
  * then either download the file with a visible progress bar or show the dataset
- * on screen (format=JSON). Errors arrive translated through the notification area (SPEC.md §8).
+ * on screen (format=JSON). The operation (VENTE by default), separate days instead of a period,
+ * single-site mode and training mode are chosen here too (SPEC.md §3, §5–§7; issue #32 B). Errors arrive translated through the notification area (SPEC.md §8).
  */
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
@@ -13,11 +14,14 @@ import { session } from '../../../lib/session.ts';
 import { SelectionPanel } from '../../../selection/components/selection-panel.tsx';
 import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import type { DownloadFormat } from '../../../selection/selection-state.ts';
+import { selection } from '../../../selection/selection-state.ts';
 import { useReportClass, useReportShaping } from '../use-report-choice.ts';
 import { type ReportRequestChoice, useReportRequest } from '../use-report-request.ts';
 import { OfflineCopiesCard, useOnline } from './offline-copies-card.tsx';
 import { ReportChoiceCard } from './report-choice-card.tsx';
+import { ReportModesCard, TrainingBanner } from './report-modes.tsx';
 import { ReportOutputCard, ReportPreview } from './report-output.tsx';
+import { SeparateDays } from './separate-days.tsx';
 import './reports.css';
 
 /** The report the page has resolved (class, its title, variant, format), as a slot receives it. */
@@ -57,7 +61,9 @@ export function ReportsPage({ favourites }: ReportsPageProps = {}) {
     groupBy: shaping.groupBy,
     filtre: shaping.filtre,
     filterValues: shaping.shaping.filterValues,
+    operation: shaping.operation,
   };
+  const sel = useSnapshot(selection);
   const resolved = edition
     ? { className: edition.className, localisedTitle: edition.localisedTitle, typeRapport: variant, format }
     : null;
@@ -65,11 +71,14 @@ export function ReportsPage({ favourites }: ReportsPageProps = {}) {
   return (
     <div className="rep-page">
       <h1 className="rep-title">{intl.formatMessage({ id: 'reports.title' })}</h1>
+      <TrainingBanner onLeave={request.clearDataset} />
       <ReportChoiceCard report={report} shaping={shaping} onClassChange={request.clearDataset} />
 
       {favourites?.(resolved, request.clearDataset)}
 
-      <SelectionPanel />
+      <SelectionPanel singleSiteMode periodBefore={<SeparateDays />} hidePeriodDates={sel.datesMultiples} />
+
+      <ReportModesCard onChange={request.clearDataset} />
 
       <ReportOutputCard
         edition={edition}

@@ -18,6 +18,9 @@ import {
 } from '../../../lib/outbox/page-outbox.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Dialog } from '../../../ui/dialog.tsx';
+import { session } from '../../../lib/session.ts';
+import { useReferenceData } from '../../../selection/use-reference-data.ts';
+import { summaryFacts } from '../summary-facts.ts';
 import { summarise, syncState } from '../sync-state.ts';
 import '../sync.css';
 import { displayInstant } from '../../../../contract/dates.ts';
@@ -46,11 +49,18 @@ function ReasonText({ code }: { code: string }) {
   );
 }
 
+/** The item's facts (site by name, date DD/MM/YYYY, money: summary-facts.ts), one line. */
 function Summary({ item }: { item: OutboxItem }) {
   const intl = useIntl();
-  const parts = Object.entries(item.summary).map(
-    ([k, v]) => `${intl.formatMessage({ id: `sync.field.${k}` })} ${v}`,
-  );
+  const ref = useReferenceData();
+  const { user } = useSnapshot(session);
+  const facts = summaryFacts(item.summary, {
+    sites: ref.sites,
+    terminals: ref.terminals,
+    currency: user?.currency || 'EUR',
+    locale: intl.locale,
+  });
+  const parts = facts.map((f) => `${intl.formatMessage({ id: `sync.field.${f.key}` })} ${f.value}`);
   return <span className="sync-item__meta">{parts.join(' · ')}</span>;
 }
 

@@ -105,7 +105,13 @@ function TrackerResult({ data }: { data: TrackerData }) {
           {t('tracker.refreshedAt', { date: refreshed.date, time: refreshed.time })}
         </p>
         <ComparedHours sites={data.sites} />
-        <Table label={t('tracker.ranking')} columns={columns} rows={rows} empty={t('tracker.empty')} />
+        <Table
+          label={t('tracker.ranking')}
+          columns={columns}
+          rows={rows}
+          empty={t('tracker.empty')}
+          stackOnNarrow
+        />
       </Card>
       {data.sites.length > 0 ? <SiteHours sites={data.sites} money={money} /> : null}
     </>
