@@ -280,7 +280,6 @@ export const PENDING_SCREENS: readonly string[] = [
   '/config/easilys',
   '/config/consolidations',
   '/config/miseenroute',
-  '/config/recurrences',
   '/config/ecash',
 ];
 
