@@ -23,6 +23,21 @@ export interface CompanyFec {
   violations: FecViolation[];
 }
 
+/**
+ * True when every site of company `companyId` is among `siteIds` (a FEC is the whole company's:
+ * a user who does not see one of its sites cannot export it). A company without sites: true.
+ */
+export async function companyWithinScope(
+  database: Database,
+  companyId: number,
+  siteIds: readonly number[],
+): Promise<boolean> {
+  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM sites WHERE company_id = $1', [
+    companyId,
+  ]);
+  return rows.every((s) => siteIds.includes(s.id));
+}
+
 /** The company has no SIREN (9 digits): the file cannot be named. */
 export class NoSirenError extends Error {}
 
