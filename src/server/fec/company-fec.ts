@@ -38,6 +38,16 @@ export async function companyWithinScope(
   return rows.every((s) => siteIds.includes(s.id));
 }
 
+/**
+ * The company's SIREN: its own (9 digits), else the first nine digits of its SIRET (14 digits),
+ * which is how a SIRET is made (schema.ts `companies.siren`); null when neither is given.
+ */
+export function sirenOf(siren: string | null, siret: string | null): string | null {
+  if (siren && /^\d{9}$/.test(siren)) return siren;
+  if (siret && /^\d{14}$/.test(siret)) return siret.slice(0, 9);
+  return null;
+}
+
 /** The company has no SIREN (9 digits): the file cannot be named. */
 export class NoSirenError extends Error {}
 
@@ -80,13 +90,15 @@ export async function companyFec(
   validDate: string,
   plan: AccountPlan,
 ): Promise<CompanyFec | null> {
-  const company = await database.pool.query<{ siren: string | null; enseigne: string | null }>(
-    'SELECT siren, enseigne FROM companies WHERE id = $1',
-    [companyId],
-  );
+  const company = await database.pool.query<{
+    siren: string | null;
+    siret: string | null;
+    enseigne: string | null;
+  }>('SELECT siren, siret, enseigne FROM companies WHERE id = $1', [companyId]);
   const row = company.rows[0];
   if (!row) return null;
-  if (!row.siren || !/^\d{9}$/.test(row.siren)) throw new NoSirenError(`company ${companyId}`);
+  const siren = sirenOf(row.siren, row.siret);
+  if (!siren) throw new NoSirenError(`company ${companyId}`);
   const { rows } = await database.pool.query<{ id: number; libelle: string; time_zone: string }>(
     `SELECT id, libelle, time_zone FROM sites WHERE company_id = $1 AND currency = 'EUR' ORDER BY id`,
     [companyId],
@@ -107,10 +119,10 @@ export async function companyFec(
     ]);
     entries = buildSalesEntries(vat, payments, sites, plan);
   }
-  const fileName = fecFileName(row.siren, dateFin);
+  const fileName = fecFileName(siren, dateFin);
   const text = fecText(entries, validDate);
   return {
-    siren: row.siren,
+    siren,
     fileName,
     entries,
     text,
