@@ -29,6 +29,7 @@ const SCREENS = [
   '/totalKPI',
   '/tracker',
   '/anomalies',
+  '/fec',
   '/account',
   '/config',
   '/config/users',

@@ -18,6 +18,7 @@ import { Route as AuthedAnomaliesRouteImport } from './routes/_authed/anomalies'
 import { Route as AuthedBiRouteImport } from './routes/_authed/bi'
 import { Route as AuthedConfigFavorisRouteImport } from './routes/_authed/configFavoris'
 import { Route as AuthedEvenementsRouteImport } from './routes/_authed/evenements'
+import { Route as AuthedFecRouteImport } from './routes/_authed/fec'
 import { Route as AuthedGraphsRouteImport } from './routes/_authed/graphs'
 import { Route as AuthedHomeRouteImport } from './routes/_authed/home'
 import { Route as AuthedRapportsRouteImport } from './routes/_authed/rapports'
@@ -88,6 +89,11 @@ const AuthedConfigFavorisRoute = AuthedConfigFavorisRouteImport.update({
 const AuthedEvenementsRoute = AuthedEvenementsRouteImport.update({
   id: '/evenements',
   path: '/evenements',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedFecRoute = AuthedFecRouteImport.update({
+  id: '/fec',
+  path: '/fec',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedGraphsRoute = AuthedGraphsRouteImport.update({
@@ -241,6 +247,7 @@ export interface FileRoutesByFullPath {
   '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/evenements': typeof AuthedEvenementsRoute
+  '/fec': typeof AuthedFecRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -278,6 +285,7 @@ export interface FileRoutesByTo {
   '/bi': typeof AuthedBiRoute
   '/configFavoris': typeof AuthedConfigFavorisRoute
   '/evenements': typeof AuthedEvenementsRoute
+  '/fec': typeof AuthedFecRoute
   '/graphs': typeof AuthedGraphsRoute
   '/home': typeof AuthedHomeRoute
   '/rapports': typeof AuthedRapportsRoute
@@ -317,6 +325,7 @@ export interface FileRoutesById {
   '/_authed/bi': typeof AuthedBiRoute
   '/_authed/configFavoris': typeof AuthedConfigFavorisRoute
   '/_authed/evenements': typeof AuthedEvenementsRoute
+  '/_authed/fec': typeof AuthedFecRoute
   '/_authed/graphs': typeof AuthedGraphsRoute
   '/_authed/home': typeof AuthedHomeRoute
   '/_authed/rapports': typeof AuthedRapportsRoute
@@ -356,6 +365,7 @@ export interface FileRouteTypes {
     | '/bi'
     | '/configFavoris'
     | '/evenements'
+    | '/fec'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -393,6 +403,7 @@ export interface FileRouteTypes {
     | '/bi'
     | '/configFavoris'
     | '/evenements'
+    | '/fec'
     | '/graphs'
     | '/home'
     | '/rapports'
@@ -431,6 +442,7 @@ export interface FileRouteTypes {
     | '/_authed/bi'
     | '/_authed/configFavoris'
     | '/_authed/evenements'
+    | '/_authed/fec'
     | '/_authed/graphs'
     | '/_authed/home'
     | '/_authed/rapports'
@@ -530,6 +542,13 @@ declare module '@tanstack/react-router' {
       path: '/evenements'
       fullPath: '/evenements'
       preLoaderRoute: typeof AuthedEvenementsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/fec': {
+      id: '/_authed/fec'
+      path: '/fec'
+      fullPath: '/fec'
+      preLoaderRoute: typeof AuthedFecRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/graphs': {
@@ -731,6 +750,7 @@ interface AuthedRouteChildren {
   AuthedBiRoute: typeof AuthedBiRoute
   AuthedConfigFavorisRoute: typeof AuthedConfigFavorisRoute
   AuthedEvenementsRoute: typeof AuthedEvenementsRoute
+  AuthedFecRoute: typeof AuthedFecRoute
   AuthedGraphsRoute: typeof AuthedGraphsRoute
   AuthedHomeRoute: typeof AuthedHomeRoute
   AuthedRapportsRoute: typeof AuthedRapportsRoute
@@ -766,6 +786,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedBiRoute: AuthedBiRoute,
   AuthedConfigFavorisRoute: AuthedConfigFavorisRoute,
   AuthedEvenementsRoute: AuthedEvenementsRoute,
+  AuthedFecRoute: AuthedFecRoute,
   AuthedGraphsRoute: AuthedGraphsRoute,
   AuthedHomeRoute: AuthedHomeRoute,
   AuthedRapportsRoute: AuthedRapportsRoute,

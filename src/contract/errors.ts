@@ -71,6 +71,12 @@ export const ERROR_CODES = [
   // limit (413), and a query parameter the call does not name (400, details.parameter).
   'PayloadTooLarge',
   'UnknownParameter',
+  // Added by the FEC (issue #29, decision record 0037): the file failed its checks
+  // (details.violations: line, entry, rule), the account plan lacks an account (details.key,
+  // site, date), the company has no SIREN to name the file.
+  'FecCheckFailed',
+  'FecMissingAccount',
+  'FecNoSiren',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

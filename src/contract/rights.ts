@@ -56,6 +56,7 @@ export const API_RIGHTS = {
   'GET bo/getResultsChoices': { anyOf: ['RAPPORTS'] },
   'GET bo/getGroupements': { anyOf: ['RAPPORTS'] },
   'GET bo/getAllReportsSpecBK': { anyOf: ['RAPPORTS'] },
+  'GET bo/fec/export': { anyOf: ['FEC_CONFIGURATION'] },
   'GET exports/status': { anyOf: ['RAPPORTS'] },
   'GET exports/list': { anyOf: ['RAPPORTS'] },
   'GET exports/download': { anyOf: ['RAPPORTS'] },

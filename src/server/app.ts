@@ -43,6 +43,7 @@ import { adminGroupRoutes } from './routes/admin-group-routes.ts';
 import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
+import { fecRoutes } from './routes/fec-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
@@ -252,6 +253,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(distributionRoutes, { database });
       await api.register(anomalyRoutes, { database });
       await api.register(exportRoutes, { database });
+      await api.register(fecRoutes, { database });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });

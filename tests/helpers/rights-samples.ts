@@ -406,6 +406,18 @@ const REPORT_SAMPLES: Record<string, Sample> = {
     request: (ctx) =>
       get('bo/getAllReportsSpecBK', { id: ctx.caller.id, site: ctx.site, dateDebut: DAY, dateFin: DAY }),
   },
+  'GET bo/fec/export': {
+    site:
+      "none: a FEC is a company's, refused unless every site of the company is in the scope; the sample's company " +
+      'has no site, so the scope case is tested in tests/server/fec/fec-routes.test.ts',
+    request: async (ctx) => {
+      const { rows } = await ctx.t.database.pool.query<{ id: number }>(
+        "INSERT INTO companies (raison_sociale, siren) VALUES ($1, '552100554') RETURNING id",
+        [unique('fec')],
+      );
+      return get('bo/fec/export', { id: ctx.caller.id, societe: rows[0]!.id, dateDebut: DAY, dateFin: DAY });
+    },
+  },
   'GET exports/status': { site: OWN_SCOPE, request: () => get('exports/status', { dateFiscale: DAY }) },
   'GET exports/list': { site: OWN_SCOPE, request: (ctx) => get('exports/list', { id: ctx.caller.id }) },
   'GET exports/download': {

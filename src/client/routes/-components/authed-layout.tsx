@@ -43,6 +43,7 @@ export const NAV = [
   { to: '/analyses/repartitions', messageId: 'nav.repartitions' },
   { to: '/analyses/listExports', messageId: 'nav.listExports' },
   { to: '/anomalies', messageId: 'nav.anomalies' },
+  { to: '/fec', messageId: 'nav.fec' },
   { to: '/analyses/comptageCaisses', messageId: 'nav.cashCounting' },
   { to: '/analyses/coffre', messageId: 'nav.safe' },
   { to: '/recus', messageId: 'nav.receipts' },

@@ -1,0 +1,132 @@
+/**
+ * The FEC of one company for a period (issue #29, docs/decisions/0037): reads the company's
+ * SIREN and EUR sites, their VAT and payment figures per site and fiscal date through the
+ * finance reports' own queries (figures.ts, the sums of the Z report), builds the sales
+ * entries, writes the file and runs the checker on it before anything is offered.
+ */
+import type { Database } from '../db/connect.ts';
+import { paymentFigures, vatFigures } from '../reports/sales-analyses/figures.ts';
+import type { ReportRequest, ReportSite } from '../reports/types.ts';
+import type { AccountPlan } from './account-plan.ts';
+import { buildSalesEntries, type FecEntry, fecBytes, fecFileName, fecText } from './entries.ts';
+import { checkFec, type FecViolation } from './fec-checker.ts';
+
+/** A company's FEC, checked: `violations` empty means `bytes` may be offered. */
+export interface CompanyFec {
+  siren: string;
+  fileName: string;
+  entries: FecEntry[];
+  /** The decoded text (what the checker read). */
+  text: string;
+  /** The file as offered: ISO 8859-15. */
+  bytes: Buffer;
+  violations: FecViolation[];
+}
+
+/**
+ * True when every site of company `companyId` is among `siteIds` (a FEC is the whole company's:
+ * a user who does not see one of its sites cannot export it). A company without sites: true.
+ */
+export async function companyWithinScope(
+  database: Database,
+  companyId: number,
+  siteIds: readonly number[],
+): Promise<boolean> {
+  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM sites WHERE company_id = $1', [
+    companyId,
+  ]);
+  return rows.every((s) => siteIds.includes(s.id));
+}
+
+/**
+ * The company's SIREN: its own (9 digits), else the first nine digits of its SIRET (14 digits),
+ * which is how a SIRET is made (schema.ts `companies.siren`); null when neither is given.
+ */
+export function sirenOf(siren: string | null, siret: string | null): string | null {
+  if (siren && /^\d{9}$/.test(siren)) return siren;
+  if (siret && /^\d{14}$/.test(siret)) return siret.slice(0, 9);
+  return null;
+}
+
+/** The company has no SIREN (9 digits): the file cannot be named. */
+export class NoSirenError extends Error {}
+
+/**
+ * The request the figures are read with: the company's EUR sites, the whole days of
+ * `dateDebut..dateFin` (`YYYY-MM-DD`, inclusive), no filter, training tickets out — the
+ * selection of a Z report over those sites and dates.
+ */
+function salesRequest(sites: ReportSite[], dateDebut: string, dateFin: string): ReportRequest {
+  return {
+    className: 'FEC',
+    variant: 'Daily',
+    format: 'JSON',
+    language: 'fr',
+    sites,
+    currency: 'EUR',
+    dateDebut,
+    dateFin,
+    fiscalDates: null,
+    hours: null,
+    terminals: [],
+    sellers: [],
+    trainingMode: false,
+    params: {},
+    generatedAt: new Date(),
+  };
+}
+
+/**
+ * Builds and checks the FEC of company `companyId` for `dateDebut..dateFin` with `plan`;
+ * `validDate` (`YYYY-MM-DD`, today in practice) is every entry's ValidDate. Throws
+ * {@link NoSirenError} when the company has no SIREN, entries.ts `MissingAccountError` when the
+ * plan lacks an account. Returns null when the company does not exist.
+ */
+export async function companyFec(
+  database: Database,
+  companyId: number,
+  dateDebut: string,
+  dateFin: string,
+  validDate: string,
+  plan: AccountPlan,
+): Promise<CompanyFec | null> {
+  const company = await database.pool.query<{
+    siren: string | null;
+    siret: string | null;
+    enseigne: string | null;
+  }>('SELECT siren, siret, enseigne FROM companies WHERE id = $1', [companyId]);
+  const row = company.rows[0];
+  if (!row) return null;
+  const siren = sirenOf(row.siren, row.siret);
+  if (!siren) throw new NoSirenError(`company ${companyId}`);
+  const { rows } = await database.pool.query<{ id: number; libelle: string; time_zone: string }>(
+    `SELECT id, libelle, time_zone FROM sites WHERE company_id = $1 AND currency = 'EUR' ORDER BY id`,
+    [companyId],
+  );
+  const sites: ReportSite[] = rows.map((s) => ({
+    id: s.id,
+    libelle: s.libelle,
+    timeZone: s.time_zone,
+    currency: 'EUR',
+    enseigne: row.enseigne,
+  }));
+  let entries: FecEntry[] = [];
+  if (sites.length > 0) {
+    const request = salesRequest(sites, dateDebut, dateFin);
+    const [vat, payments] = await Promise.all([
+      vatFigures(database, request, 'daySite'),
+      paymentFigures(database, request, 'daySite'),
+    ]);
+    entries = buildSalesEntries(vat, payments, sites, plan);
+  }
+  const fileName = fecFileName(siren, dateFin);
+  const text = fecText(entries, validDate);
+  return {
+    siren,
+    fileName,
+    entries,
+    text,
+    bytes: fecBytes(text),
+    violations: checkFec(text, fileName),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * GET bo/fec/export (issue #29, docs/decisions/0037): the FEC of one company (`societe`) for a
+ * period, as `<SIREN>FEC<AAAAMMJJ>.txt` in ISO 8859-15. The file is built and checked by
+ * ../fec/company-fec.ts; a file that fails its checks is never sent: the answer is then the
+ * SPEC.md §8 error `FecCheckFailed` (400) naming the first entry and rule (the violations in details).
+ * Right FEC_CONFIGURATION; the company's sites must all be in the caller's scope.
+ */
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { daysInclusive, parseWireDate, toWireDate } from '../../contract/dates.ts';
+import { INT4_MAX } from '../../contract/integers.ts';
+import type { Database } from '../db/connect.ts';
+import { DomainError } from '../errors.ts';
+import { defaultAccountPlan } from '../fec/account-plan.ts';
+import { companyFec, companyWithinScope, NoSirenError } from '../fec/company-fec.ts';
+import { MissingAccountError } from '../fec/entries.ts';
+import { documentAnswer, errorResponses, ownSession, UserIdParam } from './common.ts';
+
+/** The longest period one FEC covers: two years, for a long first fiscal year. */
+const MAX_FEC_DAYS = 731;
+
+const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
+
+const FecExportQuerySchema = z.object({
+  id: UserIdParam,
+  societe: z.coerce.number().int().positive().max(INT4_MAX).describe('company (société) id'),
+  dateDebut: WireDate.describe('first fiscal date, YYYY-MM-DD'),
+  dateFin: WireDate.describe('last fiscal date, YYYY-MM-DD (included); the file is named after it'),
+});
+
+/** Registers bo/fec/export. */
+export async function fecRoutes(app: FastifyInstance, options: { database: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { database } = options;
+
+  api.get(
+    '/bo/fec/export',
+    {
+      config: { rights: 'GET bo/fec/export' },
+      schema: {
+        summary: "A company's FEC (Fichier des Écritures Comptables) for a period",
+        description:
+          'The sales journal (VE) of company `societe` from `dateDebut` to `dateFin` as the FEC of article A47 A-1 ' +
+          'of the Livre des procédures fiscales: the 18 fields, tab separated, ISO 8859-15, one balanced entry per ' +
+          'site and fiscal date (debit per payment method, credit sales excl. VAT and VAT collected per rate), named ' +
+          '`<SIREN>FEC<AAAAMMJJ>.txt` after `dateFin`. The file is checked against the official rules before it is ' +
+          'sent; a failed check answers 400 FecCheckFailed (details.violations: line, entry, rule) and no file. ' +
+          '400 FecMissingAccount when the account plan lacks an account met (details: key, site, date), 400 ' +
+          "FecNoSiren when the company has no SIREN. 403 when a site of the company is outside the caller's scope.",
+        tags: ['fec'],
+        querystring: FecExportQuerySchema,
+        response: {
+          200: documentAnswer(z.unknown().describe('text/plain; charset=ISO-8859-15: the FEC file'), [
+            'text/plain',
+          ]),
+          ...errorResponses,
+        },
+      },
+    },
+    async function exportFec(request, reply) {
+      const session = ownSession(request, request.query.id);
+      const { societe, dateDebut, dateFin } = request.query;
+      if (dateFin < dateDebut) throw new DomainError('invalid', 'BadRequest', 'dateFin is before dateDebut');
+      if (daysInclusive(dateDebut, dateFin) > MAX_FEC_DAYS) {
+        throw new DomainError('invalid', 'MaxReportDays', 'period too long for one FEC', {
+          maxDays: MAX_FEC_DAYS,
+        });
+      }
+      if (!(await companyWithinScope(database, societe, session.siteIds))) {
+        throw new DomainError('forbidden', 'Forbidden', 'a site of the company is outside the scope');
+      }
+      const fec = await companyFec(
+        database,
+        societe,
+        dateDebut,
+        dateFin,
+        toWireDate(new Date()),
+        defaultAccountPlan(),
+      ).catch((error: unknown) => {
+        if (error instanceof NoSirenError) {
+          throw new DomainError('invalid', 'FecNoSiren', 'the company has no SIREN');
+        }
+        if (error instanceof MissingAccountError) {
+          throw new DomainError('invalid', 'FecMissingAccount', error.message, {
+            key: error.key,
+            site: error.siteId,
+            date: error.date,
+          });
+        }
+        throw error;
+      });
+      if (!fec) throw new DomainError('notFound', 'NotFound', 'no such company');
+      const first = fec.violations[0];
+      if (first) {
+        throw new DomainError('invalid', 'FecCheckFailed', `entry ${first.entry}: ${first.rule}`, {
+          entry: first.entry,
+          rule: first.rule,
+          violations: fec.violations.slice(0, 100),
+        });
+      }
+      reply.header('Content-Type', 'text/plain; charset=ISO-8859-15');
+      reply.header('Content-Disposition', contentDisposition(fec.fileName));
+      return reply.send(fec.bytes);
+    },
+  );
+}
