@@ -116,7 +116,8 @@ for (const width of [1024, 1280]) {
       expect(links[0]!.top, language).toBeGreaterThanOrEqual(brand.bottom);
       counts.push(links.length);
       const tools = await navBoxes(page, '.app-tools .app-nav__link');
-      expect(tools.length, `${language}: steering and settings`).toBe(2);
+      // Steering, the FEC exports and the administration (the administrator holds FEC_CONFIGURATION).
+      expect(tools.length, `${language}: steering and settings`).toBe(3);
       for (const link of [...links, ...tools]) {
         expect(link.right, `${language} ${link.text}`).toBeLessThanOrEqual(width);
         expect(link.height, `${language} ${link.text}: 44 px target`).toBeGreaterThanOrEqual(44);
