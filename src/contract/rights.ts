@@ -57,6 +57,8 @@ export const API_RIGHTS = {
   'GET bo/getGroupements': { anyOf: ['RAPPORTS'] },
   'GET bo/getAllReportsSpecBK': { anyOf: ['RAPPORTS'] },
   'GET bo/fec/export': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/fec/plan': { anyOf: ['FEC_CONFIGURATION'] },
+  'POST bo/fec/savePlan': { anyOf: ['FEC_CONFIGURATION'] },
   'GET exports/status': { anyOf: ['RAPPORTS'] },
   'GET exports/list': { anyOf: ['RAPPORTS'] },
   'GET exports/download': { anyOf: ['RAPPORTS'] },

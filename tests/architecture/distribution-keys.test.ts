@@ -22,6 +22,8 @@ const REFERENCE_TABLES: Record<string, string> = {
   local_events:
     'a few hundred events; local_event_sites (distributed) has a foreign key to it, which Citus allows only towards a reference table',
   admin_messages: 'a handful of administrator messages read by everyone at sign-in',
+  fec_account_plans:
+    'FEC account plans: a score of rows per company, keyed by company, read with companies (issue #29)',
 };
 
 /**

@@ -120,6 +120,11 @@ async function insertId(ctx: SampleContext, sql: string, values: unknown[]): Pro
   return rows[0]!.id;
 }
 
+/** A new company without sites (a FEC sample's: every site of it is in any scope); its id. */
+function siteLessCompany(ctx: SampleContext, prefix: string): Promise<number> {
+  return insertId(ctx, 'INSERT INTO companies (raison_sociale) VALUES ($1)', [unique(prefix)]);
+}
+
 /** A safe count of `site` on DAY saved by the administrator; its id. */
 async function safeCount(ctx: SampleContext): Promise<number> {
   const saved = await call<{ id: number }>(
@@ -417,6 +422,24 @@ const REPORT_SAMPLES: Record<string, Sample> = {
       );
       return get('bo/fec/export', { id: ctx.caller.id, societe: rows[0]!.id, dateDebut: DAY, dateFin: DAY });
     },
+  },
+  'GET bo/fec/plan': {
+    site:
+      "none: a FEC plan is a company's, refused unless every site of the company is in the scope; the sample's " +
+      'company has no site, so the scope case is tested in tests/server/fec/fec-plan.test.ts',
+    request: async (ctx) =>
+      get('bo/fec/plan', { id: ctx.caller.id, societe: await siteLessCompany(ctx, 'fec-plan') }),
+  },
+  'POST bo/fec/savePlan': {
+    site:
+      "none: a FEC plan is a company's, refused unless every site of the company is in the scope; the sample's " +
+      'company has no site, so the scope case is tested in tests/server/fec/fec-plan.test.ts',
+    request: async (ctx) =>
+      post(
+        'bo/fec/savePlan',
+        { id: ctx.caller.id, societe: await siteLessCompany(ctx, 'fec-plan') },
+        { accounts: [{ role: 'PAYMENT_CASH', account: '531', label: 'Caisse du siège' }] },
+      ),
   },
   'GET exports/status': { site: OWN_SCOPE, request: () => get('exports/status', { dateFiscale: DAY }) },
   'GET exports/list': { site: OWN_SCOPE, request: (ctx) => get('exports/list', { id: ctx.caller.id }) },

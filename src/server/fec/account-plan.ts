@@ -59,7 +59,5 @@ export function defaultAccountPlan(): AccountPlan {
   return plan;
 }
 
-/** True when `account` is a PCG account number: digits only, at least 3, class 1 to 8. */
-export function isPcgAccount(account: string): boolean {
-  return /^[1-8]\d{2,}$/.test(account);
-}
+/** True when `account` is a PCG account number (contract/fec.ts, shared with the /fec form). */
+export { isPcgAccount } from '../../contract/fec.ts';

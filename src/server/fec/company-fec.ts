@@ -5,6 +5,8 @@
  * entries, writes the file and runs the checker on it before anything is offered.
  */
 import type { Database } from '../db/connect.ts';
+import type { Queryable } from '../db/queryable.ts';
+import { DomainError } from '../errors.ts';
 import { paymentFigures, vatFigures } from '../reports/sales-analyses/figures.ts';
 import type { ReportRequest, ReportSite } from '../reports/types.ts';
 import type { AccountPlan } from './account-plan.ts';
@@ -28,14 +30,27 @@ export interface CompanyFec {
  * a user who does not see one of its sites cannot export it). A company without sites: true.
  */
 export async function companyWithinScope(
-  database: Database,
+  db: Queryable,
   companyId: number,
   siteIds: readonly number[],
 ): Promise<boolean> {
-  const { rows } = await database.pool.query<{ id: number }>('SELECT id FROM sites WHERE company_id = $1', [
-    companyId,
-  ]);
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM sites WHERE company_id = $1', [companyId]);
   return rows.every((s) => siteIds.includes(s.id));
+}
+
+/**
+ * Refuses a caller whose scope `siteIds` misses a site of company `companyId` (see
+ * {@link companyWithinScope}).
+ * @throws DomainError forbidden `Forbidden`.
+ */
+export async function requireCompanyScope(
+  db: Queryable,
+  companyId: number,
+  siteIds: readonly number[],
+): Promise<void> {
+  if (!(await companyWithinScope(db, companyId, siteIds))) {
+    throw new DomainError('forbidden', 'Forbidden', 'a site of the company is outside the scope');
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
 /**
+ * GET bo/fec/plan, POST bo/fec/savePlan: the company's account plan, read and saved (a write:
+ * one transaction with its audit entry, Idempotency-Key honoured), same right and scope as the export.
+ *
  * GET bo/fec/export (issue #29, docs/decisions/0037): the FEC of one company (`societe`) for a
  * period, as `<SIREN>FEC<AAAAMMJJ>.txt` in ISO 8859-15. The file is built and checked by
  * ../fec/company-fec.ts; a file that fails its checks is never sent: the answer is then the
@@ -13,9 +16,12 @@ import { daysInclusive, parseWireDate, toWireDate } from '../../contract/dates.t
 import { INT4_MAX } from '../../contract/integers.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
-import { defaultAccountPlan } from '../fec/account-plan.ts';
-import { companyFec, companyWithinScope, NoSirenError } from '../fec/company-fec.ts';
+import { FecPlanInputSchema, FecPlanSchema } from '../../contract/fec.ts';
+import { companyFec, NoSirenError, requireCompanyScope } from '../fec/company-fec.ts';
 import { MissingAccountError } from '../fec/entries.ts';
+import { companyPlan, companyPlanAnswer, saveCompanyPlan } from '../fec/plan-store.ts';
+import { writeTx } from '../plugins/idempotency.ts';
+import { auditActor } from './admin-write-helpers.ts';
 import { documentAnswer, errorResponses, ownSession, UserIdParam } from './common.ts';
 
 /** The longest period one FEC covers: two years, for a long first fiscal year. */
@@ -23,17 +29,73 @@ const MAX_FEC_DAYS = 731;
 
 const WireDate = z.string().refine((d) => parseWireDate(d) !== null, 'a YYYY-MM-DD date');
 
+const Societe = z.coerce.number().int().positive().max(INT4_MAX).describe('company (société) id');
+
+const FecPlanQuerySchema = z.object({ id: UserIdParam, societe: Societe });
+
 const FecExportQuerySchema = z.object({
   id: UserIdParam,
-  societe: z.coerce.number().int().positive().max(INT4_MAX).describe('company (société) id'),
+  societe: Societe,
   dateDebut: WireDate.describe('first fiscal date, YYYY-MM-DD'),
   dateFin: WireDate.describe('last fiscal date, YYYY-MM-DD (included); the file is named after it'),
 });
 
-/** Registers bo/fec/export. */
+/** Registers bo/fec/plan and bo/fec/savePlan. */
+function registerPlanRoutes(app: FastifyInstance, database: Database): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/bo/fec/plan',
+    {
+      config: { rights: 'GET bo/fec/plan' },
+      schema: {
+        summary: "A company's FEC account plan",
+        description:
+          'Every role of the plan (sales and VAT per rate, each payment method, rounding 658 / 758) with the ' +
+          "company's account and label, and the default of decision 0037 beside it; `saved` false while the " +
+          "company has none saved. 403 when a site of the company is outside the caller's scope.",
+        tags: ['fec'],
+        querystring: FecPlanQuerySchema,
+        response: { 200: FecPlanSchema, ...errorResponses },
+      },
+    },
+    async function fecPlan(request) {
+      const session = ownSession(request, request.query.id);
+      await requireCompanyScope(database.pool, request.query.societe, session.siteIds);
+      return companyPlanAnswer(database.pool, request.query.societe);
+    },
+  );
+
+  api.post(
+    '/bo/fec/savePlan',
+    {
+      config: { rights: 'POST bo/fec/savePlan', write: true },
+      schema: {
+        summary: "Replaces a company's FEC account plan",
+        description:
+          'The body lists accounts by role; a role left out takes its default (so an empty list resets the plan). ' +
+          'Every account must be a PCG number (digits, class 1 to 8, at least 3 digits). 400 InvalidField with ' +
+          'details.field `account`, `label` or `role` and details.role, nothing saved. Audit-logged ' +
+          "(`fecPlan.save`); the next exports use it. 403 when a site of the company is outside the caller's scope.",
+        tags: ['fec'],
+        querystring: FecPlanQuerySchema,
+        body: FecPlanInputSchema,
+        response: { 200: FecPlanSchema, ...errorResponses },
+      },
+    },
+    async function saveFecPlan(request) {
+      const session = ownSession(request, request.query.id);
+      const tx = writeTx(request);
+      await requireCompanyScope(tx, request.query.societe, session.siteIds);
+      return saveCompanyPlan(tx, auditActor(request), request.query.societe, request.body);
+    },
+  );
+}
+
+/** Registers bo/fec/plan, bo/fec/savePlan and bo/fec/export. */
 export async function fecRoutes(app: FastifyInstance, options: { database: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { database } = options;
+  registerPlanRoutes(app, database);
 
   api.get(
     '/bo/fec/export',
@@ -68,16 +130,14 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
           maxDays: MAX_FEC_DAYS,
         });
       }
-      if (!(await companyWithinScope(database, societe, session.siteIds))) {
-        throw new DomainError('forbidden', 'Forbidden', 'a site of the company is outside the scope');
-      }
+      await requireCompanyScope(database.pool, societe, session.siteIds);
       const fec = await companyFec(
         database,
         societe,
         dateDebut,
         dateFin,
         toWireDate(new Date()),
-        defaultAccountPlan(),
+        await companyPlan(database.pool, societe),
       ).catch((error: unknown) => {
         if (error instanceof NoSirenError) {
           throw new DomainError('invalid', 'FecNoSiren', 'the company has no SIREN');

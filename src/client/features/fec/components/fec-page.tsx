@@ -2,6 +2,7 @@
  * /fec (issue #29, right FEC_CONFIGURATION): pick a company and a period, download its FEC (the
  * sales journal as article A47 A-1 LPF lays it out, decision record 0037). The server checks the
  * file before it is offered; a failed check is shown with the entry and the rule, and no file.
+ * Below, the chosen company's account plan, editable (fec-plan-form.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { downloadFec, fecQueries } from '../fec-queries.ts';
+import { FecPlanForm } from './fec-plan-form.tsx';
 import '../../../ui/page.css';
 
 /** The first day of the current month, as a wire date. */
@@ -25,7 +27,7 @@ function monthStart(): string {
   return toWireDate(new Date(now.getFullYear(), now.getMonth(), 1));
 }
 
-/** The /fec screen: company, period (this month so far by default), download. */
+/** The /fec screen: company, period (this month so far by default), download; the company's account plan. */
 export function FecPage() {
   const intl = useIntl();
   const { user } = useSnapshot(session);
@@ -98,6 +100,7 @@ export function FecPage() {
         </div>
         {busy ? <ProgressBar label={t('fec.downloading')} value={progress} /> : null}
       </Card>
+      {chosen !== null && user ? <FecPlanForm userId={userId} societe={chosen} /> : null}
     </div>
   );
 }
