@@ -90,8 +90,10 @@ describe('Idempotency-Key on writes', () => {
     expect(res.statusCode).toBe(403);
     const onList = await ctx.t.app.inject({
       method: 'POST',
-      // Another query text (unknown parameters are refused before any key is looked up: 0023).
-      url: `/api/bo/comptage/save?id=0${ctx.manager.id}`,
+      // Another query (unknown parameters are refused before any key is looked up: 0023; ids are
+      // canonical decimal, so `id=0<id>` is refused too: issue #32 C.7). Another user's id is a
+      // query the key was not first sent with: 422 before the handler would refuse the id.
+      url: `/api/bo/comptage/save?id=${ctx.admin.id}`,
       headers: { ...ctx.manager.headers, 'idempotency-key': key },
       payload: count(12),
     });
