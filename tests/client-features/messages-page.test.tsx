@@ -110,7 +110,8 @@ describe('/config/messages', () => {
     await press(parisOption()!);
     await submit();
     await waitUntil(() => listed().length === 1, 5_000, 20);
-
+    // The dialog closes once the save has answered; under load the list may show a frame earlier.
+    await waitUntil(() => form() === null, 2_000, 20);
     expect(form()).toBeNull();
     // The focus is not lost with the form: it is back on "New message" (moved in the frame after
     // the list shows, so under load it may come a moment later).

@@ -91,6 +91,18 @@ async function waitUntilRun(key: string, recipient: string, status: string): Pro
   }
 }
 
+/**
+ * The retry of a refused mail comes 30 s later (RETRY_DELAY_SECONDS), when a later test of this
+ * file may be running and counting what arrives: the test that provoked it marks it sent, so the
+ * mail job's guard skips it when it comes.
+ */
+async function settleRetry(key: string, recipient: string): Promise<void> {
+  await t.database.pool.query('UPDATE job_mails SET sent_at = now() WHERE key = $1 AND recipients = $2', [
+    key,
+    recipient,
+  ]);
+}
+
 const to = (m: ParsedMail) =>
   (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address));
 
@@ -217,6 +229,7 @@ describe('e-mails of the safe count', () => {
     expect(received.flatMap(to)).toEqual(['dir-fr@example.com']);
     const mailKey = `missing-count:${paris}:${headers['idempotency-key']}`;
     await waitUntilRun(mailKey, 'dir-de@example.com', 'retrying');
+    await settleRetry(mailKey, 'dir-de@example.com');
   });
 
   it('a repeat sent while the first is still running answers 503 IdempotencyKeyInProgress with Retry-After, and queues nothing', async () => {
@@ -260,12 +273,11 @@ describe('e-mails of the safe count', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ code: 'MailEnvoye' });
-    await waitUntilRun(
-      `missing-count:${paris}:${headers['idempotency-key']}`,
-      'dir-fr@example.com',
-      'retrying',
-    );
+    const mailKey = `missing-count:${paris}:${headers['idempotency-key']}`;
+    await waitUntilRun(mailKey, 'dir-fr@example.com', 'retrying');
     expect(received).toHaveLength(0);
+    await settleRetry(mailKey, 'dir-fr@example.com');
+    await settleRetry(mailKey, 'dir-de@example.com');
   });
 
   it('a receipt of another site, or of a site outside the scope, is refused', async () => {
