@@ -58,3 +58,14 @@ export const AlertsAnswerSchema = z.object({ alertes: z.array(AlertSchema) });
 
 /** Answer of `POST bo/recurrences/alertes/check`: how many mails the check queued (0: all is well). */
 export const AlertCheckAnswerSchema = z.object({ mails: z.number().int().min(0) });
+
+/**
+ * The right an alert's owner needs for its kind to be checked (and to save one of that kind
+ * without CONFIGURATION): sales against the forecast and missing counts are report matters
+ * (RAPPORTS), anomalies need RAPPORTS_ANOMALIES (the anomalies screen's right).
+ */
+export const ALERT_KIND_RIGHTS: Readonly<Record<AlertKind, string>> = {
+  dayOutsideForecast: 'RAPPORTS',
+  countMissing: 'RAPPORTS',
+  newAnomaly: 'RAPPORTS_ANOMALIES',
+};
