@@ -223,6 +223,51 @@ describe('countMissing', () => {
   });
 });
 
+/** A new site of Alpha with 84 days of steady sales before 5 March 2026 (weekday pattern) and `onDay` cents on it. */
+async function forecastSite(libelle: string, onDay: number): Promise<number> {
+  const pool = t.database.pool;
+  const { rows } = await pool.query<{ id: number }>(
+    'INSERT INTO sites (libelle, company_id) VALUES ($1, $2) RETURNING id',
+    [libelle, chain.companies.alpha],
+  );
+  const site = rows[0]!.id;
+  await pool.query(
+    `INSERT INTO daily_sales (site_id, fiscal_date, tickets, net_cents, net_excl_cents, tax_cents)
+     SELECT $1::int, d::date, 100, n, n * 5 / 6, n - n * 5 / 6
+       FROM generate_series(date '2026-03-05' - 84, date '2026-03-04', interval '1 day') AS d,
+            LATERAL (SELECT (100000 + 10000 * extract(isodow FROM d)::int + 500 * (extract(day FROM d)::int % 3))::bigint AS n) AS x
+     UNION ALL SELECT $1::int, date '2026-03-05', 100, $2::bigint, $2::bigint * 5 / 6, $2::bigint - $2::bigint * 5 / 6`,
+    [site, onDay],
+  );
+  return site;
+}
+
+describe('dayOutsideForecast', () => {
+  it('mails a day whose sales fell outside the 80 % range of the forecast made the day before', async () => {
+    // 5 March 2026 is a Thursday: about 1 400 € expected; 3 000 € is far above the range.
+    const site = await forecastSite('Bordeaux', 300_000);
+    const { alert } = await ownerAlert('dayOutsideForecast', [site]);
+    const { mails, ctx } = await check(alert);
+    ctx.close();
+    expect(mails).toBe(1);
+    const mail = mailbox.received[0]!;
+    expect(mail.subject).toBe(`Alerte ${serial} — ventes hors prévision à Bordeaux le 05/03/2026`);
+    expect(mail.text).toMatch(
+      /^Bordeaux, journée du 05\/03\/2026 : les ventes nettes de 3\u202f000,00\s€ dépassent la fourchette à 80 % de la prévision \(1\u202f\d{3},\d{2}\s€ – 1\u202f\d{3},\d{2}\s€, prévision 1\u202f\d{3},\d{2}\s€\)\.$/m,
+    );
+    expect(mail.html).toContain(`href="${PUBLIC_URL}/home"`);
+  });
+
+  it('sends nothing for a day inside the range', async () => {
+    const site = await forecastSite('Toulouse', 140_000);
+    const { alert } = await ownerAlert('dayOutsideForecast', [site]);
+    const { mails, ctx } = await check(alert);
+    ctx.close();
+    expect(mails).toBe(0);
+    expect(mailbox.received).toHaveLength(0);
+  });
+});
+
 describe('the alerts due source', () => {
   it('queues a check at the rule’s minute in the sites’ time zone, once per minute', async () => {
     const { alert } = await ownerAlert('countMissing', [chain.sites.paris]);
