@@ -54,7 +54,7 @@ test('the area manager adds a missing-count alert, checks it now and deletes it'
   await page.getByRole('button', { name: 'Ajouter une alerte' }).click();
   const form = page.getByTestId('alert-form');
   await expect(form).toBeVisible();
-  await form.getByLabel('Nom').fill('Comptages manquants');
+  await form.getByRole('textbox', { name: 'Nom' }).fill('Comptages manquants');
   await form.getByRole('checkbox', { name: site }).check({ force: true });
   await form.getByRole('checkbox', { name: 'alertes@example.com' }).check({ force: true });
   await form.getByRole('button', { name: 'Enregistrer' }).click();
@@ -70,7 +70,7 @@ test('the area manager adds a missing-count alert, checks it now and deletes it'
   await expect(page.getByText(/^Alerte vérifiée : /)).toBeVisible();
 
   await row.getByRole('button', { name: 'Supprimer' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Supprimer' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByText('Alerte supprimée.')).toBeVisible();
   await expect(page.getByRole('rowheader', { name: 'Comptages manquants' })).toHaveCount(0);
 });
