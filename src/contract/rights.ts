@@ -146,6 +146,11 @@ export const API_RIGHTS = {
   'POST bo/recurrences/abonnements/send': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
   'GET bo/recurrences/abonnements/preview': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
   'GET bo/recurrences/abonnements/envois': { anyOf: ['RAPPORTS', 'CONFIGURATION'] },
+  // Alerts (issue #28 "Alerts", src/contract/alerts.ts): own alerts with RAPPORTS or RAPPORTS_ANOMALIES, all with CONFIGURATION.
+  'GET bo/recurrences/alertes': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
+  'POST bo/recurrences/alertes/save': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
+  'POST bo/recurrences/alertes/remove': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
+  'POST bo/recurrences/alertes/check': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
   'GET recurrences/desabonnement': 'public', // the signed token of the mail's link is the authority
   'POST recurrences/desabonnement': 'public',
   'GET recurrences/fichier': 'public',

@@ -58,6 +58,9 @@ import { countingRoutes } from './routes/counting/counting-routes.ts';
 import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { subscriptionRoutes } from './routes/subscription-routes.ts';
+import { alertRoutes } from './routes/alert-routes.ts';
+import { alertCheckJob } from './alerts/check.ts';
+import { alertsDueSource } from './alerts/due.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
 
 declare module 'fastify' {
@@ -151,6 +154,9 @@ async function installJobQueue(app: FastifyInstance, options: BuildAppOptions): 
   const kinds = appJobs(database.pool, { mailer, editionsDays: config.editionsDays, log: app.log });
   for (const job of kinds.jobs) queue.registerJob(job);
   for (const source of kinds.sources) queue.registerDueSource(source);
+  // Alerts (issue #28): here, not in jobs/kinds.ts, as their mails' links need config.publicUrl (decision 0038).
+  queue.registerJob(alertCheckJob({ publicUrl: config.publicUrl }));
+  queue.registerDueSource(alertsDueSource);
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -265,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(collabEventRoutes, { database });
       await api.register(mailOutboxRoutes, { config });
       await api.register(subscriptionRoutes, { database, config, reportSites });
+      await api.register(alertRoutes, { database, config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

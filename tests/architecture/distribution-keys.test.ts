@@ -51,6 +51,8 @@ const COORDINATOR_TABLES: Record<string, string> = {
   report_subscriptions: 'report e-mail subscriptions per owner; one lists many sites (issue #28)',
   report_subscription_recipients: 'which recipients a subscription mails, per subscription',
   server_secrets: 'a few server keys (the report e-mail links’ signing key)',
+  alerts: 'alerts per owner; one lists many sites (issue #28 Alerts)',
+  alert_recipients: 'which recipients an alert mails, per alert',
 };
 
 /**
