@@ -97,9 +97,20 @@ test('the area manager subscribes to yesterday’s sales of the three brasseries
   await expect(page.getByText('Tous les jours à 06:00').first()).toBeVisible();
   const before = mailbox.received.length;
   await page.getByRole('button', { name: 'Envoyer maintenant : Ventes d’hier — brasseries' }).click();
-  await expect(page.getByText('E-mail envoyé.')).toBeVisible();
+  await expect(page.getByText('Envoi en file d’attente : l’historique montre où il en est.')).toBeVisible();
 
   await expect.poll(() => mailbox.received.length, { timeout: 30_000 }).toBeGreaterThan(before);
+  // The row follows the queued run to its end; the history shows it with its files.
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'Ventes d’hier — brasseries', exact: true }) });
+  await expect(row).toContainText('envoyé', { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Historique des envois : Ventes d’hier — brasseries' }).click();
+  const history = page.getByRole('dialog');
+  await expect(history.getByRole('cell', { name: 'envoyé' })).toBeVisible();
+  await expect(history).toContainText('.pdf');
+  await expect(history).toContainText('.xlsx');
+  await history.getByRole('button', { name: 'Fermer' }).click();
   const mail = mailbox.received[before]!;
   expect(mail.to).toMatchObject({ text: EMAIL });
   expect(mail.subject).toContain('Ventes d’hier — brasseries');
