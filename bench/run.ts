@@ -9,7 +9,9 @@
  *   COMPTOIR_BENCH_10M=1) sales by day of a year on a 10 M-line chain against the 1 M-line one;
  * - (issue #3) the outbox replay of 1,000 queued writes against the same writes sent online one by one;
  * - (issue #17) the real server under load, then idle: throughput, p95/p99, errors, RSS (bench/load.ts);
- * - (issue #31) the forecast on the last 3 rolling origins of each real data set (bench/forecast-backtest.ts).
+ * - (issue #31) the forecast on the last 3 rolling origins of each real data set (bench/forecast-backtest.ts);
+ * - (issue #28) 1,000 report subscriptions due at once through the job queue and the `.eml` outbox
+ *   against the same runs in a loop, with the RSS and a month report's HTTP p95 meanwhile.
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
 import fs from 'node:fs/promises';
@@ -32,6 +34,7 @@ import { benchOutboxReplay } from './outbox.ts';
 import { benchPdf } from './pdf.ts';
 import { benchReportFamilies, benchSalesByDayVolume } from './report-families.ts';
 import { benchSalesReport } from './reports.ts';
+import { benchSubscriptions } from './subscriptions.ts';
 
 const root = path.join(import.meta.dirname, '..');
 /** Imports of the UCI file timed (each against its own bare COPY); the median ratio is reported. */
@@ -106,6 +109,10 @@ try {
     console.log(`  ${r.name}: median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms`);
     results.push(r);
   }
+  console.log(
+    '• report subscriptions (issue #28): 1,000 due at once through the queue vs the same in a loop',
+  );
+  results.push(await benchSubscriptions(demoPool));
   await demoPool.end();
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');

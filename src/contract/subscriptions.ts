@@ -152,14 +152,32 @@ const subscriptionShape = {
   active: z.boolean().default(true),
 };
 
-/** What the last run of a subscription did. */
+/** Where a subscription's run stands, or what it did (SPEC §7 wire values). */
+export const SUBSCRIPTION_RUN_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'RETRYING',
+  'SENT',
+  'EMPTY',
+  'SUSPENDED',
+  'FAILED',
+] as const;
+
+/**
+ * One run of a subscription, as its history shows it (the job queue's record, issue #28).
+ * QUEUED: waiting for a worker; RUNNING: a try is under way; RETRYING: a try failed, another
+ * follows with backoff; SENT: mails queued; EMPTY: nothing to send; SUSPENDED: its owner cannot
+ * run it; FAILED: no try left (`erreur` says why).
+ */
 export const SubscriptionRunSchema = z.object({
   /** The planned minute (ISO 8601, UTC). */
   planifie: z.string(),
-  /** When it ended (ISO 8601). */
-  termine: z.string(),
-  /** SENT: mails queued; EMPTY: nothing to send; SUSPENDED: its owner cannot run it; FAILED. */
-  statut: z.enum(['SENT', 'EMPTY', 'SUSPENDED', 'FAILED']),
+  /** When its last try ended (ISO 8601); null while queued or running. */
+  termine: z.string().nullable(),
+  statut: z.enum(SUBSCRIPTION_RUN_STATUSES),
+  /** Tries started (0 while queued). */
+  tentatives: z.number().int().min(0),
+  /** Mails queued for the mail job (one per recipient). */
   mails: z.number().int().min(0),
   fichiers: z.array(z.object({ nom: z.string(), octets: z.number().int().min(0) })),
   erreur: z.string().nullable(),

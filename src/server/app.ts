@@ -32,7 +32,7 @@ import { appJobs } from './jobs/kinds.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { createMailer, type Mailer } from './mail/transport.ts';
 import { installBruteForce } from './security/brute-force.ts';
-import { reportSiteCache } from './reports/request.ts';
+import { type ReportSiteCache, reportSiteCache } from './reports/request.ts';
 import { adminProfileRoutes } from './routes/admin-profile-routes.ts';
 import { adminUserRoutes } from './routes/admin-user-routes.ts';
 import { anomalyRoutes } from './routes/anomalies-routes.ts';
@@ -143,7 +143,11 @@ function trustedProxies(setting: number | string[]): string[] | ((address: strin
  * once the server listens (a test app driven by inject() runs nothing due behind its back).
  * Closed with the app, before the database.
  */
-async function installJobQueue(app: FastifyInstance, options: BuildAppOptions): Promise<void> {
+async function installJobQueue(
+  app: FastifyInstance,
+  options: BuildAppOptions,
+  reportSites: ReportSiteCache,
+): Promise<void> {
   const { config, database } = options;
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -151,7 +155,17 @@ async function installJobQueue(app: FastifyInstance, options: BuildAppOptions): 
     dataDir: config.dataDir,
   });
   const queue = new JobQueue({ pool: database.pool, work: config.jobs, log: app.log });
-  const kinds = appJobs(database.pool, { mailer, editionsDays: config.editionsDays, log: app.log });
+  const kinds = appJobs(database.pool, {
+    mailer,
+    editionsDays: config.editionsDays,
+    subscriptions: {
+      database,
+      distribution: config.distribution,
+      linkBase: `${config.publicUrl}${API_PREFIX}/recurrences`,
+      reportSites,
+    },
+    log: app.log,
+  });
   for (const job of kinds.jobs) queue.registerJob(job);
   for (const source of kinds.sources) queue.registerDueSource(source);
   // Alerts (issue #28): here, not in jobs/kinds.ts, as their mails' links need config.publicUrl (decision 0038).
@@ -210,9 +224,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', function writeQueuedEditions() {
     return closeEditions(database.pool);
   });
-  await installJobQueue(app, options);
-  const sessions = sessionCache(changes);
   const reportSites = reportSiteCache(changes);
+  await installJobQueue(app, options, reportSites);
+  const sessions = sessionCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
   // The first onRoute hook: it sees each route's own hooks, before the plugins below add theirs.

@@ -7,6 +7,8 @@
  * anomalies planted over the last 4 weeks (anomalies.ts: a seller who cancels, a terminal that
  * voids lines, a seller who gives discounts, a terminal short of cash), and 91 days of cash
  * counts, safe counts and manager receipts made by the users who may (counting.ts, people.ts).
+ * Issue #28 adds three report e-mail subscriptions of the area manager and the accountant
+ * (subscriptions.ts), one of them daily at a near quarter hour.
  *
  * Guarantees:
  * - Deterministic: the data of a site and fiscal date comes from a generator seeded with
@@ -49,6 +51,7 @@ import { type CountingDay, countingDay, insertCountingHistory } from './counting
 import { type DatedDemoEvent, demoEvents, eventFactor, insertDemoEvents, parisDay } from './events.ts';
 import { demoPeople } from './people.ts';
 import { mix, Rng } from './random.ts';
+import { createDemoSubscriptions } from './subscriptions.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
@@ -1030,6 +1033,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     const { companyIds, siteIds } = await insertReference(client);
     users = await createDemoUsers(client, siteIds, companyIds);
+    const subscriptions = await createDemoSubscriptions(client, now);
+    log(`Demo chain: ${subscriptions} report e-mail subscriptions (/config/recurrences)`);
     const people = await demoPeople(client, siteIds);
     await insertDemoEvents(client, events, siteIds, options.seed, now, (e) => people.eventAuthor(e.sites));
     const end: ChainEnd = { recreate: [], refreshes: [], loads: [], counting: [] };

@@ -8,6 +8,8 @@ import { warmForecasts } from '../forecast/forecast.ts';
 import { mailSendJob } from '../mail/mail-job.ts';
 import type { Mailer } from '../mail/transport.ts';
 import { deleteOldEditions } from '../reports/edition-retention.ts';
+import { subscriptionsDueSource } from '../subscriptions/due.ts';
+import { type SubscriptionRunOptions, subscriptionRunJob } from '../subscriptions/run.ts';
 import { dailyAt, everyMinutes } from './clock.ts';
 import type { DueSource, JobDefinition } from './contract.ts';
 
@@ -16,6 +18,8 @@ export interface AppJobDeps {
   mailer: Mailer;
   /** Days the report history is kept (config.editionsDays). */
   editionsDays: number;
+  /** What a report subscription's run needs (job `subscription.run`, subscriptions/run.ts). */
+  subscriptions: SubscriptionRunOptions;
   /** Where a job reports what it did. */
   log: { info(fields: Record<string, unknown>, message: string): void };
 }
@@ -51,7 +55,16 @@ type AnyJob = JobDefinition<any>;
 /** The app's job kinds and due sources, for `pool` (the app's). */
 export function appJobs(pool: pg.Pool, deps: AppJobDeps): { jobs: AnyJob[]; sources: DueSource[] } {
   return {
-    jobs: [mailSendJob(deps.mailer), editionRetentionJob(deps), forecastWarmJob(pool)],
-    sources: [dailyAt('report.editions.clean', 3, 17), everyMinutes('forecast.warm', 1)],
+    jobs: [
+      mailSendJob(deps.mailer),
+      editionRetentionJob(deps),
+      forecastWarmJob(pool),
+      subscriptionRunJob(deps.subscriptions),
+    ],
+    sources: [
+      dailyAt('report.editions.clean', 3, 17),
+      everyMinutes('forecast.warm', 1),
+      subscriptionsDueSource,
+    ],
   };
 }

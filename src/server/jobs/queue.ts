@@ -42,6 +42,11 @@ export interface JobQueueOptions {
   now?: () => Date;
   /** Seconds between two polls of an idle worker (default 2; a local send wakes it at once). */
   pollSeconds?: number;
+  /**
+   * When working, the kinds this instance runs (default every registered kind); the others it
+   * only queues. E.g. an instance kept for report runs, or a test's worker of one kind.
+   */
+  workKinds?: readonly string[];
 }
 
 /** Options of {@link JobQueue.enqueue}. */
@@ -107,7 +112,10 @@ export class JobQueue {
     for (const definition of this.#jobs.values()) await this.#ensureQueue(definition);
     await this.#ensureQueue({ kind: CLOCK_KIND, retryLimit: 0, run: async () => {} });
     if (!work) return;
-    for (const definition of this.#jobs.values()) await this.#work(definition);
+    const only = this.#options.workKinds;
+    for (const definition of this.#jobs.values()) {
+      if (!only || only.includes(definition.kind)) await this.#work(definition);
+    }
   }
 
   /**
@@ -137,6 +145,24 @@ export class JobQueue {
    */
   async enqueue(kind: string, data: unknown, options: EnqueueOptions = {}): Promise<string | null> {
     return this.#inTransaction((db) => this.#enqueueIn(db, kind, data, options));
+  }
+
+  /**
+   * Queues a run like {@link enqueue}, inside the caller's transaction `db` (a request's): the run
+   * is queued if and only if that transaction commits; the local workers are woken at the next
+   * {@link wake} (the app calls it after each answer).
+   * @returns the run's id, or null when a run under `options.singletonKey` exists already.
+   * @throws Error when the queue is not started or the kind unknown.
+   */
+  async enqueueIn(
+    db: Queryable,
+    kind: string,
+    data: unknown,
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const runId = await this.#enqueueIn(db, kind, data, options);
+    if (runId !== null) this.#wakePending = true;
+    return runId;
   }
 
   /**

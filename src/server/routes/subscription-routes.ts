@@ -38,8 +38,6 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { message } from '../i18n.ts';
-import type { JobContext } from '../jobs/contract.ts';
-import { createMailer, MailError, type Mailer } from '../mail/transport.ts';
 import { ApiHttpError } from '../plugins/error-handler.ts';
 import { writeTx } from '../plugins/idempotency.ts';
 import { API_PREFIX } from '../plugins/rights-guard.ts';
@@ -51,7 +49,8 @@ import { listRules, removeRule, saveRule } from '../subscriptions/rule-store.ts'
 import {
   previewSubscription,
   renderSubscription,
-  runSubscription,
+  SUBSCRIPTION_RUN,
+  type SubscriptionRunData,
   type SubscriptionRunOptions,
 } from '../subscriptions/run.ts';
 import { linkKey, verifyLink } from '../subscriptions/signed-links.ts';
@@ -105,7 +104,6 @@ function actorFor(request: FastifyRequest, id: number): Actor {
 
 /** Registers the routes of rules, recipients and subscriptions, and the public links. */
 export async function subscriptionRoutes(app: FastifyInstance, options: Options) {
-  const mailer = app.mailer;
   const runOptions: SubscriptionRunOptions = {
     database: options.database,
     distribution: options.config.distribution,
@@ -115,7 +113,7 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Options)
   registerRuleRoutes(app, options.database);
   registerRecipientRoutes(app, options.database);
   registerSubscriptionRoutes(app, options.database);
-  registerRunRoutes(app, runOptions, mailer);
+  registerRunRoutes(app, runOptions);
   await app.register(publicLinkRoutes, runOptions);
 }
 
@@ -299,25 +297,7 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
   );
 }
 
-/** A job context for a run made in the request ("send now"): its mails leave at once through `mailer`. */
-function inlineJobContext(pool: Database['pool'], mailer: Mailer, now: Date): JobContext {
-  const sent = new Set<string>();
-  return {
-    pool,
-    runId: randomUUID(),
-    plannedAt: now,
-    attempt: 1,
-    async queueMail(mail, key) {
-      if (sent.has(key)) return;
-      sent.add(key);
-      await mailer.send(mail);
-    },
-    async recordFile() {},
-    now: () => new Date(),
-  };
-}
-
-function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions, mailer: Mailer): void {
+function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
   api.post(
@@ -327,8 +307,9 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
       schema: {
         summary: 'Sends a subscription now (“send now”), as its rule would',
         description:
-          'Runs it for the current minute with its owner’s rights of now and mails its recipients. The answer is the ' +
-          `run (SENT, EMPTY when there was no data and it sends only with data, SUSPENDED). 502 ErreurEnvoiMail when no mail can be sent. ${ACCESS}`,
+          'Queues a run (job `subscription.run`) for the current instant, with its owner’s rights at the time of the run, ' +
+          'and answers once it is queued: the run (QUEUED). Its progress and outcome (SENT, EMPTY when there was no data ' +
+          `and it sends only with data, SUSPENDED, FAILED) show in \`envois\`; its mails leave through the mail job. 400 when the subscription is inactive. ${ACCESS}`,
         tags,
         querystring: SubscriptionIdQuery,
         body: NoBody,
@@ -338,22 +319,25 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
     async function sendSubscriptionNow(request) {
       const actor = actorFor(request, request.query.id);
       const id = request.query.abonnementId;
-      await findSubscription(pool, actor, id);
-      await recordAudit(writeTx(request), actor, { action: 'subscription.send', targetId: id });
-      const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-      try {
-        const run = await runSubscription(
-          options,
-          { subscriptionId: id, plannedAt: now.toISOString() },
-          inlineJobContext(pool, mailer, now),
-        );
-        if (!run) throw new ApiHttpError(400, 'BadRequest', 'the subscription is not active');
-        return run;
-      } catch (error) {
-        if (error instanceof MailError)
-          throw new ApiHttpError(502, 'ErreurEnvoiMail', 'the e-mail could not be sent');
-        throw error;
-      }
+      const subscription = await findSubscription(pool, actor, id);
+      if (!subscription.active) throw new ApiHttpError(400, 'BadRequest', 'the subscription is not active');
+      const tx = writeTx(request);
+      await recordAudit(tx, actor, { action: 'subscription.send', targetId: id });
+      const plannedAt = new Date();
+      const data: SubscriptionRunData = { subscriptionId: id, plannedAt: plannedAt.toISOString() };
+      await request.server.jobs.enqueueIn(tx, SUBSCRIPTION_RUN, data, {
+        singletonKey: `subscription:${id}:now:${randomUUID()}`,
+        plannedAt,
+      });
+      return {
+        planifie: data.plannedAt,
+        termine: null,
+        statut: 'QUEUED' as const,
+        tentatives: 0,
+        mails: 0,
+        fichiers: [],
+        erreur: null,
+      };
     },
   );
   api.get(

@@ -35,7 +35,7 @@ import {
 } from './report-input.ts';
 import { type ReportFile, reportMailMessage } from './report-mail.ts';
 import { linkKey, signLink } from './signed-links.ts';
-import { findSubscription, recordLastRun } from './subscription-store.ts';
+import { findSubscription, recordLastRun, SUBSCRIPTION_RUN_KIND } from './subscription-store.ts';
 
 /** What a run needs from the server. */
 export interface SubscriptionRunOptions {
@@ -58,7 +58,7 @@ export interface SubscriptionRunData {
 }
 
 /** The job kind that sends a subscription. */
-export const SUBSCRIPTION_RUN = 'subscription.run';
+export const SUBSCRIPTION_RUN = SUBSCRIPTION_RUN_KIND;
 
 const DEFAULT_MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 const DEFAULT_DOWNLOAD_MS = 7 * 86_400_000;
@@ -239,6 +239,7 @@ export async function runSubscription(
     planifie: plannedAt.toISOString(),
     termine: ctx.now().toISOString(),
     statut,
+    tentatives: ctx.attempt,
     mails,
     fichiers: files.map((f) => ({ nom: f.filename, octets: f.content.length })),
     erreur,
@@ -274,7 +275,7 @@ export async function runSubscription(
   }
 }
 
-/** The `subscription.run` job (registered with the queue by the coordinator). */
+/** The `subscription.run` job (registered with the queue in jobs/kinds.ts). */
 export function subscriptionRunJob(options: SubscriptionRunOptions): JobDefinition<SubscriptionRunData> {
   return {
     kind: SUBSCRIPTION_RUN,

@@ -20,6 +20,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { siteScope } from '../auth/scope.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
+import { type JobRun, listRuns } from '../jobs/run-records.ts';
 import { type Actor, notFound, ownedSql, ownerFilter } from './access.ts';
 import { findRecipient } from './recipient-store.ts';
 import { findRule } from './rule-store.ts';
@@ -39,8 +40,23 @@ interface SubscriptionRow {
   siDonnees: boolean;
   active: boolean;
   dernierEnvoi: unknown;
+  dernierRun: JobRunJson | null;
   destinataires: number[];
   desabonnes: number[];
+}
+
+/** The job kind of a subscription's run (jobs/kinds.ts registers it; run.ts runs it). */
+export const SUBSCRIPTION_RUN_KIND = 'subscription.run';
+
+/** A `job_runs` row as the list's JSON subquery gives it (snake_case, instants as strings). */
+interface JobRunJson {
+  status: JobRun['status'];
+  attempts: number;
+  error: string | null;
+  files: JobRun['files'];
+  mails: number;
+  planned_at: string;
+  ended_at: string | null;
 }
 
 /**
@@ -52,6 +68,11 @@ export const SUSPENDED_SQL = `(u.id IS NULL OR NOT u.active OR NOT ('RAPPORTS' =
 const SUBSCRIPTION_SELECT = `SELECT s.id, s.owner_id AS "proprietaireId", u.login AS proprietaire,
        ${SUSPENDED_SQL} AS suspendu, s.libelle, s.rule_id AS "regleId", s.report AS rapport, s.formats,
        s.only_with_data AS "siDonnees", s.active, s.last_run AS "dernierEnvoi",
+       (SELECT to_jsonb(j) FROM (SELECT status, attempts, error, files, mails, planned_at, ended_at
+                                   FROM job_runs
+                                  WHERE kind = '${SUBSCRIPTION_RUN_KIND}'
+                                    AND data @> jsonb_build_object('subscriptionId', s.id)
+                                  ORDER BY queued_at DESC, id DESC LIMIT 1) j) AS "dernierRun",
        coalesce((SELECT array_agg(sr.recipient_id ORDER BY sr.recipient_id)
                    FROM report_subscription_recipients sr WHERE sr.subscription_id = s.id), '{}') AS destinataires,
        coalesce((SELECT array_agg(sr.recipient_id ORDER BY sr.recipient_id)
@@ -61,12 +82,62 @@ const SUBSCRIPTION_SELECT = `SELECT s.id, s.owner_id AS "proprietaireId", u.logi
   LEFT JOIN users u ON u.id = s.owner_id
   LEFT JOIN profiles p ON p.id = u.profile_id`;
 
-function toSubscription(row: SubscriptionRow): Subscription {
-  const run = SubscriptionRunSchema.safeParse(row.dernierEnvoi);
+function toSubscription({ dernierRun, dernierEnvoi, ...row }: SubscriptionRow): Subscription {
   return {
     ...row,
     rapport: SubscriptionReportSchema.parse(row.rapport),
-    dernierEnvoi: run.success ? run.data : null,
+    dernierEnvoi:
+      dernierRun === null
+        ? null
+        : historyEntry(
+            {
+              ...dernierRun,
+              plannedAt: new Date(dernierRun.planned_at),
+              endedAt: dernierRun.ended_at === null ? null : new Date(dernierRun.ended_at),
+            },
+            dernierEnvoi,
+          ),
+  };
+}
+
+/** What `last_run` keeps: the outcome of the last run that ended (run.ts). */
+const LastOutcomeSchema = SubscriptionRunSchema.pick({ planifie: true, statut: true });
+
+/**
+ * One run of the history from its `job_runs` record. A run that succeeded is SENT when it
+ * recorded files (a report with data always has one); otherwise EMPTY or SUSPENDED as the
+ * subscription's `last_run` recorded it for that planned minute, and EMPTY for an older one whose
+ * outcome was overwritten since (an older SUSPENDED run then shows EMPTY: both sent no file).
+ */
+function historyEntry(
+  run: Pick<JobRun, 'status' | 'attempts' | 'error' | 'files' | 'mails' | 'plannedAt' | 'endedAt'>,
+  lastRun: unknown,
+): SubscriptionRun {
+  const planifie = run.plannedAt.toISOString();
+  const last = LastOutcomeSchema.safeParse(lastRun);
+  const outcome =
+    run.files.length > 0
+      ? 'SENT'
+      : last.success && last.data.planifie === planifie
+        ? last.data.statut
+        : 'EMPTY';
+  const statut = (
+    {
+      queued: 'QUEUED',
+      running: 'RUNNING',
+      retrying: 'RETRYING',
+      failed: 'FAILED',
+      succeeded: outcome,
+    } as const
+  )[run.status];
+  return {
+    planifie,
+    termine: run.endedAt?.toISOString() ?? null,
+    statut,
+    tentatives: run.attempts,
+    mails: run.mails,
+    fichiers: run.files.map((f) => ({ nom: f.name, octets: f.bytes })),
+    erreur: run.error,
   };
 }
 
@@ -195,21 +266,27 @@ export async function removeSubscription(tx: Queryable, actor: Actor, id: number
   await recordAudit(tx, actor, { action: 'subscription.remove', targetId: id, before: audited(before) });
 }
 
-/** Records what the last run of subscription `id` did. */
+/**
+ * Records what the last run of subscription `id` did (its planned minute and outcome), which
+ * its `job_runs` record cannot say (SENT, EMPTY or SUSPENDED all succeed).
+ */
 export async function recordLastRun(db: Queryable, id: number, run: SubscriptionRun): Promise<void> {
   await db.query('UPDATE report_subscriptions SET last_run = $2 WHERE id = $1', [id, run]);
 }
 
 /**
- * The runs of subscription `id`, newest first. Until the job queue's `job_runs` is merged this
- * is the last run the subscription keeps; the coordinator points it at `job_runs` (kind
- * `subscription.run`, data.subscriptionId).
+ * The runs of subscription `id`, newest queued first (at most `limit`, 1–500): the job queue's
+ * records (`job_runs`, kind `subscription.run`) with their status, tries, error, files and mails.
  */
-export async function subscriptionRuns(db: Queryable, subscriptionId: number): Promise<SubscriptionRun[]> {
+export async function subscriptionRuns(
+  db: Queryable,
+  subscriptionId: number,
+  limit = 50,
+): Promise<SubscriptionRun[]> {
+  const runs = await listRuns(db, { kind: SUBSCRIPTION_RUN_KIND, data: { subscriptionId }, limit });
   const { rows } = await db.query<{ last_run: unknown }>(
     'SELECT last_run FROM report_subscriptions WHERE id = $1',
     [subscriptionId],
   );
-  const run = SubscriptionRunSchema.safeParse(rows[0]?.last_run);
-  return run.success ? [run.data] : [];
+  return runs.map((run) => historyEntry(run, rows[0]?.last_run));
 }

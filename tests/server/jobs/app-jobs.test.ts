@@ -18,7 +18,16 @@ let other: JobQueue;
 beforeAll(async () => {
   t = await createTestApp({ config: { editionsDays: 400 } });
   other = new JobQueue({ pool: t.database.pool, work: false, log: quietLog });
-  const kinds = appJobs(t.database.pool, { mailer: t.app.mailer, editionsDays: 400, log: quietLog });
+  const kinds = appJobs(t.database.pool, {
+    mailer: t.app.mailer,
+    editionsDays: 400,
+    subscriptions: {
+      database: t.database,
+      distribution: 'Test',
+      linkBase: 'https://bo.example.test/api/recurrences',
+    },
+    log: quietLog,
+  });
   for (const job of kinds.jobs) other.registerJob(job);
   for (const source of kinds.sources) other.registerDueSource(source);
   await other.start();

@@ -1,5 +1,6 @@
 /**
- * A subscription run (issue #28) on a real PostgreSQL, mailing through the real SMTP server: the
+ * A subscription run (issue #28) on a real PostgreSQL, run by the app's job queue (job
+ * `subscription.run`, its mails through the `mail.send` job) to the real SMTP server: the
  * due source finds it at its minute, the mail arrives with the PDF and XLSX whose totals equal
  * bo/getReport's to the cent; it runs with its owner's rights of the day (a lost site gives no
  * data, a deactivated owner suspends it); "send only if there is data" sends nothing on an empty
@@ -9,14 +10,21 @@
 import ExcelJS from 'exceljs';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getRun } from '../../../src/server/jobs/run-records.ts';
 import { dueSubscriptions } from '../../../src/server/subscriptions/due.ts';
-import { runSubscription, type SubscriptionRunOptions } from '../../../src/server/subscriptions/run.ts';
+import {
+  runSubscription,
+  SUBSCRIPTION_RUN,
+  type SubscriptionRunOptions,
+} from '../../../src/server/subscriptions/run.ts';
+import { subscriptionRuns } from '../../../src/server/subscriptions/subscription-store.ts';
 import { linkKey, signLink } from '../../../src/server/subscriptions/signed-links.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { testJobContext } from '../../helpers/job-context.ts';
-import { openTestMailbox, type TestMailbox } from '../../helpers/smtp.ts';
+import { openTestMailbox, type TestMailbox, waitForMail, waitForMailQueue } from '../../helpers/smtp.ts';
 import { pdfText } from '../counting/pdf-text.ts';
 import { type Chain, seedChain } from '../fixtures.ts';
+import { waitUntil } from '../jobs/queue-helpers.ts';
 
 const PUBLIC_URL = 'https://bo.example.test';
 /** 06:00 in Paris on 3 March 2026 (winter time): yesterday is 2 March, the seeded sales day. */
@@ -99,18 +107,33 @@ async function ownerSubscription(
   return { id, destinataires };
 }
 
-/** Runs subscription `id` for `plannedAt` as the queue would, through the real SMTP server. */
-async function run(id: number, plannedAt = PLANNED, runOptions = options) {
-  const ctx = testJobContext(t.database.pool, mailbox, plannedAt, new Date());
+/**
+ * Queues a run of subscription `id` for `plannedAt` on the app's job queue, waits until it ended
+ * and its mails left (by polling the run records, never a fixed sleep), and answers its history
+ * entry (`outcome`), the keys of the mails it queued (`key|recipients`) and the files it recorded.
+ */
+async function run(id: number, plannedAt = PLANNED) {
+  const { pool } = t.database;
+  const data = { subscriptionId: id, plannedAt: plannedAt.toISOString() };
+  const runId = (await t.app.jobs.enqueue(SUBSCRIPTION_RUN, data, { plannedAt }))!;
+  await waitUntil(async () => ['succeeded', 'failed'].includes((await getRun(pool, runId))!.status));
+  await waitForMailQueue(pool);
+  const { rows } = await pool.query<{ key: string }>(
+    `SELECT key || '|' || recipients AS key FROM job_mails WHERE run_id = $1 ORDER BY key`,
+    [runId],
+  );
+  return {
+    outcome: (await subscriptionRuns(pool, id))[0]!,
+    keys: rows.map((r) => r.key),
+    files: (await getRun(pool, runId))!.files,
+  };
+}
+
+/** Runs subscription `id` in the test with other `runOptions` (as the job would, not queued). */
+async function runWith(id: number, runOptions: SubscriptionRunOptions) {
+  const ctx = testJobContext(t.database.pool, mailbox, PLANNED, new Date());
   try {
-    return {
-      outcome: await runSubscription(
-        runOptions,
-        { subscriptionId: id, plannedAt: plannedAt.toISOString() },
-        ctx,
-      ),
-      ctx,
-    };
+    return await runSubscription(runOptions, { subscriptionId: id, plannedAt: PLANNED.toISOString() }, ctx);
   } finally {
     ctx.close();
   }
@@ -218,9 +241,9 @@ describe('a subscription run', () => {
 
   it('mails the PDF and the XLSX, whose totals equal bo/getReport to the cent', async () => {
     const { id, destinataires } = await ownerSubscription();
-    const { outcome, ctx } = await run(id);
-    expect(outcome).toMatchObject({ statut: 'SENT', mails: 1 });
-    expect([...ctx.keys]).toEqual([
+    const { outcome, keys, files } = await run(id);
+    expect(outcome).toMatchObject({ statut: 'SENT', mails: 1, tentatives: 1, erreur: null });
+    expect(keys).toEqual([
       `subscription:${id}:${PLANNED.toISOString()}:${destinataires[0]}|direction@example.com`,
     ]);
     expect(mailbox.received).toHaveLength(1);
@@ -238,7 +261,7 @@ describe('a subscription run', () => {
     expect(await xlsxNetSales(attachment(mail, '.xlsx')!.content)).toBe(totals.netSales);
     const pdf = (await pdfText(attachment(mail, '.pdf')!.content)).replace(/\s+/g, ' ');
     expect(pdf).toContain(`Total ${totals.tickets} ${euros(totals.netSales!)}`);
-    expect(ctx.files.map((f) => f.name)).toEqual([
+    expect(files.map((f) => f.name)).toEqual([
       expect.stringMatching(/\.pdf$/),
       expect.stringMatching(/\.xlsx$/),
     ]);
@@ -284,7 +307,7 @@ describe('a subscription run', () => {
       url: `/api/bo/recurrences/abonnements/remove?id=${owner}&abonnementId=${id}`,
       headers: ownerAuth,
     });
-    expect((await run(id)).outcome).toBeNull();
+    expect((await run(id)).outcome).toMatchObject({ statut: 'EMPTY', mails: 0, erreur: null });
     expect(mailbox.received).toHaveLength(0);
   });
 
@@ -336,8 +359,8 @@ describe('a subscription run', () => {
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('ne recevra plus');
     mailbox.reset();
-    // The same day run again (a fresh queue's keys): the data is there, only one recipient is left.
-    await run(id);
+    // The same day run again a minute later: the data is there, only one recipient is left.
+    await run(id, new Date(PLANNED.getTime() + 60_000));
     expect(mailbox.received.map((m) => (m.to as { text: string }).text)).toEqual(['stays@example.com']);
     const { rows } = await t.database.pool.query(
       `SELECT user_id FROM audit_log WHERE action = 'subscription.unsubscribe' AND target_id = $1`,
@@ -386,7 +409,7 @@ describe('a subscription run', () => {
 
   it('above the size limit, the mail carries download links that work and expire instead of files', async () => {
     const { id } = await ownerSubscription({ formats: ['CSV'] });
-    await run(id, PLANNED, { ...options, maxAttachmentBytes: 10 });
+    await runWith(id, { ...options, maxAttachmentBytes: 10 });
     const mail = mailbox.received[0]!;
     expect(mail.attachments).toEqual([]);
     const href = /href="([^"]*\/api\/recurrences\/fichier\?token=[^"]+)"/
@@ -410,7 +433,7 @@ describe('a subscription run', () => {
     ).toBe(404);
   });
 
-  it('"send now" mails at once through the app, and the history shows the run', async () => {
+  it('"send now" answers once the run is queued; the mail leaves from the queue and the history follows it', async () => {
     const { id } = await ownerSubscription({ formats: ['CSV'] });
     // Yesterday of today has no sales in the seed; this subscription sends anyway.
     await t.app.inject({
@@ -433,14 +456,42 @@ describe('a subscription run', () => {
       headers: ownerAuth,
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json()).toMatchObject({ statut: 'EMPTY', mails: 1 });
-    expect(mailbox.received).toHaveLength(1);
-    const history = await t.app.inject({
-      method: 'GET',
-      url: `/api/bo/recurrences/abonnements/envois?id=${owner}&abonnementId=${id}`,
+    expect(sent.json()).toMatchObject({ statut: 'QUEUED', tentatives: 0, mails: 0, termine: null });
+    const history = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/bo/recurrences/abonnements/envois?id=${owner}&abonnementId=${id}`,
+          headers: ownerAuth,
+        })
+      ).json<{ envois: { statut: string }[] }>().envois;
+    await waitForMail(mailbox, 1);
+    await waitUntil(async () => (await history())[0]?.statut === 'EMPTY');
+    expect(await history()).toEqual([
+      {
+        planifie: sent.json().planifie,
+        termine: expect.any(String),
+        statut: 'EMPTY',
+        tentatives: 1,
+        mails: 1,
+        fichiers: [],
+        erreur: null,
+      },
+    ]);
+    const mail = mailbox.received[0]!;
+    expect(mail.to).toMatchObject({ text: 'direction@example.com' });
+    expect(mail.text).toContain("Il n'y a aucune donnée pour cette période.");
+    // The list shows the same run as the last one.
+    expect((await firstSub(id)) as unknown).toMatchObject({ dernierEnvoi: { statut: 'EMPTY', mails: 1 } });
+    // A second "send now" is a second run, with its own mail.
+    mailbox.reset();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/bo/recurrences/abonnements/send?id=${owner}&abonnementId=${id}`,
       headers: ownerAuth,
     });
-    expect(history.json().envois).toEqual([sent.json()]);
+    await waitForMail(mailbox, 1);
+    await waitUntil(async () => (await history()).filter((r) => r.statut === 'EMPTY').length === 2);
   });
 });
 

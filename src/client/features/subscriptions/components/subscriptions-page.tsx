@@ -3,8 +3,10 @@
  * manages every rule, recipient and subscription, and /abonnements, where a user manages their
  * own (the server decides which rows a caller sees). Each subscription shows its state
  * (active, inactive, suspended because its owner cannot run it) and its last run, with "send
- * now", "preview", change and delete; rules and recipients can be added and deleted. Every
- * change tells SPEC.md §8's success; deleting asks first.
+ * now" (which queues a run: the last run then shows queued, running, then its outcome, polled
+ * while it is under way), "history" (the runs of the job queue with their tries, mails, files
+ * and error), "preview", change and delete; rules and recipients can be added and deleted.
+ * Every change tells SPEC.md §8's success; deleting asks first.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,6 +17,7 @@ import type {
   Rule,
   Subscription,
   SubscriptionPreview,
+  SubscriptionRun,
 } from '../../../../contract/subscriptions.ts';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
 import { session } from '../../../lib/session.ts';
@@ -51,19 +54,35 @@ export function ruleText(t: T, r: Rule): string {
   return t('subscriptions.rule.at', { when, time });
 }
 
+/** Statuses of a run still under way: the screen polls until it ends. */
+const UNDER_WAY: ReadonlySet<SubscriptionRun['statut']> = new Set(['QUEUED', 'RUNNING', 'RETRYING']);
+/** Milliseconds between two reads of a run under way. */
+const POLL_MS = 1000;
+
+/** The subscriptions of user `userId`'s view, read again every second while a last run is under way. */
+function useSubscriptionList(userId: number) {
+  return useQuery({
+    ...subscriptionQueries.list(userId),
+    enabled: userId > 0,
+    refetchInterval: (query) =>
+      query.state.data?.some((s) => s.dernierEnvoi && UNDER_WAY.has(s.dernierEnvoi.statut)) ? POLL_MS : false,
+  });
+}
+
 /** The screen; `admin` says it is /config/recurrences (titles and the owner column). */
 export function SubscriptionsPage({ admin }: { admin: boolean }) {
   const intl = useIntl();
   const t: T = (id, values) => intl.formatMessage({ id }, values);
   const { user } = useSnapshot(session);
   const userId = user?.id ?? 0;
-  const list = useQuery({ ...subscriptionQueries.list(userId), enabled: userId > 0 });
+  const list = useSubscriptionList(userId);
   const rules = useQuery({ ...subscriptionQueries.rules(userId), enabled: userId > 0 });
   const recipients = useQuery({ ...subscriptionQueries.recipients(userId), enabled: userId > 0 });
   const [draft, setDraft] = useState<SubscriptionDraft | null>(null);
   const [adding, setAdding] = useState<'rule' | 'recipient' | null>(null);
   const [removal, setRemoval] = useState<Removal | null>(null);
   const [shown, setShown] = useState<SubscriptionPreview | null>(null);
+  const [history, setHistory] = useState<Subscription | null>(null);
   const removeMutation = useRecurrenceMutation(remove);
   const sendMutation = useRecurrenceMutation(sendNow);
   const previewMutation = useRecurrenceMutation(preview);
@@ -99,14 +118,12 @@ export function SubscriptionsPage({ admin }: { admin: boolean }) {
           onRemove={(abonnementId) => setRemoval({ kind: 'abonnements', abonnementId })}
           onSend={(id) =>
             sendMutation.mutate(id, {
-              onSuccess: (run) =>
-                run.statut === 'SENT' || run.mails > 0
-                  ? notify.success('MailEnvoye')
-                  : notify.error(run.statut === 'SUSPENDED' ? 'SubscriptionSuspended' : 'noDataError'),
+              onSuccess: () => notify.success('subscriptionQueued'),
               onError: notifyFailure,
             })
           }
           onPreview={(id) => previewMutation.mutate(id, { onSuccess: setShown, onError: notifyFailure })}
+          onHistory={setHistory}
         />
       </Card>
       <Card className="subs-card" labelledBy="subs-rules">
@@ -173,6 +190,7 @@ export function SubscriptionsPage({ admin }: { admin: boolean }) {
         onCancel={() => setRemoval(null)}
       />
       <PreviewDialog preview={shown} onClose={() => setShown(null)} t={t} />
+      <HistoryDialog userId={userId} subscription={history} onClose={() => setHistory(null)} t={t} />
     </div>
   );
 }
@@ -189,6 +207,7 @@ function SubscriptionTable(props: {
   onRemove: (id: number) => void;
   onSend: (id: number) => void;
   onPreview: (id: number) => void;
+  onHistory: (s: Subscription) => void;
 }) {
   const { t } = props;
   const rule = new Map(props.rules.map((r) => [r.id, r]));
@@ -203,7 +222,7 @@ function SubscriptionTable(props: {
   const lastRun = (s: Subscription) =>
     s.dernierEnvoi
       ? t('subscriptions.lastRun', {
-          when: new Date(s.dernierEnvoi.termine).toLocaleString(),
+          when: new Date(s.dernierEnvoi.termine ?? s.dernierEnvoi.planifie).toLocaleString(),
           status: t(`subscriptions.runStatus.${s.dernierEnvoi.statut}`),
           mails: s.dernierEnvoi.mails,
         })
@@ -242,6 +261,12 @@ function SubscriptionTable(props: {
                 </Button>
                 <Button isDisabled={props.busy} onPress={() => props.onPreview(s.id)}>
                   {t('subscriptions.preview')}
+                </Button>
+                <Button
+                  onPress={() => props.onHistory(s)}
+                  aria-label={t('subscriptions.history.label', { name: s.libelle })}
+                >
+                  {t('subscriptions.history')}
                 </Button>
                 <Button onPress={() => props.onEdit(s)}>{t('subscriptions.edit')}</Button>
                 <Button onPress={() => props.onRemove(s.id)}>{t('subscriptions.delete')}</Button>
@@ -286,6 +311,60 @@ function PreviewDialog({
           </li>
         ))}
       </ul>
+      <Button variant="primary" onPress={onClose}>
+        {t('subscriptions.close')}
+      </Button>
+    </Dialog>
+  );
+}
+
+/** The runs of a subscription (newest first): planned minute, status, tries, mails, files, error. */
+function HistoryDialog({
+  userId,
+  subscription,
+  onClose,
+  t,
+}: {
+  userId: number;
+  subscription: Subscription | null;
+  onClose: () => void;
+  t: T;
+}) {
+  const runs = useQuery({
+    ...subscriptionQueries.runs(userId, subscription?.id ?? 0),
+    enabled: subscription !== null,
+    refetchInterval: (query) => (query.state.data?.some((r) => UNDER_WAY.has(r.statut)) ? POLL_MS : false),
+  });
+  if (!subscription) return null;
+  return (
+    <Dialog
+      title={t('subscriptions.history.title', { name: subscription.libelle })}
+      isOpen
+      onOpenChange={(open) => (open ? undefined : onClose())}
+    >
+      <Table
+        label={t('subscriptions.history.title', { name: subscription.libelle })}
+        columns={[
+          { key: 'planned', label: t('subscriptions.history.planned'), isRowHeader: true },
+          { key: 'status', label: t('subscriptions.col.state') },
+          { key: 'tries', label: t('subscriptions.history.tries') },
+          { key: 'mails', label: t('subscriptions.history.mails') },
+          { key: 'files', label: t('subscriptions.history.files') },
+          { key: 'error', label: t('subscriptions.history.error') },
+        ]}
+        rows={(runs.data ?? []).map((r, i) => ({
+          id: `${i}-${r.planifie}`,
+          cells: {
+            planned: new Date(r.planifie).toLocaleString(),
+            status: t(`subscriptions.runStatus.${r.statut}`),
+            tries: r.tentatives,
+            mails: r.mails,
+            files: r.fichiers.map((f) => `${f.nom} (${Math.ceil(f.octets / 1024)} KB)`).join(', '),
+            error: r.erreur ?? '',
+          },
+        }))}
+        empty={t('subscriptions.never')}
+      />
       <Button variant="primary" onPress={onClose}>
         {t('subscriptions.close')}
       </Button>
