@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
+import { displayInstant } from '../../../../contract/dates.ts';
 import type {
   Recipient,
   Rule,
@@ -37,6 +38,12 @@ import {
 import { RecipientDialog, RuleDialog } from './rule-recipient-dialogs.tsx';
 import { SubscriptionDialog, type SubscriptionDraft } from './subscription-dialog.tsx';
 import './subscriptions.css';
+
+/** An instant as the interface shows every one: DD/MM/YYYY HH:mm (SPEC.md §9, contract/dates.ts). */
+function instantText(instant: string): string {
+  const { date, time } = displayInstant(new Date(instant));
+  return `${date} ${time}`;
+}
 
 type T = (id: string, values?: Record<string, string | number>) => string;
 
@@ -222,7 +229,7 @@ function SubscriptionTable(props: {
   const lastRun = (s: Subscription) =>
     s.dernierEnvoi
       ? t('subscriptions.lastRun', {
-          when: new Date(s.dernierEnvoi.termine ?? s.dernierEnvoi.planifie).toLocaleString(),
+          when: instantText(s.dernierEnvoi.termine ?? s.dernierEnvoi.planifie),
           status: t(`subscriptions.runStatus.${s.dernierEnvoi.statut}`),
           mails: s.dernierEnvoi.mails,
         })
@@ -355,7 +362,7 @@ function HistoryDialog({
         rows={(runs.data ?? []).map((r, i) => ({
           id: `${i}-${r.planifie}`,
           cells: {
-            planned: new Date(r.planifie).toLocaleString(),
+            planned: instantText(r.planifie),
             status: t(`subscriptions.runStatus.${r.statut}`),
             tries: r.tentatives,
             mails: r.mails,
