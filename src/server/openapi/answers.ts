@@ -129,6 +129,14 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET recurrences/desabonnement': NOT_FOUND,
   'GET recurrences/fichier': NOT_FOUND,
   'POST recurrences/desabonnement': NOT_FOUND,
+  // Alerts (issue #28): another owner's alert, or a rule or recipient out of reach, is 404.
+  'POST bo/recurrences/alertes/check': NOT_FOUND,
+  'POST bo/recurrences/alertes/remove': NOT_FOUND,
+  'POST bo/recurrences/alertes/save': NOT_FOUND,
+  // The FEC (issue #29): an unknown company is 404.
+  'GET bo/fec/export': NOT_FOUND,
+  'GET bo/fec/plan': NOT_FOUND,
+  'POST bo/fec/savePlan': NOT_FOUND,
 };
 
 /** The shared components: the §8 error body, the Retry-After header, one response per status. */
