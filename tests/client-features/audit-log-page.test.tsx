@@ -162,6 +162,8 @@ describe('/config/audit', () => {
     expect(facts(message)[2]).toBe('Cible=Message « Fermé lundi »');
     // The profiles' titles arrive with GET bo/infra/getProfils, after the entries.
     await waitFor(() => diffRows(message).some((r) => r.includes(adminProfile.titre)));
+    // The sites' names arrive with GET bo/getSites (reference data), in their own time too.
+    await waitFor(() => diffRows(message).some((r) => r.startsWith('Sites') && !r.includes('#')));
     // In the order PostgreSQL's jsonb keeps the keys (shorter first).
     expect(diffRows(message)).toEqual([
       'Textes | — | fr: Fermé lundi; en: Closed on Monday',
