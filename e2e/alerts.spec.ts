@@ -55,6 +55,9 @@ test('the area manager adds a missing-count alert, checks it now and deletes it'
   const form = page.getByTestId('alert-form');
   await expect(form).toBeVisible();
   await form.getByRole('textbox', { name: 'Nom' }).fill('Comptages manquants');
+  // The demo chain gives this user rules of its own too: choose this spec's rule by its name.
+  await form.getByRole('button', { name: /Règle \(quand vérifier\)/ }).click();
+  await page.getByRole('option', { name: 'Chaque matin à 7 h', exact: true }).click();
   await form.getByRole('checkbox', { name: site }).check({ force: true });
   await form.getByRole('checkbox', { name: 'alertes@example.com' }).check({ force: true });
   await form.getByRole('button', { name: 'Enregistrer' }).click();

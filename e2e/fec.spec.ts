@@ -50,6 +50,9 @@ test('the accountant downloads a FEC that passes the official rules', async ({ p
     const d = new Date(Date.now() - daysAgo * 86_400_000);
     return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
   };
+  // A demo company with sales (other specs may add companies without any, listed first).
+  await page.getByRole('button', { name: /Société/ }).click();
+  await page.getByRole('option', { name: /^SARL Fournil Ferrand/ }).click();
   await page.getByLabel('Du', { exact: true }).fill(day(7));
   await page.getByLabel('Au (date de clôture du fichier)').fill(day(1));
   /** Downloads the FEC of the period filled in; its records split in fields, after its checks. */
