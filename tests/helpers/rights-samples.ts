@@ -68,6 +68,12 @@ export interface Sample {
   site: true | string;
   otherSite?: { status: number; why: string };
   /**
+   * What "with the right and the site" answers when it is not a 2xx on purpose: a change of the
+   * chain's structure that only an administrator of every site may make (issue #32 C.2), refused
+   * to a caller holding one site. The escalation tests check an all-sites administrator's 2xx.
+   */
+  withTheSite?: { status: number; why: string };
+  /**
    * Rights the sample's call needs although its API_RIGHTS requirement is `session` (a route that
    * checks a finer right itself, e.g. a home widget): "with the right" callers hold these, and a
    * caller without them is refused 403 `Forbidden`.
@@ -229,14 +235,22 @@ async function resetKey(ctx: SampleContext): Promise<{ email: string; key: strin
   return { email: user.email, key };
 }
 
-/** A message from the administration, for everyone, this year; its id. */
-async function message(ctx: SampleContext): Promise<number> {
-  const made = await call<{ id: number }>(ctx, ctx.admin, post('bo/infra/newMessage', {}, messageBody()));
+/** A message from the administration for the site `ctx.site` (or everybody), this year; its id. */
+async function message(ctx: SampleContext, to: 'site' | 'everybody' = 'site'): Promise<number> {
+  const body = { ...messageBody(ctx), ...(to === 'everybody' ? { restaurantIds: [] } : {}) };
+  const made = await call<{ id: number }>(ctx, ctx.admin, post('bo/infra/newMessage', {}, body));
   return made.id;
 }
 
-function messageBody(): object {
-  return { texts: { fr: unique('Message') }, severity: 'info', fromDate: '2020-01-01', toDate: '2099-12-31' };
+/** A message for the site `ctx.site` (a message for everybody needs an all-sites administrator). */
+function messageBody(ctx: SampleContext): object {
+  return {
+    texts: { fr: unique('Message') },
+    severity: 'info',
+    fromDate: '2020-01-01',
+    toDate: '2099-12-31',
+    restaurantIds: [ctx.site],
+  };
 }
 
 /** A site input of the company `company` (newSite, saveSite). */
@@ -247,8 +261,12 @@ function siteBody(company: number, libelle = unique('Site')): object {
 const OWN_SCOPE = "none: answers the caller's own scope";
 const OWN_DATA = 'none: acts on data of the caller alone';
 const CHAIN_WIDE =
-  "none: administration acts chain-wide (CONFIGURATION holders administer every site, whatever their profile's scope)";
+  "none: administration's lists and the objects a sample makes for itself are chain-wide (decision 0034)";
 const NO_SITE = 'none: not about a site';
+const ALL_SITES_ONLY = {
+  status: 403,
+  why: 'a change of the chain’s structure (a company, a site no scope reaches yet) needs an administrator of every site (issue #32 C.2)',
+};
 const BY_ID_404 =
   'an object addressed by id outside the caller’s scope answers 404 NotFound, as one that does not exist: ids are not revealed';
 
@@ -325,7 +343,7 @@ const SESSION_SAMPLES: Record<string, Sample> = {
   'GET messages/all': { site: OWN_SCOPE, request: () => get('messages/all', { language: 'fr' }) },
   'POST messages/dismiss': {
     site: 'none: a message shown to everyone',
-    request: async (ctx) => post('messages/dismiss', { id: await message(ctx) }, {}),
+    request: async (ctx) => post('messages/dismiss', { id: await message(ctx, 'everybody') }, {}),
   },
   'GET reinit/sendReinitMail': {
     site: NO_SITE,
@@ -663,10 +681,15 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
   },
   'POST bo/infra/newSociete': {
     site: CHAIN_WIDE,
+    otherSite: ALL_SITES_ONLY,
+    withTheSite: ALL_SITES_ONLY,
     request: () => post('bo/infra/newSociete', {}, { raisonSociale: unique('Société') }),
   },
+  // A company without sites: no site scope names it (issue #32 C.2).
   'POST bo/infra/saveSociete': {
     site: CHAIN_WIDE,
+    otherSite: ALL_SITES_ONLY,
+    withTheSite: ALL_SITES_ONLY,
     request: async (ctx) => {
       const id = await insertId(ctx, 'INSERT INTO companies (raison_sociale) VALUES ($1)', [
         unique('Société'),
@@ -676,6 +699,8 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
   },
   'GET bo/infra/removeSociete': {
     site: CHAIN_WIDE,
+    otherSite: ALL_SITES_ONLY,
+    withTheSite: ALL_SITES_ONLY,
     request: async (ctx) => {
       const id = await insertId(ctx, 'INSERT INTO companies (raison_sociale) VALUES ($1)', [
         unique('Société'),
@@ -683,12 +708,18 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
       return get('bo/infra/removeSociete', { id });
     },
   },
+  // A new site is in no one-site administrator's scope (issue #32 C.2).
   'POST bo/infra/newSite': {
     site: CHAIN_WIDE,
+    otherSite: ALL_SITES_ONLY,
+    withTheSite: ALL_SITES_ONLY,
     request: (ctx) => post('bo/infra/newSite', {}, siteBody(ctx.company)),
   },
+  // A site outside the caller's one site (issue #32 C.2).
   'POST bo/infra/saveSite': {
     site: CHAIN_WIDE,
+    otherSite: ALL_SITES_ONLY,
+    withTheSite: ALL_SITES_ONLY,
     request: async (ctx) => {
       const libelle = unique('Site');
       const id = await insertId(ctx, 'INSERT INTO sites (libelle, company_id) VALUES ($1, $2)', [
@@ -698,13 +729,14 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
       return post('bo/infra/saveSite', { id }, siteBody(ctx.company, libelle));
     },
   },
+  // A group gathers sites of the administrator's scope only (issue #32 C.2).
   'POST bo/infra/newRegroupement': {
-    site: CHAIN_WIDE,
+    site: true,
     request: (ctx) =>
       post('bo/infra/newRegroupement', {}, { raisonSociale: unique('Groupe'), restaurantIds: [ctx.site] }),
   },
   'POST bo/infra/saveRegroupement': {
-    site: CHAIN_WIDE,
+    site: true,
     request: async (ctx) => {
       const id = await insertId(ctx, 'INSERT INTO groups (raison_sociale) VALUES ($1)', [unique('Groupe')]);
       return post(
@@ -770,16 +802,17 @@ const ADMIN_SAMPLES: Record<string, Sample> = {
     site: true,
     request: async (ctx) => get('bo/infra/removeUtilisateur', { id: (await throwawayUser(ctx)).id }),
   },
+  // A message addresses sites of the administrator's scope only (issue #32 C.2).
   'POST bo/infra/newMessage': {
-    site: CHAIN_WIDE,
-    request: () => post('bo/infra/newMessage', {}, messageBody()),
+    site: true,
+    request: (ctx) => post('bo/infra/newMessage', {}, messageBody(ctx)),
   },
   'POST bo/infra/saveMessage': {
-    site: CHAIN_WIDE,
-    request: async (ctx) => post('bo/infra/saveMessage', { id: await message(ctx) }, messageBody()),
+    site: true,
+    request: async (ctx) => post('bo/infra/saveMessage', { id: await message(ctx) }, messageBody(ctx)),
   },
   'GET bo/infra/removeMessage': {
-    site: CHAIN_WIDE,
+    site: true,
     request: async (ctx) => get('bo/infra/removeMessage', { id: await message(ctx) }),
   },
 };

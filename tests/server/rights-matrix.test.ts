@@ -53,7 +53,7 @@ function expected(key: ApiRoute, sample: Sample, c: Case): Expected {
       if (sample.otherSite) return { status: sample.otherSite.status };
       return sample.site === true ? { status: 403, code: 'Forbidden' } : '2xx';
     case 'with the right and the site':
-      return '2xx';
+      return sample.withTheSite ? { status: sample.withTheSite.status, code: 'Forbidden' } : '2xx';
   }
 }
 

@@ -20,6 +20,7 @@ import type { Societe, SocieteInputSchema } from '../../contract/administration.
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
+import { requireAllSitesAdministrator, requireCompanyAdministered, siteReach } from './admin-scope.ts';
 import { invalidField, notFound, requireFreeName, uniqueName } from './company-site-checks.ts';
 import { listAdminSites, moveSite } from './sites.ts';
 
@@ -108,6 +109,7 @@ export async function createCompany(
   actor: AuditActor,
   input: CompanyToSave,
 ): Promise<Societe> {
+  requireAllSitesAdministrator(await siteReach(db, actor.userId), 'a new company');
   await checkCompany(db, input, null);
   const { rows } = await uniqueName('raisonSociale', input.raisonSociale, () =>
     db.query<{ id: number }>(
@@ -143,6 +145,7 @@ export async function saveCompany(
 ): Promise<Societe> {
   const locked = await db.query('SELECT id FROM companies WHERE id = $1 FOR UPDATE', [id]);
   if (locked.rows.length === 0) throw notFound('company', id);
+  await requireCompanyAdministered(db, await siteReach(db, actor.userId), id);
   const before = await readCompany(db, id);
   await checkCompany(db, input, id);
   await uniqueName('raisonSociale', input.raisonSociale, () =>
@@ -198,6 +201,7 @@ async function usersOfCompany(db: Queryable, id: number): Promise<Record<string,
 export async function removeCompany(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   const locked = await db.query('SELECT id FROM companies WHERE id = $1 FOR UPDATE', [id]);
   if (locked.rows.length === 0) throw notFound('company', id);
+  requireAllSitesAdministrator(await siteReach(db, actor.userId), `company ${id}`);
   const inUse = await usersOfCompany(db, id);
   if (Object.keys(inUse).length > 0) {
     throw new DomainError('conflict', 'InUse', `company ${id} is still used`, inUse);

@@ -21,6 +21,7 @@ import type { AdminRegroupement, RegroupementInputSchema } from '../../contract/
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { GROUP_SITES_SQL } from '../reference/site-groups.ts';
+import { requireGroupAdministered, requireGroupSitesHeld, siteReach } from './admin-scope.ts';
 import { notFound, requireExisting, requireFreeName, uniqueName } from './company-site-checks.ts';
 
 /** A group to save as the contract's schema parsed it. */
@@ -113,6 +114,7 @@ export async function createGroup(
   input: GroupToSave,
 ): Promise<AdminRegroupement> {
   await checkGroup(db, input, null);
+  await requireGroupSitesHeld(db, await siteReach(db, actor.userId), input);
   const { rows } = await uniqueName('raisonSociale', input.raisonSociale, () =>
     db.query<{ id: number }>(
       'INSERT INTO groups (raison_sociale, societes_plus, societes_moins) VALUES ($1, $2, $3) RETURNING id',
@@ -147,6 +149,9 @@ export async function saveGroup(
   if (locked.rows.length === 0) throw notFound('group', id);
   const before = await readGroup(db, id);
   await checkGroup(db, input, id);
+  const reach = await siteReach(db, actor.userId);
+  await requireGroupAdministered(db, reach, id);
+  await requireGroupSitesHeld(db, reach, input);
   await uniqueName('raisonSociale', input.raisonSociale, () =>
     db.query('UPDATE groups SET raison_sociale = $2, societes_plus = $3, societes_moins = $4 WHERE id = $1', [
       id,
@@ -174,6 +179,7 @@ export async function saveGroup(
 export async function removeGroup(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   const locked = await db.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [id]);
   if (locked.rows.length === 0) throw notFound('group', id);
+  await requireGroupAdministered(db, await siteReach(db, actor.userId), id);
   const before = await readGroup(db, id);
   await db.query('DELETE FROM groups WHERE id = $1', [id]);
   await recordAudit(db, actor, {

@@ -22,6 +22,12 @@ import type { Seller, Terminal } from '../../contract/api.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import {
+  requireCompanyAdministered,
+  requireSiteAdministered,
+  requireSiteStillReached,
+  siteReach,
+} from './admin-scope.ts';
+import {
   invalidField,
   notFound,
   requireExisting,
@@ -170,6 +176,7 @@ export async function createSite(db: Queryable, actor: AuditActor, input: SiteTo
     ),
   );
   const id = rows[0]!.id;
+  await requireSiteStillReached(db, actor.userId, id);
   await writeTerminalsAndSellers(db, id, site);
   const [created] = await listAdminSites(db, [id]);
   await recordAudit(db, actor, {
@@ -197,7 +204,10 @@ export async function saveSite(
 ): Promise<AdminSite> {
   const locked = await db.query('SELECT id FROM sites WHERE id = $1 FOR UPDATE', [id]);
   if (locked.rows.length === 0) throw notFound('site', id);
+  const reach = await siteReach(db, actor.userId);
+  await requireSiteAdministered(db, reach, id);
   const [before] = await listAdminSites(db, [id]);
+  if (input.societeId !== before!.societeId) await requireCompanyAdministered(db, reach, input.societeId);
   const site = await checkedSite(db, input, id);
   await uniqueName('libelle', site.libelle, () =>
     db.query(
@@ -207,6 +217,7 @@ export async function saveSite(
       [id, site.libelle, site.societeId, site.codeImplant, site.currency, site.timeZone, site.dayStart],
     ),
   );
+  if (site.societeId !== before!.societeId) await requireSiteStillReached(db, actor.userId, id);
   await writeTerminalsAndSellers(db, id, site);
   const [after] = await listAdminSites(db, [id]);
   await recordAudit(db, actor, {
@@ -236,7 +247,11 @@ export async function moveSite(
   const from = rows[0]?.company_id;
   if (from === undefined) throw invalidField('restaurantId', `unknown site ${siteId}`, { unknown: [siteId] });
   if (from === companyId) return;
+  const reach = await siteReach(db, actor.userId);
+  await requireSiteAdministered(db, reach, siteId);
+  await requireCompanyAdministered(db, reach, companyId);
   await db.query('UPDATE sites SET company_id = $2 WHERE id = $1', [siteId, companyId]);
+  await requireSiteStillReached(db, actor.userId, siteId);
   await recordAudit(db, actor, {
     action: 'site.save',
     targetId: siteId,

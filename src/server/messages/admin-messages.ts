@@ -13,6 +13,7 @@ import { type AdminMessage, LANGUAGES, type MessageInputSchema } from '../../con
 import { parseWireDate } from '../../contract/dates.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
+import { requireMessageTargetsHeld, siteReach } from '../administration/admin-scope.ts';
 import { DomainError } from '../errors.ts';
 import { MESSAGE_COLUMNS, type MessageRow, type MessageTexts, toAdminMessage } from './message-rows.ts';
 
@@ -116,6 +117,7 @@ export async function createMessage(
   language: string | null,
 ): Promise<AdminMessage> {
   const m = await checkMessage(db, input);
+  await requireMessageTargetsHeld(db, await siteReach(db, actor.userId), m);
   const { rows } = await db.query<MessageRow>(
     `INSERT INTO admin_messages (texts, severity, from_date, to_date, site_ids, profile_ids, created_by)
      VALUES ($1, $2, $3, $4, $5::int[], $6::int[], $7) RETURNING ${MESSAGE_COLUMNS}`,
@@ -140,6 +142,12 @@ export async function saveMessage(
 ): Promise<AdminMessage> {
   const before = await lockedMessage(db, id);
   const m = await checkMessage(db, input);
+  const reach = await siteReach(db, actor.userId);
+  await requireMessageTargetsHeld(db, reach, {
+    restaurantIds: before.site_ids,
+    profileIds: before.profile_ids,
+  });
+  await requireMessageTargetsHeld(db, reach, m);
   const { rows } = await db.query<MessageRow>(
     `UPDATE admin_messages SET texts = $2, severity = $3, from_date = $4, to_date = $5,
             site_ids = $6::int[], profile_ids = $7::int[]
@@ -162,6 +170,10 @@ export async function saveMessage(
  */
 export async function removeMessage(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   const before = await lockedMessage(db, id);
+  await requireMessageTargetsHeld(db, await siteReach(db, actor.userId), {
+    restaurantIds: before.site_ids,
+    profileIds: before.profile_ids,
+  });
   await db.query('DELETE FROM admin_messages WHERE id = $1', [id]);
   await recordAudit(db, actor, { action: 'message.remove', targetId: id, before: auditFields(before) });
 }
