@@ -9,8 +9,21 @@
  * country of its time zone when that zone names one country; else France (SPEC.md: a French
  * chain first).
  */
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type HolidaysClass from 'date-holidays';
 import { dayOf } from './calendar.ts';
+
+let holidaysClass: typeof HolidaysClass | undefined;
+
+/**
+ * date-holidays' class, required on the first forecast that needs it: its calendars of every
+ * country (and their lunar and solar arithmetic) weigh tens of MB that a server answering other
+ * calls need not hold (issue #32 E.2, the CSV's peak memory).
+ */
+function Holidays(): typeof HolidaysClass {
+  holidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof HolidaysClass;
+  return holidaysClass;
+}
 
 /** Country when neither the site nor its time zone says (issue #31: default FR). */
 export const DEFAULT_COUNTRY = 'FR';
@@ -68,10 +81,11 @@ export function holidayPlace(
 export function publicHolidays(place: HolidayPlace, fromYear: number, toYear: number): Map<number, string> {
   const out = new Map<number, string>();
   // A region date-holidays does not know (extras.region is free text: "Nord") means the country's.
-  const states = place.region ? new Holidays().getStates(place.country) : undefined;
+  const states = place.region ? new (Holidays())().getStates(place.country) : undefined;
   const region =
     place.region && states && place.region.toUpperCase() in states ? place.region.toUpperCase() : null;
-  const calendar = region ? new Holidays(place.country, region) : new Holidays(place.country);
+  const Calendar = Holidays();
+  const calendar = region ? new Calendar(place.country, region) : new Calendar(place.country);
   for (let year = fromYear; year <= toYear; year++) {
     const days = calendar.getHolidays(year);
     if (!Array.isArray(days)) continue;

@@ -5,9 +5,8 @@
  * stripping, which does not transform JSX: elements are built with `React.createElement` (`h`).
  * Every mail keeps its text part (the HTML is its alternative, never its only form).
  */
-import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Text } from '@react-email/components';
-import { render } from '@react-email/render';
 import { createElement as h, type ReactNode } from 'react';
+import { type ReactEmail, reactEmail } from './react-email.ts';
 
 /** A link shown as a button. */
 export interface MailButton {
@@ -44,8 +43,9 @@ const BUTTON = {
 };
 const FOOTER = { color: '#71717a', fontSize: '12px' };
 
-/** The mail of `content` as React elements (the shared layout). */
-export function MailLayout(content: MailContent): ReactNode {
+/** The mail of `content` as React elements (the shared layout), with React Email's components `e`. */
+function mailLayout(e: ReactEmail, content: MailContent): ReactNode {
+  const { Body, Button, Container, Head, Heading, Hr, Html, Preview, Text } = e;
   const parts: ReactNode[] = [
     h(Heading, { key: 'title', as: 'h1', style: { fontSize: '20px' } }, content.title),
   ];
@@ -69,8 +69,9 @@ export function MailLayout(content: MailContent): ReactNode {
 }
 
 /** The HTML of `content` in the shared layout. */
-export function renderMailHtml(content: MailContent): Promise<string> {
-  return render(MailLayout(content));
+export async function renderMailHtml(content: MailContent): Promise<string> {
+  const e = await reactEmail();
+  return e.render(mailLayout(e, content));
 }
 
 const URL_ONLY = /^https?:\/\/\S+$/;

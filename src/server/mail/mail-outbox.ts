@@ -6,7 +6,7 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type AddressObject, simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import { type OutboxEntry, type OutboxMessageAnswer, OutboxNameSchema } from '../../contract/mail-outbox.ts';
 import { DomainError } from '../errors.ts';
 
@@ -38,6 +38,7 @@ export async function listOutbox(dir: string, limit: number = OUTBOX_LIST_LIMIT)
   for (const name of mails.slice(0, Math.min(limit, OUTBOX_LIST_LIMIT))) {
     const file = path.join(dir, name);
     const [content, stat] = await Promise.all([readFile(file), lstat(file)]);
+    const { simpleParser } = await import('mailparser');
     const mail = await simpleParser(content, {
       skipHtmlToText: true,
       skipTextToHtml: true,
@@ -69,6 +70,8 @@ export async function readOutboxMail(dir: string, name: string): Promise<OutboxM
   } catch {
     throw notFound;
   }
+  // mailparser is loaded when an administrator opens the outbox, not by every server.
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(content, { skipTextToHtml: true, skipImageLinks: true });
   return {
     name,

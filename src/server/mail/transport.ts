@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /**
  * One message. `to` are e-mail addresses; attachments are in memory. `messageId` (RFC 5322
@@ -67,33 +67,47 @@ function forTransport(message: MailMessage): Omit<MailMessage, 'language'> {
   return mail;
 }
 
+let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
+
+/**
+ * nodemailer, imported on the first mail this process sends rather than at start (a server that
+ * sends none need not hold it: issue #32 E.2, the CSV's peak memory).
+ */
+function nodemailer(): Promise<typeof import('nodemailer')> {
+  nodemailerModule ??= import('nodemailer');
+  return nodemailerModule;
+}
+
 /** The app's mailer: SMTP when `smtpUrl` is set, else the `.eml` outbox. */
 export function createMailer(settings: MailerSettings): Mailer {
   return settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.from) : outboxMailer(settings);
 }
 
 function smtpMailer(smtpUrl: string, from: string): Mailer {
-  let transport: Transporter | null = null;
+  // One pooled transport, made on the first mail (concurrent first mails share its promise).
+  let transport: Promise<Transporter> | null = null;
   return {
     kind: 'smtp',
     outboxDir: undefined,
     async send(message) {
-      transport ??= nodemailer.createTransport({
-        url: smtpUrl,
-        pool: true,
-        maxConnections: 2,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      });
+      transport ??= nodemailer().then((n) =>
+        n.default.createTransport({
+          url: smtpUrl,
+          pool: true,
+          maxConnections: 2,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        }),
+      );
       try {
-        await transport.sendMail({ from, ...forTransport(message) });
+        await (await transport).sendMail({ from, ...forTransport(message) });
       } catch (e) {
         throw new MailError(e instanceof Error ? e.message : String(e), { cause: e });
       }
     },
     close() {
-      transport?.close();
+      void transport?.then((t) => t.close());
       transport = null;
     },
   };
@@ -106,7 +120,7 @@ function emlSuffix(messageId: string): string {
 
 function outboxMailer(settings: MailerSettings): Mailer {
   const dir = outboxDirOf(settings.dataDir);
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let composer: Promise<Transporter> | null = null;
   return {
     kind: 'outbox',
     outboxDir: dir,
@@ -117,7 +131,14 @@ function outboxMailer(settings: MailerSettings): Mailer {
         const suffix = emlSuffix(messageId);
         // A retry of a message already written writes nothing (at most one file per Message-ID).
         if ((await readdir(dir)).some((name) => name.endsWith(suffix))) return;
-        const info = await composer.sendMail({ from: settings.from, ...forTransport(message), messageId });
+        composer ??= nodemailer().then((n) =>
+          n.default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+        );
+        const info = await (await composer).sendMail({
+          from: settings.from,
+          ...forTransport(message),
+          messageId,
+        });
         const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '-');
         const target = path.join(dir, `${stamp}${suffix}`);
         await writeFile(`${target}.part`, info.message as Buffer);
@@ -127,7 +148,8 @@ function outboxMailer(settings: MailerSettings): Mailer {
       }
     },
     close() {
-      composer.close();
+      void composer?.then((c) => c.close());
+      composer = null;
     },
   };
 }

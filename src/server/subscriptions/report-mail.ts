@@ -5,24 +5,11 @@
  * the files attached — or, above the size limit, links to download them that expire — and the
  * unsubscribe link (RFC 8058 one-click headers beside it).
  */
-import {
-  Body,
-  Button,
-  Container,
-  Head,
-  Heading,
-  Hr,
-  Html,
-  Link,
-  Preview,
-  Section,
-  Text,
-} from '@react-email/components';
-import { render, toPlainText } from '@react-email/render';
 import { createElement as h } from 'react';
 import { wireToDisplay } from '../../contract/dates.ts';
 import type { Language } from '../../contract/reports.ts';
 import { message } from '../i18n.ts';
+import { type ReactEmail, reactEmail } from '../mail/react-email.ts';
 import type { MailMessage } from '../mail/transport.ts';
 
 /** One report file of the run, in one language. */
@@ -62,7 +49,8 @@ function periodText(c: ReportMailContent): string {
 }
 
 /** The files part: attached, links, or "nothing for this period". */
-function filesPart(c: ReportMailContent) {
+function filesPart(e: ReactEmail, c: ReportMailContent) {
+  const { Button, Section, Text } = e;
   const t = (id: string, values?: Record<string, string>) => message(c.language, id, values);
   if (c.files.length === 0) return h(Text, null, t('subscriptions.mail.empty'));
   if (!c.downloads)
@@ -93,7 +81,8 @@ function filesPart(c: ReportMailContent) {
 }
 
 /** The React tree of the mail. */
-function reportMail(c: ReportMailContent) {
+function reportMail(e: ReactEmail, c: ReportMailContent) {
+  const { Body, Container, Head, Heading, Hr, Html, Link, Preview, Text } = e;
   const t = (id: string, values?: Record<string, string>) => message(c.language, id, values);
   const period = periodText(c);
   return h(
@@ -110,7 +99,7 @@ function reportMail(c: ReportMailContent) {
         h(Heading, { as: 'h2' }, c.libelle),
         h(Text, null, t('subscriptions.mail.period', { periode: period })),
         h(Text, null, t('subscriptions.mail.sites', { sites: c.sites.join(', ') })),
-        filesPart(c),
+        filesPart(e, c),
         h(Hr, null),
         h(
           Link,
@@ -132,7 +121,8 @@ export async function reportMailMessage(
   c: ReportMailContent,
   messageId: string,
 ): Promise<MailMessage> {
-  const html = await render(reportMail(c));
+  const e = await reactEmail();
+  const html = await e.render(reportMail(e, c));
   return {
     to: [to],
     messageId,
@@ -141,7 +131,7 @@ export async function reportMailMessage(
       periode: periodText(c),
     }),
     html,
-    text: toPlainText(html),
+    text: e.toPlainText(html),
     headers: {
       'List-Unsubscribe': `<${c.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
