@@ -3,11 +3,19 @@
  * 0017): the forecast is the mean day, not the median one, on log-normal sales; its 80 % range
  * holds 75–85 % of the days on a series with known noise; public holidays are those of the
  * site's country (two countries); closed days are not taught as zero sales, and a known closure
- * (a Negative 100 % event) forecasts 0.
+ * (a Negative 100 % event) forecasts 0; the level × profile member takes its weekly profile from
+ * the last year before the origin, never from after it nor from longer ago.
  */
 import { describe, expect, it } from 'vitest';
 import { dayOf, weekdayOf } from '../../src/server/forecast/calendar.ts';
-import { forecastFrom, type SiteEvent, type SiteHistory } from '../../src/server/forecast/engine.ts';
+import {
+  firstSalesDay,
+  forecastFrom,
+  PROFILE_WINDOW_DAYS,
+  type SiteEvent,
+  type SiteHistory,
+  weeklyProfile,
+} from '../../src/server/forecast/engine.ts';
 import { publicHolidays } from '../../src/server/forecast/holidays.ts';
 
 /** Monday … Sunday multipliers of a brasserie's week. */
@@ -173,5 +181,38 @@ describe('forecast method (issue #31, synthetic series)', () => {
         expect(d.range.high).toBeGreaterThanOrEqual(d.total);
       }
     }
+  });
+
+  it('takes the weekly profile of its level × profile member from the year before the origin only', () => {
+    const origin = END - 20;
+    const sales = (day: number) => LEVEL * WEEK[weekdayOf(day)]!;
+    const h = history(END, 700, sales);
+    const first = firstSalesDay(h.totals)!;
+    const week = WEEK.reduce((s, v) => s + v, 0) / 7;
+    const profile = weeklyProfile(h, first, origin);
+    for (let w = 0; w < 7; w++) expect(profile[w]).toBeCloseTo(WEEK[w]! / week, 6);
+    const before = forecastFrom(h, origin, 14).map((d) => d.total);
+    // Saturdays older than a year ×3 and every day from the origin on ×1000: nothing changes.
+    const poisoned = history(END, 700, (day) =>
+      day >= origin
+        ? sales(day) * 1000
+        : day < origin - PROFILE_WINDOW_DAYS && weekdayOf(day) === 5
+          ? sales(day) * 3
+          : sales(day),
+    );
+    expect(weeklyProfile(poisoned, first, origin)).toEqual(profile);
+    expect(forecastFrom(poisoned, origin, 14).map((d) => d.total)).toEqual(before);
+    // Saturdays ×1.4 within the year but before the 26-week fitting window: the profile and the
+    // Saturdays forecast rise (the member reads the whole year), the other weekdays' ratios fall.
+    const busier = history(END, 700, (day) =>
+      day >= origin - PROFILE_WINDOW_DAYS && day < origin - 182 && weekdayOf(day) === 5
+        ? sales(day) * 1.4
+        : sales(day),
+    );
+    const changed = weeklyProfile(busier, first, origin);
+    expect(changed[5]! / profile[5]!).toBeGreaterThan(1.1);
+    expect(changed[0]!).toBeLessThan(profile[0]!);
+    const saturday = before.findIndex((_, i) => weekdayOf(origin + i) === 5);
+    expect(forecastFrom(busier, origin, 14)[saturday]!.total).toBeGreaterThan(before[saturday]! * 1.03);
   });
 });

@@ -81,7 +81,7 @@ describe('GET withCredentials/collab/previsions', () => {
     const res = await previsions({ id: managerId, dateDebut: wireOf(today - 2), dateFin: wireOf(today + 6) });
     expect(res.statusCode).toBe(200);
     const { data } = ForecastAnswerSchema.parse(res.json());
-    expect(data.method).toBe('log-MSTL(7)+AutoETS+weekday-mean');
+    expect(data.method).toBe('log-MSTL(7)+AutoETS+weekday-mean+level-profile');
     expect(data.currency).toBe('EUR');
     expect(data.sites.map((s) => s.siteId)).toEqual([chain.sites.paris, chain.sites.lyon]);
     const paris = data.sites[0]!;

@@ -10,8 +10,10 @@
  *    pollute the level; closed days (no sales) and days an event emptied are imputed with the
  *    same weekday one week earlier, so the weekly pattern of the open days is what is fitted;
  *    on the log scale, days further than 5 MADs from their weekday's median are clipped to it;
- * 3. MSTL with a weekly period and an AutoETS trend (mstl.ts) forecasts the logarithm of the
- *    daily totals (log1p, back with expm1);
+ * 3. the expected day is the mean of three members (issue #31): MSTL with a weekly period and
+ *    an AutoETS trend (mstl.ts) on the logarithm of the daily totals, brought back with Duan's
+ *    smearing; the recency-weighted mean of the same weekday; a recency-weighted level of all
+ *    days × the weekday's ratio over the last year ({@link weeklyProfile});
  * 4. each forecast day gets its events' factors (Positive r % → ×(1 + r/100), Negative →
  *    ×(1 − r/100)), and 0 when the site is closed that day: a weekday with no sales in each of
  *    the last 3 weeks, or a calendar day with no sales a year earlier while its weekday traded
@@ -36,17 +38,27 @@ export const CLOSED_WEEKS = 3;
 /** Distance from a weekday's median, in scaled MADs (≈ standard deviations), beyond which a day is clipped. */
 export const OUTLIER_MADS = 5;
 /** Name of the method on the wire (contract/forecast.ts `method`), as in decision 0017. */
-export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS+weekday-mean';
-/** Weight of the MSTL forecast in the combination with the robust weekday mean (decision 0017). */
-export const MSTL_WEIGHT = 0.5;
+export const FORECAST_METHOD = 'log-MSTL(7)+AutoETS+weekday-mean+level-profile';
 /** Half-life, in weeks, of the weights of the recency-weighted weekday mean (decision 0017). */
 export const RECENCY_HALF_LIFE_WEEKS = 8;
+/**
+ * Days of history (at most; what exists before the origin) whose weekday means give the weekly
+ * profile of the level × profile member: a year, longer than the fitting window, so each
+ * weekday's ratio rests on 52 days rather than 26 (decision 0017).
+ */
+export const PROFILE_WINDOW_DAYS = 364;
+/**
+ * Half-life, in weeks, of the daily weights of the level × profile member's level (decision
+ * 0017: 3–8 weeks measured within 0.004 of each other; 6 keeps the three sets' bias furthest
+ * from ±3 %).
+ */
+export const LEVEL_HALF_LIFE_WEEKS = 6;
 /**
  * Widening of the measured range (its log half-widths × this): the ratios are measured against
  * the recency-weighted weekday mean alone, whose errors understate those of the whole forecast
  * 1–14 days ahead on real sales; set so the backtests' coverage is near 80 % (decision 0017).
  */
-export const RANGE_WIDENING = 1.2;
+export const RANGE_WIDENING = 1.15;
 /** Weeks of history whose out-of-sample errors give the 80 % range (decision 0017). */
 export const RANGE_WEEKS = 16;
 /** Nominal coverage of the range: 80 %, the 10th and 90th percentiles of the errors. */
@@ -341,6 +353,57 @@ function rangeRatios(y: readonly number[], open: readonly boolean[], band: numbe
   return [widen(tail), widen(1 - tail)];
 }
 
+/**
+ * The weekly profile of the history before `origin`: per weekday (0 = Monday) the mean of its
+ * open days ÷ the mean of the seven weekday means, over the last {@link PROFILE_WINDOW_DAYS}
+ * days (from the site's first day `first`), the days cleaned as the fitted ones (events
+ * de-adjusted, outliers clipped on the log scale). Only days the site opened, without an event
+ * or a public holiday, count: an imputed day would carry a weeks-old value across a long
+ * closure. 1 for a weekday without such a day (and for all when none has any).
+ */
+export function weeklyProfile(history: SiteHistory, first: number, origin: number): number[] {
+  const start = Math.max(first, origin - PROFILE_WINDOW_DAYS);
+  const y = clipOutliers(fittingSeries(history, start, origin, true).map(Math.log1p)).map(Math.expm1);
+  const sums = new Array<number>(7).fill(0);
+  const counts = new Array<number>(7).fill(0);
+  for (let i = 0; i < y.length; i++) {
+    const day = start + i;
+    if (!sold(history, day) || eventsOn(history.events, day).factor !== 1 || history.holidays?.has(day))
+      continue;
+    sums[weekdayOf(day)]! += y[i]!;
+    counts[weekdayOf(day)]! += 1;
+  }
+  const means = sums.map((s, w) => (counts[w]! > 0 ? s / counts[w]! : Number.NaN));
+  const known = means.filter((m) => !Number.isNaN(m));
+  const mean = known.reduce((s, v) => s + v, 0) / Math.max(1, known.length);
+  return means.map((m) => (Number.isNaN(m) || mean <= 0 ? 1 : m / mean));
+}
+
+/**
+ * The level of series `y` (gap-free, cleaned, its last value the day before the origin): the
+ * mean of its open ordinary days (`open[i]`) weighted 0.5^(days back ÷ 7 ÷
+ * {@link LEVEL_HALF_LIFE_WEEKS}), each day first divided by its weekday's `profile` ratio
+ * (`weekdayOfFirst` is the weekday of y[0]), so the level does not depend on which weekdays are
+ * the most recent; null without any open day.
+ */
+function recencyLevel(
+  y: readonly number[],
+  open: readonly boolean[],
+  weekdayOfFirst: number,
+  profile: readonly number[],
+): number | null {
+  let sum = 0;
+  let weights = 0;
+  for (let i = y.length - 1; i >= 0; i--) {
+    const ratio = profile[(weekdayOfFirst + i) % 7]!;
+    if (!open[i] || ratio <= 0) continue;
+    const w = 0.5 ** ((y.length - 1 - i) / 7 / LEVEL_HALF_LIFE_WEEKS);
+    sum += (w * y[i]!) / ratio;
+    weights += w;
+  }
+  return weights > 0 ? sum / weights : null;
+}
+
 /** Range ratios when the history is too short to measure any: a wide ±50 %. */
 const UNKNOWN_RANGE: [number, number] = [0.5, 1.5];
 
@@ -348,8 +411,11 @@ const UNKNOWN_RANGE: [number, number] = [0.5, 1.5];
  * Expected daily totals and their 80 % range (before events, holidays and closed days) of the
  * `horizon` days from `origin` (decision 0017, issue #31): the mean of MSTL on the log of the
  * fitting window brought back with Duan's smearing (the mean of exp of the in-sample residuals,
- * so the mean day rather than the median one), combined half and half with the recency-weighted
- * weekday mean of the same series (half-life {@link RECENCY_HALF_LIFE_WEEKS} weeks); holidays, closed and event-emptied days are imputed, not zeros.
+ * so the mean day rather than the median one), the recency-weighted weekday mean of the same
+ * series (half-life {@link RECENCY_HALF_LIFE_WEEKS} weeks) and the level × weekly profile (level
+ * of all days, half-life {@link LEVEL_HALF_LIFE_WEEKS} weeks, × the weekday's ratio over the last
+ * {@link PROFILE_WINDOW_DAYS} days), in equal thirds; holidays, closed and event-emptied days are
+ * imputed, not zeros.
  * Short histories: same-weekday means; none: zeros.
  */
 export function baseForecast(history: SiteHistory, origin: number, horizon: number): BaseDay[] {
@@ -391,12 +457,19 @@ export function baseForecast(history: SiteHistory, origin: number, horizon: numb
   }
   const clipped = logSeries.map(Math.expm1);
   const bands = [rangeRatios(series, open, 0), rangeRatios(series, open, 1)];
+  const profile = weeklyProfile(history, first, origin);
+  const level = recencyLevel(clipped, open, weekdayOf(start), profile);
   return fit.point.map((v, h) => {
     const mstlMean = Math.max(0, (Math.expm1(v) + 1) * smear - 1);
     const weekdayMean = recencyWeekdayMean(clipped, series.length + h, series.length - 1);
     const [lowRatio, highRatio] = bands[h < 7 ? 0 : 1] ?? bands[0] ?? UNKNOWN_RANGE;
+    // Without an open ordinary day in the window (all holidays or events), the two other members.
+    const mean =
+      level === null
+        ? (mstlMean + weekdayMean) / 2
+        : (mstlMean + weekdayMean + level * profile[weekdayOf(origin + h)]!) / 3;
     return {
-      mean: MSTL_WEIGHT * mstlMean + (1 - MSTL_WEIGHT) * weekdayMean,
+      mean,
       lowRatio: Math.min(1, lowRatio),
       highRatio: Math.max(1, highRatio),
     };
