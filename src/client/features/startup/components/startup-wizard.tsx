@@ -2,12 +2,14 @@
  * /config/miseenroute (issue #30): the guided start-up of a new installation. The steps
  * (startup-steps.tsx) are listed with whether each is done, one panel shows at a time, and the
  * wizard opens on the first step not done — so it can be opened again later and shows what is
- * done. The state is the server's (GET bo/miseEnRoute/etat), read again after each step's write.
+ * done. The state is the server's (GET bo/miseEnRoute/etat), read again after the wizard's own
+ * writes and whenever the user moves to a step.
  */
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { StartupState } from '../../../../contract/startup.ts';
+import { queryClient } from '../../../lib/query-client.ts';
 import { Button } from '../../../ui/button.tsx';
 import { cardClass } from '../../../ui/card.tsx';
 import { startupQueries } from '../startup-queries.ts';
@@ -45,9 +47,16 @@ export function StartupWizard({ passwordForm }: { passwordForm: ReactNode }) {
   );
 }
 
+/** The step list and the current step's panel; moving to a step reads the state again. */
 function Steps({ state, passwordForm }: { state: StartupState; passwordForm: ReactNode }) {
   const intl = useIntl();
-  const [current, setCurrent] = useState(() => firstOpenStep(state));
+  const [current, setStep] = useState(() => firstOpenStep(state));
+  // A step may have been done elsewhere (/config/sites) or by a call that is not the wizard's
+  // (the password form): moving between steps shows the server's word on each.
+  const setCurrent = (index: number) => {
+    setStep(index);
+    void queryClient.invalidateQueries({ queryKey: startupQueries.all() });
+  };
   const step = STARTUP_STEPS[current]!;
   const last = STARTUP_STEPS.length - 1;
   return (
@@ -65,6 +74,7 @@ function Steps({ state, passwordForm }: { state: StartupState; passwordForm: Rea
                   onClick={() => setCurrent(i)}
                 >
                   <span>{intl.formatMessage({ id: s.titleId })}</span>
+                  {/* The space keeps the title and the badge two words in the button's name. */}{' '}
                   {done === null ? null : (
                     <span className="startup__badge" data-done={done}>
                       {intl.formatMessage({ id: done ? 'startup.done' : 'startup.todo' })}

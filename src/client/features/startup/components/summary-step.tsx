@@ -4,7 +4,6 @@
  * a step is missing (`MiseEnRouteIncomplete`, details.missing): the steps it names are listed.
  * Once complete, the date shows and the start-up can be ended again after a later change.
  */
-import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { displayInstant } from '../../../../contract/dates.ts';
@@ -24,7 +23,6 @@ function missingOf(e: unknown): string[] | null {
 /** The panel of the module comment. */
 export function SummaryStep({ state, steps }: StartupStepProps) {
   const intl = useIntl();
-  const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   const [refused, setRefused] = useState<string[] | null>(null);
   const checked = steps.filter((s) => s.id in state.etapes);
@@ -36,8 +34,8 @@ export function SummaryStep({ state, steps }: StartupStepProps) {
     try {
       await finishStartup();
       setRefused(null);
+      // The screen stays: the success shows (a route change clears notifications) with the date.
       notify.success('SuccessMiseEnRoute');
-      await navigate({ to: '/home' });
     } catch (e) {
       const missing = missingOf(e);
       if (missing) setRefused(missing);
