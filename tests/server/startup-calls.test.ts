@@ -13,6 +13,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RIGHTS } from '../../src/contract/rights.ts';
 import { StartupStateSchema } from '../../src/contract/startup.ts';
+import { MAIL_QUOTAS } from '../../src/server/mail/mail-quota.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { waitForMailQueue } from '../helpers/smtp.ts';
 
@@ -167,6 +168,7 @@ describe('the start-up of a new installation', () => {
       admin.headers,
     );
     expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('BadRequest');
     const send = () =>
       post(`bo/miseEnRoute/mailTest?id=${admin.id}`, { email: 'chef@example.com' }, admin.headers, {
         'idempotency-key': KEYS['k-mail'],
@@ -200,6 +202,21 @@ describe('the start-up of a new installation', () => {
     expect(entries[0]!.user_id).toBe(admin.id);
     const after = await state();
     expect(after).toMatchObject({ complete: true, guider: false, completeLe: res.json().completeLe });
+  });
+
+  it('refuses a test mail past the address’s hourly quota with ErreurEnvoiMail, queuing and recording nothing', async () => {
+    const send = () =>
+      post(`bo/miseEnRoute/mailTest?id=${admin.id}`, { email: 'flood@example.com' }, admin.headers, {
+        'idempotency-key': randomUUID(),
+      });
+    for (let i = 0; i < MAIL_QUOTAS['mail-recipient'].max; i++) expect((await send()).statusCode).toBe(200);
+    const refused = await send();
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'ErreurEnvoiMail' });
+    const sent = (await auditActions('startup.testMail')).filter((e) =>
+      JSON.stringify(e.after).includes('flood'),
+    );
+    expect(sent).toHaveLength(MAIL_QUOTAS['mail-recipient'].max);
   });
 
   it('has no HEAD twin for GET bo/miseEnRoute (a HEAD would act too)', async () => {

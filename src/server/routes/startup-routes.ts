@@ -56,7 +56,8 @@ export async function startupRoutes(
       config: { rights: 'POST bo/miseEnRoute/mailTest', write: true },
       schema: {
         summary: 'Queues a test mail to `email` (SMTP_URL, or the .eml outbox without it); audit-logged',
-        description: '429 TooManyRequests when the address had its hourly quota of mails.',
+        description:
+          '400 ErreurEnvoiMail when the address had its hourly quota of mails (nothing is queued).',
         tags,
         querystring: z.object({ id: UserIdParam }),
         body: StartupMailTestBodySchema,

@@ -25,7 +25,7 @@ export interface TestMailSender {
  * Queues the test mail to `to` in transaction `tx` under a key of its own (`idempotencyKey`, or a
  * fresh one: an Idempotency-Key repeat queues nothing again) and writes `startup.testMail`.
  * @returns SPEC.md §8 `MailEnvoye` with its recipients and where the mail goes (`mode`).
- * @throws DomainError tooManyAttempts `TooManyRequests` when the recipient's hourly mail quota is used up
+ * @throws DomainError invalid `ErreurEnvoiMail` when the recipient's hourly mail quota is used up
  *   (mail/mail-quota.ts): nothing is queued nor recorded.
  */
 export async function queueTestMail(
@@ -50,11 +50,7 @@ export async function queueTestMail(
     `startup-test:${input.idempotencyKey ?? randomUUID()}`,
   );
   if (queued.recipients.length === 0) {
-    throw new DomainError(
-      'tooManyAttempts',
-      'TooManyRequests',
-      "the recipient's hourly mail quota is used up",
-    );
+    throw new DomainError('invalid', 'ErreurEnvoiMail', "the recipient's hourly mail quota is used up");
   }
   await recordAudit(tx, actor, { action: STARTUP_TEST_MAIL_ACTION, targetId: null, after: { to: input.to } });
   return { code: 'MailEnvoye', recipients: queued.recipients, mode: input.mode };

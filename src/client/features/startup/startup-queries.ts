@@ -34,7 +34,7 @@ export const startupQueries = {
 
 /**
  * POST bo/miseEnRoute/mailTest — queues a test mail to `email`, then reads the state again.
- * @throws ApiFailure `TooManyRequests` (the address's hourly quota), `Network Error`…
+ * @throws ApiFailure `ErreurEnvoiMail` (the address's hourly quota), `Network Error`…
  */
 export async function sendTestMail(email: string): Promise<StartupMailTestAnswer> {
   try {
