@@ -40,6 +40,7 @@ const SCREENS = [
   '/config/rules',
   '/config/audit',
   '/config/recurrences',
+  '/config/miseenroute',
   '/abonnements',
 ];
 

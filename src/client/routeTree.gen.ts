@@ -38,6 +38,7 @@ import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.a
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMailsRouteImport } from './routes/_authed/config.mails'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
+import { Route as AuthedConfigMiseenrouteRouteImport } from './routes/_authed/config.miseenroute'
 import { Route as AuthedConfigProfilsRouteImport } from './routes/_authed/config.profils'
 import { Route as AuthedConfigRecurrencesRouteImport } from './routes/_authed/config.recurrences'
 import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
@@ -194,6 +195,11 @@ const AuthedConfigMessagesRoute = AuthedConfigMessagesRouteImport.update({
   path: '/config/messages',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigMiseenrouteRoute = AuthedConfigMiseenrouteRouteImport.update({
+  id: '/config/miseenroute',
+  path: '/config/miseenroute',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigProfilsRoute = AuthedConfigProfilsRouteImport.update({
   id: '/config/profils',
   path: '/config/profils',
@@ -266,6 +272,7 @@ export interface FileRoutesByFullPath {
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
+  '/config/miseenroute': typeof AuthedConfigMiseenrouteRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
@@ -304,6 +311,7 @@ export interface FileRoutesByTo {
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
+  '/config/miseenroute': typeof AuthedConfigMiseenrouteRoute
   '/config/profils': typeof AuthedConfigProfilsRoute
   '/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/config/rules': typeof AuthedConfigRulesRoute
@@ -344,6 +352,7 @@ export interface FileRoutesById {
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/mails': typeof AuthedConfigMailsRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
+  '/_authed/config/miseenroute': typeof AuthedConfigMiseenrouteRoute
   '/_authed/config/profils': typeof AuthedConfigProfilsRoute
   '/_authed/config/recurrences': typeof AuthedConfigRecurrencesRoute
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
@@ -384,6 +393,7 @@ export interface FileRouteTypes {
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
+    | '/config/miseenroute'
     | '/config/profils'
     | '/config/recurrences'
     | '/config/rules'
@@ -422,6 +432,7 @@ export interface FileRouteTypes {
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
+    | '/config/miseenroute'
     | '/config/profils'
     | '/config/recurrences'
     | '/config/rules'
@@ -461,6 +472,7 @@ export interface FileRouteTypes {
     | '/_authed/config/groupes'
     | '/_authed/config/mails'
     | '/_authed/config/messages'
+    | '/_authed/config/miseenroute'
     | '/_authed/config/profils'
     | '/_authed/config/recurrences'
     | '/_authed/config/rules'
@@ -684,6 +696,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigMessagesRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/miseenroute': {
+      id: '/_authed/config/miseenroute'
+      path: '/config/miseenroute'
+      fullPath: '/config/miseenroute'
+      preLoaderRoute: typeof AuthedConfigMiseenrouteRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/profils': {
       id: '/_authed/config/profils'
       path: '/config/profils'
@@ -768,6 +787,7 @@ interface AuthedRouteChildren {
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMailsRoute: typeof AuthedConfigMailsRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
+  AuthedConfigMiseenrouteRoute: typeof AuthedConfigMiseenrouteRoute
   AuthedConfigProfilsRoute: typeof AuthedConfigProfilsRoute
   AuthedConfigRecurrencesRoute: typeof AuthedConfigRecurrencesRoute
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
@@ -804,6 +824,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMailsRoute: AuthedConfigMailsRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,
+  AuthedConfigMiseenrouteRoute: AuthedConfigMiseenrouteRoute,
   AuthedConfigProfilsRoute: AuthedConfigProfilsRoute,
   AuthedConfigRecurrencesRoute: AuthedConfigRecurrencesRoute,
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,

@@ -77,6 +77,9 @@ export const ERROR_CODES = [
   'FecCheckFailed',
   'FecMissingAccount',
   'FecNoSiren',
+  // Added by the guided start-up (issue #30, decision record 0041): GET bo/miseEnRoute before
+  // every step is done (409, details.missing: the steps, contract/startup.ts).
+  'MiseEnRouteIncomplete',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -116,6 +116,10 @@ export const API_RIGHTS = {
   'GET bo/infra/removeMessage': { anyOf: ['CONFIGURATION'] },
   'GET bo/mails/outbox': { anyOf: ['CONFIGURATION'] },
   'GET bo/mails/outbox/message': { anyOf: ['CONFIGURATION'] },
+  // The guided start-up (issue #30, decision record 0041).
+  'GET bo/miseEnRoute': { anyOf: ['ACCES_BASE'] },
+  'GET bo/miseEnRoute/etat': { anyOf: ['ACCES_BASE'] },
+  'POST bo/miseEnRoute/mailTest': { anyOf: ['ACCES_BASE'] },
   'GET messages/all': 'session',
   'POST messages/dismiss': 'session',
   'GET reinit/sendReinitMail': 'public',
@@ -180,6 +184,7 @@ export const WRITE_GETS = [
   'GET reinit/sendReinitMail',
   'GET reinit/reinitPassword',
   'GET bo/mails/outbox/message',
+  'GET bo/miseEnRoute',
 ] as const satisfies readonly ApiRoute[];
 
 /** True when `key` names a GET that changes data ({@link WRITE_GETS}). */
@@ -252,6 +257,7 @@ export const SCREEN_RIGHTS: Record<string, Requirement> = {
   '/evenements': { anyOf: ['RAPPORTS', 'BI', 'EVENEMENTS'] },
   '/fec': { anyOf: ['FEC_CONFIGURATION'] },
   '/config/bdd': { anyOf: ['ACCES_BASE'] },
+  '/config/miseenroute': { anyOf: ['ACCES_BASE'] },
   '/config/rules': { anyOf: ['CONFIGURATION'] },
   '/config/mails': { anyOf: ['CONFIGURATION'] },
   '/config/recurrences': { anyOf: ['CONFIGURATION'] },
@@ -287,7 +293,6 @@ export const PENDING_SCREENS: readonly string[] = [
   '/config/adoria',
   '/config/easilys',
   '/config/consolidations',
-  '/config/miseenroute',
   '/config/ecash',
 ];
 

@@ -137,6 +137,8 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET bo/fec/export': NOT_FOUND,
   'GET bo/fec/plan': NOT_FOUND,
   'POST bo/fec/savePlan': NOT_FOUND,
+  // The start-up (issue #30, decision record 0041): ended before every step is done is 409.
+  'GET bo/miseEnRoute': ['409'],
 };
 
 /** The shared components: the §8 error body, the Retry-After header, one response per status. */

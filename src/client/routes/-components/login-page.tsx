@@ -12,6 +12,7 @@ import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { clearNotifications, notifyFailure } from '../../lib/notifications.ts';
 import { signIn } from '../../lib/session.ts';
+import { landingAfterSignIn } from '../../features/startup/startup-queries.ts';
 import { PlainTextField } from '../../ui/plain-text-field.tsx';
 import './login-forgotten.css';
 
@@ -40,8 +41,9 @@ export function LoginPage() {
     setPending(true);
     clearNotifications();
     try {
-      await signIn(login.trim(), password);
-      await navigate({ to: '/home' });
+      const user = await signIn(login.trim(), password);
+      // A new installation's administrator is led to the start-up until it is done (issue #30).
+      await navigate({ to: await landingAfterSignIn(user) });
     } catch (e) {
       notifyFailure(e);
       setPending(false);
