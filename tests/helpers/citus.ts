@@ -57,3 +57,28 @@ export async function createCitusDatabase(admin: pg.PoolConfig, name: string, ur
     await pool.end();
   }
 }
+
+/**
+ * Drops database `name` on every node (the DROP is propagated). A worker may still hold, for a
+ * moment, the backends of the coordinator's connections that `WITH (FORCE)` just ended, and
+ * refuses with "being accessed by other users" (55006): tried again for up to about 10 s.
+ * @throws the last error when the database still cannot be dropped.
+ */
+export async function dropCitusDatabase(admin: pg.PoolConfig, name: string): Promise<void> {
+  const client = new pg.Client(admin);
+  await client.connect();
+  try {
+    await client.query('SET citus.enable_create_database_propagation = on');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

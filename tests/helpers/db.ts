@@ -9,7 +9,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/server/db/connect.ts';
 import * as schema from '../../src/server/db/schema.ts';
 import { TEMPLATE_DB, withDatabase } from '../setup/postgres.ts';
-import { createCitusDatabase, ON_CITUS } from './citus.ts';
+import { createCitusDatabase, dropCitusDatabase, ON_CITUS } from './citus.ts';
 
 /** Connection settings of database `name` on the test server. */
 export function testConnection(name: string): pg.PoolConfig {
@@ -63,6 +63,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         ]);
         if (rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 20));
+      }
+      if (ON_CITUS) {
+        await a.end();
+        await dropCitusDatabase(inject('pgAdmin'), name);
+        return;
       }
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
