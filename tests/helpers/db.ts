@@ -9,6 +9,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/server/db/connect.ts';
 import * as schema from '../../src/server/db/schema.ts';
 import { TEMPLATE_DB, withDatabase } from '../setup/postgres.ts';
+import { createCitusDatabase, dropCitusDatabase, ON_CITUS } from './citus.ts';
 
 /** Connection settings of database `name` on the test server. */
 export function testConnection(name: string): pg.PoolConfig {
@@ -30,11 +31,16 @@ export type TestDatabase = Database & { name: string; connection: pg.PoolConfig;
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client(inject('pgAdmin'));
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
-  await admin.end();
   const connection = testConnection(name);
+  if (ON_CITUS) {
+    // Citus takes no template but template1: the database is built anew (tests/helpers/citus.ts).
+    await createCitusDatabase(inject('pgAdmin'), name, String(connection.connectionString));
+  } else {
+    const admin = new pg.Client(inject('pgAdmin'));
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+    await admin.end();
+  }
   const pool = new pg.Pool({ ...connection, max: 8 });
   const url =
     connection.connectionString ??
@@ -57,6 +63,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         ]);
         if (rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 20));
+      }
+      if (ON_CITUS) {
+        await a.end();
+        await dropCitusDatabase(inject('pgAdmin'), name);
+        return;
       }
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();

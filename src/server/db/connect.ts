@@ -9,6 +9,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { distributeForCitus } from './citus.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
 
 /** The Drizzle database with our schema. */
@@ -31,9 +32,18 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // `date` (oid 1082) stays the wire text `YYYY-MM-DD`, never a JS Date shifted by a time zone.
 pg.types.setTypeParser(1082, (v) => v);
 
-/** Applies pending migrations on `pool`'s database. */
+/**
+ * Applies pending migrations on `pool`'s database, then, on a Citus cluster only, places the
+ * tables not placed yet (db/citus.ts, decision record 0042; a no-op on plain PostgreSQL).
+ */
 export async function migrateDatabase(pool: pg.Pool): Promise<void> {
   await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_FOLDER });
+  const client = await pool.connect();
+  try {
+    await distributeForCitus(client);
+  } finally {
+    client.release();
+  }
 }
 
 /**
