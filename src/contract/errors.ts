@@ -77,6 +77,9 @@ export const ERROR_CODES = [
   'FecCheckFailed',
   'FecMissingAccount',
   'FecNoSiren',
+  // Added by the purge (issue #30, decision record 0040): the archive of a partial or whole empty
+  // could not be written or read back and verified; nothing was deleted.
+  'PurgeArchiveFailed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

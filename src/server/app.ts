@@ -59,6 +59,7 @@ import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { subscriptionRoutes } from './routes/subscription-routes.ts';
 import { alertRoutes } from './routes/alert-routes.ts';
+import { purgeRoutes } from './routes/purge-routes.ts';
 import { alertCheckJob } from './alerts/check.ts';
 import { alertsDueSource } from './alerts/due.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
@@ -286,6 +287,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(mailOutboxRoutes, { config });
       await api.register(subscriptionRoutes, { database, config, reportSites });
       await api.register(alertRoutes, { database, config });
+      await api.register(purgeRoutes, { database, config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,
