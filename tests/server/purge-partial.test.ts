@@ -6,7 +6,7 @@
  * or a user without ACCES_BASE gets 403. Real app, real PostgreSQL, real files.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -152,6 +152,18 @@ describe("partial empty of one site's month", () => {
     });
     expect([r1.statusCode, r2.statusCode]).toEqual([403, 403]);
     expect(await monthRows()).toEqual(expectedRows);
+  });
+
+  it('archives nothing and records nothing for a period without detail', async () => {
+    const url = partialUrl(adminId, siteId, 'rien')
+      .replace(MONTH.debut, '2001-01-01')
+      .replace(MONTH.fin, '2001-01-31');
+    const res = await t.app.inject({ method: 'GET', url, headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ code: 'EmptyPartielOk', purges: [] });
+    const { rows } = await t.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM data_purges');
+    expect(rows[0]!.n).toBe(0);
+    await expect(readdir(path.join(dataDir, 'archives'))).rejects.toThrow(/ENOENT/);
   });
 
   it('archives exactly the month’s rows, verified, then deletes them (EmptyPartielOk)', async () => {

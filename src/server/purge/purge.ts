@@ -124,6 +124,19 @@ export async function siteDetailRange(
   return lo && hi ? { fromDate: lo, toDate: hi } : null;
 }
 
+/** True when `input`'s site holds at least one detail row in its period (ticket lines hang on tickets). */
+async function hasDetail(tx: pg.PoolClient, input: SitePurgeInput): Promise<boolean> {
+  const probes = ['tickets', 'losses', 'cash_counts', 'safe_counts', 'manager_receipts'].map(
+    (table) => `SELECT 1 FROM ${table} t ${periodFilter(table as (typeof PURGED_TABLES)[number])}`,
+  );
+  const { rows } = await tx.query(`SELECT EXISTS (${probes.join(' UNION ALL ')}) AS found`, [
+    input.siteId,
+    input.fromDate,
+    input.toDate,
+  ]);
+  return rows[0]?.found === true;
+}
+
 /** Writes the archive of `input`'s rows. @throws ArchiveError (nothing left on disk) */
 async function archiveRows(
   tx: pg.PoolClient,
@@ -192,7 +205,8 @@ async function deleteArchived(
  * Purges the detail of one site's period on `tx` (a transaction the caller commits, whose
  * {@link lockPurgedTables} it took): archive, verify, keep totals, delete, rebuild aggregates,
  * audit (`database.emptyPartial`). See the module comment.
- * @returns the purge as the answer lists it.
+ * @returns the purge as the answer lists it; null when the site has no detail in the period
+ *   (nothing to archive: no file, no record).
  * @throws ArchiveError when the archive cannot be written or verified (nothing deleted, file removed);
  *   the database's error otherwise (the caller rolls back).
  */
@@ -201,7 +215,8 @@ export async function purgeSitePeriod(
   actor: AuditActor,
   input: SitePurgeInput,
   options: PurgeOptions,
-): Promise<SitePurge> {
+): Promise<SitePurge | null> {
+  if (!(await hasDetail(tx, input))) return null;
   const file = archiveFile(options, input);
   const manifest = await archiveRows(tx, input, options, file, actor);
   try {
@@ -270,7 +285,8 @@ export async function purgeWholeSites(
   const purges: SitePurge[] = [];
   for (const siteId of [...siteIds].sort((a, b) => a - b)) {
     const range = await siteDetailRange(tx, siteId);
-    if (range) purges.push(await purgeSitePeriod(tx, actor, { siteId, ...range, comment }, options));
+    const purge = range ? await purgeSitePeriod(tx, actor, { siteId, ...range, comment }, options) : null;
+    if (purge) purges.push(purge);
   }
   return purges;
 }

@@ -95,7 +95,7 @@ export async function purgeRoutes(app: FastifyInstance, options: { database: Dat
       config: { rights: 'GET bo/emptyPartialDataBase', write: true },
       schema: {
         summary: "Purges one site's period, archive first (partial empty)",
-        description: `The detail of site \`Site\` from \`debut\` to \`fin\`. ${DESCRIPTION_TAIL} 403 when the site is outside the caller's scope. Answers EmptyPartielOk.`,
+        description: `The detail of site \`Site\` from \`debut\` to \`fin\`. ${DESCRIPTION_TAIL} 403 when the site is outside the caller's scope. Answers EmptyPartielOk; \`purges\` is empty when the site has no detail in the period (nothing archived or deleted).`,
         tags: ['database'],
         querystring: PartialQuerySchema,
         response: { 200: PurgeAnswerSchema, ...errorResponses },
@@ -119,7 +119,7 @@ export async function purgeRoutes(app: FastifyInstance, options: { database: Dat
           purgeOptions(),
         ),
       );
-      return { code: 'EmptyPartielOk', purges: [purge] };
+      return { code: 'EmptyPartielOk', purges: purge ? [purge] : [] };
     },
   );
 
