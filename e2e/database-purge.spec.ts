@@ -2,8 +2,9 @@
  * /config/bdd, the archive-first partial empty (issue #30), in French against the demo chain: the
  * administrator picks a site and one day of long ago (so the other specs' recent figures stay),
  * is stopped without a reason (what was typed stays), confirms in the dialog, and sees the
- * archive's path; the archive exists in the server's data folder, the day's tickets are gone and
- * its totals were kept. The screen passes axe with the form and with the dialog open.
+ * archive's path once the queued run ended; a reload shows the run again; the archive exists in
+ * the server's data folder, the day's tickets are gone and its totals were kept. The screen passes
+ * axe with the form, with the dialog open and with the result.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -69,6 +70,11 @@ test("the administrator empties one site's day, archive first", async ({ page })
     const archive = (await result.locator('code').textContent()) ?? '';
     expect(archive).toMatch(/^archives\/purge-site\d+-/);
     expect((await fs.stat(path.join(E2E.dataDir, archive))).size).toBeGreaterThan(0);
+
+    // The purge ran on the job queue: after a reload the section shows the run again, as it ended.
+    await page.reload();
+    await expect(page.getByTestId('purge-result')).toContainText(archive, { timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
 
     const after = await pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM tickets WHERE site_id = $1 AND fiscal_date = $2',

@@ -43,6 +43,32 @@ export const PurgeAnswerSchema = z.object({
 });
 export type PurgeAnswer = z.infer<typeof PurgeAnswerSchema>;
 
+/** Where a purge run stands (the job queue's run, `job_runs`). */
+export const PURGE_RUN_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+
+/**
+ * One purge as the job queue runs it (decision 0040): both calls answer it as queued, and
+ * `GET bo/purgeRuns` lists the caller's, newest first, so the screen shows where one stands and a
+ * reload finds it again. `code` is the SPEC.md §8 success to show once SUCCEEDED; `erreur` the
+ * §8 error code of a FAILED run (PurgeArchiveFailed: nothing deleted; InternalError otherwise).
+ */
+export const PurgeRunSchema = z.object({
+  runId: z.string().describe('the run (job_runs id)'),
+  code: z.enum(['EmptyOk', 'EmptyPartielOk']),
+  statut: z.enum(PURGE_RUN_STATUSES),
+  restaurantId: z.number().int().nullable().describe('the site of a partial empty; null for an empty'),
+  debut: z.string().nullable(),
+  fin: z.string().nullable(),
+  planifie: z.string().describe('when it was queued (ISO 8601)'),
+  termine: z.string().nullable().describe('when it ended (ISO 8601); null while queued or running'),
+  erreur: z.string().nullable(),
+  purges: z.array(SitePurgeSchema).describe('the purges done, once SUCCEEDED'),
+});
+export type PurgeRun = z.infer<typeof PurgeRunSchema>;
+
+/** GET bo/purgeRuns: the caller's purge runs, newest first (at most 20). */
+export const PurgeRunsSchema = z.array(PurgeRunSchema);
+
 /**
  * What a report over a purged period says (DatasetSchema `archived`): per site and purged
  * period overlapping the report's, where the detail was archived and the grand totals kept

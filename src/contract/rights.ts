@@ -157,6 +157,7 @@ export const API_RIGHTS = {
   // Archive-first empty and partial empty (issue #30, decision 0040).
   'GET bo/emptyPartialDataBase': { anyOf: ['ACCES_BASE'] },
   'GET bo/emptyDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/purgeRuns': { anyOf: ['ACCES_BASE'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

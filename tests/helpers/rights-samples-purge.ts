@@ -31,4 +31,8 @@ export const PURGE_SAMPLES: Readonly<Record<string, Sample>> = {
       url: api('bo/emptyDataBase', { id: ctx.caller.id, commentaire: 'matrice des droits' }),
     }),
   },
+  'GET bo/purgeRuns': {
+    site: "none: the caller's own purge runs",
+    request: (ctx) => ({ method: 'GET', url: api('bo/purgeRuns', { id: ctx.caller.id }) }),
+  },
 };

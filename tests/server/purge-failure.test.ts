@@ -10,13 +10,14 @@ import { mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PurgeAnswer } from '../../src/contract/purge.ts';
+import type { PurgeRun } from '../../src/contract/purge.ts';
 import { RIGHTS } from '../../src/contract/rights.ts';
 import { beginTransaction, rollback } from '../../src/server/db/transaction.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { ArchiveError } from '../../src/server/purge/archive.ts';
 import { lockPurgedTables, PURGED_TABLES, purgeSitePeriod } from '../../src/server/purge/purge.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { endedPurgeRun } from '../helpers/purge-runs.ts';
 
 const NOW = new Date('2026-03-18T14:37:00Z');
 const PASSWORD = 'Purge-Passw0rd!';
@@ -57,15 +58,18 @@ afterAll(async () => {
 });
 
 describe('archive first, or nothing', () => {
-  it('deletes nothing when the archive folder cannot be written (500 PurgeArchiveFailed)', async () => {
+  it('deletes nothing when the archive folder cannot be written (run FAILED, PurgeArchiveFailed)', async () => {
     const before = await counts();
     expect(before.tickets).toBeGreaterThan(0);
     await writeFile(path.join(dataDir, 'archives'), 'a file where the archive folder should be');
     const res = await t.app.inject({ method: 'GET', url: partialUrl(), headers: admin });
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toMatchObject({ code: 'PurgeArchiveFailed' });
+    expect(res.statusCode, res.body).toBe(200);
+    const run = await endedPurgeRun(t, admin, adminId, res.json<PurgeRun>().runId);
+    expect(run).toMatchObject({ statut: 'FAILED', erreur: 'PurgeArchiveFailed', purges: [] });
     expect(await counts()).toEqual(before);
-    const audit = await t.database.pool.query(`SELECT 1 FROM audit_log WHERE action LIKE 'database.%'`);
+    const audit = await t.database.pool.query(
+      `SELECT 1 FROM audit_log WHERE action = 'database.emptyPartial'`,
+    );
     expect(audit.rowCount).toBe(0);
     await rm(path.join(dataDir, 'archives'));
   });
@@ -144,13 +148,15 @@ describe('the whole empty (bo/emptyDataBase)', () => {
       restaurantIds: siteIds.slice(0, 2),
     });
     const before = await ticketsBySite();
+    const headers = await t.signIn('partial', PASSWORD);
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/bo/emptyDataBase?id=${id}&commentaire=test`,
-      headers: await t.signIn('partial', PASSWORD),
+      headers,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<PurgeAnswer>().purges.map((p) => p.restaurantId)).toEqual(siteIds.slice(0, 2));
+    const run = await endedPurgeRun(t, headers, id, res.json<PurgeRun>().runId);
+    expect(run.purges.map((p) => p.restaurantId)).toEqual(siteIds.slice(0, 2));
     const after = await ticketsBySite();
     expect(after[siteIds[0]!] ?? 0).toBe(0);
     expect(after[siteIds[1]!] ?? 0).toBe(0);
@@ -165,8 +171,9 @@ describe('the whole empty (bo/emptyDataBase)', () => {
     const url = `/api/bo/emptyDataBase?id=${adminId}&commentaire=${encodeURIComponent('Nouvel exercice')}`;
     const res = await t.app.inject({ method: 'GET', url, headers });
     expect(res.statusCode, res.body).toBe(200);
-    const answer = res.json<PurgeAnswer>();
-    expect(answer.code).toBe('EmptyOk');
+    const queued = res.json<PurgeRun>();
+    const answer = await endedPurgeRun(t, admin, adminId, queued.runId);
+    expect(answer).toMatchObject({ code: 'EmptyOk', statut: 'SUCCEEDED' });
     expect(answer.purges.map((p) => p.restaurantId)).toEqual(siteIds.slice(2));
     const after = await counts();
     for (const table of [...PURGED_TABLES, 'daily_sales']) expect(after[table], table).toBe(0);
@@ -178,14 +185,15 @@ describe('the whole empty (bo/emptyDataBase)', () => {
     const { rows: auditAfter } = await t.database.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM audit_log',
     );
-    expect(auditAfter[0]!.n).toBe(auditBefore[0]!.n + siteIds.length - 2);
+    // One entry for the request, one per site purged.
+    expect(auditAfter[0]!.n).toBe(auditBefore[0]!.n + 1 + siteIds.length - 2);
     const files = await readdir(path.join(dataDir, 'archives'));
     expect(files.filter((f) => f.endsWith('.jsonl.gz'))).toHaveLength(siteIds.length);
 
     const repeat = await t.app.inject({ method: 'GET', url, headers });
     expect(repeat.statusCode).toBe(200);
     expect(repeat.headers['idempotent-replayed']).toBe('true');
-    expect(repeat.json()).toEqual(answer);
+    expect(repeat.json()).toEqual(queued);
     expect(await counts()).toEqual(after);
   });
 });

@@ -11,12 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PurgeAnswer } from '../../src/contract/purge.ts';
+import type { PurgeRun } from '../../src/contract/purge.ts';
 import { DatasetAnswerSchema } from '../../src/contract/reports.ts';
 import { RIGHTS } from '../../src/contract/rights.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { PURGED_TABLES } from '../../src/server/purge/purge.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { endedPurgeRun } from '../helpers/purge-runs.ts';
 
 const NOW = new Date('2026-03-18T14:37:00Z');
 const MONTH = { debut: '2026-02-01', fin: '2026-02-28' };
@@ -112,7 +113,7 @@ describe("partial empty of one site's month", () => {
   let before: Record<string, { n: number; md5: string }>;
   let expectedRows: Record<string, string[]>;
   let keptBefore: { tickets: number; net: number; excl: number; tax: number };
-  let answer: PurgeAnswer;
+  let answer: PurgeRun;
 
   it('is refused without a comment, and a blank one, deleting nothing', async () => {
     expectedRows = await monthRows();
@@ -160,7 +161,8 @@ describe("partial empty of one site's month", () => {
       .replace(MONTH.fin, '2001-01-31');
     const res = await t.app.inject({ method: 'GET', url, headers: admin });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ code: 'EmptyPartielOk', purges: [] });
+    const run = await endedPurgeRun(t, admin, adminId, res.json<PurgeRun>().runId);
+    expect(run).toMatchObject({ code: 'EmptyPartielOk', statut: 'SUCCEEDED', purges: [] });
     const { rows } = await t.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM data_purges');
     expect(rows[0]!.n).toBe(0);
     await expect(readdir(path.join(dataDir, 'archives'))).rejects.toThrow(/ENOENT/);
@@ -181,8 +183,9 @@ describe("partial empty of one site's month", () => {
       headers: admin,
     });
     expect(res.statusCode, res.body).toBe(200);
-    answer = res.json<PurgeAnswer>();
-    expect(answer.code).toBe('EmptyPartielOk');
+    expect(res.json<PurgeRun>()).toMatchObject({ code: 'EmptyPartielOk', statut: 'QUEUED' });
+    answer = await endedPurgeRun(t, admin, adminId, res.json<PurgeRun>().runId);
+    expect(answer.statut).toBe('SUCCEEDED');
     const [purge] = answer.purges;
     expect(purge).toMatchObject({ restaurantId: siteId, debut: MONTH.debut, fin: MONTH.fin });
     expect(purge!.archive.startsWith('archives/')).toBe(true);

@@ -93,6 +93,11 @@ function archiveFile(options: PurgeOptions, input: SitePurgeInput): string {
   );
 }
 
+/** The manifest of the archive `archive` (as shown: relative or absolute), beside it. */
+export function manifestOf(archive: string): string {
+  return manifestPath(archive);
+}
+
 /** `file` relative to the data folder when under it, else absolute (as recorded and shown). */
 function shownPath(options: PurgeOptions, file: string): string {
   const relative = path.relative(options.dataDir, file);
@@ -249,7 +254,7 @@ export async function purgeSitePeriod(
       debut: input.fromDate,
       fin: input.toDate,
       archive,
-      manifest: shownPath(options, manifestPath(file)),
+      manifest: manifestOf(archive),
       sha256: manifest.sha256,
       bytes: manifest.bytes,
       rows,

@@ -1,16 +1,17 @@
 /**
  * The "empty the database" section of /config/bdd (issue #30, decision 0040, right ACCES_BASE):
  * one site's period or every site of the user's scope, with the mandatory reason (SPEC.md §5:
- * "emptying is irreversible and needs a reason"), a confirmation (ui/removal-dialog), then the
- * result: each site's archive file, its SHA-256 and the rows archived. What was typed stays on a
+ * "emptying is irreversible and needs a reason"), a confirmation (ui/removal-dialog); the purge
+ * runs on the job queue, and the section follows the newest run (also after a reload): under way,
+ * failed (nothing deleted), or done with each site's archive file, its SHA-256 and the rows archived. What was typed stays on a
  * refusal; the refusal shows inside the dialog in the user's language.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { toWireDate, wireToDisplay } from '../../../../contract/dates.ts';
-import { PurgeCommentSchema, type SitePurge } from '../../../../contract/purge.ts';
+import { PurgeCommentSchema, type PurgeRun, type SitePurge } from '../../../../contract/purge.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { keyedFailure, RequestKeys } from '../../../lib/request-keys.ts';
 import { session } from '../../../lib/session.ts';
@@ -18,10 +19,11 @@ import { referenceQueries } from '../../../selection/reference-queries.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
+import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { RemovalDialog } from '../../../ui/removal-dialog.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
-import { type PurgeRequest, sendPurge } from '../purge-calls.ts';
+import { isPending, type PurgeRequest, purgeQueries, sendPurge } from '../purge-calls.ts';
 import '../../../ui/page.css';
 import './purge-section.css';
 
@@ -50,7 +52,7 @@ export function PurgeSection() {
   const [comment, setComment] = useState('');
   const [commentMissing, setCommentMissing] = useState(false);
   const [pending, setPending] = useState<PurgeRequest | null>(null);
-  const { result, purge } = usePurge(userId, () => setComment(''));
+  const { latest, purge } = usePurge(userId, () => setComment(''));
   const chosenSite = site ?? choices[0]?.restaurantId ?? null;
   const siteName = (id: number) => choices.find((s) => s.restaurantId === id)?.libelle ?? String(id);
 
@@ -104,12 +106,15 @@ export function PurgeSection() {
         <Button
           variant="primary"
           onPress={ask}
-          isDisabled={scope === 'partial' && (chosenSite === null || !period.debut || !period.fin)}
+          isDisabled={
+            isPending(latest) ||
+            (scope === 'partial' && (chosenSite === null || !period.debut || !period.fin))
+          }
         >
           {t(scope === 'all' ? 'purge.submit.all' : 'purge.submit.partial')}
         </Button>
       </div>
-      {result ? <PurgeResult purges={result} siteName={siteName} t={t} /> : null}
+      {latest ? <RunState run={latest} siteName={siteName} t={t} /> : null}
       <RemovalDialog
         target={pending}
         title={t(pending?.kind === 'all' ? 'purge.confirm.titleAll' : 'purge.confirm.title')}
@@ -140,26 +145,62 @@ function confirmBody(t: Translate, request: PurgeRequest, siteName: (id: number)
 
 /**
  * Sends a purge with its Idempotency-Key (kept until a definite answer, so a resend after a lost
- * answer replays it), tells the success, and keeps the purges done for the result; `onDone`
- * after a success. A failure is rethrown for the dialog to show.
+ * answer replays it) and follows the run it queued; `onDone` once queued. A failure is rethrown
+ * for the dialog to show. The success (EmptyOk, EmptyPartielOk) is told when the followed run
+ * succeeds; after a reload the newest run is shown as it stands, without a toast.
  */
 function usePurge(userId: number, onDone: () => void) {
-  const [result, setResult] = useState<SitePurge[] | null>(null);
+  const queryClient = useQueryClient();
+  const runs = useQuery({ ...purgeQueries.runs(userId), enabled: userId > 0 });
+  const [followed, setFollowed] = useState<string | null>(null);
+  const told = useRef<string | null>(null);
   const keys = useRef(new RequestKeys());
+  const latest = runs.data?.[0];
+  useEffect(() => {
+    if (
+      latest &&
+      latest.runId === followed &&
+      latest.statut === 'SUCCEEDED' &&
+      told.current !== latest.runId
+    ) {
+      told.current = latest.runId;
+      notify.success(latest.code);
+    }
+  }, [latest, followed]);
   async function purge(request: PurgeRequest) {
     const key = keys.current.keyFor(JSON.stringify(request));
     try {
-      const answer = await sendPurge(userId, request, key);
+      const run = await sendPurge(userId, request, key);
       keys.current.settle();
-      setResult(answer.purges);
+      setFollowed(run.runId);
       onDone();
-      notify.success(answer.code);
+      await queryClient.invalidateQueries({ queryKey: purgeQueries.all() });
     } catch (e) {
       if (keyedFailure(e, FAILURES).settle) keys.current.settle();
       throw e;
     }
   }
-  return { result, purge };
+  return { latest, purge };
+}
+
+/** Where the newest purge stands: under way (a progress bar), failed (why), or done (what). */
+function RunState({ run, siteName, t }: { run: PurgeRun; siteName: (id: number) => string; t: Translate }) {
+  if (isPending(run)) {
+    return (
+      <ProgressBar
+        label={t(run.statut === 'QUEUED' ? 'purge.run.queued' : 'purge.run.running')}
+        value={null}
+      />
+    );
+  }
+  if (run.statut === 'FAILED') {
+    return (
+      <p role="alert" className="purge-failed">
+        {t(`error.${run.erreur ?? 'InternalError'}`)}
+      </p>
+    );
+  }
+  return <PurgeResult purges={run.purges} siteName={siteName} t={t} />;
 }
 
 /** The site and the period of a partial empty. */
