@@ -42,6 +42,7 @@ const SCREENS = [
   '/config/recurrences',
   '/config/miseenroute',
   '/abonnements',
+  '/config/bdd',
 ];
 
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];

@@ -77,9 +77,14 @@ test('no navigation entry leads to "Page introuvable", and a screen not built ye
   await accountant.goto('/fec/recurrencesfec');
   await expect(accountant.getByRole('heading', { level: 1, name: 'Écran à venir' })).toBeVisible();
   await expect(accountant.getByRole('heading', { name: 'Page introuvable' })).toHaveCount(0);
-  // The administrator holds ACCES_BASE: the database screen is coming too.
+  // The administrator holds ACCES_BASE: the database and start-up screens are built (issue #30);
+  // /arcole, which SPEC.md names without detail, is coming.
   const page = admin;
   await page.goto('/config/bdd');
+  await expect(page.getByRole('heading', { level: 1, name: 'Base de données' })).toBeVisible();
+  await page.goto('/config/miseenroute');
+  await expect(page.getByRole('heading', { level: 1, name: 'Mise en route' })).toBeVisible();
+  await page.goto('/arcole');
   await expect(page.getByRole('heading', { level: 1, name: 'Écran à venir' })).toBeVisible();
   // A mistyped address is still not found.
   await page.goto('/config/nulle-part');

@@ -80,6 +80,9 @@ export const ERROR_CODES = [
   // Added by the guided start-up (issue #30, decision record 0041): GET bo/miseEnRoute before
   // every step is done (409, details.missing: the steps, contract/startup.ts).
   'MiseEnRouteIncomplete',
+  // Added by the purge (issue #30, decision record 0040): the archive of a partial or whole empty
+  // could not be written or read back and verified; nothing was deleted.
+  'PurgeArchiveFailed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { INT4_MAX } from './integers.ts';
+import { ArchivedPeriodSchema } from './purge.ts';
 
 /** Output formats. JSON returns the dataset itself (for the screen). */
 export const REPORT_FORMATS = ['PDF', 'CSV', 'XLSX', 'JSON'] as const;
@@ -53,6 +54,11 @@ export const DatasetSchema = z.object({
   columns: z.array(DatasetColumnSchema),
   rows: z.array(z.record(z.string(), CellSchema)),
   totals: z.record(z.string(), CellSchema),
+  /**
+   * Present when part of the period was purged (issue #30): the detail of those days was
+   * archived (where) and only their grand totals were kept (purge.ts ArchivedPeriodSchema).
+   */
+  archived: z.array(ArchivedPeriodSchema).optional(),
 });
 export type Dataset = z.infer<typeof DatasetSchema>;
 

@@ -158,6 +158,10 @@ export const API_RIGHTS = {
   'GET recurrences/desabonnement': 'public', // the signed token of the mail's link is the authority
   'POST recurrences/desabonnement': 'public',
   'GET recurrences/fichier': 'public',
+  // Archive-first empty and partial empty (issue #30, decision 0040).
+  'GET bo/emptyPartialDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/emptyDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/purgeRuns': { anyOf: ['ACCES_BASE'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 
@@ -185,6 +189,8 @@ export const WRITE_GETS = [
   'GET reinit/reinitPassword',
   'GET bo/mails/outbox/message',
   'GET bo/miseEnRoute',
+  'GET bo/emptyPartialDataBase',
+  'GET bo/emptyDataBase',
 ] as const satisfies readonly ApiRoute[];
 
 /** True when `key` names a GET that changes data ({@link WRITE_GETS}). */
@@ -289,7 +295,6 @@ export function screenRequirement(path: string): Requirement {
 export const PENDING_SCREENS: readonly string[] = [
   '/fec/recurrencesfec',
   '/arcole',
-  '/config/bdd',
   '/config/adoria',
   '/config/easilys',
   '/config/consolidations',

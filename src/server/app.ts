@@ -60,6 +60,8 @@ import { sessionRoutes } from './routes/session-routes.ts';
 import { subscriptionRoutes } from './routes/subscription-routes.ts';
 import { alertRoutes } from './routes/alert-routes.ts';
 import { startupRoutes } from './routes/startup-routes.ts';
+import { purgeRoutes } from './routes/purge-routes.ts';
+import { purgeJob } from './purge/purge-job.ts';
 import { alertCheckJob } from './alerts/check.ts';
 import { alertsDueSource } from './alerts/due.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
@@ -172,6 +174,7 @@ async function installJobQueue(
   // Alerts (issue #28): here, not in jobs/kinds.ts, as their mails' links need config.publicUrl (decision 0038).
   queue.registerJob(alertCheckJob({ publicUrl: config.publicUrl }));
   queue.registerDueSource(alertsDueSource);
+  queue.registerJob(purgeJob({ dataDir: config.dataDir })); // issue #30, decision 0040
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -288,6 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(subscriptionRoutes, { database, config, reportSites });
       await api.register(alertRoutes, { database, config });
       await api.register(startupRoutes, { database, config });
+      await api.register(purgeRoutes, { database, config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

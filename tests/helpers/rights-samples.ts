@@ -24,6 +24,7 @@ import type { AuthHeaders, TestApp } from './app.ts';
 import { SUBSCRIPTION_SAMPLES } from './rights-samples-subscriptions.ts';
 import { ALERT_SAMPLES } from './rights-samples-alerts.ts';
 import { STARTUP_SAMPLES } from './rights-samples-startup.ts';
+import { PURGE_SAMPLES } from './rights-samples-purge.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -926,6 +927,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...SUBSCRIPTION_SAMPLES,
   ...ALERT_SAMPLES,
   ...STARTUP_SAMPLES,
+  ...PURGE_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

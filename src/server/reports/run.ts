@@ -6,6 +6,7 @@
 import type { Dataset, ReportFormat } from '../../contract/reports.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
+import { archivedPeriods } from '../purge/archived-periods.ts';
 import type { RenderOptions } from './render/cells.ts';
 import { streamedDataset } from './render/streamed.ts';
 import type { ResolvedReport } from './request.ts';
@@ -90,9 +91,20 @@ export function renderOptionsFor(report: ResolvedReport, distribution: string): 
 
 /**
  * The dataset of a checked report as the caller asked for it: {@link runReport}, then filtered,
- * sorted and grouped (shaping.ts) in the request's language.
+ * sorted and grouped (shaping.ts) in the request's language; `archived` says which days of it were
+ * purged, where their detail was archived and the totals kept (purge/archived-periods.ts, issue #30).
  * @throws DomainError of {@link runReport} and shaping.ts.
  */
 export async function reportDataset(report: ResolvedReport, database: Database): Promise<Dataset> {
-  return shapeDataset(await runReport(report, database), report.shaping, report.request.language);
+  const { sites, dateDebut, dateFin } = report.request;
+  const archived = await archivedPeriods(
+    database.pool,
+    sites.map((s) => s.id),
+    dateDebut,
+    dateFin,
+  );
+  const dataset = shapeDataset(await runReport(report, database), report.shaping, report.request.language);
+  // Set on the dataset itself: a streamed dataset's totals are a getter a copy would freeze.
+  if (archived.length > 0) dataset.archived = archived;
+  return dataset;
 }

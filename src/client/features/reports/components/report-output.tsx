@@ -13,6 +13,7 @@ import { Card, CardTitle } from '../../../ui/card.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { DOWNLOAD_FORMATS, type DownloadFormat, selection } from '../../../selection/selection-state.ts';
 import type { ReportRequestState } from '../use-report-request.ts';
+import { ArchivedNotice } from './archived-notice.tsx';
 import { DatasetTable, DatasetTotals } from './dataset-table.tsx';
 import { copyTime } from './offline-copies-card.tsx';
 import { ReportChart } from './report-chart.tsx';
@@ -129,6 +130,7 @@ export function ReportPreview({
           {intl.formatMessage({ id: 'reports.copies.shown' }, copyTime(copyStoredAt))}
         </p>
       )}
+      <ArchivedNotice dataset={dataset} />
       <DatasetTotals dataset={dataset} />
       {dataset.variant === 'Graph' ? <ReportChart dataset={dataset} /> : null}
       <DatasetTable dataset={dataset} />

@@ -1,0 +1,270 @@
+/**
+ * Partial empty of one site's month on the demo chain (issue #30 proof): the archive holds
+ * exactly those rows (read back here and compared with what the database held), every other
+ * site and month is untouched (row counts and checksums before/after), the month's report says
+ * "archived" with the kept totals to the cent, the comment is mandatory, and a site out of scope
+ * or a user without ACCES_BASE gets 403. Real app, real PostgreSQL, real files.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PurgeRun } from '../../src/contract/purge.ts';
+import { DatasetAnswerSchema } from '../../src/contract/reports.ts';
+import { RIGHTS } from '../../src/contract/rights.ts';
+import { generateDemoChain } from '../../src/server/demo/generate.ts';
+import { PURGED_TABLES } from '../../src/server/purge/purge.ts';
+import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
+import { endedPurgeRun } from '../helpers/purge-runs.ts';
+
+const NOW = new Date('2026-03-18T14:37:00Z');
+const MONTH = { debut: '2026-02-01', fin: '2026-02-28' };
+const PASSWORD = 'Purge-Passw0rd!';
+
+let t: TestApp;
+let dataDir: string;
+let admin: AuthHeaders;
+let adminId: number;
+let siteId: number;
+let otherSite: number;
+
+/** Tables whose rows belong to a site and fiscal date (the detail and its aggregates). */
+const DATED_TABLES = [
+  'tickets',
+  'losses',
+  'cash_counts',
+  'safe_counts',
+  'manager_receipts',
+  'daily_sales',
+  'daily_hour_sales',
+  'daily_payment_sales',
+];
+
+/** `WHERE` selecting the rows of the purged site-month (ticket_lines, payments through their ticket). */
+function purgedRows(table: string): string {
+  const inMonth = `site_id = ${siteId} AND fiscal_date BETWEEN '${MONTH.debut}' AND '${MONTH.fin}'`;
+  if (table === 'ticket_lines' || table === 'payments') {
+    return `site_id = ${siteId} AND ticket_id IN (SELECT ticket_id FROM tickets WHERE ${inMonth})`;
+  }
+  return inMonth;
+}
+
+/** Per table: rows and md5 of every row NOT in the purged site-month, in a stable order. */
+async function untouchedDigest(): Promise<Record<string, { n: number; md5: string }>> {
+  const out: Record<string, { n: number; md5: string }> = {};
+  for (const table of [...new Set([...PURGED_TABLES, ...DATED_TABLES])]) {
+    const { rows } = await t.database.pool.query<{ n: number; md5: string }>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(j, E'\\n' ORDER BY j), '')) AS md5
+         FROM (SELECT row_to_json(t)::text AS j FROM ${table} t WHERE NOT (${purgedRows(table)})) r`,
+    );
+    out[table] = rows[0]!;
+  }
+  return out;
+}
+
+/** The purged site-month's rows as PostgreSQL writes them, per table, in primary-key order. */
+async function monthRows(): Promise<Record<string, string[]>> {
+  const order: Record<string, string> = {
+    tickets: 'ticket_id',
+    ticket_lines: 'ticket_id, line_no',
+    payments: 'ticket_id, payment_no',
+    losses: 'loss_id',
+    cash_counts: 'id',
+    safe_counts: 'id',
+    manager_receipts: 'id',
+  };
+  const out: Record<string, string[]> = {};
+  for (const table of PURGED_TABLES) {
+    const { rows } = await t.database.pool.query<{ j: string }>(
+      `SELECT row_to_json(t)::text AS j FROM ${table} t WHERE ${purgedRows(table)} ORDER BY ${order[table]}`,
+    );
+    out[table] = rows.map((r) => r.j);
+  }
+  return out;
+}
+
+const partialUrl = (id: number, site: number, commentaire?: string) =>
+  `/api/bo/emptyPartialDataBase?id=${id}&Site=${site}&debut=${MONTH.debut}&fin=${MONTH.fin}` +
+  (commentaire === undefined ? '' : `&commentaire=${encodeURIComponent(commentaire)}`);
+
+const salesUrl = (id: number, dateDebut: string, dateFin: string) =>
+  `/api/bo/getReport?id=${id}&rapportClassName=RapportVentes&typeRapport=Daily&format=JSON` +
+  `&dateDebut=${dateDebut}&dateFin=${dateFin}&sites[]=${siteId}`;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'comptoir-purge-'));
+  t = await createTestApp({ config: { dataDir } });
+  adminId = await t.createUser({ login: 'admin', password: PASSWORD, droits: [...RIGHTS], allSites: true });
+  admin = await t.signIn('admin', PASSWORD);
+  await generateDemoChain(t.database.pool, { seed: 20261207, now: NOW, days: 80 });
+  const { rows } = await t.database.pool.query<{ id: number }>('SELECT id FROM sites ORDER BY id');
+  siteId = rows[0]!.id;
+  otherSite = rows[1]!.id;
+}, 240_000);
+
+afterAll(async () => {
+  await t.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("partial empty of one site's month", () => {
+  let before: Record<string, { n: number; md5: string }>;
+  let expectedRows: Record<string, string[]>;
+  let keptBefore: { tickets: number; net: number; excl: number; tax: number };
+  let answer: PurgeRun;
+
+  it('is refused without a comment, and a blank one, deleting nothing', async () => {
+    expectedRows = await monthRows();
+    expect(expectedRows.tickets!.length).toBeGreaterThan(100);
+    expect(expectedRows.cash_counts!.length).toBeGreaterThan(0);
+    for (const url of [partialUrl(adminId, siteId), partialUrl(adminId, siteId, '   ')]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: admin });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'InvalidField', details: { field: 'commentaire' } });
+    }
+    expect(await monthRows()).toEqual(expectedRows);
+  });
+
+  it('is refused (403) for a site out of scope and for a user without ACCES_BASE', async () => {
+    const rights = RIGHTS.filter((r) => r !== 'ACCES_BASE');
+    const noRight = await t.createUser({
+      login: 'noright',
+      password: PASSWORD,
+      droits: rights,
+      allSites: true,
+    });
+    const other = await t.createUser({
+      login: 'othersite',
+      password: PASSWORD,
+      droits: ['ACCES_BASE'],
+      restaurantIds: [otherSite],
+    });
+    const r1 = await t.app.inject({
+      method: 'GET',
+      url: partialUrl(noRight, siteId, 'clean-up'),
+      headers: await t.signIn('noright', PASSWORD),
+    });
+    const r2 = await t.app.inject({
+      method: 'GET',
+      url: partialUrl(other, siteId, 'clean-up'),
+      headers: await t.signIn('othersite', PASSWORD),
+    });
+    expect([r1.statusCode, r2.statusCode]).toEqual([403, 403]);
+    expect(await monthRows()).toEqual(expectedRows);
+  });
+
+  it('archives nothing and records nothing for a period without detail', async () => {
+    const url = partialUrl(adminId, siteId, 'rien')
+      .replace(MONTH.debut, '2001-01-01')
+      .replace(MONTH.fin, '2001-01-31');
+    const res = await t.app.inject({ method: 'GET', url, headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    const run = await endedPurgeRun(t, admin, adminId, res.json<PurgeRun>().runId);
+    expect(run).toMatchObject({ code: 'EmptyPartielOk', statut: 'SUCCEEDED', purges: [] });
+    const { rows } = await t.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM data_purges');
+    expect(rows[0]!.n).toBe(0);
+    await expect(readdir(path.join(dataDir, 'archives'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('archives exactly the month’s rows, verified, then deletes them (EmptyPartielOk)', async () => {
+    before = await untouchedDigest();
+    const { rows } = await t.database.pool.query(
+      `SELECT sum(tickets)::int AS tickets, sum(net_cents)::float8 AS net, sum(net_excl_cents)::float8 AS excl,
+              sum(tax_cents)::float8 AS tax
+         FROM daily_sales WHERE site_id = $1 AND fiscal_date BETWEEN $2 AND $3`,
+      [siteId, MONTH.debut, MONTH.fin],
+    );
+    keptBefore = rows[0];
+    const res = await t.app.inject({
+      method: 'GET',
+      url: partialUrl(adminId, siteId, 'Fin de bail — archivage février'),
+      headers: admin,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<PurgeRun>()).toMatchObject({ code: 'EmptyPartielOk', statut: 'QUEUED' });
+    answer = await endedPurgeRun(t, admin, adminId, res.json<PurgeRun>().runId);
+    expect(answer.statut).toBe('SUCCEEDED');
+    const [purge] = answer.purges;
+    expect(purge).toMatchObject({ restaurantId: siteId, debut: MONTH.debut, fin: MONTH.fin });
+    expect(purge!.archive.startsWith('archives/')).toBe(true);
+
+    // Read back here: the file's SHA-256 is the manifest's, and its lines are exactly the rows.
+    const bytes = await readFile(path.join(dataDir, purge!.archive));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(purge!.sha256);
+    const manifest = JSON.parse(await readFile(path.join(dataDir, purge!.manifest), 'utf8'));
+    expect(manifest.sha256).toBe(purge!.sha256);
+    const archived: Record<string, string[]> = Object.fromEntries(PURGED_TABLES.map((name) => [name, []]));
+    for (const line of gunzipSync(bytes).toString('utf8').split('\n')) {
+      if (line === '') continue;
+      const { table, row } = JSON.parse(line) as { table: string; row: unknown };
+      archived[table]!.push(JSON.stringify(row));
+    }
+    const reparsed = Object.fromEntries(
+      Object.entries(expectedRows).map(([table, texts]) => [
+        table,
+        texts.map((j) => JSON.stringify(JSON.parse(j))),
+      ]),
+    );
+    expect(archived).toEqual(reparsed);
+    expect(purge!.rows).toEqual(
+      Object.fromEntries(Object.entries(expectedRows).map(([k, v]) => [k, v.length])),
+    );
+
+    // Deleted, and nothing else touched.
+    expect(Object.values(await monthRows()).every((rows) => rows.length === 0)).toBe(true);
+    expect(await untouchedDigest()).toEqual(before);
+  });
+
+  it('keeps the month’s grand totals, append-only, and audit-logs the purge', async () => {
+    const { rows } = await t.database.pool.query(
+      `SELECT sum(tickets)::int AS tickets, sum(net_cents)::float8 AS net, sum(net_excl_cents)::float8 AS excl,
+              sum(tax_cents)::float8 AS tax
+         FROM fiscal_day_totals WHERE site_id = $1`,
+      [siteId],
+    );
+    expect(rows[0]).toEqual(keptBefore);
+    await expect(t.database.pool.query('UPDATE fiscal_day_totals SET net_cents = 0')).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(t.database.pool.query('DELETE FROM data_purges')).rejects.toThrow(/append-only/);
+    const audit = await t.database.pool.query(
+      `SELECT user_id, after FROM audit_log WHERE action = 'database.emptyPartial'`,
+    );
+    expect(audit.rows).toHaveLength(1);
+    expect(audit.rows[0]).toMatchObject({
+      user_id: adminId,
+      after: { restaurantId: siteId, commentaire: 'Fin de bail — archivage février' },
+    });
+  });
+
+  it('makes the month’s sales report say "archived", where, with the kept totals to the cent', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: salesUrl(adminId, MONTH.debut, MONTH.fin),
+      headers: admin,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const dataset = DatasetAnswerSchema.parse(res.json());
+    expect(dataset.archived).toEqual([
+      {
+        restaurantId: siteId,
+        debut: MONTH.debut,
+        fin: MONTH.fin,
+        archive: answer.purges[0]!.archive,
+        tickets: keptBefore.tickets,
+        netCents: keptBefore.net,
+        netExclCents: keptBefore.excl,
+        taxCents: keptBefore.tax,
+      },
+    ]);
+    // A report over March only says nothing of it.
+    const march = await t.app.inject({
+      method: 'GET',
+      url: salesUrl(adminId, '2026-03-01', '2026-03-10'),
+      headers: admin,
+    });
+    expect(DatasetAnswerSchema.parse(march.json()).archived).toBeUndefined();
+  });
+});
