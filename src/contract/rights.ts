@@ -287,7 +287,6 @@ export function screenRequirement(path: string): Requirement {
  * comes); building a screen is deleting its line here.
  */
 export const PENDING_SCREENS: readonly string[] = [
-  '/fec/recurrencesfec',
   '/arcole',
   '/config/bdd',
   '/config/adoria',
