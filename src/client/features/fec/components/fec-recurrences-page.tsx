@@ -322,6 +322,7 @@ function RecurrenceTable(props: {
   return (
     <Table
       label={t('fecRecurrences.list.heading')}
+      stackOnNarrow
       columns={[
         { key: 'libelle', label: t('fecRecurrences.col.libelle'), isRowHeader: true },
         { key: 'rule', label: t('fecRecurrences.col.rule') },
