@@ -59,8 +59,12 @@ export function FecFiles({ userId, societe }: { userId: number; societe: number 
               recurrence: f.libelle,
               run: runText(t, f.run),
               file: (
-                <Button onPress={() => void fetchFile(f.id)} isDisabled={busy === f.id}>
-                  {t('fec.files.download', { nom: f.nom })}
+                <Button
+                  onPress={() => void fetchFile(f.id)}
+                  isDisabled={busy === f.id}
+                  aria-label={t('fec.files.download', { nom: f.nom })}
+                >
+                  {t('fec.files.action')}
                 </Button>
               ),
             },

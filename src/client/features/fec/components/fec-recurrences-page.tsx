@@ -29,6 +29,7 @@ import { Table } from '../../../ui/table.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { actOnFecRecurrence, fecQueries, fecRecurrenceQueries, saveFecRecurrence } from '../fec-queries.ts';
 import '../../../ui/page.css';
+import './fec-recurrences.css';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
@@ -321,6 +322,7 @@ function RecurrenceTable(props: {
 
   return (
     <Table
+      className="fec-recurrences__table"
       label={t('fecRecurrences.list.heading')}
       stackOnNarrow
       columns={[
@@ -341,14 +343,24 @@ function RecurrenceTable(props: {
           lastRun: runText(t, r.dernierEnvoi),
           actions: (
             <div className="ui-buttons">
-              <Button onPress={() => props.onEdit(r)}>
-                {t('fecRecurrences.edit', { libelle: r.libelle })}
+              <Button
+                onPress={() => props.onEdit(r)}
+                aria-label={t('fecRecurrences.edit', { libelle: r.libelle })}
+              >
+                {t('fecRecurrences.action.edit')}
               </Button>
-              <Button isDisabled={!r.active} onPress={() => props.onRun(r)}>
-                {t('fecRecurrences.run', { libelle: r.libelle })}
+              <Button
+                isDisabled={!r.active}
+                onPress={() => props.onRun(r)}
+                aria-label={t('fecRecurrences.run', { libelle: r.libelle })}
+              >
+                {t('fecRecurrences.action.run')}
               </Button>
-              <Button onPress={() => props.onRemove(r)}>
-                {t('fecRecurrences.delete', { libelle: r.libelle })}
+              <Button
+                onPress={() => props.onRemove(r)}
+                aria-label={t('fecRecurrences.delete', { libelle: r.libelle })}
+              >
+                {t('fecRecurrences.action.delete')}
               </Button>
             </div>
           ),
