@@ -30,6 +30,7 @@ const SCREENS = [
   '/tracker',
   '/anomalies',
   '/fec',
+  '/fec/recurrencesfec',
   '/account',
   '/config',
   '/config/users',

@@ -73,9 +73,9 @@ test('no navigation entry leads to "Page introuvable", and a screen not built ye
       );
     }
   }
-  // The accountant holds FEC_CONFIGURATION: /fec is built, its recurrences are coming, not missing.
+  // The accountant holds FEC_CONFIGURATION: /fec and its recurrences are built.
   await accountant.goto('/fec/recurrencesfec');
-  await expect(accountant.getByRole('heading', { level: 1, name: 'Écran à venir' })).toBeVisible();
+  await expect(accountant.getByRole('heading', { level: 1, name: 'Récurrences FEC' })).toBeVisible();
   await expect(accountant.getByRole('heading', { name: 'Page introuvable' })).toHaveCount(0);
   // The administrator holds ACCES_BASE: the database and start-up screens are built (issue #30);
   // /arcole, which SPEC.md names without detail, is coming.

@@ -45,6 +45,7 @@ import { Route as AuthedConfigRecurrencesRouteImport } from './routes/_authed/co
 import { Route as AuthedConfigRulesRouteImport } from './routes/_authed/config.rules'
 import { Route as AuthedConfigSitesRouteImport } from './routes/_authed/config.sites'
 import { Route as AuthedConfigUsersRouteImport } from './routes/_authed/config.users'
+import { Route as AuthedFecRecurrencesfecRouteImport } from './routes/_authed/fec_.recurrencesfec'
 import { Route as AuthedAnalysesComptageCaissesIndexRouteImport } from './routes/_authed/analyses/comptageCaisses.index'
 import { Route as AuthedAnalysesComptageCaissesActionRouteImport } from './routes/_authed/analyses/comptageCaisses.$action'
 import { Route as AuthedTicketsSiteIdTicketIdRouteImport } from './routes/_authed/tickets_.$siteId.$ticketId'
@@ -231,6 +232,11 @@ const AuthedConfigUsersRoute = AuthedConfigUsersRouteImport.update({
   path: '/config/users',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedFecRecurrencesfecRoute = AuthedFecRecurrencesfecRouteImport.update({
+  id: '/fec_/recurrencesfec',
+  path: '/fec/recurrencesfec',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedAnalysesComptageCaissesIndexRoute =
   AuthedAnalysesComptageCaissesIndexRouteImport.update({
     id: '/analyses/comptageCaisses/',
@@ -285,6 +291,7 @@ export interface FileRoutesByFullPath {
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
+  '/fec/recurrencesfec': typeof AuthedFecRecurrencesfecRoute
   '/config/': typeof AuthedConfigIndexRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -325,6 +332,7 @@ export interface FileRoutesByTo {
   '/config/rules': typeof AuthedConfigRulesRoute
   '/config/sites': typeof AuthedConfigSitesRoute
   '/config/users': typeof AuthedConfigUsersRoute
+  '/fec/recurrencesfec': typeof AuthedFecRecurrencesfecRoute
   '/config': typeof AuthedConfigIndexRoute
   '/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/tickets/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -367,6 +375,7 @@ export interface FileRoutesById {
   '/_authed/config/rules': typeof AuthedConfigRulesRoute
   '/_authed/config/sites': typeof AuthedConfigSitesRoute
   '/_authed/config/users': typeof AuthedConfigUsersRoute
+  '/_authed/fec_/recurrencesfec': typeof AuthedFecRecurrencesfecRoute
   '/_authed/config/': typeof AuthedConfigIndexRoute
   '/_authed/analyses/comptageCaisses/$action': typeof AuthedAnalysesComptageCaissesActionRoute
   '/_authed/tickets_/$siteId/$ticketId': typeof AuthedTicketsSiteIdTicketIdRoute
@@ -409,6 +418,7 @@ export interface FileRouteTypes {
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
+    | '/fec/recurrencesfec'
     | '/config/'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -449,6 +459,7 @@ export interface FileRouteTypes {
     | '/config/rules'
     | '/config/sites'
     | '/config/users'
+    | '/fec/recurrencesfec'
     | '/config'
     | '/analyses/comptageCaisses/$action'
     | '/tickets/$siteId/$ticketId'
@@ -490,6 +501,7 @@ export interface FileRouteTypes {
     | '/_authed/config/rules'
     | '/_authed/config/sites'
     | '/_authed/config/users'
+    | '/_authed/fec_/recurrencesfec'
     | '/_authed/config/'
     | '/_authed/analyses/comptageCaisses/$action'
     | '/_authed/tickets_/$siteId/$ticketId'
@@ -757,6 +769,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigUsersRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/fec_/recurrencesfec': {
+      id: '/_authed/fec_/recurrencesfec'
+      path: '/fec/recurrencesfec'
+      fullPath: '/fec/recurrencesfec'
+      preLoaderRoute: typeof AuthedFecRecurrencesfecRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/analyses/comptageCaisses/': {
       id: '/_authed/analyses/comptageCaisses/'
       path: '/analyses/comptageCaisses'
@@ -813,6 +832,7 @@ interface AuthedRouteChildren {
   AuthedConfigRulesRoute: typeof AuthedConfigRulesRoute
   AuthedConfigSitesRoute: typeof AuthedConfigSitesRoute
   AuthedConfigUsersRoute: typeof AuthedConfigUsersRoute
+  AuthedFecRecurrencesfecRoute: typeof AuthedFecRecurrencesfecRoute
   AuthedConfigIndexRoute: typeof AuthedConfigIndexRoute
   AuthedAnalysesComptageCaissesActionRoute: typeof AuthedAnalysesComptageCaissesActionRoute
   AuthedTicketsSiteIdTicketIdRoute: typeof AuthedTicketsSiteIdTicketIdRoute
@@ -851,6 +871,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedConfigRulesRoute: AuthedConfigRulesRoute,
   AuthedConfigSitesRoute: AuthedConfigSitesRoute,
   AuthedConfigUsersRoute: AuthedConfigUsersRoute,
+  AuthedFecRecurrencesfecRoute: AuthedFecRecurrencesfecRoute,
   AuthedConfigIndexRoute: AuthedConfigIndexRoute,
   AuthedAnalysesComptageCaissesActionRoute:
     AuthedAnalysesComptageCaissesActionRoute,

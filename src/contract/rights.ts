@@ -59,6 +59,12 @@ export const API_RIGHTS = {
   'GET bo/fec/export': { anyOf: ['FEC_CONFIGURATION'] },
   'GET bo/fec/plan': { anyOf: ['FEC_CONFIGURATION'] },
   'POST bo/fec/savePlan': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/fec/recurrences': { anyOf: ['FEC_CONFIGURATION'] },
+  'POST bo/fec/saveRecurrence': { anyOf: ['FEC_CONFIGURATION'] },
+  'POST bo/fec/deleteRecurrence': { anyOf: ['FEC_CONFIGURATION'] },
+  'POST bo/fec/runRecurrenceNow': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/fec/files': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/fec/file': { anyOf: ['FEC_CONFIGURATION'] },
   'GET exports/status': { anyOf: ['RAPPORTS'] },
   'GET exports/list': { anyOf: ['RAPPORTS'] },
   'GET exports/download': { anyOf: ['RAPPORTS'] },
@@ -293,7 +299,6 @@ export function screenRequirement(path: string): Requirement {
  * comes); building a screen is deleting its line here.
  */
 export const PENDING_SCREENS: readonly string[] = [
-  '/fec/recurrencesfec',
   '/arcole',
   '/config/adoria',
   '/config/easilys',

@@ -43,6 +43,7 @@ import { adminGroupRoutes } from './routes/admin-group-routes.ts';
 import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
+import { fecRecurrenceRoutes } from './routes/fec-recurrence-routes.ts';
 import { fecRoutes } from './routes/fec-routes.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
@@ -167,6 +168,7 @@ async function installJobQueue(
       linkBase: `${config.publicUrl}${API_PREFIX}/recurrences`,
       reportSites,
     },
+    fec: { database, dataDir: config.dataDir },
     log: app.log,
   });
   for (const job of kinds.jobs) queue.registerJob(job);
@@ -278,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(anomalyRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(fecRoutes, { database });
+      await api.register(fecRecurrenceRoutes, { database, dataDir: config.dataDir });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });

@@ -53,6 +53,8 @@ const COORDINATOR_TABLES: Record<string, string> = {
   server_secrets: 'a few server keys (the report e-mail links’ signing key)',
   alerts: 'alerts per owner; one lists many sites (issue #28 Alerts)',
   alert_recipients: 'which recipients an alert mails, per alert',
+  fec_recurrences: 'scheduled FECs per company, a handful of rows, written from one screen (issue #29)',
+  fec_files: 'the FEC files runs kept, per recurrence and period (issue #29)',
 };
 
 /**

@@ -52,6 +52,7 @@ import { type DatedDemoEvent, demoEvents, eventFactor, insertDemoEvents, parisDa
 import { demoPeople } from './people.ts';
 import { mix, Rng } from './random.ts';
 import { createDemoSubscriptions } from './subscriptions.ts';
+import { createDemoFecRecurrences } from './fec-recurrences.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
@@ -1035,6 +1036,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     users = await createDemoUsers(client, siteIds, companyIds);
     const subscriptions = await createDemoSubscriptions(client, now);
     log(`Demo chain: ${subscriptions} report e-mail subscriptions (/config/recurrences)`);
+    const fecRecurrences = await createDemoFecRecurrences(client, now);
+    log(`Demo chain: ${fecRecurrences} FEC recurrence (/fec/recurrencesfec)`);
     const people = await demoPeople(client, siteIds);
     await insertDemoEvents(client, events, siteIds, options.seed, now, (e) => people.eventAuthor(e.sites));
     const end: ChainEnd = { recreate: [], refreshes: [], loads: [], counting: [] };

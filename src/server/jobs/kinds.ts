@@ -4,6 +4,11 @@
  * asks every minute.
  */
 import type pg from 'pg';
+import {
+  fecRecurrenceJob,
+  type FecRecurrenceOptions,
+  fecRecurrencesDueSource,
+} from '../fec/recurrence-run.ts';
 import { warmForecasts } from '../forecast/forecast.ts';
 import { mailSendJob } from '../mail/mail-job.ts';
 import type { Mailer } from '../mail/transport.ts';
@@ -20,6 +25,8 @@ export interface AppJobDeps {
   editionsDays: number;
   /** What a report subscription's run needs (job `subscription.run`, subscriptions/run.ts). */
   subscriptions: SubscriptionRunOptions;
+  /** What a FEC recurrence's run needs (job `fec.recurrence.run`, fec/recurrence-run.ts); absent: not registered. */
+  fec?: FecRecurrenceOptions;
   /** Where a job reports what it did. */
   log: { info(fields: Record<string, unknown>, message: string): void };
 }
@@ -60,11 +67,13 @@ export function appJobs(pool: pg.Pool, deps: AppJobDeps): { jobs: AnyJob[]; sour
       editionRetentionJob(deps),
       forecastWarmJob(pool),
       subscriptionRunJob(deps.subscriptions),
+      ...(deps.fec ? [fecRecurrenceJob(deps.fec)] : []),
     ],
     sources: [
       dailyAt('report.editions.clean', 3, 17),
       everyMinutes('forecast.warm', 1),
       subscriptionsDueSource,
+      ...(deps.fec ? [fecRecurrencesDueSource] : []),
     ],
   };
 }

@@ -2,7 +2,8 @@
  * /fec (issue #29, right FEC_CONFIGURATION): pick a company and a period, download its FEC (the
  * sales journal as article A47 A-1 LPF lays it out, decision record 0037). The server checks the
  * file before it is offered; a failed check is shown with the entry and the rule, and no file.
- * Below, the chosen company's account plan, editable (fec-plan-form.tsx).
+ * Below, the files its FEC recurrences kept (fec-files.tsx), and the chosen company's account
+ * plan, editable (fec-plan-form.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,6 +19,7 @@ import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { downloadFec, fecQueries } from '../fec-queries.ts';
+import { FecFiles } from './fec-files.tsx';
 import { FecPlanForm } from './fec-plan-form.tsx';
 import '../../../ui/page.css';
 
@@ -100,6 +102,7 @@ export function FecPage() {
         </div>
         {busy ? <ProgressBar label={t('fec.downloading')} value={progress} /> : null}
       </Card>
+      {chosen !== null && user ? <FecFiles userId={userId} societe={chosen} /> : null}
       {chosen !== null && user ? <FecPlanForm userId={userId} societe={chosen} /> : null}
     </div>
   );
