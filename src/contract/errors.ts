@@ -77,6 +77,10 @@ export const ERROR_CODES = [
   'FecCheckFailed',
   'FecMissingAccount',
   'FecNoSiren',
+  // Added by the report e-mails (issue #28, decision record 0031): "send now" while a send of the
+  // subscription still waits (409), and past the per-user hourly limit (429, details.max, minutes).
+  'SendNowPending',
+  'SendNowLimit',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
