@@ -263,7 +263,8 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         description:
           'The rule and recipients must be the caller’s (any with CONFIGURATION), the favourite the owner’s (404 NotFound ' +
           'otherwise); sites outside the owner’s scope are dropped, 400 NoSitesSelected when none is left. Recipients who ' +
-          `unsubscribed stay so. ${ACCESS}`,
+          'unsubscribed stay so. `proprietaireId` gives it to another owner: CONFIGURATION only (403 Forbidden otherwise, ' +
+          `404 NotFound for an unknown user); it then runs with that user’s rights and sites. ${ACCESS}`,
         tags,
         querystring: IdQuery,
         body: SubscriptionSaveBodySchema,
