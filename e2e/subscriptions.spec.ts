@@ -156,3 +156,69 @@ test('on a phone, the administrator sees the subscription with its owner and las
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   await context.close();
 });
+
+test('at 1024 px the subscriptions table of /config/recurrences fits its box, without a sideways scroll', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/');
+  await page.getByLabel('Identifiant').fill(E2E.login);
+  await page.getByLabel('Mot de passe').fill(E2E.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/config/recurrences');
+  const table = page.getByRole('table', { name: 'Abonnements' });
+  await expect(table.getByRole('rowheader').first()).toBeVisible();
+  // As e2e/narrow-tables.spec.ts: the table against the box it would scroll in.
+  const sizes = await table.evaluate((t) => {
+    let box: HTMLElement | null = t.parentElement;
+    while (box && box !== document.body) {
+      const x = getComputedStyle(box).overflowX;
+      if (x === 'auto' || x === 'scroll' || x === 'hidden') break;
+      box = box.parentElement;
+    }
+    const holder = box && box !== document.body ? box : document.documentElement;
+    return {
+      table: t.scrollWidth,
+      box: holder.clientWidth,
+      dbg: [...t.querySelectorAll('tbody tr:first-child > *')]
+        .map((c) => `${c.textContent?.slice(0, 60)}:${(c as HTMLElement).offsetWidth}`)
+        .join(' | '),
+    };
+  });
+  expect(sizes.table, sizes.dbg).toBeLessThanOrEqual(sizes.box);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+});
+
+test('the administrator changes a subscription’s name, report, sites and owner on /config/recurrences', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByLabel('Identifiant').fill(E2E.login);
+  await page.getByLabel('Mot de passe').fill(E2E.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/config/recurrences');
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'Ventes du mois — toute la chaîne', exact: true }) });
+  await row.getByRole('button', { name: 'Modifier' }).click();
+  const form = page.getByTestId('subscription-form');
+  await expect(form).toBeVisible();
+  await expect(form.getByRole('group', { name: 'Sites' })).toBeVisible();
+  await form.getByLabel('Nom').fill('Ventes du mois — brasseries');
+  await form
+    .getByRole('button', { name: /Rapport/ })
+    .first()
+    .click();
+  await expect(page.getByRole('option').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await form.getByRole('button', { name: /Propriétaire/ }).click();
+  await page.getByRole('option', { name: LOGIN, exact: true }).click();
+  await form.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText('Abonnement modifié.')).toBeVisible();
+  const changed = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'Ventes du mois — brasseries', exact: true }) });
+  await expect(changed).toContainText(LOGIN);
+});

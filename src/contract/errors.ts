@@ -83,6 +83,10 @@ export const ERROR_CODES = [
   // Added by the purge (issue #30, decision record 0040): the archive of a partial or whole empty
   // could not be written or read back and verified; nothing was deleted.
   'PurgeArchiveFailed',
+  // Added by the report e-mails (issue #28, decision record 0031): "send now" while a send of the
+  // subscription still waits (409), and past the per-user hourly limit (429, details.max, minutes).
+  'SendNowPending',
+  'SendNowLimit',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

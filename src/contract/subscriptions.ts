@@ -201,8 +201,16 @@ export const SubscriptionSchema = z.object({
 });
 export type Subscription = z.output<typeof SubscriptionSchema>;
 
-/** Body of `POST bo/recurrences/abonnements/save`. */
-export const SubscriptionSaveBodySchema = z.object({ id: Id.optional(), ...subscriptionShape });
+/**
+ * Body of `POST bo/recurrences/abonnements/save`. `proprietaireId` gives the subscription to
+ * another owner (administrators only, CONFIGURATION; absent = unchanged, or the caller for a new
+ * one): it then runs with that user's rights and sites.
+ */
+export const SubscriptionSaveBodySchema = z.object({
+  id: Id.optional(),
+  proprietaireId: Id.optional(),
+  ...subscriptionShape,
+});
 export type SubscriptionSaveBody = z.input<typeof SubscriptionSaveBodySchema>;
 
 /** Body of every `…/remove`, `…/send` and `…/preview` call: the row's id. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Anomaly } from '../../src/contract/anomalies.ts';
 import {
+  applyAnomalyLink,
   buildAnomalyParams,
   defaultAnomalyPeriod,
   explanationValues,
@@ -14,6 +15,7 @@ import {
   ticketLinkSearch,
 } from '../../src/client/features/anomalies/anomalies.ts';
 import { parseTicketLink } from '../../src/client/features/tickets/ticket-link.ts';
+import { selection } from '../../src/client/selection/selection-state.ts';
 
 const anomaly: Anomaly = {
   siteId: 4,
@@ -114,5 +116,23 @@ describe('/anomalies rules', () => {
     expect(
       parseTicketLink({ site: -1, caisse: 99999999999, dateDebut: '2026-02-30', dateFin: '2026-03-02' }),
     ).toEqual({});
+  });
+});
+
+describe('a link into /anomalies (the new-anomaly alert mail)', () => {
+  it('chooses the site and period of the link, and leaves the selection alone when it is unreadable', () => {
+    expect(applyAnomalyLink({ site: '3', dateDebut: '2026-02-25', dateFin: '2026-03-24' })).toBe(true);
+    expect(selection.restaurantIds).toEqual([3]);
+    expect(selection.groupId).toBeNull();
+    expect(selection.period).toEqual({ kind: 'custom', debut: '25/02/2026', fin: '24/03/2026' });
+    for (const bad of [
+      {},
+      { site: 'x', dateDebut: '2026-02-25', dateFin: '2026-03-24' },
+      { site: '3', dateDebut: '2026-03-25', dateFin: '2026-03-24' },
+      { site: '3', dateDebut: '2026-02-30', dateFin: '2026-03-24' },
+    ]) {
+      expect(applyAnomalyLink(bad)).toBe(false);
+    }
+    expect(selection.restaurantIds).toEqual([3]);
   });
 });

@@ -8,7 +8,9 @@
  * several times a day, a retry, a "check now").
  *
  * An alert whose owner is gone, deactivated or without the kind's right
- * ({@link ALERT_KIND_RIGHTS}) checks nothing; a site the owner lost is not checked.
+ * ({@link ALERT_KIND_RIGHTS}) checks nothing; a site the owner lost is not checked. A recipient
+ * who is a user of Comptoir gets a finding only when they hold the kind's right and the site
+ * is in their scope at the run (a plain address gets what the owner sends it).
  */
 import { ALERT_KIND_RIGHTS, type AlertKind } from '../../contract/alerts.ts';
 import { type Language, LANGUAGES } from '../../contract/reports.ts';
@@ -19,7 +21,7 @@ import { shiftDate } from '../home/widget-context.ts';
 import type { JobContext, JobDefinition } from '../jobs/contract.ts';
 import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import { type AlertFinding, alertMailMessage } from './alert-mail.ts';
-import { dayOutsideForecast, missingCounts } from './findings.ts';
+import { dayOutsideForecast, missingCounts, newAnomalies } from './findings.ts';
 
 /** The job kind that checks an alert. */
 export const ALERT_CHECK = 'alert.check';
@@ -45,26 +47,51 @@ interface AlertRow {
   owner_active: boolean | null;
 }
 
-/** A recipient of the alert with an address (a user's current one, active users only). */
+/**
+ * A recipient of the alert with an address (a user's current one, active users only). A user
+ * recipient also carries what they may see: `droits` and `sites` (their scope); null for a
+ * plain address, which gets what the owner chose to send it.
+ */
 interface CheckRecipient {
   address: string;
   language: Language;
+  droits: string[] | null;
+  sites: Set<number> | null;
 }
 
 async function checkRecipients(db: Queryable, alertId: number): Promise<CheckRecipient[]> {
-  const { rows } = await db.query<CheckRecipient>(
-    `SELECT coalesce(u.email, r.email) AS address, r.language
+  const { rows } = await db.query<{
+    address: string;
+    language: Language;
+    user_id: number | null;
+    droits: string[] | null;
+  }>(
+    `SELECT coalesce(u.email, r.email) AS address, r.language, r.user_id, p.droits
        FROM alert_recipients ar
        JOIN report_recipients r ON r.id = ar.recipient_id
        LEFT JOIN users u ON u.id = r.user_id
+       LEFT JOIN profiles p ON p.id = u.profile_id
       WHERE ar.alert_id = $1 AND coalesce(u.email, r.email) IS NOT NULL AND (r.user_id IS NULL OR u.active)
       ORDER BY r.id`,
     [alertId],
   );
-  return rows.map((r) => ({
-    ...r,
-    language: (LANGUAGES as readonly string[]).includes(r.language) ? r.language : 'fr',
-  }));
+  const recipients: CheckRecipient[] = [];
+  for (const r of rows) {
+    const sites = r.user_id === null ? null : new Set(await siteScope(db, r.user_id));
+    recipients.push({
+      address: r.address,
+      language: (LANGUAGES as readonly string[]).includes(r.language) ? r.language : 'fr',
+      droits: r.user_id === null ? null : (r.droits ?? []),
+      sites,
+    });
+  }
+  return recipients;
+}
+
+/** Whether `recipient` may read `finding` of an alert of `kind`: a user needs the kind's right and the site. */
+function mayRead(recipient: CheckRecipient, kind: AlertKind, finding: AlertFinding): boolean {
+  if (recipient.droits === null || recipient.sites === null) return true;
+  return recipient.droits.includes(ALERT_KIND_RIGHTS[kind]) && recipient.sites.has(finding.siteId);
 }
 
 /**
@@ -104,6 +131,9 @@ export async function alertFindings(
       const dayBefore = new Date(plannedAt.getTime() - 86_400_000);
       const outside = await dayOutsideForecast(db, site.id, fiscalDate, dayBefore);
       if (outside) findings.push({ ...base, kind: 'dayOutsideForecast', outside });
+    } else {
+      const found = await newAnomalies(db, site.id, fiscalDate);
+      if (found) findings.push({ ...base, kind: 'newAnomaly', found });
     }
   }
   return findings;
@@ -129,6 +159,7 @@ export async function checkAlert(
   let mails = 0;
   for (const finding of findings) {
     for (const recipient of recipients) {
+      if (!mayRead(recipient, finding.kind, finding)) continue;
       const mail = await alertMailMessage(
         recipient.address,
         recipient.language,

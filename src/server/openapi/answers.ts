@@ -121,7 +121,7 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET bo/recurrences/abonnements/preview': NOT_FOUND,
   'POST bo/recurrences/abonnements/remove': NOT_FOUND,
   'POST bo/recurrences/abonnements/save': NOT_FOUND,
-  'POST bo/recurrences/abonnements/send': MAIL,
+  'POST bo/recurrences/abonnements/send': ['404', '409', '429', '502'],
   'POST bo/recurrences/destinataires/remove': NOT_FOUND,
   'POST bo/recurrences/destinataires/save': NOT_FOUND,
   'POST bo/recurrences/regles/remove': ['404', '409'],

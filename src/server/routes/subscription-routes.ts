@@ -53,6 +53,7 @@ import {
   type SubscriptionRunData,
   type SubscriptionRunOptions,
 } from '../subscriptions/run.ts';
+import { checkSendNow, SEND_NOW_PER_HOUR, sendNowKey } from '../subscriptions/send-now.ts';
 import { linkKey, verifyLink } from '../subscriptions/signed-links.ts';
 import {
   findSubscription,
@@ -262,7 +263,8 @@ function registerSubscriptionRoutes(app: FastifyInstance, database: Database): v
         description:
           'The rule and recipients must be the caller’s (any with CONFIGURATION), the favourite the owner’s (404 NotFound ' +
           'otherwise); sites outside the owner’s scope are dropped, 400 NoSitesSelected when none is left. Recipients who ' +
-          `unsubscribed stay so. ${ACCESS}`,
+          'unsubscribed stay so. `proprietaireId` gives it to another owner: CONFIGURATION only (403 Forbidden otherwise, ' +
+          `404 NotFound for an unknown user); it then runs with that user’s rights and sites. ${ACCESS}`,
         tags,
         querystring: IdQuery,
         body: SubscriptionSaveBodySchema,
@@ -309,7 +311,8 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
         description:
           'Queues a run (job `subscription.run`) for the current instant, with its owner’s rights at the time of the run, ' +
           'and answers once it is queued: the run (QUEUED). Its progress and outcome (SENT, EMPTY when there was no data ' +
-          `and it sends only with data, SUSPENDED, FAILED) show in \`envois\`; its mails leave through the mail job. 400 when the subscription is inactive. ${ACCESS}`,
+          `and it sends only with data, SUSPENDED, FAILED) show in \`envois\`; its mails leave through the mail job. 400 when the subscription is inactive; ` +
+          `409 SendNowPending while a send of it still waits or runs; 429 SendNowLimit after ${SEND_NOW_PER_HOUR} sends now by the user in the hour (details.max, details.minutes to wait). ${ACCESS}`,
         tags,
         querystring: SubscriptionIdQuery,
         body: NoBody,
@@ -322,11 +325,12 @@ function registerRunRoutes(app: FastifyInstance, options: SubscriptionRunOptions
       const subscription = await findSubscription(pool, actor, id);
       if (!subscription.active) throw new ApiHttpError(400, 'BadRequest', 'the subscription is not active');
       const tx = writeTx(request);
+      await checkSendNow(tx, actor.userId, id);
       await recordAudit(tx, actor, { action: 'subscription.send', targetId: id });
       const plannedAt = new Date();
       const data: SubscriptionRunData = { subscriptionId: id, plannedAt: plannedAt.toISOString() };
       await request.server.jobs.enqueueIn(tx, SUBSCRIPTION_RUN, data, {
-        singletonKey: `subscription:${id}:now:${randomUUID()}`,
+        singletonKey: sendNowKey(id, randomUUID()),
         plannedAt,
       });
       return {

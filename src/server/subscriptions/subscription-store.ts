@@ -216,9 +216,32 @@ function audited(s: Subscription): Record<string, unknown> {
 }
 
 /**
+ * The owner a save gives the subscription: `asked` (the body's `proprietaireId`) when given,
+ * else `current` (the actor for a new one; null for one whose owner was removed). Only an
+ * administrator may give it to anyone else.
+ * @throws DomainError forbidden `Forbidden` for a non-administrator changing it; notFound for
+ *   an unknown user.
+ */
+async function ownerOfSave<Current extends number | null>(
+  tx: Queryable,
+  actor: Actor,
+  current: Current,
+  asked: number | undefined,
+): Promise<Current | number> {
+  if (asked === undefined || asked === current) return current;
+  if (!actor.admin)
+    throw new DomainError('forbidden', 'Forbidden', 'only an administrator changes the owner');
+  const { rowCount } = await tx.query('SELECT 1 FROM users WHERE id = $1', [asked]);
+  if (!rowCount) throw notFound('user', asked);
+  return asked;
+}
+
+/**
  * Creates (no `id`: owned by the actor) or replaces a subscription; audit `subscription.create`
- * or `subscription.save`.
- * @throws DomainError of {@link checkedSubscription}; notFound for a subscription out of reach.
+ * or `subscription.save` (before and after, owner included). An administrator may set another
+ * owner (`proprietaireId`); the sites are then kept within that owner's scope.
+ * @throws DomainError of {@link checkedSubscription} and {@link ownerOfSave}; notFound for a
+ *   subscription out of reach.
  */
 export async function saveSubscription(
   tx: Queryable,
@@ -226,11 +249,12 @@ export async function saveSubscription(
   body: SubscriptionToSave,
 ): Promise<Subscription> {
   if (body.id === undefined) {
-    const s = await checkedSubscription(tx, actor, actor.userId, body);
+    const owner = await ownerOfSave(tx, actor, actor.userId, body.proprietaireId);
+    const s = await checkedSubscription(tx, actor, owner, body);
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO report_subscriptions (owner_id, libelle, rule_id, report, formats, only_with_data, active)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [actor.userId, s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active],
+      [owner, s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active],
     );
     const id = rows[0]!.id;
     await setRecipients(tx, id, s.destinataires);
@@ -239,11 +263,12 @@ export async function saveSubscription(
     return saved;
   }
   const before = await findSubscription(tx, actor, body.id);
-  const s = await checkedSubscription(tx, actor, before.proprietaireId ?? actor.userId, body);
+  const owner = await ownerOfSave(tx, actor, before.proprietaireId, body.proprietaireId);
+  const s = await checkedSubscription(tx, actor, owner ?? actor.userId, body);
   await tx.query(
     `UPDATE report_subscriptions SET libelle = $1, rule_id = $2, report = $3, formats = $4, only_with_data = $5,
-            active = $6, updated_at = now() WHERE id = $7`,
-    [s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active, body.id],
+            active = $6, owner_id = $8, updated_at = now() WHERE id = $7`,
+    [s.libelle, s.regleId, s.rapport, s.formats, s.siDonnees, s.active, body.id, owner],
   );
   await setRecipients(tx, body.id, s.destinataires);
   const saved = await findSubscription(tx, actor, body.id);

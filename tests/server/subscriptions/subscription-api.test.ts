@@ -165,6 +165,65 @@ describe('rules, recipients and subscriptions', () => {
     expect((await call('alice', 'GET', `abonnements/envois?abonnementId=${sub.id}`)).statusCode).toBe(404);
   });
 
+  it('a user changes the sites and class of their own; only an administrator gives one to another owner, audited', async () => {
+    const { rule, recipient, sub } = await aliceSubscription();
+    const body = {
+      id: sub.id,
+      libelle: sub.libelle,
+      rapport: { ...sub.rapport, rapportClassName: 'RapportFamilles', lSites: [chain.sites.lyon] },
+      formats: sub.formats,
+      regleId: rule.id,
+      destinataires: [recipient.id],
+    };
+    const changed = await call('alice', 'POST', 'abonnements/save', body);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().rapport).toMatchObject({
+      rapportClassName: 'RapportFamilles',
+      lSites: [chain.sites.lyon],
+    });
+    // Alice cannot give it away, even to herself through another id.
+    const refused = await call('alice', 'POST', 'abonnements/save', { ...body, proprietaireId: users.bob });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'Forbidden' });
+    expect(
+      (await call('alice', 'POST', 'abonnements/save', { ...body, proprietaireId: users.alice })).statusCode,
+    ).toBe(200);
+    // The administrator gives it to Bob, whose scope is Paris only: Lyon is dropped (none left: 400).
+    const outOfScope = await call('admin', 'POST', 'abonnements/save', {
+      ...body,
+      proprietaireId: users.bob,
+    });
+    expect(outOfScope.statusCode).toBe(400);
+    expect(outOfScope.json()).toMatchObject({ code: 'NoSitesSelected' });
+    const given = await call('admin', 'POST', 'abonnements/save', {
+      ...body,
+      rapport: { ...body.rapport, lSites: [chain.sites.paris, chain.sites.lyon] },
+      proprietaireId: users.bob,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    expect(given.json()).toMatchObject({ proprietaireId: users.bob, proprietaire: 'bob' });
+    expect(given.json().rapport.lSites).toEqual([chain.sites.paris]);
+    expect(
+      (await call('bob', 'GET', 'abonnements')).json().abonnements.map((s: { id: number }) => s.id),
+    ).toContain(sub.id);
+    expect(
+      (await call('admin', 'POST', 'abonnements/save', { ...body, proprietaireId: 999_999 })).statusCode,
+    ).toBe(404);
+    const { rows } = await t.database.pool.query<{
+      user_id: number;
+      before: { proprietaireId: number };
+      after: { proprietaireId: number };
+    }>(
+      `SELECT user_id, before, after FROM audit_log WHERE action = 'subscription.save' AND target_id = $1 ORDER BY id DESC LIMIT 1`,
+      [String(sub.id)],
+    );
+    expect(rows[0]).toMatchObject({
+      user_id: users.admin,
+      before: { proprietaireId: users.alice },
+      after: { proprietaireId: users.bob },
+    });
+  });
+
   it('every change is in the audit log, with who made it', async () => {
     const { rule, sub } = await aliceSubscription();
     await call('alice', 'POST', `abonnements/remove?abonnementId=${sub.id}`);

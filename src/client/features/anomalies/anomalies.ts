@@ -6,12 +6,13 @@
  */
 import { subDays } from 'date-fns/subDays';
 import { type Anomaly, type AnomalyMeasure, DEFAULT_PERIOD_DAYS } from '../../../contract/anomalies.ts';
-import { toWireDate, wireToDisplay } from '../../../contract/dates.ts';
+import { parseWireDate, toWireDate, wireToDisplay } from '../../../contract/dates.ts';
 import type { DateRange } from '../../../contract/periods.ts';
 import type { TicketCriterion } from '../../../contract/tickets.ts';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import type { SearchParams } from '../../lib/http.ts';
 import type { PeriodChoice } from '../../selection/period.ts';
+import { selection } from '../../selection/selection-state.ts';
 
 /** Query of GET bo/bi/anomalies: sites comma-separated (contract/anomalies.ts). */
 export function buildAnomalyParams(input: {
@@ -99,4 +100,24 @@ export function ticketLinkSearch(
     dateFin: range.dateFin,
     ...(criterion ? { critere: criterion } : {}),
   };
+}
+
+/**
+ * A link into /anomalies with its sites and period chosen (`/anomalies?site=1&dateDebut=2026-02-25&dateFin=2026-03-24`,
+ * the "new anomaly" alert's mail, issue #28): put into the shared selection, as if picked by
+ * hand. False (nothing changed) when the link lacks a valid site or period; a stale link still
+ * opens the screen as the user left it.
+ */
+export function applyAnomalyLink(search: Record<string, unknown>): boolean {
+  const site = typeof search.site === 'string' ? Number(search.site) : search.site;
+  const { dateDebut, dateFin } = search;
+  if (typeof site !== 'number' || !Number.isInteger(site) || site <= 0 || site > 2147483647) return false;
+  if (typeof dateDebut !== 'string' || typeof dateFin !== 'string') return false;
+  if (!parseWireDate(dateDebut) || !parseWireDate(dateFin) || dateDebut > dateFin) return false;
+  Object.assign(selection, {
+    groupId: null,
+    restaurantIds: [site],
+    period: { kind: 'custom', debut: wireToDisplay(dateDebut), fin: wireToDisplay(dateFin) },
+  });
+  return true;
 }

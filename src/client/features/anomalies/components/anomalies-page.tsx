@@ -6,7 +6,7 @@
  * notification area.
  */
 import { Link } from '@tanstack/react-router';
-import { type Ref, useEffect, useRef } from 'react';
+import { type Ref, useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import {
   ANOMALY_MAX_DAYS,
@@ -27,6 +27,7 @@ import { SelectionPanel } from '../../../selection/components/selection-panel.ts
 import { selection } from '../../../selection/selection-state.ts';
 import { useSiteScope } from '../../../selection/use-reference-data.ts';
 import {
+  applyAnomalyLink,
   buildAnomalyParams,
   defaultAnomalyPeriod,
   explanationValues,
@@ -36,9 +37,13 @@ import {
 import '../../../ui/chart-screen.css';
 import './anomalies.css';
 
-/** The /anomalies screen: sites and period, then the flagged entities. Shows once on arrival. */
-export function AnomaliesPage() {
+/**
+ * The /anomalies screen: sites and period, then the flagged entities. Shows once on arrival;
+ * `link` (the URL's `site`, `dateDebut`, `dateFin`) chooses the site and period first.
+ */
+export function AnomaliesPage({ link = {} }: { link?: Record<string, unknown> }) {
   const intl = useIntl();
+  const [linked] = useState(() => applyAnomalyLink(link));
   const { result: answer, loading, formError, resultHeading, show } = useSelectionResult<AnomalyAnswer>();
 
   function showAnomalies(options: { focusResult?: boolean } = {}) {
@@ -55,8 +60,8 @@ export function AnomaliesPage() {
 
   useEffect(() => {
     // One day says nothing about rates: start from 4 weeks unless the user chose a longer period.
-    if (isSingleDay(selection.period)) selection.period = defaultAnomalyPeriod();
-  }, []);
+    if (!linked && isSingleDay(selection.period)) selection.period = defaultAnomalyPeriod();
+  }, [linked]);
   // Shown once on arrival, as soon as the user's sites are known (before, there is nothing to ask).
   const scope = useSiteScope();
   const shownOnArrival = useRef(false);

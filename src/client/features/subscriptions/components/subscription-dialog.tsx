@@ -3,13 +3,18 @@
  * earlier), formats, when (an existing rule or a new one: every day, weekdays, chosen days, a day
  * of the month or the last), to whom (oneself, existing recipients, new addresses), "only when
  * there is data", active. The report itself comes from the caller (the reports page's current
- * report, or the subscription being edited). Saving creates the new rule and recipients first,
- * then the subscription, and tells SPEC.md §8's success.
+ * report, or the subscription being edited). When editing one that is not a favourite, its
+ * report class and sites can be changed too (no site ticked = every site of the owner), and on
+ * /config/recurrences (`admin`) its owner. Saving creates the new rule and recipients first,
+ * then the subscription, and tells SPEC.md §8's success; on a refusal the dialog stays open with
+ * what was typed.
  */
 import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
+import { UtilisateurSchema } from '../../../../contract/administration.ts';
 import type { PeriodCode } from '../../../../contract/periods.ts';
 import {
   RULE_TYPES,
@@ -19,9 +24,12 @@ import {
   type SubscriptionFormat,
   type SubscriptionReport,
 } from '../../../../contract/subscriptions.ts';
-import { i18nState } from '../../../lib/i18n.tsx';
+import { getJson } from '../../../lib/http.ts';
+import { i18nState, useLanguage } from '../../../lib/i18n.tsx';
 import { notify, notifyFailure } from '../../../lib/notifications.ts';
+import { reportClassQueries } from '../../../lib/report-class-queries.ts';
 import { session } from '../../../lib/session.ts';
+import { useReferenceData } from '../../../selection/use-reference-data.ts';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { OnlineDialogForm } from '../../../ui/online-dialog-form.tsx';
 import { Select } from '../../../ui/select.tsx';
@@ -57,6 +65,12 @@ interface FormState {
   emails: string;
   siDonnees: boolean;
   active: boolean;
+  /** The report's class (rapportClassName). */
+  className: string;
+  /** Sites (restaurantId); empty = every site of the owner. */
+  sites: number[];
+  /** The owner (edit only; null: gone). */
+  owner: number | null;
 }
 
 function initialState(draft: SubscriptionDraft): FormState {
@@ -76,6 +90,9 @@ function initialState(draft: SubscriptionDraft): FormState {
     emails: '',
     siDonnees: s?.siDonnees ?? true,
     active: s?.active ?? true,
+    className: s?.rapport.rapportClassName ?? '',
+    sites: [...(s?.rapport.lSites ?? [])],
+    owner: s?.proprietaireId ?? null,
   };
 }
 
@@ -120,11 +137,17 @@ async function submit(draft: SubscriptionDraft, f: FormState, userId: number, kn
     destinataires.push(knownSelf ?? (await saveRecipient({ utilisateurId: userId, langue: language })).id);
   for (const email of splitEmails(f.emails))
     destinataires.push((await saveRecipient({ email, langue: language })).id);
+  const edited =
+    draft.kind === 'edit' && draft.subscription.rapport.favoriId === null
+      ? { rapportClassName: f.className, lSites: f.sites }
+      : {};
   const rapport = draft.kind === 'edit' ? draft.subscription.rapport : draft.rapport;
+  const owner = draft.kind === 'edit' && f.owner !== null ? { proprietaireId: f.owner } : {};
   return saveSubscription({
     ...(draft.kind === 'edit' ? { id: draft.subscription.id } : {}),
+    ...owner,
     libelle: f.libelle.trim(),
-    rapport: { ...rapport, periode: f.periode, anneePrecedente: f.anneePrecedente },
+    rapport: { ...rapport, ...edited, periode: f.periode, anneePrecedente: f.anneePrecedente },
     formats: f.formats,
     regleId,
     destinataires: [...new Set(destinataires)],
@@ -133,18 +156,28 @@ async function submit(draft: SubscriptionDraft, f: FormState, userId: number, kn
   });
 }
 
-/** The dialog; closed when `draft` is null. */
+/** The dialog; closed when `draft` is null. `admin` (/config/recurrences) offers the owner. */
 export function SubscriptionDialog({
   draft,
   onClose,
+  admin = false,
 }: {
   draft: SubscriptionDraft | null;
   onClose: () => void;
+  admin?: boolean;
 }) {
-  return draft ? <OpenSubscriptionDialog draft={draft} onClose={onClose} /> : null;
+  return draft ? <OpenSubscriptionDialog draft={draft} onClose={onClose} admin={admin} /> : null;
 }
 
-function OpenSubscriptionDialog({ draft, onClose }: { draft: SubscriptionDraft; onClose: () => void }) {
+function OpenSubscriptionDialog({
+  draft,
+  onClose,
+  admin,
+}: {
+  draft: SubscriptionDraft;
+  onClose: () => void;
+  admin: boolean;
+}) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   const { user } = useSnapshot(session);
@@ -192,6 +225,10 @@ function OpenSubscriptionDialog({ draft, onClose }: { draft: SubscriptionDraft; 
         onChange={(libelle) => set({ libelle })}
         isRequired
       />
+      {draft.kind === 'edit' && draft.subscription.rapport.favoriId === null ? (
+        <ReportFields f={f} set={set} toggle={toggle} />
+      ) : null}
+      {draft.kind === 'edit' && admin ? <OwnerField f={f} set={set} /> : null}
       <Select
         label={t('subscriptions.form.period')}
         options={SUBSCRIPTION_PERIODS.map((code) => ({ id: code, label: t(`period.${code}`) }))}
@@ -259,6 +296,74 @@ function OpenSubscriptionDialog({ draft, onClose }: { draft: SubscriptionDraft; 
         {t('subscriptions.form.active')}
       </Checkbox>
     </OnlineDialogForm>
+  );
+}
+
+/** The report class and the sites of a subscription being edited. */
+function ReportFields(props: {
+  f: FormState;
+  set: (patch: Partial<FormState>) => void;
+  toggle: <T>(list: readonly T[], value: T, on: boolean) => T[];
+}) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const { f, set, toggle } = props;
+  const { user } = useSnapshot(session);
+  const [language] = useLanguage();
+  const editions = useQuery({ ...reportClassQueries.metrics(user?.id ?? 0, language), enabled: !!user });
+  const { sites } = useReferenceData();
+  const classes = editions.data ?? [];
+  return (
+    <>
+      <Select
+        label={t('subscriptions.form.report')}
+        options={[
+          ...(classes.some((e) => e.className === f.className)
+            ? []
+            : [{ id: f.className, label: f.className }]),
+          ...classes.map((e) => ({ id: e.className, label: e.localisedTitle })),
+        ]}
+        value={f.className}
+        onChange={(className) => set({ className: String(className) })}
+      />
+      <fieldset className="subs-fieldset subs-sites">
+        <legend>{t('subscriptions.form.sites')}</legend>
+        <p className="subs-help">{t('subscriptions.form.sitesHelp')}</p>
+        {sites.map((site) => (
+          <Checkbox
+            key={site.restaurantId}
+            isSelected={f.sites.includes(site.restaurantId)}
+            onChange={(on) => set({ sites: toggle(f.sites, site.restaurantId, on) })}
+          >
+            {site.libelle}
+          </Checkbox>
+        ))}
+      </fieldset>
+    </>
+  );
+}
+
+const UsersSchema = z.array(UtilisateurSchema);
+
+/** The owner of a subscription (administrators): every user by login (GET bo/infra/getUtilisateurs). */
+function OwnerField({ f, set }: { f: FormState; set: (patch: Partial<FormState>) => void }) {
+  const intl = useIntl();
+  const users = useQuery({
+    queryKey: ['subscriptions', 'owners'],
+    queryFn: () => getJson('bo/infra/getUtilisateurs', UsersSchema),
+    staleTime: 60_000,
+  });
+  const options = (users.data ?? []).map((u) => ({ id: u.id, label: u.login }));
+  return (
+    <>
+      <Select
+        label={intl.formatMessage({ id: 'subscriptions.form.owner' })}
+        options={f.owner === null ? [{ id: 'none', label: '—' }, ...options] : options}
+        value={f.owner ?? 'none'}
+        onChange={(owner) => set({ owner: owner === 'none' ? null : Number(owner) })}
+      />
+      <p className="subs-help">{intl.formatMessage({ id: 'subscriptions.form.ownerHelp' })}</p>
+    </>
   );
 }
 

@@ -183,7 +183,7 @@ export function SubscriptionsPage({ admin }: { admin: boolean }) {
         />
         <Button onPress={() => setAdding('recipient')}>{t('subscriptions.recipients.add')}</Button>
       </Card>
-      <SubscriptionDialog draft={draft} onClose={() => setDraft(null)} />
+      <SubscriptionDialog draft={draft} onClose={() => setDraft(null)} admin={admin} />
       <RuleDialog isOpen={adding === 'rule'} onClose={() => setAdding(null)} />
       <RecipientDialog isOpen={adding === 'recipient'} onClose={() => setAdding(null)} admin={admin} />
       <ConfirmDialog
@@ -236,6 +236,7 @@ function SubscriptionTable(props: {
       : t('subscriptions.never');
   return (
     <Table
+      className="subs-table"
       label={t('subscriptions.list.title')}
       columns={[
         { key: 'name', label: t('subscriptions.col.name'), isRowHeader: true },
