@@ -12,10 +12,17 @@ import { SMTPServer } from 'smtp-server';
 export interface Mailbox {
   received: ParsedMail[];
   /**
-   * The first link of the mail that arrives after `before` mails, as the server wrote it.
-   * @throws when no mail comes within 15 s or the mail holds no link.
+   * The first mail to `to` (an address) that arrives after `before` mails. Mails to others are
+   * passed over: the demo chain's scheduled mails (report e-mails, the FEC recurrence) may reach
+   * whichever spec's mailbox listens at their minute.
+   * @throws when no such mail comes within 15 s.
    */
-  nextLink(before: number): Promise<URL>;
+  nextMail(before: number, to: string): Promise<ParsedMail>;
+  /**
+   * The first link of the next mail to `to` after `before` mails ({@link nextMail}), as the server
+   * wrote it. @throws when no such mail comes within 15 s or the mail holds no link.
+   */
+  nextLink(before: number, to: string): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -25,6 +32,18 @@ function smtpPort(): number {
   if (!url)
     throw new Error('SMTP_URL is unset: playwright.config.ts sets it for the e2e server and the specs.');
   return Number(new URL(url).port || 25);
+}
+
+/** True when `mail` is addressed to `address` (To, case-insensitive). */
+function addressedTo(mail: ParsedMail, address: string): boolean {
+  const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
+  return to.some((a) => a.value.some((v) => v.address?.toLowerCase() === address.toLowerCase()));
+}
+
+async function nextMailTo(received: ParsedMail[], before: number, to: string): Promise<ParsedMail> {
+  const find = () => received.slice(before).find((m) => addressedTo(m, to));
+  await expect.poll(() => find() !== undefined, { timeout: 15_000, message: `a mail to ${to}` }).toBe(true);
+  return find()!;
 }
 
 /** Starts the SMTP server on SMTP_URL's port (127.0.0.1, no TLS, no authentication). */
@@ -49,9 +68,11 @@ export async function openMailbox(): Promise<Mailbox> {
   expect((server.server.address() as AddressInfo).port).toBe(smtpPort());
   return {
     received,
-    async nextLink(before) {
-      await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(before);
-      const text = received[before]?.text ?? '';
+    async nextMail(before, to) {
+      return nextMailTo(received, before, to);
+    },
+    async nextLink(before, to) {
+      const text = (await nextMailTo(received, before, to)).text ?? '';
       const match = /https?:\/\/\S+/.exec(text);
       if (!match) throw new Error(`no link in the mail: ${text}`);
       return new URL(match[0]);
