@@ -41,6 +41,7 @@ const SCREENS = [
   '/config/audit',
   '/config/recurrences',
   '/abonnements',
+  '/config/bdd',
 ];
 
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];

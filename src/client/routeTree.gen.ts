@@ -35,6 +35,7 @@ import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed
 import { Route as AuthedConfigIndexRouteImport } from './routes/_authed/config/index'
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
+import { Route as AuthedConfigBddRouteImport } from './routes/_authed/config.bdd'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMailsRouteImport } from './routes/_authed/config.mails'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
@@ -179,6 +180,11 @@ const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
   path: '/config/audit',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigBddRoute = AuthedConfigBddRouteImport.update({
+  id: '/config/bdd',
+  path: '/config/bdd',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
   id: '/config/groupes',
   path: '/config/groupes',
@@ -263,6 +269,7 @@ export interface FileRoutesByFullPath {
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/bdd': typeof AuthedConfigBddRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -301,6 +308,7 @@ export interface FileRoutesByTo {
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
   '/config/audit': typeof AuthedConfigAuditRoute
+  '/config/bdd': typeof AuthedConfigBddRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -341,6 +349,7 @@ export interface FileRoutesById {
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/config/$': typeof AuthedConfigSplatRoute
   '/_authed/config/audit': typeof AuthedConfigAuditRoute
+  '/_authed/config/bdd': typeof AuthedConfigBddRoute
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/mails': typeof AuthedConfigMailsRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
@@ -381,6 +390,7 @@ export interface FileRouteTypes {
     | '/analyses/repartitions'
     | '/config/$'
     | '/config/audit'
+    | '/config/bdd'
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
@@ -419,6 +429,7 @@ export interface FileRouteTypes {
     | '/analyses/repartitions'
     | '/config/$'
     | '/config/audit'
+    | '/config/bdd'
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
@@ -458,6 +469,7 @@ export interface FileRouteTypes {
     | '/_authed/analyses/repartitions'
     | '/_authed/config/$'
     | '/_authed/config/audit'
+    | '/_authed/config/bdd'
     | '/_authed/config/groupes'
     | '/_authed/config/mails'
     | '/_authed/config/messages'
@@ -663,6 +675,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigAuditRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/bdd': {
+      id: '/_authed/config/bdd'
+      path: '/config/bdd'
+      fullPath: '/config/bdd'
+      preLoaderRoute: typeof AuthedConfigBddRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/groupes': {
       id: '/_authed/config/groupes'
       path: '/config/groupes'
@@ -765,6 +784,7 @@ interface AuthedRouteChildren {
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
   AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
+  AuthedConfigBddRoute: typeof AuthedConfigBddRoute
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMailsRoute: typeof AuthedConfigMailsRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
@@ -801,6 +821,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedConfigSplatRoute: AuthedConfigSplatRoute,
   AuthedConfigAuditRoute: AuthedConfigAuditRoute,
+  AuthedConfigBddRoute: AuthedConfigBddRoute,
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMailsRoute: AuthedConfigMailsRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,

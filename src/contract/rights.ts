@@ -59,6 +59,15 @@ export const API_RIGHTS = {
   'GET bo/fec/export': { anyOf: ['FEC_CONFIGURATION'] },
   'GET bo/fec/plan': { anyOf: ['FEC_CONFIGURATION'] },
   'POST bo/fec/savePlan': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/backupDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/restoreDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/reindexationDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/getBackupFiles': { anyOf: ['ACCES_BASE'] },
+  'GET bo/isAutobackUpActive': { anyOf: ['ACCES_BASE'] },
+  'GET bo/getAutoBackupDataBaseConfig': { anyOf: ['ACCES_BASE'] },
+  'POST bo/saveAutoBackupDataBaseConfig': { anyOf: ['ACCES_BASE'] },
+  'GET bo/database/status': { anyOf: ['ACCES_BASE'] },
+  'POST bo/database/dropPrevious': { anyOf: ['ACCES_BASE'] },
   'GET exports/status': { anyOf: ['RAPPORTS'] },
   'GET exports/list': { anyOf: ['RAPPORTS'] },
   'GET exports/download': { anyOf: ['RAPPORTS'] },
@@ -180,6 +189,9 @@ export const WRITE_GETS = [
   'GET reinit/sendReinitMail',
   'GET reinit/reinitPassword',
   'GET bo/mails/outbox/message',
+  'GET bo/backupDataBase',
+  'GET bo/restoreDataBase',
+  'GET bo/reindexationDataBase',
 ] as const satisfies readonly ApiRoute[];
 
 /** True when `key` names a GET that changes data ({@link WRITE_GETS}). */
@@ -283,7 +295,6 @@ export function screenRequirement(path: string): Requirement {
 export const PENDING_SCREENS: readonly string[] = [
   '/fec/recurrencesfec',
   '/arcole',
-  '/config/bdd',
   '/config/adoria',
   '/config/easilys',
   '/config/consolidations',

@@ -44,6 +44,9 @@ import { adminSiteRoutes } from './routes/admin-site-routes.ts';
 import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { fecRoutes } from './routes/fec-routes.ts';
+import { backupFolder, databaseRoutes, installSwitchGate } from './routes/database-routes.ts';
+import { autoBackupDueSource, autoBackupJob } from './database/auto-backup.ts';
+import { SwitchGate } from './database/gate.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
@@ -171,6 +174,9 @@ async function installJobQueue(
   // Alerts (issue #28): here, not in jobs/kinds.ts, as their mails' links need config.publicUrl (decision 0038).
   queue.registerJob(alertCheckJob({ publicUrl: config.publicUrl }));
   queue.registerDueSource(alertsDueSource);
+  // Automatic backup (issue #30, decision 0039): here too, as it writes into DATA_DIR/backups.
+  queue.registerJob(autoBackupJob(backupFolder(config)));
+  queue.registerDueSource(autoBackupDueSource);
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -229,6 +235,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessions = sessionCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  // While a restored database is switched to, no request is served (database/gate.ts, 0039).
+  const databaseGate = new SwitchGate();
+  installSwitchGate(app, databaseGate);
   // The first onRoute hook: it sees each route's own hooks, before the plugins below add theirs.
   const directItems = new DirectItems();
   app.addHook('onRoute', function collectDirectItems(route) {
@@ -274,6 +283,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(anomalyRoutes, { database });
       await api.register(exportRoutes, { database });
       await api.register(fecRoutes, { database });
+      await api.register(databaseRoutes, { database, config, gate: databaseGate });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });

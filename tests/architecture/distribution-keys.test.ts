@@ -53,6 +53,7 @@ const COORDINATOR_TABLES: Record<string, string> = {
   server_secrets: 'a few server keys (the report e-mail links’ signing key)',
   alerts: 'alerts per owner; one lists many sites (issue #28 Alerts)',
   alert_recipients: 'which recipients an alert mails, per alert',
+  auto_backup_config: 'one row: the automatic backup of the whole database (issue #30)',
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's own client tools (`pg_dump`, `pg_restore`) that backup and restore run (issue #30,
  * decision 0039). The embedded PostgreSQL package ships none: Debian's `postgresql-client-15`
- * provides them. Looked for once, at first use: `COMPTOIR_PG_BIN` (a folder) first, then
+ * provides them. Looked for once, at first use: in `COMPTOIR_PG_BIN` (a folder) alone when set, else in
  * `/usr/lib/postgresql/<15..17>/bin`, then the `PATH`. Their absence is no failure of the app:
  * the calls and the screen say what to install ({@link PG_CLIENT_PACKAGE}).
  */
@@ -9,11 +9,9 @@ import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+export { PG_CLIENT_PACKAGE } from '../../contract/database.ts';
 
 const run = promisify(execFile);
-
-/** The Debian package that provides the tools, as the screen and the error name it. */
-export const PG_CLIENT_PACKAGE = 'postgresql-client-15';
 
 /** The oldest major version whose `pg_dump` can read our PostgreSQL 15 server. */
 const MIN_MAJOR = 15;
@@ -45,8 +43,9 @@ async function majorOf(pgDump: string): Promise<number | null> {
 }
 
 function candidateFolders(env: NodeJS.ProcessEnv): string[] {
+  // A folder named explicitly is the only one looked into.
+  if (env.COMPTOIR_PG_BIN) return [env.COMPTOIR_PG_BIN];
   const folders: string[] = [];
-  if (env.COMPTOIR_PG_BIN) folders.push(env.COMPTOIR_PG_BIN);
   for (const major of [15, 16, 17]) folders.push(`/usr/lib/postgresql/${major}/bin`);
   for (const p of (env.PATH ?? '').split(path.delimiter)) if (p) folders.push(p);
   return folders;
