@@ -77,9 +77,9 @@ test('no navigation entry leads to "Page introuvable", and a screen not built ye
   await accountant.goto('/fec/recurrencesfec');
   await expect(accountant.getByRole('heading', { level: 1, name: 'Écran à venir' })).toBeVisible();
   await expect(accountant.getByRole('heading', { name: 'Page introuvable' })).toHaveCount(0);
-  // The administrator holds ACCES_BASE: the database screen is coming too.
+  // The administrator holds CONFIGURATION: the Adoria integration screen is coming too.
   const page = admin;
-  await page.goto('/config/bdd');
+  await page.goto('/config/adoria');
   await expect(page.getByRole('heading', { level: 1, name: 'Écran à venir' })).toBeVisible();
   // A mistyped address is still not found.
   await page.goto('/config/nulle-part');
