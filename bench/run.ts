@@ -25,6 +25,7 @@ import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
 import { benchCsv } from './csv.ts';
+import { benchDatabase } from './database.ts';
 import { benchForecast } from './forecast.ts';
 import { benchForecastBacktest } from './forecast-backtest.ts';
 import { benchHomeWarm } from './home.ts';
@@ -113,6 +114,8 @@ try {
     '• report subscriptions (issue #28): 1,000 due at once through the queue vs the same in a loop',
   );
   results.push(await benchSubscriptions(demoPool));
+  console.log('• database backup and restore (issue #30) of the demo chain vs pg_dump / pg_restore by hand');
+  results.push(await benchDatabase(demoPool));
   await demoPool.end();
 
   console.log('• outbox replay of 1,000 queued writes vs the same writes online one by one');

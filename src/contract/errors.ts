@@ -87,6 +87,16 @@ export const ERROR_CODES = [
   // subscription still waits (409), and past the per-user hourly limit (429, details.max, minutes).
   'SendNowPending',
   'SendNowLimit',
+  // Added by the database operations (issue #30, decision record 0039): a backup path refused
+  // (details.reason: nul, absolute, parent, extension, outside, missing, exists), a restore refused
+  // (details.reason: noManifest, truncated, checksum, newerSchema, unreadable, verification),
+  // pg_dump / pg_restore missing (details.install: the package), an operation already under way,
+  // and the few seconds a restored database is switched to (503, Retry-After).
+  'BackupPathRefused',
+  'RestoreRefused',
+  'PgToolsMissing',
+  'DatabaseBusy',
+  'DatabaseSwitching',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

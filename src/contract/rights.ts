@@ -65,6 +65,15 @@ export const API_RIGHTS = {
   'POST bo/fec/runRecurrenceNow': { anyOf: ['FEC_CONFIGURATION'] },
   'GET bo/fec/files': { anyOf: ['FEC_CONFIGURATION'] },
   'GET bo/fec/file': { anyOf: ['FEC_CONFIGURATION'] },
+  'GET bo/backupDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/restoreDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/reindexationDataBase': { anyOf: ['ACCES_BASE'] },
+  'GET bo/getBackupFiles': { anyOf: ['ACCES_BASE'] },
+  'GET bo/isAutobackUpActive': { anyOf: ['ACCES_BASE'] },
+  'GET bo/getAutoBackupDataBaseConfig': { anyOf: ['ACCES_BASE'] },
+  'POST bo/saveAutoBackupDataBaseConfig': { anyOf: ['ACCES_BASE'] },
+  'GET bo/database/status': { anyOf: ['ACCES_BASE'] },
+  'POST bo/database/dropPrevious': { anyOf: ['ACCES_BASE'] },
   'GET exports/status': { anyOf: ['RAPPORTS'] },
   'GET exports/list': { anyOf: ['RAPPORTS'] },
   'GET exports/download': { anyOf: ['RAPPORTS'] },
@@ -197,6 +206,9 @@ export const WRITE_GETS = [
   'GET bo/miseEnRoute',
   'GET bo/emptyPartialDataBase',
   'GET bo/emptyDataBase',
+  'GET bo/backupDataBase',
+  'GET bo/restoreDataBase',
+  'GET bo/reindexationDataBase',
 ] as const satisfies readonly ApiRoute[];
 
 /** True when `key` names a GET that changes data ({@link WRITE_GETS}). */

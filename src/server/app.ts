@@ -45,6 +45,9 @@ import { distributionRoutes } from './routes/distributions-routes.ts';
 import { exportRoutes } from './routes/exports-routes.ts';
 import { fecRecurrenceRoutes } from './routes/fec-recurrence-routes.ts';
 import { fecRoutes } from './routes/fec-routes.ts';
+import { backupFolder, databaseRoutes, installSwitchGate } from './routes/database-routes.ts';
+import { autoBackupDueSource, autoBackupJob } from './database/auto-backup.ts';
+import { SwitchGate } from './database/gate.ts';
 import { favouriteRoutes } from './routes/favourites-routes.ts';
 import { forecastRoutes } from './routes/forecast-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
@@ -177,6 +180,9 @@ async function installJobQueue(
   queue.registerJob(alertCheckJob({ publicUrl: config.publicUrl }));
   queue.registerDueSource(alertsDueSource);
   queue.registerJob(purgeJob({ dataDir: config.dataDir })); // issue #30, decision 0040
+  // Automatic backup (issue #30, decision 0039): here too, as it writes into DATA_DIR/backups.
+  queue.registerJob(autoBackupJob(backupFolder(config)));
+  queue.registerDueSource(autoBackupDueSource);
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -235,6 +241,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessions = sessionCache(changes);
   // First, so that every answer carries them, the rights guard's 401/403/400 included.
   installSecurityHeaders(app, SECURITY_HEADER_OPTIONS);
+  // While a restored database is switched to, no request is served (database/gate.ts, 0039).
+  const databaseGate = new SwitchGate();
+  installSwitchGate(app, databaseGate);
   // The first onRoute hook: it sees each route's own hooks, before the plugins below add theirs.
   const directItems = new DirectItems();
   app.addHook('onRoute', function collectDirectItems(route) {
@@ -281,6 +290,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(exportRoutes, { database });
       await api.register(fecRoutes, { database });
       await api.register(fecRecurrenceRoutes, { database, dataDir: config.dataDir });
+      await api.register(databaseRoutes, { database, config, gate: databaseGate });
       await api.register(ticketRoutes, { database });
       await api.register(adminUserRoutes, { database, sessions });
       await api.register(adminProfileRoutes, { database, sessions });

@@ -55,6 +55,7 @@ const COORDINATOR_TABLES: Record<string, string> = {
   alert_recipients: 'which recipients an alert mails, per alert',
   fec_recurrences: 'scheduled FECs per company, a handful of rows, written from one screen (issue #29)',
   fec_files: 'the FEC files runs kept, per recurrence and period (issue #29)',
+  auto_backup_config: 'one row: the automatic backup of the whole database (issue #30)',
 };
 
 /**

@@ -25,6 +25,7 @@ import { SUBSCRIPTION_SAMPLES } from './rights-samples-subscriptions.ts';
 import { ALERT_SAMPLES } from './rights-samples-alerts.ts';
 import { STARTUP_SAMPLES } from './rights-samples-startup.ts';
 import { PURGE_SAMPLES } from './rights-samples-purge.ts';
+import { DATABASE_SAMPLES } from './rights-samples-database.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -928,6 +929,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...ALERT_SAMPLES,
   ...STARTUP_SAMPLES,
   ...PURGE_SAMPLES,
+  ...DATABASE_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -30,7 +30,7 @@ export const ADMINISTRATION_SCREENS: readonly HubEntry[] = [
   { to: '/config/audit', titleId: 'audit.nav', descriptionId: 'adminHub.audit' },
   { to: '/config/mails', titleId: 'mailOutbox.nav', descriptionId: 'adminHub.mails' },
   { to: '/config/miseenroute', titleId: 'startup.title', descriptionId: 'adminHub.miseenroute' },
-  { to: '/config/bdd', titleId: 'database.nav', descriptionId: 'adminHub.database' },
+  { to: '/config/bdd', titleId: 'database.title', descriptionId: 'adminHub.database' },
 ];
 
 /** The administration page: a list of links to the screens the signed-in user may open. */

@@ -1,24 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { FormattedMessage } from 'react-intl';
 import { PurgeSection } from '../../features/database-purge/components/purge-section.tsx';
-import '../../ui/page.css';
+import { DATABASE_SECTIONS, DatabasePage } from '../../features/database/components/database-page.tsx';
+
+/** The sections of /config/bdd: backup, restore, automatic backup, reindex, previous databases, then the archive-first purge. */
+const SECTIONS = [...DATABASE_SECTIONS, PurgeSection];
 
 /**
- * /config/bdd (issue #30, right ACCES_BASE, contract/rights.ts SCREEN_RIGHTS): the database
- * operations. For now the archive-first empty and partial empty (PurgeSection); backup, restore,
- * automatic backup and reindex join it on this page.
+ * /config/bdd (issue #30): backup, restore, automatic backup, reindex and the archive-first
+ * purge. Needs ACCES_BASE (SCREEN_RIGHTS '/config/bdd').
  */
 export const Route = createFileRoute('/_authed/config/bdd')({
-  component: DatabasePage,
+  component: DatabaseScreen,
 });
 
-function DatabasePage() {
-  return (
-    <div className="ui-page">
-      <h1>
-        <FormattedMessage id="database.title" />
-      </h1>
-      <PurgeSection />
-    </div>
-  );
+function DatabaseScreen() {
+  return <DatabasePage sections={SECTIONS} />;
 }

@@ -1,0 +1,185 @@
+/**
+ * Benchmark of issue #30: backup and restore of the demo chain through Comptoir's path
+ * (database/backup.ts, database/restore.ts) against `pg_dump -Fc` / `pg_restore` run by hand on
+ * the same database in the same run, as ratios (≈ 1: no slower path of our own). Our backup also
+ * reads every table's rows and checksum in the dump's snapshot and hashes the file; our restore
+ * also checks the file's SHA-256, verifies every table against the manifest, migrates and renames.
+ * That verification is timed apart (the table stats alone, and the file's SHA-256 alone). Several
+ * runs, median and spread (min–max). Sizes: the dump's bytes.
+ *
+ * Run alone with `npx node bench/database.ts` (own embedded PostgreSQL in a temporary folder,
+ * demo chain of COMPTOIR_BENCH_DB_DAYS days, default the demo's own); `npm run bench` calls
+ * {@link benchDatabase} with its demo pool.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { backupDatabase, runTool, sha256Of } from '../src/server/database/backup.ts';
+import { clientOn, ident, settingsOf, toolEnv } from '../src/server/database/connection.ts';
+import { SwitchGate } from '../src/server/database/gate.ts';
+import { tableStats } from '../src/server/database/manifest.ts';
+import { dropPrevious, restoreDatabase } from '../src/server/database/restore.ts';
+import { findPgTools } from '../src/server/database/tools.ts';
+import { migrateDatabase } from '../src/server/db/connect.ts';
+import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
+import { generateDemoChain } from '../src/server/demo/generate.ts';
+
+/** Median and spread of `values` (ms). */
+function summary(values: number[]): { median: number; min: number; max: number } {
+  const s = [...values].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s.at(-1)! };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await work();
+  return performance.now() - t;
+}
+
+async function admin(pool: pg.Pool, sql: string): Promise<void> {
+  const c = clientOn(settingsOf(pool));
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Runs the bench on the database of `demoPool` (read only: restores go to databases of their own).
+ * @throws when pg_dump / pg_restore are missing, or a tool's error.
+ */
+export async function benchDatabase(
+  demoPool: pg.Pool,
+  runs = Number(process.env.COMPTOIR_BENCH_DB_RUNS ?? 3),
+) {
+  const tools = await findPgTools();
+  if (!tools) throw new Error('pg_dump / pg_restore 15 missing: install postgresql-client-15');
+  const settings = settingsOf(demoPool);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-db-'));
+  const ours = { backup: [] as number[], restore: [] as number[] };
+  const hand = { backup: [] as number[], restore: [] as number[] };
+  const verify = { stats: [] as number[], sha256: [] as number[] };
+  let bytes = 0;
+  const target = `${settings.database}_bench_target`;
+  try {
+    for (let i = 0; i < runs; i++) {
+      const mine = `run${i}.backup`;
+      ours.backup.push(await timed(() => backupDatabase(demoPool, { folder: dir, dest: mine, tools })));
+      const byHand = path.join(dir, `hand${i}.dump`);
+      hand.backup.push(
+        await timed(() =>
+          runTool(
+            tools.pgDump,
+            ['--format=custom', `--file=${byHand}`, '--no-password'],
+            toolEnv(settings, settings.database),
+          ),
+        ),
+      );
+      bytes = (await fs.stat(byHand)).size;
+      verify.stats.push(await timed(() => tableStats(demoPool)));
+      verify.sha256.push(await timed(() => sha256Of(path.join(dir, mine))));
+
+      // By hand: a new database, pg_restore into it.
+      await admin(demoPool, `DROP DATABASE IF EXISTS ${ident(target)} WITH (FORCE)`);
+      hand.restore.push(
+        await timed(async () => {
+          await admin(demoPool, `CREATE DATABASE ${ident(target)} TEMPLATE template0`);
+          await runTool(
+            tools.pgRestore,
+            [
+              '--exit-on-error',
+              '--no-owner',
+              '--no-privileges',
+              '--no-password',
+              `--dbname=${target}`,
+              byHand,
+            ],
+            toolEnv(settings, target),
+          );
+        }),
+      );
+      // Ours: over that database (restore into a new one, verify, migrate, switch).
+      const targetPool = new pg.Pool({
+        ...demoPool.options,
+        password: demoPool.options.password,
+        database: target,
+        max: 2,
+      });
+      targetPool.on('error', () => {});
+      try {
+        let previous = '';
+        ours.restore.push(
+          await timed(async () => {
+            previous = (
+              await restoreDatabase(targetPool, { folder: dir, src: mine, tools, gate: new SwitchGate() })
+            ).previous;
+          }),
+        );
+        await dropPrevious(targetPool, previous);
+      } finally {
+        await targetPool.end();
+      }
+      await admin(demoPool, `DROP DATABASE IF EXISTS ${ident(target)} WITH (FORCE)`);
+      await fs.rm(path.join(dir, mine), { force: true });
+      await fs.rm(path.join(dir, `${mine}.json`), { force: true });
+      await fs.rm(byHand, { force: true });
+    }
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  const result = {
+    name: 'database backup and restore (issue #30)',
+    runs,
+    dumpBytes: bytes,
+    backup: { ours: summary(ours.backup), byHand: summary(hand.backup) },
+    restore: { ours: summary(ours.restore), byHand: summary(hand.restore) },
+    backupRatio: summary(ours.backup).median / summary(hand.backup).median,
+    restoreRatio: summary(ours.restore).median / summary(hand.restore).median,
+    verification: { tableStats: summary(verify.stats), sha256: summary(verify.sha256) },
+  };
+  const ms = (s: { median: number; min: number; max: number }) =>
+    `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
+  console.log(`  dump ${(bytes / 1048576).toFixed(1)} MiB, ${runs} runs, median (min–max):`);
+  console.log(
+    `  backup: ours ${ms(result.backup.ours)} vs pg_dump ${ms(result.backup.byHand)} → ×${result.backupRatio.toFixed(2)}`,
+  );
+  console.log(
+    `  restore: ours ${ms(result.restore.ours)} vs pg_restore ${ms(result.restore.byHand)} → ×${result.restoreRatio.toFixed(2)}`,
+  );
+  console.log(
+    `  verification apart: table stats ${ms(result.verification.tableStats)}, SHA-256 ${ms(result.verification.sha256)}`,
+  );
+  return result;
+}
+
+async function main(): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cpt-bench-db-pg-'));
+  await fs.chmod(dir, 0o755); // the embedded server's own user must reach its data folder
+  const server = await startEmbeddedPostgres(dir, () => {});
+  try {
+    const c = new pg.Client(server.connection);
+    await c.connect();
+    await c.query('CREATE DATABASE bench_db');
+    await c.end();
+    const pool = new pg.Pool({ ...server.connection, database: 'bench_db', max: 4 });
+    pool.on('error', () => {});
+    await migrateDatabase(pool);
+    const days = process.env.COMPTOIR_BENCH_DB_DAYS ? Number(process.env.COMPTOIR_BENCH_DB_DAYS) : undefined;
+    const demo = await generateDemoChain(pool, {
+      seed: 20261122,
+      now: new Date(),
+      ...(days ? { days } : {}),
+    });
+    console.log(`• database backup/restore on a demo chain of ${demo.lines} lines`);
+    await benchDatabase(pool);
+    await pool.end();
+  } finally {
+    await server.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await main();
