@@ -68,6 +68,12 @@ test('the administrator walks the start-up in French and ends it with SuccessMis
   expect(mail.to).toMatchObject({ value: [{ address: 'chef@example.com' }] });
 
   await page.getByRole('button', { name: 'Étape suivante' }).click();
+  // The automatic backup (advised, not required): /config/bdd's own form, saved from here.
+  await expect(page.getByRole('heading', { name: 'Sauvegardes', level: 2 })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Sauvegarde automatique active' }).check();
+  await page.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText('Modification enregistrée.').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Étape suivante' }).click();
   await expect(page.getByRole('heading', { name: 'Récapitulatif', level: 2 })).toBeVisible();
   await expect(page.getByText('E-mails : fait')).toBeVisible();
   await page.getByRole('button', { name: 'Terminer la mise en route' }).click();

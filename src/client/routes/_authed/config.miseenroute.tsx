@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useSnapshot } from 'valtio';
 import { AccountPasswordForm } from '../../features/account/components/account-password-form.tsx';
+import { AutoBackupSection } from '../../features/database/components/database-page.tsx';
 import { StartupWizard } from '../../features/startup/components/startup-wizard.tsx';
 import { startupQueries } from '../../features/startup/startup-queries.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -8,8 +9,9 @@ import { session } from '../../lib/session.ts';
 
 /**
  * /config/miseenroute (issue #30): the guided start-up. Needs ACCES_BASE (contract/rights.ts
- * SCREEN_RIGHTS). The loader starts reading the state; the password step is /account's own form,
- * composed here (features do not import each other).
+ * SCREEN_RIGHTS). The loader starts reading the state; the password step is /account's own form
+ * and the backup step /config/bdd's automatic backup, composed here (features do not import each
+ * other).
  */
 export const Route = createFileRoute('/_authed/config/miseenroute')({
   loader: () => {
@@ -20,5 +22,10 @@ export const Route = createFileRoute('/_authed/config/miseenroute')({
 
 function StartupScreen() {
   const { user } = useSnapshot(session);
-  return <StartupWizard passwordForm={user ? <AccountPasswordForm user={user} /> : null} />;
+  return (
+    <StartupWizard
+      passwordForm={user ? <AccountPasswordForm user={user} /> : null}
+      backupForm={user ? <AutoBackupSection userId={user.id} /> : null}
+    />
+  );
 }

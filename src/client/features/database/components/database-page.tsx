@@ -197,8 +197,8 @@ function RestoreSection({ userId }: DatabaseSectionProps) {
 
 const RULE_TYPES = ['DAILY', 'WEEKDAYS', 'WEEKLY', 'MONTHLY'] as const;
 
-/** Automatic backup: active, rule, folder, how many kept. */
-function AutoBackupSection({ userId }: DatabaseSectionProps) {
+/** Automatic backup: active, rule, folder, how many kept (also the start-up's backup step). */
+export function AutoBackupSection({ userId }: DatabaseSectionProps) {
   const t = useT();
   const queryClient = useQueryClient();
   const saved = useQuery(databaseQueries.autoBackup(userId));

@@ -1,7 +1,7 @@
 /**
  * The steps of the guided start-up (issue #30), in order: one list, so a step is added by adding
- * its line (the backup folder and automatic backup step goes before the summary, decision record
- * 0041). Each step has a title, says whether it is done from the server's state, and renders its
+ * its line (decision record 0041). The automatic backup step is advised, not required: the
+ * start-up ends without it (an installation may back up by other means). Each step has a title, says whether it is done from the server's state, and renders its
  * panel; the summary is always last and ends the start-up (SuccessMiseEnRoute).
  */
 import type { ReactNode } from 'react';
@@ -32,6 +32,18 @@ function PasswordStep({ state, passwordForm }: StartupStepProps) {
   );
 }
 
+/** The automatic backup step: /config/bdd's form (folder under DATA_DIR/backups, rule, how many kept). */
+function BackupStep({ backupForm }: StartupStepProps) {
+  return (
+    <>
+      <p className="ui-muted">
+        <FormattedMessage id="startup.backup.text" />
+      </p>
+      {backupForm}
+    </>
+  );
+}
+
 /** The steps of the module comment, in order. */
 export const STARTUP_STEPS: readonly StartupStep[] = [
   {
@@ -52,7 +64,12 @@ export const STARTUP_STEPS: readonly StartupStep[] = [
     isDone: (s) => s.etapes.mail,
     render: (p) => <MailStep {...p} />,
   },
-  // The backup folder and automatic backup step comes here (bo/getAutoBackupDataBaseConfig).
+  {
+    id: 'sauvegarde',
+    titleId: 'startup.backup.title',
+    isDone: () => null,
+    render: (p) => <BackupStep {...p} />,
+  },
   {
     id: 'resume',
     titleId: 'startup.summary.title',

@@ -22,8 +22,17 @@ function firstOpenStep(state: StartupState): number {
   return open === -1 ? STARTUP_STEPS.length - 1 : open;
 }
 
-/** The wizard of the module comment; `passwordForm` is /account's form, given by the route. */
-export function StartupWizard({ passwordForm }: { passwordForm: ReactNode }) {
+/**
+ * The wizard of the module comment; `passwordForm` is /account's form and `backupForm`
+ * /config/bdd's automatic backup, both given by the route.
+ */
+export function StartupWizard({
+  passwordForm,
+  backupForm,
+}: {
+  passwordForm: ReactNode;
+  backupForm: ReactNode;
+}) {
   const intl = useIntl();
   const state = useQuery(startupQueries.state());
   return (
@@ -41,14 +50,22 @@ export function StartupWizard({ passwordForm }: { passwordForm: ReactNode }) {
           <FormattedMessage id="startup.loading" />
         </p>
       ) : (
-        <Steps state={state.data} passwordForm={passwordForm} />
+        <Steps state={state.data} passwordForm={passwordForm} backupForm={backupForm} />
       )}
     </div>
   );
 }
 
 /** The step list and the current step's panel; moving to a step reads the state again. */
-function Steps({ state, passwordForm }: { state: StartupState; passwordForm: ReactNode }) {
+function Steps({
+  state,
+  passwordForm,
+  backupForm,
+}: {
+  state: StartupState;
+  passwordForm: ReactNode;
+  backupForm: ReactNode;
+}) {
   const intl = useIntl();
   const [current, setStep] = useState(() => firstOpenStep(state));
   // A step may have been done elsewhere (/config/sites) or by a call that is not the wizard's
@@ -91,7 +108,7 @@ function Steps({ state, passwordForm }: { state: StartupState; passwordForm: Rea
           <FormattedMessage id="startup.stepOf" values={{ n: current + 1, total: STARTUP_STEPS.length }} />
         </p>
         <h2 id="startup-step-title">{intl.formatMessage({ id: step.titleId })}</h2>
-        {step.render({ state, passwordForm, steps: STARTUP_STEPS })}
+        {step.render({ state, passwordForm, backupForm, steps: STARTUP_STEPS })}
         <div className="startup__moves">
           <Button isDisabled={current === 0} onPress={() => setCurrent(current - 1)}>
             {intl.formatMessage({ id: 'startup.previous' })}

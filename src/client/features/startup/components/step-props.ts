@@ -7,6 +7,8 @@ export interface StartupStepProps {
   state: StartupState;
   /** The password change form of /account (features do not import each other: the route gives it). */
   passwordForm: ReactNode;
+  /** The automatic backup form of /config/bdd (given by the route, as `passwordForm`). */
+  backupForm: ReactNode;
   /** Every step's id and title message, in order (the summary names those not done). */
   steps: readonly { id: string; titleId: string }[];
 }
