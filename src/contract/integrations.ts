@@ -99,16 +99,18 @@ export const DestinationSchema = z.discriminatedUnion('type', [
 export type Destination = z.infer<typeof DestinationSchema>;
 
 /** An integration as the screen shows it; credentials are never sent back, only whether some are set. */
-export interface Integration {
-  partenaire: Partner;
-  actif: boolean;
-  sites: number[];
-  regleId: number | null;
-  destination: Destination;
+export const IntegrationSchema = z.object({
+  partenaire: z.enum(PARTNERS),
+  actif: z.boolean(),
+  sites: z.array(z.number().int()),
+  regleId: z.number().int().nullable(),
+  destination: DestinationSchema,
   /** Whether secret headers are stored (encrypted). */
-  identifiantsEnregistres: boolean;
-  mise: Layout;
-}
+  identifiantsEnregistres: z.boolean(),
+  mise: LayoutSchema,
+});
+/** An integration as the screen shows it. */
+export type Integration = z.output<typeof IntegrationSchema>;
 
 /** POST bo/integrations/save body. `identifiants`: secret headers; absent keeps the stored ones, [] removes them. */
 export const IntegrationSaveBodySchema = z.object({
@@ -132,14 +134,42 @@ export const IntegrationRunNowBodySchema = z.object({
   renvoyer: z.boolean().default(false),
 });
 
-/** One delivery in the history: a site-day sent (or failing) to the destination. */
-export interface IntegrationDelivery {
-  siteId: number;
-  date: string;
-  statut: 'SENT' | 'FAILED';
-  fichier: string;
-  octets: number;
-  tentatives: number;
-  erreur: string | null;
-  le: string;
-}
+/** One delivery in the history: a site-day sent (or failing) to the destination; `le` ISO 8601 UTC. */
+export const IntegrationDeliverySchema = z.object({
+  siteId: z.number().int(),
+  date: z.string(),
+  statut: z.enum(['SENT', 'FAILED']),
+  fichier: z.string(),
+  octets: z.number().int().min(0),
+  tentatives: z.number().int().min(1),
+  erreur: z.string().nullable(),
+  le: z.string(),
+});
+/** One delivery in the history. */
+export type IntegrationDelivery = z.output<typeof IntegrationDeliverySchema>;
+
+/**
+ * One run of the partner's job (job_runs): `statut` queued, running, retrying (a try failed,
+ * another follows with backoff), succeeded or failed (no try left; `erreur` says why).
+ */
+export const IntegrationRunSchema = z.object({
+  planifie: z.string(),
+  termine: z.string().nullable(),
+  statut: z.enum(['queued', 'running', 'succeeded', 'failed', 'retrying']),
+  tentatives: z.number().int().min(0),
+  date: z.string().nullable(),
+  test: z.boolean(),
+  fichiers: z.array(z.object({ nom: z.string(), octets: z.number().int().min(0) })),
+  erreur: z.string().nullable(),
+});
+/** One run of the partner's job. */
+export type IntegrationRun = z.output<typeof IntegrationRunSchema>;
+
+/** GET bo/integrations/runs answer: the last runs and deliveries, newest first. */
+export const IntegrationRunsAnswerSchema = z.object({
+  executions: z.array(IntegrationRunSchema),
+  livraisons: z.array(IntegrationDeliverySchema),
+});
+
+/** POST bo/integrations/runNow answer: the queued run's id (null: the same run is queued already). */
+export const IntegrationRunNowAnswerSchema = z.object({ runId: z.string().nullable() });

@@ -59,6 +59,8 @@ import { collabEventRoutes } from './routes/collab-event-routes.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { subscriptionRoutes } from './routes/subscription-routes.ts';
 import { alertRoutes } from './routes/alert-routes.ts';
+import { integrationRoutes } from './routes/integrations-routes.ts';
+import { integrationJobs, integrationsDueSource } from './integrations/run.ts';
 import { alertCheckJob } from './alerts/check.ts';
 import { alertsDueSource } from './alerts/due.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
@@ -171,6 +173,10 @@ async function installJobQueue(
   // Alerts (issue #28): here, not in jobs/kinds.ts, as their mails' links need config.publicUrl (decision 0038).
   queue.registerJob(alertCheckJob({ publicUrl: config.publicUrl }));
   queue.registerDueSource(alertsDueSource);
+  // Partner integrations (issue #29, decision 0044): here as alerts, as they need config.dataDir and the secret key.
+  for (const job of integrationJobs({ dataDir: config.dataDir, secretKey: config.secretKey, log: app.log }))
+    queue.registerJob(job);
+  queue.registerDueSource(integrationsDueSource);
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -286,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(mailOutboxRoutes, { config });
       await api.register(subscriptionRoutes, { database, config, reportSites });
       await api.register(alertRoutes, { database, config });
+      await api.register(integrationRoutes, { database, config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,
