@@ -126,7 +126,7 @@ export const IntegrationSaveBodySchema = z.object({
 /** POST bo/integrations/runNow body: a day (default: yesterday), a test file, or send again. */
 export const IntegrationRunNowBodySchema = z.object({
   partenaire: z.enum(PARTNERS),
-  date: z
+  dateFiscale: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .optional(),
@@ -137,7 +137,7 @@ export const IntegrationRunNowBodySchema = z.object({
 /** One delivery in the history: a site-day sent (or failing) to the destination; `le` ISO 8601 UTC. */
 export const IntegrationDeliverySchema = z.object({
   siteId: z.number().int(),
-  date: z.string(),
+  dateFiscale: z.string(),
   statut: z.enum(['SENT', 'FAILED']),
   fichier: z.string(),
   octets: z.number().int().min(0),
@@ -157,7 +157,8 @@ export const IntegrationRunSchema = z.object({
   termine: z.string().nullable(),
   statut: z.enum(['queued', 'running', 'succeeded', 'failed', 'retrying']),
   tentatives: z.number().int().min(0),
-  date: z.string().nullable(),
+  /** The fiscal date asked, or null for the day before the run in each site's zone. */
+  dateFiscale: z.string().nullable(),
   test: z.boolean(),
   fichiers: z.array(z.object({ nom: z.string(), octets: z.number().int().min(0) })),
   erreur: z.string().nullable(),

@@ -23,6 +23,7 @@ import { editionsWritten } from '../../src/server/reports/editions.ts';
 import type { AuthHeaders, TestApp } from './app.ts';
 import { SUBSCRIPTION_SAMPLES } from './rights-samples-subscriptions.ts';
 import { ALERT_SAMPLES } from './rights-samples-alerts.ts';
+import { INTEGRATION_SAMPLES } from './rights-samples-integrations.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -891,6 +892,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...EVENT_SAMPLES,
   ...SUBSCRIPTION_SAMPLES,
   ...ALERT_SAMPLES,
+  ...INTEGRATION_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -164,7 +164,7 @@ describe('bo/integrations', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     const run = await call(withKey, 'POST', 'runNow', admin, {
       partenaire: 'ecash',
-      date: '2026-03-02',
+      dateFiscale: '2026-03-02',
       test: true,
     });
     expect(run.statusCode, run.body).toBe(200);
@@ -178,7 +178,7 @@ describe('bo/integrations', () => {
     expect(history.json().executions[0]).toMatchObject({
       statut: 'succeeded',
       test: true,
-      date: '2026-03-02',
+      dateFiscale: '2026-03-02',
       fichiers: [{ nom: 'TEST_ECASH_P01_20260302.csv' }],
     });
     expect(history.json().livraisons).toEqual([]);

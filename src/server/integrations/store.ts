@@ -158,7 +158,7 @@ export async function listDeliveries(
   limit = 200,
 ): Promise<IntegrationDelivery[]> {
   const { rows } = await db.query<IntegrationDelivery>(
-    `SELECT d.site_id AS "siteId", to_char(d.fiscal_date, 'YYYY-MM-DD') AS date, d.status AS statut,
+    `SELECT d.site_id AS "siteId", to_char(d.fiscal_date, 'YYYY-MM-DD') AS "dateFiscale", d.status AS statut,
             d.file_name AS fichier, d.bytes::int AS octets, d.attempts AS tentatives, d.error AS erreur,
             to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS le
        FROM integration_deliveries d JOIN integrations i ON i.id = d.integration_id

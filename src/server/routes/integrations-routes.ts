@@ -49,6 +49,12 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Registers the integration routes. */
 export async function integrationRoutes(app: FastifyInstance, options: Options) {
+  configRoutes(app, options);
+  runRoutes(app, options);
+}
+
+/** `GET bo/integrations/config` and `POST bo/integrations/save`. */
+function configRoutes(app: FastifyInstance, options: Options) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = options.database;
   api.get(
@@ -95,6 +101,12 @@ export async function integrationRoutes(app: FastifyInstance, options: Options) 
       );
     },
   );
+}
+
+/** `POST bo/integrations/runNow` and `GET bo/integrations/runs`. */
+function runRoutes(app: FastifyInstance, options: Options) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = options.database;
   api.post(
     '/bo/integrations/runNow',
     {
@@ -102,7 +114,7 @@ export async function integrationRoutes(app: FastifyInstance, options: Options) 
       schema: {
         summary: 'Runs a partner integration now',
         description:
-          'Queues a run of the partner’s job for `date` (default: the day before, in each site’s zone). A site-day ' +
+          'Queues a run of the partner’s job for `dateFiscale` (default: the day before, in each site’s zone). A site-day ' +
           'already delivered to the same destination is skipped unless `renvoyer`; `test` sends files named TEST_… ' +
           'that count as nothing. A failed delivery retries with backoff. 404 NotFound when never saved.',
         tags,
@@ -113,7 +125,7 @@ export async function integrationRoutes(app: FastifyInstance, options: Options) 
     },
     async function runIntegrationNow(request) {
       const session = ownSession(request, request.query.id);
-      const { partenaire, date, test, renvoyer } = request.body;
+      const { partenaire, dateFiscale: date, test, renvoyer } = request.body;
       const integration = await loadIntegration(pool, partenaire);
       if (integration.id === null)
         throw new DomainError('notFound', 'NotFound', `the ${partenaire} integration was never saved`);
@@ -162,7 +174,7 @@ export async function integrationRoutes(app: FastifyInstance, options: Options) 
             termine: iso(r.endedAt),
             statut: r.status,
             tentatives: r.attempts,
-            date: data.date ?? null,
+            dateFiscale: data.date ?? null,
             test: data.test === true,
             fichiers: r.files.map((f) => ({ nom: f.name, octets: f.bytes })),
             erreur: r.error,
