@@ -40,6 +40,10 @@ const SCREENS = [
   '/config/rules',
   '/config/audit',
   '/config/recurrences',
+  '/config/adoria',
+  '/config/easilys',
+  '/config/ecash',
+  '/config/consolidations',
   '/abonnements',
 ];
 

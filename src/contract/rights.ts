@@ -289,11 +289,7 @@ export const PENDING_SCREENS: readonly string[] = [
   '/fec/recurrencesfec',
   '/arcole',
   '/config/bdd',
-  '/config/adoria',
-  '/config/easilys',
-  '/config/consolidations',
   '/config/miseenroute',
-  '/config/ecash',
 ];
 
 /** True when `path` is (or is under) a screen of {@link PENDING_SCREENS}. */
