@@ -52,6 +52,7 @@ import { type DatedDemoEvent, demoEvents, eventFactor, insertDemoEvents, parisDa
 import { demoPeople } from './people.ts';
 import { mix, Rng } from './random.ts';
 import { createDemoSubscriptions } from './subscriptions.ts';
+import { createDemoIntegration } from './integrations.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
@@ -1035,6 +1036,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     users = await createDemoUsers(client, siteIds, companyIds);
     const subscriptions = await createDemoSubscriptions(client, now);
     log(`Demo chain: ${subscriptions} report e-mail subscriptions (/config/recurrences)`);
+    const integrations = await createDemoIntegration(client, siteIds);
+    log(`Demo chain: ${integrations} partner integration into DATA_DIR/exports/ecash/ (/config/ecash)`);
     const people = await demoPeople(client, siteIds);
     await insertDemoEvents(client, events, siteIds, options.seed, now, (e) => people.eventAuthor(e.sites));
     const end: ChainEnd = { recreate: [], refreshes: [], loads: [], counting: [] };
