@@ -42,6 +42,10 @@ const SCREENS = [
   '/config/audit',
   '/config/recurrences',
   '/config/miseenroute',
+  '/config/adoria',
+  '/config/easilys',
+  '/config/ecash',
+  '/config/consolidations',
   '/abonnements',
   '/config/bdd',
 ];

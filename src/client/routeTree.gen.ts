@@ -34,8 +34,12 @@ import { Route as AuthedAnalysesRecuManagersRouteImport } from './routes/_authed
 import { Route as AuthedAnalysesRepartitionsRouteImport } from './routes/_authed/analyses/repartitions'
 import { Route as AuthedConfigIndexRouteImport } from './routes/_authed/config/index'
 import { Route as AuthedConfigSplatRouteImport } from './routes/_authed/config/$'
+import { Route as AuthedConfigAdoriaRouteImport } from './routes/_authed/config.adoria'
 import { Route as AuthedConfigAuditRouteImport } from './routes/_authed/config.audit'
 import { Route as AuthedConfigBddRouteImport } from './routes/_authed/config.bdd'
+import { Route as AuthedConfigConsolidationsRouteImport } from './routes/_authed/config.consolidations'
+import { Route as AuthedConfigEasilysRouteImport } from './routes/_authed/config.easilys'
+import { Route as AuthedConfigEcashRouteImport } from './routes/_authed/config.ecash'
 import { Route as AuthedConfigGroupesRouteImport } from './routes/_authed/config.groupes'
 import { Route as AuthedConfigMailsRouteImport } from './routes/_authed/config.mails'
 import { Route as AuthedConfigMessagesRouteImport } from './routes/_authed/config.messages'
@@ -177,6 +181,11 @@ const AuthedConfigSplatRoute = AuthedConfigSplatRouteImport.update({
   path: '/config/$',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedConfigAdoriaRoute = AuthedConfigAdoriaRouteImport.update({
+  id: '/config/adoria',
+  path: '/config/adoria',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
   id: '/config/audit',
   path: '/config/audit',
@@ -185,6 +194,22 @@ const AuthedConfigAuditRoute = AuthedConfigAuditRouteImport.update({
 const AuthedConfigBddRoute = AuthedConfigBddRouteImport.update({
   id: '/config/bdd',
   path: '/config/bdd',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigConsolidationsRoute =
+  AuthedConfigConsolidationsRouteImport.update({
+    id: '/config/consolidations',
+    path: '/config/consolidations',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedConfigEasilysRoute = AuthedConfigEasilysRouteImport.update({
+  id: '/config/easilys',
+  path: '/config/easilys',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedConfigEcashRoute = AuthedConfigEcashRouteImport.update({
+  id: '/config/ecash',
+  path: '/config/ecash',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedConfigGroupesRoute = AuthedConfigGroupesRouteImport.update({
@@ -280,8 +305,12 @@ export interface FileRoutesByFullPath {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/adoria': typeof AuthedConfigAdoriaRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/bdd': typeof AuthedConfigBddRoute
+  '/config/consolidations': typeof AuthedConfigConsolidationsRoute
+  '/config/easilys': typeof AuthedConfigEasilysRoute
+  '/config/ecash': typeof AuthedConfigEcashRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -321,8 +350,12 @@ export interface FileRoutesByTo {
   '/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/config/$': typeof AuthedConfigSplatRoute
+  '/config/adoria': typeof AuthedConfigAdoriaRoute
   '/config/audit': typeof AuthedConfigAuditRoute
   '/config/bdd': typeof AuthedConfigBddRoute
+  '/config/consolidations': typeof AuthedConfigConsolidationsRoute
+  '/config/easilys': typeof AuthedConfigEasilysRoute
+  '/config/ecash': typeof AuthedConfigEcashRoute
   '/config/groupes': typeof AuthedConfigGroupesRoute
   '/config/mails': typeof AuthedConfigMailsRoute
   '/config/messages': typeof AuthedConfigMessagesRoute
@@ -364,8 +397,12 @@ export interface FileRoutesById {
   '/_authed/analyses/recuManagers': typeof AuthedAnalysesRecuManagersRoute
   '/_authed/analyses/repartitions': typeof AuthedAnalysesRepartitionsRoute
   '/_authed/config/$': typeof AuthedConfigSplatRoute
+  '/_authed/config/adoria': typeof AuthedConfigAdoriaRoute
   '/_authed/config/audit': typeof AuthedConfigAuditRoute
   '/_authed/config/bdd': typeof AuthedConfigBddRoute
+  '/_authed/config/consolidations': typeof AuthedConfigConsolidationsRoute
+  '/_authed/config/easilys': typeof AuthedConfigEasilysRoute
+  '/_authed/config/ecash': typeof AuthedConfigEcashRoute
   '/_authed/config/groupes': typeof AuthedConfigGroupesRoute
   '/_authed/config/mails': typeof AuthedConfigMailsRoute
   '/_authed/config/messages': typeof AuthedConfigMessagesRoute
@@ -407,8 +444,12 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/adoria'
     | '/config/audit'
     | '/config/bdd'
+    | '/config/consolidations'
+    | '/config/easilys'
+    | '/config/ecash'
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
@@ -448,8 +489,12 @@ export interface FileRouteTypes {
     | '/analyses/recuManagers'
     | '/analyses/repartitions'
     | '/config/$'
+    | '/config/adoria'
     | '/config/audit'
     | '/config/bdd'
+    | '/config/consolidations'
+    | '/config/easilys'
+    | '/config/ecash'
     | '/config/groupes'
     | '/config/mails'
     | '/config/messages'
@@ -490,8 +535,12 @@ export interface FileRouteTypes {
     | '/_authed/analyses/recuManagers'
     | '/_authed/analyses/repartitions'
     | '/_authed/config/$'
+    | '/_authed/config/adoria'
     | '/_authed/config/audit'
     | '/_authed/config/bdd'
+    | '/_authed/config/consolidations'
+    | '/_authed/config/easilys'
+    | '/_authed/config/ecash'
     | '/_authed/config/groupes'
     | '/_authed/config/mails'
     | '/_authed/config/messages'
@@ -692,6 +741,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedConfigSplatRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/config/adoria': {
+      id: '/_authed/config/adoria'
+      path: '/config/adoria'
+      fullPath: '/config/adoria'
+      preLoaderRoute: typeof AuthedConfigAdoriaRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/config/audit': {
       id: '/_authed/config/audit'
       path: '/config/audit'
@@ -704,6 +760,27 @@ declare module '@tanstack/react-router' {
       path: '/config/bdd'
       fullPath: '/config/bdd'
       preLoaderRoute: typeof AuthedConfigBddRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/consolidations': {
+      id: '/_authed/config/consolidations'
+      path: '/config/consolidations'
+      fullPath: '/config/consolidations'
+      preLoaderRoute: typeof AuthedConfigConsolidationsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/easilys': {
+      id: '/_authed/config/easilys'
+      path: '/config/easilys'
+      fullPath: '/config/easilys'
+      preLoaderRoute: typeof AuthedConfigEasilysRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/config/ecash': {
+      id: '/_authed/config/ecash'
+      path: '/config/ecash'
+      fullPath: '/config/ecash'
+      preLoaderRoute: typeof AuthedConfigEcashRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/config/groupes': {
@@ -821,8 +898,12 @@ interface AuthedRouteChildren {
   AuthedAnalysesRecuManagersRoute: typeof AuthedAnalysesRecuManagersRoute
   AuthedAnalysesRepartitionsRoute: typeof AuthedAnalysesRepartitionsRoute
   AuthedConfigSplatRoute: typeof AuthedConfigSplatRoute
+  AuthedConfigAdoriaRoute: typeof AuthedConfigAdoriaRoute
   AuthedConfigAuditRoute: typeof AuthedConfigAuditRoute
   AuthedConfigBddRoute: typeof AuthedConfigBddRoute
+  AuthedConfigConsolidationsRoute: typeof AuthedConfigConsolidationsRoute
+  AuthedConfigEasilysRoute: typeof AuthedConfigEasilysRoute
+  AuthedConfigEcashRoute: typeof AuthedConfigEcashRoute
   AuthedConfigGroupesRoute: typeof AuthedConfigGroupesRoute
   AuthedConfigMailsRoute: typeof AuthedConfigMailsRoute
   AuthedConfigMessagesRoute: typeof AuthedConfigMessagesRoute
@@ -860,8 +941,12 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAnalysesRecuManagersRoute: AuthedAnalysesRecuManagersRoute,
   AuthedAnalysesRepartitionsRoute: AuthedAnalysesRepartitionsRoute,
   AuthedConfigSplatRoute: AuthedConfigSplatRoute,
+  AuthedConfigAdoriaRoute: AuthedConfigAdoriaRoute,
   AuthedConfigAuditRoute: AuthedConfigAuditRoute,
   AuthedConfigBddRoute: AuthedConfigBddRoute,
+  AuthedConfigConsolidationsRoute: AuthedConfigConsolidationsRoute,
+  AuthedConfigEasilysRoute: AuthedConfigEasilysRoute,
+  AuthedConfigEcashRoute: AuthedConfigEcashRoute,
   AuthedConfigGroupesRoute: AuthedConfigGroupesRoute,
   AuthedConfigMailsRoute: AuthedConfigMailsRoute,
   AuthedConfigMessagesRoute: AuthedConfigMessagesRoute,

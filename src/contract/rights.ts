@@ -170,6 +170,11 @@ export const API_RIGHTS = {
   'POST bo/recurrences/alertes/save': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
   'POST bo/recurrences/alertes/remove': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
   'POST bo/recurrences/alertes/check': { anyOf: ['RAPPORTS', 'RAPPORTS_ANOMALIES', 'CONFIGURATION'] },
+  // Partner integrations (issue #29, src/contract/integrations.ts, decision 0044): the right guarding /config/*.
+  'GET bo/integrations/config': { anyOf: ['CONFIGURATION'] },
+  'POST bo/integrations/save': { anyOf: ['CONFIGURATION'] },
+  'POST bo/integrations/runNow': { anyOf: ['CONFIGURATION'] },
+  'GET bo/integrations/runs': { anyOf: ['CONFIGURATION'] },
   'GET recurrences/desabonnement': 'public', // the signed token of the mail's link is the authority
   'POST recurrences/desabonnement': 'public',
   'GET recurrences/fichier': 'public',
@@ -312,10 +317,6 @@ export function screenRequirement(path: string): Requirement {
  */
 export const PENDING_SCREENS: readonly string[] = [
   '/arcole',
-  '/config/adoria',
-  '/config/easilys',
-  '/config/consolidations',
-  '/config/ecash',
 ];
 
 /** True when `path` is (or is under) a screen of {@link PENDING_SCREENS}. */

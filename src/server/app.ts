@@ -66,6 +66,8 @@ import { alertRoutes } from './routes/alert-routes.ts';
 import { startupRoutes } from './routes/startup-routes.ts';
 import { purgeRoutes } from './routes/purge-routes.ts';
 import { purgeJob } from './purge/purge-job.ts';
+import { integrationRoutes } from './routes/integrations-routes.ts';
+import { integrationJobs, integrationsDueSource } from './integrations/run.ts';
 import { alertCheckJob } from './alerts/check.ts';
 import { alertsDueSource } from './alerts/due.ts';
 import { ticketRoutes } from './routes/tickets-routes.ts';
@@ -183,6 +185,10 @@ async function installJobQueue(
   // Automatic backup (issue #30, decision 0039): here too, as it writes into DATA_DIR/backups.
   queue.registerJob(autoBackupJob(backupFolder(config)));
   queue.registerDueSource(autoBackupDueSource);
+  // Partner integrations (issue #29, decision 0044): here as alerts, as they need config.dataDir and the secret key.
+  for (const job of integrationJobs({ dataDir: config.dataDir, secretKey: config.secretKey, log: app.log }))
+    queue.registerJob(job);
+  queue.registerDueSource(integrationsDueSource);
   if (options.startJobQueue !== false) await queue.start();
   app.decorate('mailer', mailer);
   app.decorate('jobs', queue);
@@ -305,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(alertRoutes, { database, config });
       await api.register(startupRoutes, { database, config });
       await api.register(purgeRoutes, { database, config });
+      await api.register(integrationRoutes, { database, config });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

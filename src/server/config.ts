@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** `text` (short lines for a person) or `json` (pino's lines); unset: text at a terminal, else JSON. */
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  /** Key of the credentials of integrations' HTTPS destinations (decision 0044); unset: none can be stored. */
+  COMPTOIR_SECRET_KEY: z.string().min(16, 'must have at least 16 characters').optional(),
   /** SMTP server of outgoing mail (nodemailer URL, e.g. smtp://user:pass@host:587); unset = no mail. */
   SMTP_URL: z
     .string()
@@ -157,6 +159,8 @@ export interface Config {
   logFormat: LogFormat;
   /** Days of sales the demo generator writes (default: its 13 months); not a setting, tests shorten it. */
   demoDays?: number;
+  /** Key of the integrations' HTTPS credentials (COMPTOIR_SECRET_KEY, decision 0044); undefined: none can be stored. */
+  secretKey?: string | undefined;
   /** SMTP URL of outgoing mail, or undefined when mail is not configured. */
   smtpUrl?: string | undefined;
   /** Sender of outgoing mail. */
@@ -213,6 +217,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? (logFormat === 'text' ? 'warn' : 'info'),
     logFormat,
     smtpUrl: e.SMTP_URL,
+    secretKey: e.COMPTOIR_SECRET_KEY,
     mailFrom: e.COMPTOIR_MAIL_FROM,
     resetMinutes: e.COMPTOIR_RESET_MINUTES,
     publicUrl: (e.COMPTOIR_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -26,6 +26,7 @@ import { ALERT_SAMPLES } from './rights-samples-alerts.ts';
 import { STARTUP_SAMPLES } from './rights-samples-startup.ts';
 import { PURGE_SAMPLES } from './rights-samples-purge.ts';
 import { DATABASE_SAMPLES } from './rights-samples-database.ts';
+import { INTEGRATION_SAMPLES } from './rights-samples-integrations.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -930,6 +931,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...STARTUP_SAMPLES,
   ...PURGE_SAMPLES,
   ...DATABASE_SAMPLES,
+  ...INTEGRATION_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

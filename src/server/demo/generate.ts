@@ -53,6 +53,7 @@ import { demoPeople } from './people.ts';
 import { mix, Rng } from './random.ts';
 import { createDemoSubscriptions } from './subscriptions.ts';
 import { createDemoFecRecurrences } from './fec-recurrences.ts';
+import { createDemoIntegration } from './integrations.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
 
 export interface DemoOptions {
@@ -1038,6 +1039,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     log(`Demo chain: ${subscriptions} report e-mail subscriptions (/config/recurrences)`);
     const fecRecurrences = await createDemoFecRecurrences(client, now);
     log(`Demo chain: ${fecRecurrences} FEC recurrence (/fec/recurrencesfec)`);
+    const integrations = await createDemoIntegration(client, siteIds);
+    log(`Demo chain: ${integrations} partner integration into DATA_DIR/exports/ecash/ (/config/ecash)`);
     const people = await demoPeople(client, siteIds);
     await insertDemoEvents(client, events, siteIds, options.seed, now, (e) => people.eventAuthor(e.sites));
     const end: ChainEnd = { recreate: [], refreshes: [], loads: [], counting: [] };

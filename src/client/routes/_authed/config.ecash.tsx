@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { IntegrationPage } from '../../features/integrations/components/integration-page.tsx';
+
+/** /config/ecash (issue #29, decision 0044): the ecash integration. Needs CONFIGURATION (contract/rights.ts SCREEN_RIGHTS '/config'). */
+export const Route = createFileRoute('/_authed/config/ecash')({
+  component: () => <IntegrationPage partner="ecash" />,
+});
