@@ -315,9 +315,7 @@ export function screenRequirement(path: string): Requirement {
  * than "page not found". The rights themselves stay (profiles keep them for the day the screen
  * comes); building a screen is deleting its line here.
  */
-export const PENDING_SCREENS: readonly string[] = [
-  '/arcole',
-];
+export const PENDING_SCREENS: readonly string[] = ['/arcole'];
 
 /** True when `path` is (or is under) a screen of {@link PENDING_SCREENS}. */
 export function isPendingScreen(path: string): boolean {

@@ -205,6 +205,21 @@ async function installJobQueue(
 }
 
 /**
+ * Compression per answer, for what the build did not compress already (vite.config.ts writes
+ * .br and .gz of the client's files, which @fastify/static sends as they are): the API's JSON
+ * above all. Brotli quality 4 and gzip level 3 cost a fraction of a report's own query for a
+ * few per cent more bytes (decision record 0009 has the measurements).
+ */
+async function installCompression(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCompress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 3 },
+  });
+}
+
+/**
  * Builds the application without listening.
  * @throws Error naming the route when one breaks the rights table (see plugins/rights-guard.ts).
  */
@@ -264,16 +279,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions,
   });
 
-  // Compression per answer, for what the build did not compress already (vite.config.ts writes
-  // .br and .gz of the client's files, which @fastify/static sends as they are): the API's JSON
-  // above all. Brotli quality 4 and gzip level 3 cost a fraction of a report's own query for a
-  // few per cent more bytes (decision record 0009 has the measurements).
-  await app.register(fastifyCompress, {
-    global: true,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 3 },
-  });
+  await installCompression(app);
   // Flood control per address, Retry-After of locked counters, own-password checks counted (0020).
   await installBruteForce(app, { pool: database.pool, loginFailuresPerIp: config.loginFailuresPerIp });
   await app.register(fastifySwagger, openApiOptions());
