@@ -56,6 +56,9 @@ const COORDINATOR_TABLES: Record<string, string> = {
   fec_recurrences: 'scheduled FECs per company, a handful of rows, written from one screen (issue #29)',
   fec_files: 'the FEC files runs kept, per recurrence and period (issue #29)',
   auto_backup_config: 'one row: the automatic backup of the whole database (issue #30)',
+  integrations: 'one row per partner integration (issue #29); one lists many sites',
+  integration_deliveries:
+    'what each integration delivered, per site-day and destination: a few rows a day, read and written by the integration jobs only (issue #29)',
 };
 
 /**

@@ -45,7 +45,9 @@ export const LEAK_PATTERNS: readonly RegExp[] = [
   /relation [a-z_]+ /i,
   /violates/i,
   /SELECT /,
-  /postgres/i,
+  // The database's name or URL; not the Debian package the database screen names for pg_dump
+  // (`postgresql-client-15`, issue #30).
+  /postgres(?!ql-client-\d)/i,
 ];
 
 /** True when `text` holds one of LEAK_PATTERNS. */

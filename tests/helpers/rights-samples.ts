@@ -27,6 +27,7 @@ import { STARTUP_SAMPLES } from './rights-samples-startup.ts';
 import { PURGE_SAMPLES } from './rights-samples-purge.ts';
 import { DATABASE_SAMPLES } from './rights-samples-database.ts';
 import { INTEGRATION_SAMPLES } from './rights-samples-integrations.ts';
+import { FEC_RECURRENCE_SAMPLES } from './rights-samples-fec-recurrences.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -932,6 +933,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...PURGE_SAMPLES,
   ...DATABASE_SAMPLES,
   ...INTEGRATION_SAMPLES,
+  ...FEC_RECURRENCE_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

@@ -25,6 +25,12 @@ export const REFERENCE_TABLES = [
   'fec_account_plans',
 ] as const;
 
+/**
+ * Tables with a `site_id` that stay on the coordinator all the same: their keys do not hold
+ * `site_id` (tests/architecture/distribution-keys.test.ts COORDINATOR_TABLES says why each).
+ */
+export const COORDINATOR_TABLES_WITH_SITE_ID = ['integration_deliveries'] as const;
+
 /** The table every distributed table is co-located with. */
 export const COLOCATION_TABLE = 'tickets';
 
@@ -85,7 +91,8 @@ END $$`);
   );
   const candidates = rows
     .map((r) => r.name)
-    .filter((t) => !(REFERENCE_TABLES as readonly string[]).includes(t));
+    .filter((t) => !(REFERENCE_TABLES as readonly string[]).includes(t))
+    .filter((t) => !(COORDINATOR_TABLES_WITH_SITE_ID as readonly string[]).includes(t));
   const ordered = [COLOCATION_TABLE, ...candidates.filter((t) => t !== COLOCATION_TABLE)];
   const distributed: string[] = [];
   for (const table of ordered) {

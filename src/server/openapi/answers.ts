@@ -92,6 +92,13 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET bo/documentsManager/readDocument': NOT_FOUND,
   'GET bo/favoris/remove': NOT_FOUND,
   'GET bo/getResultsData': ['409'],
+  // A partner integration never saved (issue #29).
+  'POST bo/integrations/runNow': NOT_FOUND,
+  // Database operations (issue #30, decision 0039): another operation under way (409
+  // DatabaseBusy); a backup file that is not there (404 BackupPathRefused).
+  'GET bo/backupDataBase': ['409'],
+  'GET bo/restoreDataBase': ['404', '409'],
+  'GET bo/reindexationDataBase': ['409'],
   'GET bo/home/envoieMail': MAIL,
   'GET bo/home/envoieMailManquant': MAIL,
   'GET bo/infra/getUtilisateur': ['403', '404'],
@@ -137,6 +144,13 @@ const DOMAIN_STATUSES: Partial<Record<ApiRoute, readonly string[]>> = {
   'GET bo/fec/export': NOT_FOUND,
   'GET bo/fec/plan': NOT_FOUND,
   'POST bo/fec/savePlan': NOT_FOUND,
+  // FEC recurrences (issue #29): an unknown company, recurrence or kept file (or another company's).
+  'GET bo/fec/recurrences': NOT_FOUND,
+  'POST bo/fec/saveRecurrence': NOT_FOUND,
+  'POST bo/fec/deleteRecurrence': NOT_FOUND,
+  'POST bo/fec/runRecurrenceNow': NOT_FOUND,
+  'GET bo/fec/files': NOT_FOUND,
+  'GET bo/fec/file': NOT_FOUND,
   // The start-up (issue #30, decision record 0041): ended before every step is done is 409.
   'GET bo/miseEnRoute': ['409'],
 };
