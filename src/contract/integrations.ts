@@ -4,6 +4,7 @@
  * site's daily sales by article; e-cash and consolidations take each site's daily totals by
  * payment method. Amounts on the wire are cents; in the files, units with two decimals.
  */
+import { INT4_MAX } from './integers.ts';
 import { z } from 'zod';
 
 /** The four partners, as in the screen paths (`/config/<partner>`). */
@@ -116,8 +117,8 @@ export type Integration = z.output<typeof IntegrationSchema>;
 export const IntegrationSaveBodySchema = z.object({
   partenaire: z.enum(PARTNERS),
   actif: z.boolean(),
-  sites: z.array(z.number().int().positive()).max(10_000),
-  regleId: z.number().int().positive().nullable(),
+  sites: z.array(z.number().int().positive().max(INT4_MAX)).max(10_000),
+  regleId: z.number().int().positive().max(INT4_MAX).nullable(),
   destination: DestinationSchema,
   identifiants: z.array(HeaderSchema).max(10).optional(),
   mise: LayoutSchema,
