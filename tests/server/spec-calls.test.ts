@@ -2,8 +2,11 @@
  * A client written from SPEC.md §7 works unchanged (issue #32 A): one table of the §7 calls, each
  * with exactly the parameters SPEC.md lists for it (list forms `sites[]` / `tpv[]`, form bodies
  * where SPEC.md says "form body"), and no parameter it does not list. Every call, sent by a user
- * holding its right, answers 2xx. The table follows SPEC.md §7 line by line; the database calls
- * of its last block (bo/miseEnRoute…, the database issue) are not served yet and are not in it.
+ * holding its right, answers 2xx. The table follows SPEC.md §7 line by line, but for the
+ * database calls of its last block (bo/miseEnRoute, backup, restore, automatic backup, reindex,
+ * empties: issue #30), which need a state to act on (a backup file, every start-up step done)
+ * and are called with SPEC's exact parameters by their own tests instead:
+ * tests/server/database-routes.test.ts, purge-partial.test.ts and startup-calls.test.ts.
  *
  * Real app, real PostgreSQL, a real SMTP server for the calls that send mail.
  */
