@@ -197,36 +197,3 @@ export async function warmForecasts(db: Queryable, signal?: AbortSignal): Promis
     model.day(today);
   }
 }
-
-/** Seconds between two background passes of {@link startForecastWarmer}. */
-export const REWARM_SECONDS = 15;
-
-/**
- * Keeps the models of `db`'s sites fitted in the background: a pass at once, then every
- * {@link REWARM_SECONDS} s (a pass over a warm cache is one query), so after a sales load or an
- * event change empties the cache, the models are fitted again before most widgets ask. A pass
- * never overlaps another. `log` receives a pass's failure. Stop it at shutdown.
- */
-export function startForecastWarmer(db: Queryable, log: (error: unknown) => void): { stop(): void } {
-  const stopping = new AbortController();
-  let running = false;
-  const pass = () => {
-    if (running || stopping.signal.aborted) return;
-    running = true;
-    warmForecasts(db, stopping.signal)
-      .catch((error) => {
-        if (!stopping.signal.aborted) log(error);
-      })
-      .finally(() => {
-        running = false;
-      });
-  };
-  pass();
-  const timer = setInterval(pass, REWARM_SECONDS * 1000).unref();
-  return {
-    stop() {
-      stopping.abort();
-      clearInterval(timer);
-    },
-  };
-}
