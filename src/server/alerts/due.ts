@@ -6,22 +6,12 @@
  * Pure over the database.
  */
 import type pg from 'pg';
-import type { RuleType } from '../../contract/subscriptions.ts';
 import type { DueItem, DueSource } from '../jobs/contract.ts';
-import { occurrencesBetween } from '../subscriptions/occurrences.ts';
+import { type DueRuleRow, occurrencesBetween } from '../subscriptions/occurrences.ts';
 import { subscriptionTimeZone } from '../subscriptions/report-input.ts';
 import { ALERT_CHECK, type AlertCheckData } from './check.ts';
 
-interface DueRow {
-  id: number;
-  type: RuleType;
-  jours: number[];
-  jourDuMois: number | null;
-  dernierJour: boolean;
-  heure: number;
-  minute: number;
-  zones: string[];
-}
+type DueRow = DueRuleRow;
 
 /** The alert checks due in (`from`, `to`], by planned time then alert id. */
 export async function dueAlerts(pool: pg.Pool, from: Date, to: Date): Promise<DueItem<AlertCheckData>[]> {

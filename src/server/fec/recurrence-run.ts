@@ -26,14 +26,13 @@ import type pg from 'pg';
 import { parseWireDate, toWireDate } from '../../contract/dates.ts';
 import type { FecPeriod } from '../../contract/fec-recurrences.ts';
 import type { Language } from '../../contract/reports.ts';
-import type { RuleType } from '../../contract/subscriptions.ts';
 import type { Database } from '../db/connect.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { formatDate, message } from '../i18n.ts';
 import type { DueItem, DueSource, JobContext, JobDefinition } from '../jobs/contract.ts';
 import { renderMailHtml } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/transport.ts';
-import { localDate, occurrencesBetween } from '../subscriptions/occurrences.ts';
+import { type DueRuleRow, localDate, occurrencesBetween } from '../subscriptions/occurrences.ts';
 import { subscriptionTimeZone } from '../subscriptions/report-input.ts';
 import { companyFec } from './company-fec.ts';
 import { companyPlan } from './plan-store.ts';
@@ -315,16 +314,7 @@ export function fecRecurrenceJob(options: FecRecurrenceOptions): JobDefinition<F
   };
 }
 
-interface DueRow {
-  id: number;
-  type: RuleType;
-  jours: number[];
-  jourDuMois: number | null;
-  dernierJour: boolean;
-  heure: number;
-  minute: number;
-  zones: string[];
-}
+type DueRow = DueRuleRow;
 
 /**
  * The recurrence runs due in (`from`, `to`], each evaluated in its company's zone, with the

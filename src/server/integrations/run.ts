@@ -13,9 +13,8 @@ import type { Partner } from '../../contract/integrations.ts';
 import { PARTNER_DATA, PARTNERS } from '../../contract/integrations.ts';
 import type pg from 'pg';
 import type { DueItem, DueSource, JobContext, JobDefinition } from '../jobs/contract.ts';
-import { occurrencesBetween } from '../subscriptions/occurrences.ts';
+import { type DueRuleRow, occurrencesBetween } from '../subscriptions/occurrences.ts';
 import { subscriptionTimeZone } from '../subscriptions/report-input.ts';
-import type { RuleType } from '../../contract/subscriptions.ts';
 import { articleRows, type DataSite, dataSites, paymentRows } from './data.ts';
 import { deliver, destinationKey } from './destination.ts';
 import { fileName, renderFile } from './layout.ts';
@@ -186,16 +185,8 @@ export function integrationJobs(options: IntegrationRunOptions): JobDefinition<I
   }));
 }
 
-interface DueRow {
-  id: number;
+interface DueRow extends DueRuleRow {
   partner: Partner;
-  type: RuleType;
-  jours: number[];
-  jourDuMois: number | null;
-  dernierJour: boolean;
-  heure: number;
-  minute: number;
-  zones: string[];
 }
 
 /**

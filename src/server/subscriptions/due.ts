@@ -6,23 +6,13 @@
  * database: it reads and writes nothing else.
  */
 import type pg from 'pg';
-import type { RuleType } from '../../contract/subscriptions.ts';
 import type { DueItem, DueSource } from '../jobs/contract.ts';
-import { occurrencesBetween } from './occurrences.ts';
+import { type DueRuleRow, occurrencesBetween } from './occurrences.ts';
 import { SUBSCRIPTION_ZONES_SQL, subscriptionTimeZone } from './report-input.ts';
 import { SUBSCRIPTION_RUN, type SubscriptionRunData } from './run.ts';
 import { SUSPENDED_SQL } from './subscription-store.ts';
 
-interface DueRow {
-  id: number;
-  type: RuleType;
-  jours: number[];
-  jourDuMois: number | null;
-  dernierJour: boolean;
-  heure: number;
-  minute: number;
-  zones: string[];
-}
+type DueRow = DueRuleRow;
 
 /** The subscription runs due in (`from`, `to`], by planned time then subscription id. */
 export async function dueSubscriptions(

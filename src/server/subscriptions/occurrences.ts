@@ -13,7 +13,7 @@
  * Each local day gives at most one instant, so a rule never fires twice on a day.
  */
 import { TZDate } from '@date-fns/tz';
-import type { RuleFields } from '../../contract/subscriptions.ts';
+import type { RuleFields, RuleType } from '../../contract/subscriptions.ts';
 
 /** Longest span {@link occurrencesBetween} looks at, in days: a guard against a runaway range. */
 export const MAX_SPAN_DAYS = 400;
@@ -88,4 +88,20 @@ export function localDate(instant: Date, timeZone: string): string {
   const t = new TZDate(instant.getTime(), timeZone);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
+}
+
+/**
+ * A scheduled row as the due sources read it (subscriptions, alerts, FEC recurrences, partner
+ * integrations): its id, its rule in the wire's words (type, week days 1–7, day of the month or
+ * the last day, hour and minute) and the time zones it is evaluated in.
+ */
+export interface DueRuleRow {
+  id: number;
+  type: RuleType;
+  jours: number[];
+  jourDuMois: number | null;
+  dernierJour: boolean;
+  heure: number;
+  minute: number;
+  zones: string[];
 }
