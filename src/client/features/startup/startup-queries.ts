@@ -6,8 +6,6 @@
  * user lands: the wizard while an installation without the demo chain is not started up.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { ConnexionAnswer } from '../../../contract/api.ts';
-import { satisfies, screenRequirement } from '../../../contract/rights.ts';
 import {
   type MiseEnRouteAnswer,
   MiseEnRouteAnswerSchema,
@@ -18,7 +16,6 @@ import {
 import { getJson, http, toApiFailure, toSearchParams } from '../../lib/http.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { session } from '../../lib/session.ts';
-import { landingOf, STARTUP_PATH } from './landing.ts';
 
 /** Query-key factory of the start-up, keyed by the signed-in user (the password step is theirs). */
 export const startupQueries = {
@@ -68,20 +65,5 @@ export async function finishStartup(): Promise<MiseEnRouteAnswer> {
     return MiseEnRouteAnswerSchema.parse(answer);
   } catch (e) {
     throw toApiFailure(e);
-  }
-}
-
-/**
- * {@link landingOf} for `user`, reading the state only when their rights open the wizard; /home
- * when the state cannot be read (offline, an older server): signing in never waits on it.
- */
-export async function landingAfterSignIn(
-  user: Pick<ConnexionAnswer, 'droits'>,
-): Promise<'/home' | typeof STARTUP_PATH> {
-  if (!satisfies(screenRequirement(STARTUP_PATH), user.droits)) return '/home';
-  try {
-    return landingOf(user.droits, await queryClient.fetchQuery(startupQueries.state()));
-  } catch {
-    return '/home';
   }
 }

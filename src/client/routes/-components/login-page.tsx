@@ -12,7 +12,7 @@ import { AppMark } from '../../app/app-mark.tsx';
 import { LanguageChoice } from '../../app/language-choice.tsx';
 import { clearNotifications, notifyFailure } from '../../lib/notifications.ts';
 import { signIn } from '../../lib/session.ts';
-import { landingAfterSignIn } from '../../features/startup/startup-queries.ts';
+import { landingAfterSignIn } from '../../features/startup/landing.ts';
 import { PlainTextField } from '../../ui/plain-text-field.tsx';
 import './login-forgotten.css';
 
