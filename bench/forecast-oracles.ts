@@ -37,8 +37,11 @@ export type OracleClosures = 'engine' | 'known';
 /** One oracle: its key (as printed) and its expected sales of `day` (cents, before events and holidays). */
 export interface Oracle {
   key: string;
-  /** Expected sales of an open ordinary `day`, cents, from `history` without that day; null when unknown. */
-  level: (history: SiteHistory, day: number) => number | null;
+  /**
+   * Expected sales of an open ordinary `day`, cents, from `history` without that day, for a
+   * forecast made at `origin` (which only the oracles whose level stops there read); null when unknown.
+   */
+  level: (history: SiteHistory, day: number, origin: number) => number | null;
 }
 
 /** True when `day` was an open ordinary day: sales, no event, no public holiday. */
@@ -99,20 +102,26 @@ export const LOCAL_PROFILE_WEEKS = 13;
  * Oracle (b): the in-sample level × weekly profile of the whole series at `day` (the target day
  * excluded from both): profile over the whole history (`profile: 'all'`) or ±13 weeks around
  * the target (`'local'`); level the triangular-kernel mean of the open ordinary days each
- * divided by its weekday's ratio, over ±`bandwidth` days (`sides: 'both'`) or over the
+ * divided by its weekday's ratio, over ±`bandwidth` days (`sides: 'both'`), over the
  * `bandwidth` days before the target only (`'before'`: a forecast made the evening before,
- * which has seen the days after the origin but not those after the target); null when no such
- * day is near.
+ * which has seen the days after the origin but not those after the target), or over the
+ * `bandwidth` days before the origin (`'origin'`: a forecast made at the origin that only knows
+ * the weekly profile of the future); null when no such day is near.
  */
 export function levelProfileOracle(
   bandwidth: number,
   profile: 'all' | 'local',
-  sides: 'both' | 'before',
+  sides: 'both' | 'before' | 'origin',
 ): Oracle {
-  const window = sides === 'both' ? `±${bandwidth} days` : `${bandwidth} days before`;
+  const window =
+    sides === 'both'
+      ? `±${bandwidth} days`
+      : sides === 'before'
+        ? `${bandwidth} days before`
+        : `${bandwidth} days before the origin`;
   return {
     key: `level ${window} × ${profile === 'all' ? 'whole-series' : `±${LOCAL_PROFILE_WEEKS}-week`} profile`,
-    level: (history, day) => {
+    level: (history, day, origin) => {
       const weeks = 7 * LOCAL_PROFILE_WEEKS;
       const ratios =
         profile === 'all'
@@ -120,9 +129,11 @@ export function levelProfileOracle(
           : profileAround(history, day, day - weeks, day + weeks);
       let sum = 0;
       let weights = 0;
-      for (let d = day - bandwidth; d <= (sides === 'both' ? day + bandwidth : day - 1); d++) {
+      const centre = sides === 'origin' ? origin : day;
+      const last = sides === 'both' ? day + bandwidth : centre - 1;
+      for (let d = centre - bandwidth; d <= last; d++) {
         if (d === day || !ordinary(history, d)) continue;
-        const w = 1 - Math.abs(d - day) / (bandwidth + 1);
+        const w = 1 - Math.abs(d - centre) / (bandwidth + 1);
         sum += (w * history.totals.get(d)!) / ratios[weekdayOf(d)]!;
         weights += w;
       }
@@ -133,7 +144,7 @@ export function levelProfileOracle(
 
 /**
  * The oracles the harness scores: (a) at ±2, ±4, ±8 weeks; (b) two-sided at six bandwidths × two
- * profiles, and seen from the evening before the target at three.
+ * profiles, seen from the evening before the target at three, and from the origin at four.
  */
 export const ORACLES: readonly Oracle[] = [
   sameWeekdayOracle(2),
@@ -144,6 +155,7 @@ export const ORACLES: readonly Oracle[] = [
     levelProfileOracle(b, 'local', 'both'),
   ]),
   ...[28, 91, 182].map((b) => levelProfileOracle(b, 'all', 'before')),
+  ...[28, 56, 91, 182].map((b) => levelProfileOracle(b, 'all', 'origin')),
 ];
 
 /**
@@ -169,7 +181,7 @@ export function oracleForecast(
       ? (history.totals.get(day) ?? 0) <= 0
       : first !== null && isClosed(known, first, origin, day);
   if (closed) return 0;
-  const level = oracle.level(history, day) ?? fallback;
+  const level = oracle.level(history, day, origin) ?? fallback;
   const holiday = known.holidays?.has(day) ? holidayFactor(known, origin, day) : 1;
   return level * eventsOn(history.events, day).factor * holiday;
 }

@@ -41,16 +41,24 @@ describe('forecast oracles', () => {
     const poisoned = changed(noisy, target, 1e12);
     const later = changed(noisy, target + 7, 1e12);
     for (const oracle of ORACLES) {
-      expect(oracle.level(poisoned, target), oracle.key).toBe(oracle.level(noisy, target));
+      expect(oracle.level(poisoned, target, target - 3), oracle.key).toBe(
+        oracle.level(noisy, target, target - 3),
+      );
       if (!oracle.key.includes('before'))
-        expect(oracle.level(later, target), oracle.key).not.toBe(oracle.level(noisy, target));
+        expect(oracle.level(later, target, target - 3), oracle.key).not.toBe(
+          oracle.level(noisy, target, target - 3),
+        );
     }
   });
 
   it('find the day of a noiseless level × weekly profile exactly', () => {
     const exact = site();
-    for (const oracle of [sameWeekdayOracle(4), levelProfileOracle(28, 'all', 'both')])
-      expect(oracle.level(exact, target)).toBeCloseTo(exact.totals.get(target)!, 6);
+    for (const oracle of [
+      sameWeekdayOracle(4),
+      levelProfileOracle(28, 'all', 'both'),
+      levelProfileOracle(28, 'all', 'origin'),
+    ])
+      expect(oracle.level(exact, target, target - 5)).toBeCloseTo(exact.totals.get(target)!, 6);
   });
 
   it('score a day 0 when closed as the engine sees it, or as it really was', () => {
