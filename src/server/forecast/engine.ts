@@ -16,8 +16,9 @@
  *    days × the weekday's ratio over the last year ({@link weeklyProfile});
  * 4. each forecast day gets its events' factors (Positive r % → ×(1 + r/100), Negative →
  *    ×(1 − r/100)), and 0 when the site is closed that day: a weekday with no sales in each of
- *    the last 3 weeks, or a calendar day with no sales a year earlier while its weekday traded
- *    the week before and after (25 December, 1 January);
+ *    the last 3 weeks or on 6 of the last 8 (a weekly closing day opened once: {@link isClosed}),
+ *    or a calendar day with no sales a year earlier while its weekday traded the week before and
+ *    after (25 December, 1 January);
  * 5. the total is split into day parts by the shares of the same weekday's last
  *    {@link SHARE_WEEKS} open days (all open days' shares when that weekday has none).
  */
