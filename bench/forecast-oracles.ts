@@ -3,7 +3,8 @@
  * third revision): "forecasts" that are allowed to see the future, so they bound what any method
  * could reach on a data set. Each one is scored like the engine, on the same origins and horizons
  * 1–14, against the same mean of the last 4 same weekdays; if even they cannot reach a WAPE ratio
- * of 0.90 to that mean, no method that sees only the past can.
+ * of 0.90 to that mean, no method that sees only the past can by finding a level and a weekly
+ * pattern (another structure — weather, a driver the data do not hold — is not bounded here).
  *
  * An oracle estimates the day's expected sales from the whole history — days after the origin
  * included — but never from the target day itself (leave-one-out), so it is a near-ideal "true
@@ -19,8 +20,9 @@
  *   fitted in sample: profile = each weekday's mean ÷ the mean of the seven, over the whole
  *   history or ±13 weeks around the target; level = the triangular-kernel weighted mean, over
  *   ±`bandwidth` days around the target, of every open ordinary day divided by its weekday's
- *   ratio; also seen from the evening before the target (the days before it only). The
- *   harness reports the best bandwidth in hindsight, which only flatters the oracle.
+ *   ratio; also seen from the evening before the target (the days before it only) and from the
+ *   origin (the days before the origin only, the profile still the whole series'). The harness
+ *   reports the best bandwidth in hindsight, which only flatters the oracle.
  */
 import { weekdayOf } from '../src/server/forecast/calendar.ts';
 import {
