@@ -11,6 +11,9 @@
  * (`legacy`) and the current one, in the same run: daily WAPE, bias, 80 % range coverage, the
  * ratios to the seasonal naive (last same weekday before T) and to the mean of the last 4 same
  * weekdays before T, and the day parts' WAPE against the same split applied to that mean.
+ * Below them, on the same origins and horizons, the oracle baselines (forecast-oracles.ts): what
+ * forecasts allowed to see the future (never the day scored) reach against that mean, which
+ * bounds what any method could; and the current method told each window's closures in advance.
  * Reported as measured, never asserted. Run it with `nice`: it fits a few hundred models.
  *
  * `benchForecastBacktest` is also a short step of `npm run bench` (the last few origins per set).
@@ -26,11 +29,13 @@ import { weekdayOf, wireOf } from '../src/server/forecast/calendar.ts';
 import {
   type DayForecast,
   dayPartShares,
+  firstSalesDay,
   forecastFrom,
   type SiteHistory,
 } from '../src/server/forecast/engine.ts';
 import { readSiteHistory } from '../src/server/forecast/history.ts';
 import { importSalesFile } from '../src/server/import/sales.ts';
+import { ORACLES, type OracleClosures, oracleForecast, withClosuresEntered } from './forecast-oracles.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const DATA = path.join(ROOT, '../shared/data');
@@ -152,6 +157,17 @@ export interface SetResult {
   lastOrigin: string;
   naiveWape: number;
   mean4Wape: number;
+  /**
+   * The oracle baselines (forecast-oracles.ts: they see the future, never the target day) on the
+   * same origins and horizons: WAPE, bias and ratio to the mean of 4, per oracle and closures.
+   */
+  oracles: { key: string; closures: OracleClosures; wape: number; bias: number; ratioMean4: number }[];
+  /**
+   * The current method told the closures of each forecast window in advance (forecast-oracles.ts
+   * `withClosuresEntered`: what a manager who records planned closures gets): WAPE, bias, 80 %
+   * coverage, ratio to the mean of 4.
+   */
+  closuresEntered: { wape: number; bias: number; coverage80: number; ratioMean4: number };
   methods: Record<
     Method,
     {
@@ -182,6 +198,10 @@ function mean4(history: SiteHistory, origin: number, day: number): number {
 export function backtestHistory(history: SiteHistory, name: string, origins = originsOf(history)): SetResult {
   const naive = sums();
   const base4 = sums();
+  const closureKinds: readonly OracleClosures[] = ['engine', 'known'];
+  const oracles = closureKinds.flatMap((closures) =>
+    ORACLES.map((oracle) => ({ oracle, closures, s: sums() })),
+  );
   const result: Partial<SetResult['methods']> = {};
   for (const method of METHODS) {
     const daily = sums();
@@ -206,6 +226,9 @@ export function backtestHistory(history: SiteHistory, name: string, origins = or
           const lastSame = origin - 1 - ((weekdayOf(origin - 1) - weekdayOf(f.day) + 7) % 7);
           add(naive, actual, history.totals.get(lastSame) ?? 0);
           add(base4, actual, m4);
+          const first = firstSalesDay(known.totals);
+          for (const o of oracles)
+            add(o.s, actual, oracleForecast(o.oracle, history, known, first, origin, f.day, o.closures, m4));
         }
       }
     }
@@ -235,6 +258,12 @@ export function backtestHistory(history: SiteHistory, name: string, origins = or
       ),
     };
   }
+  const entered = sums();
+  for (const origin of origins) {
+    const known = withClosuresEntered(history, historyBefore(history, origin), origin, HORIZON_DAYS);
+    for (const f of forecastFrom(known, origin, HORIZON_DAYS))
+      add(entered, history.totals.get(f.day) ?? 0, f.total, f.range.low, f.range.high);
+  }
   return {
     name,
     origins: origins.length,
@@ -242,6 +271,19 @@ export function backtestHistory(history: SiteHistory, name: string, origins = or
     lastOrigin: origins.length > 0 ? wireOf(origins.at(-1)!) : '',
     naiveWape: naive.abs / naive.actual,
     mean4Wape: base4.abs / base4.actual,
+    oracles: oracles.map((o) => ({
+      key: o.oracle.key,
+      closures: o.closures,
+      wape: o.s.abs / o.s.actual,
+      bias: o.s.signed / o.s.actual,
+      ratioMean4: o.s.abs / base4.abs,
+    })),
+    closuresEntered: {
+      wape: entered.abs / entered.actual,
+      bias: entered.signed / entered.actual,
+      coverage80: entered.inside / entered.days,
+      ratioMean4: entered.abs / base4.abs,
+    },
     methods: result as SetResult['methods'],
   };
 }
@@ -271,6 +313,22 @@ export function formatResult(r: SetResult): string[] {
       )
       .join('; ')}`,
   );
+  const e = r.closuresEntered;
+  lines.push(
+    `  current with the closures of each window entered in advance: WAPE ${pct(e.wape)}, bias ${pct(e.bias)}, 80 % coverage ${pct(e.coverage80)}, ÷ mean of 4 ${r3(e.ratioMean4)}`,
+  );
+  for (const closures of ['engine', 'known'] as const) {
+    const best = r.oracles
+      .filter((o) => o.closures === closures)
+      .sort((a, b) => a.ratioMean4 - b.ratioMean4)[0];
+    lines.push(
+      `  oracles (see the future, not the target day; closed days ${closures === 'engine' ? 'as the engine sees them' : 'known'}): ${r.oracles
+        .filter((o) => o.closures === closures)
+        .map((o) => `${o.key} ${r3(o.ratioMean4)}`)
+        .join('; ')}`,
+      `    best: ${best?.key} WAPE ${pct(best?.wape ?? null)}, bias ${pct(best?.bias ?? null)}, ÷ mean of 4 ${best ? r3(best.ratioMean4) : '—'}`,
+    );
+  }
   return lines;
 }
 

@@ -144,6 +144,27 @@ describe('forecast engine (synthetic series)', () => {
     expect(forecastFrom({ ...h, totals: twice }, ORIGIN, 7)[6]!.total).toBeGreaterThan(30_000);
   });
 
+  it('keeps a weekly closing day the site opened once closed, but not the days of a site that has just opened', () => {
+    const h = synthetic(200, 0);
+    // Closed every Tuesday for 8 weeks but the last one (a Christmas Eve): Tuesdays stay closed.
+    const habit = new Map(h.totals);
+    for (const k of [2, 3, 4, 5, 6, 7, 8]) habit.delete(ORIGIN - 7 * k + 1);
+    const f = forecastFrom({ ...h, totals: habit }, ORIGIN, 14);
+    for (const d of f) {
+      if (weekdayOf(d.day) === 1) expect(d.total).toBe(0);
+      else expect(d.total).toBeGreaterThan(50_000);
+    }
+    // Closed on 5 Tuesdays of 8 only: not a habit.
+    const five = new Map(h.totals);
+    for (const k of [2, 3, 4, 5, 6]) five.delete(ORIGIN - 7 * k + 1);
+    expect(forecastFrom({ ...h, totals: five }, ORIGIN, 7)[1]!.total).toBeGreaterThan(30_000);
+    // A site that traded one week after months shut, then shut 3 days: its weekdays are not all closed.
+    const opening = new Map([...h.totals].filter(([day]) => day >= ORIGIN - 8 && day < ORIGIN - 3));
+    opening.set(ORIGIN - 150, 100_000);
+    const reopened = forecastFrom({ ...h, totals: opening }, ORIGIN, 7);
+    expect(reopened.filter((d) => d.total > 0).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('forecasts 0 on a calendar day closed a year earlier (25 December), open days around it', () => {
     const origin = dayOf('2026-12-21');
     const h = synthetic(500, 0);

@@ -16,8 +16,9 @@
  *    days × the weekday's ratio over the last year ({@link weeklyProfile});
  * 4. each forecast day gets its events' factors (Positive r % → ×(1 + r/100), Negative →
  *    ×(1 − r/100)), and 0 when the site is closed that day: a weekday with no sales in each of
- *    the last 3 weeks, or a calendar day with no sales a year earlier while its weekday traded
- *    the week before and after (25 December, 1 January);
+ *    the last 3 weeks or on 6 of the last 8 (a weekly closing day opened once: {@link isClosed}),
+ *    or a calendar day with no sales a year earlier while its weekday traded the week before and
+ *    after (25 December, 1 January);
  * 5. the total is split into day parts by the shares of the same weekday's last
  *    {@link SHARE_WEEKS} open days (all open days' shares when that weekday has none).
  */
@@ -35,6 +36,15 @@ export const MIN_FIT_DAYS = 28;
 export const SHARE_WEEKS = 8;
 /** Consecutive weeks without sales on a weekday that make it a closed weekday. */
 export const CLOSED_WEEKS = 3;
+/**
+ * A weekly closing day the site opened once (a Christmas Eve) is still one: a weekday without
+ * sales on at least {@link HABIT_CLOSED_WEEKS} of the last {@link HABIT_WEEKS} weeks, one of the
+ * last two among them, while the site traded on 3 in 4 of the other days, is closed (decision
+ * 0017, third revision).
+ */
+export const HABIT_WEEKS = 8;
+/** See {@link HABIT_WEEKS}. */
+export const HABIT_CLOSED_WEEKS = 6;
 /** Distance from a weekday's median, in scaled MADs (≈ standard deviations), beyond which a day is clipped. */
 export const OUTLIER_MADS = 5;
 /** Name of the method on the wire (contract/forecast.ts `method`), as in decision 0017. */
@@ -199,21 +209,29 @@ function weekdayMeans(history: SiteHistory, start: number, origin: number): numb
 /**
  * True when the site is closed on `day` as seen from `origin`: its weekday had no sales in
  * each of the last {@link CLOSED_WEEKS} weeks before `origin` (and the site traded before
- * them), or the same calendar day a year earlier had no sales while the same weekday had
+ * them), or on {@link HABIT_CLOSED_WEEKS} of the last {@link HABIT_WEEKS} with one of the last
+ * two while it traded on 3 in 4 of the other days (a weekly closing day the site opened once), or the same calendar day a year earlier had no sales while the same weekday had
  * sales the week before and the week after it (a holiday such as 25 December, not a weekly
  * closing day).
  */
 export function isClosed(history: SiteHistory, first: number, origin: number, day: number): boolean {
   const w = weekdayOf(day);
   const lastSame = origin - 1 - ((weekdayOf(origin - 1) - w + 7) % 7);
+  // A day an event emptied (Negative 100 %) says nothing of the shop's opening days.
+  const shut = (d: number) => !sold(history, d) && eventsOn(history.events, d).factor > 0;
   if (lastSame - 7 * (CLOSED_WEEKS - 1) > first) {
     let closedWeeks = 0;
-    for (let k = 0; k < CLOSED_WEEKS; k++) {
-      const d = lastSame - 7 * k;
-      // A day an event emptied (Negative 100 %) says nothing of the shop's opening days.
-      if (!sold(history, d) && eventsOn(history.events, d).factor > 0) closedWeeks++;
-    }
+    for (let k = 0; k < CLOSED_WEEKS; k++) if (shut(lastSame - 7 * k)) closedWeeks++;
     if (closedWeeks === CLOSED_WEEKS) return true;
+  }
+  if (lastSame - 7 * (HABIT_WEEKS - 1) > first && (shut(lastSame) || shut(lastSame - 7))) {
+    let closedWeeks = 0;
+    for (let k = 0; k < HABIT_WEEKS; k++) if (shut(lastSame - 7 * k)) closedWeeks++;
+    // Only while the other weekdays trade: a site that has just opened is not closed on them all.
+    let otherOpen = 0;
+    for (let d = origin - 7 * HABIT_WEEKS; d < origin; d++)
+      if (weekdayOf(d) !== w && sold(history, d)) otherOpen++;
+    if (closedWeeks >= HABIT_CLOSED_WEEKS && otherOpen >= 0.75 * 6 * HABIT_WEEKS) return true;
   }
   // A holiday, not a weekly closing day: the same weekday was open the weeks before and after.
   const lastYear = sameDayLastYear(day);
