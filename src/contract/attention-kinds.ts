@@ -39,12 +39,12 @@ export function attentionKindsFor(rights: readonly string[]): AttentionKind[] {
 }
 
 /**
- * Why a run failed, as a stable code the screen translates (`attention.reason.<code>`), read
- * from the run's stored error: an HTTPS endpoint's answer (`Http`, with its status), refused
+ * Why a run failed, as a stable code the screen translates (`home.attention.reason.<code>`),
+ * read from the run's stored error: an HTTPS endpoint's answer (`Http`, with its status), refused
  * credentials, an unreachable endpoint, a folder or URL refused, a folder that cannot be written,
  * a full disk, pg_dump missing or failing, a FEC period not closed yet or a FEC file failing its
- * checks, a suspended subscription's owner; `Other` for anything else (the
- * screen it links to shows the whole error).
+ * checks, a subscription's favourite removed, a suspended subscription's owner; `Other` for
+ * anything else (the screen it links to shows the whole error).
  */
 export const ATTENTION_REASONS = [
   'Http',
@@ -58,6 +58,7 @@ export const ATTENTION_REASONS = [
   'BackupToolFailed',
   'PeriodNotClosed',
   'FecCheckFailed',
+  'FavouriteGone',
   'OwnerCannotRun',
   'Other',
 ] as const;

@@ -184,6 +184,47 @@ describe('GET bo/attention', () => {
     expect((await attention('feclyon-att', ids.fecLyon)).elements).toEqual([]);
   }, 120_000);
 
+  it('shows a subscription whose favourite is gone, then suspended once its owner is deactivated', async () => {
+    const owner = await t.createUser({
+      login: 'owner-att',
+      password: PASSWORD,
+      droits: ['RAPPORTS'],
+      allSites: true,
+    });
+    const rule = await t.database.pool.query<{ id: number }>(
+      `INSERT INTO report_rules (owner_id, libelle, type, hour, minute) VALUES ($1, 'Chaque matin', 'DAILY', 7, 0) RETURNING id`,
+      [owner],
+    );
+    const { rows } = await t.database.pool.query<{ id: number }>(
+      `INSERT INTO report_subscriptions (owner_id, libelle, rule_id, report, formats)
+       VALUES ($1, 'Ventes de la veille', $2, $3, '{PDF}') RETURNING id`,
+      [owner, rule.rows[0]!.id, { favoriId: 2_000_000 }],
+    );
+    const data = { subscriptionId: rows[0]!.id, plannedAt: '2026-03-03T06:00:00.000Z' };
+    expect(await run('subscription.run', data)).toBe('failed');
+    const failed = expect.objectContaining({
+      type: 'subscription',
+      libelle: 'Ventes de la veille',
+      raison: 'FavouriteGone',
+      ecran: '/config/recurrences',
+    });
+    expect((await attention('admin-att', ids.admin)).elements).toContainEqual(failed);
+    expect((await attention('fec-att', ids.fec)).elements.map((e) => e.type)).toEqual(['fecRecurrence']);
+
+    await t.database.pool.query('UPDATE users SET active = false WHERE id = $1', [owner]);
+    // One line for it: suspended, whatever its last run did.
+    const { elements } = await attention('admin-att', ids.admin);
+    expect(elements.filter((e) => e.libelle === 'Ventes de la veille')).toEqual([
+      expect.objectContaining({
+        type: 'subscriptionSuspended',
+        raison: 'OwnerCannotRun',
+        ecran: '/config/recurrences',
+      }),
+    ]);
+    await t.database.pool.query('DELETE FROM report_subscriptions WHERE id = $1', [rows[0]!.id]);
+    expect((await attention('admin-att', ids.admin)).elements.map((e) => e.type)).toEqual(['fecRecurrence']);
+  }, 120_000);
+
   it('shows each kind only with its right, and refuses a user with none of them', async () => {
     answer = 500;
     const { rows } = await t.database.pool.query<{ id: number }>('SELECT id FROM integrations');

@@ -9,7 +9,8 @@
  * - each FEC recurrence (`fec.recurrence.run`): its newest ended run failed, the recurrence still
  *   exists and every site of its company is in the caller's scope (as its screen asks);
  * - each report subscription (`subscription.run`): its newest ended run failed and it is still
- *   active; and each active subscription suspended because its owner can no longer run it.
+ *   active; and each active subscription suspended because its owner can no longer run it (one
+ *   line: suspended, whatever its last run did).
  *
  * "Ended" is succeeded or failed: a run still queued, running or retrying neither adds a line nor
  * removes one. The caller says which kinds its rights open (contract/attention-kinds.ts); a kind
@@ -130,7 +131,11 @@ async function fecLines(db: Queryable, siteIds: readonly number[]): Promise<Atte
 async function subscriptionLines(db: Queryable): Promise<AttentionItem[]> {
   const runs = await lastFailedRuns(db, [SUBSCRIPTION_RUN_KIND], 'subscriptionId');
   const { rows } = await db.query<{ id: string; libelle: string }>(
-    'SELECT id::text AS id, libelle FROM report_subscriptions WHERE active AND id = ANY($1::int[])',
+    `SELECT s.id::text AS id, s.libelle
+       FROM report_subscriptions s
+       LEFT JOIN users u ON u.id = s.owner_id
+       LEFT JOIN profiles p ON p.id = u.profile_id
+      WHERE s.active AND NOT ${SUSPENDED_SQL} AND s.id = ANY($1::int[])`,
     [runs.map((r) => Number(r.key))],
   );
   const names = new Map(rows.map((r) => [r.id, r.libelle]));

@@ -3,7 +3,7 @@
  * ATTENTION_REASONS), read from the error the queue stored with the run (`job_runs.error`, the
  * thrown error's message: the queue keeps no code, decision 0045). The patterns are the messages
  * our own jobs throw (integrations/destination.ts, database/auto-backup.ts and backup.ts,
- * fec/recurrence-run.ts) and Node's file-system error codes; anything else is `Other`, and the
+ * fec/recurrence-run.ts, subscriptions/report-input.ts) and Node's file-system error codes; anything else is `Other`, and the
  * screen the line links to shows the whole message.
  */
 import type { AttentionReason } from '../../contract/attention-kinds.ts';
@@ -27,6 +27,7 @@ const PATTERNS: readonly [RegExp, AttentionReason][] = [
   [/\bpg_(dump|restore) exited with\b/, 'BackupToolFailed'],
   [/\bnot closed yet\b/, 'PeriodNotClosed'],
   [/\bFecCheckFailed\b/, 'FecCheckFailed'],
+  [/\bthe favourite \d+ of the owner is gone\b/, 'FavouriteGone'],
 ];
 
 /**
