@@ -6,6 +6,7 @@
  */
 import { apiBase, dataDir, PASSWORD, t } from './home-attention-api.ts';
 import { rm } from 'node:fs/promises';
+import { onlineManager } from '@tanstack/react-query';
 import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import de from '../../i18n/de.json';
@@ -16,6 +17,7 @@ import { queryClient } from '../../src/client/lib/query-client.ts';
 import { signIn, signOut } from '../../src/client/lib/session.ts';
 import { loadReferenceData } from '../../src/client/selection/load-reference-data.ts';
 import { resetSelection } from '../../src/client/selection/selection-state.ts';
+import { setDeviceOnline } from './counting-dom.ts';
 import { renderRoutedScreen, unmountScreen, waitUntil } from './support.tsx';
 
 let screen: { container: HTMLDivElement; root: Root } | undefined;
@@ -32,10 +34,17 @@ afterAll(async () => {
 });
 
 const Empty = () => null;
+const text = (root: ParentNode, selector: string) => root.querySelector(selector)?.textContent ?? '';
 
-async function renderHome(locale: string, messages: Record<string, string>): Promise<HTMLDivElement> {
+/** Renders /home once the reference data is read; `beforeRender` runs between the two. */
+async function renderHome(
+  locale: string,
+  messages: Record<string, string>,
+  beforeRender: () => void = () => {},
+): Promise<HTMLDivElement> {
   resetSelection();
   await loadReferenceData();
+  beforeRender();
   screen = await renderRoutedScreen(
     { '/home': () => <HomePage datePerso="2026-03-02" />, '/config/bdd': Empty },
     '/home',
@@ -87,6 +96,26 @@ describe('the Needs attention card against the real server', () => {
       expect(items[0]!.querySelector('.home-attention__when')!.textContent).toMatch(when);
       unmountScreen(screen!);
       screen = undefined;
+    }
+  });
+
+  it('says offline that the list will be read when the network is back, without an error', async () => {
+    await signIn('admin', PASSWORD);
+    try {
+      const page = await renderHome('en', en, () => {
+        // As the browser's `offline` event does for TanStack Query's online manager.
+        setDeviceOnline(false);
+        onlineManager.setOnline(false);
+      });
+      await waitUntil(() => page.querySelector('.home-widget--attention .home-status') !== null, 10_000, 25);
+      await waitUntil(() => text(page, '.home-widget--attention .home-status') !== 'Loading…', 10_000, 25);
+      expect(text(page, '.home-widget--attention .home-status')).toBe(
+        'Offline: the list will be read when the network is back.',
+      );
+      expect(page.querySelector('.home-widget--attention [role="alert"]')).toBeNull();
+    } finally {
+      onlineManager.setOnline(true);
+      setDeviceOnline(true);
     }
   });
 

@@ -4,13 +4,15 @@
  * integrations, FEC recurrences, report subscriptions (failed or suspended) — each line saying
  * what failed, when, and why in the user's language, and linking to the screen that shows it and
  * can run it again. The home page shows it only to users whose rights open one of these kinds
- * (contract/attention-kinds.ts), and loads it lazily.
+ * (contract/attention-kinds.ts), and loads it lazily. The list is not kept for offline use (it
+ * says what to act on now): offline, the card says it will be read when the network is back.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useIntl } from 'react-intl';
 import type { AttentionItem } from '../../../../contract/attention.ts';
 import { displayInstant } from '../../../../contract/dates.ts';
+import { isOffline } from '../../../lib/request-keys.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { attentionQueries } from '../attention-queries.ts';
@@ -88,6 +90,8 @@ export function AttentionCard({ userId }: { userId: number }) {
             ))}
           </ul>
         )
+      ) : query.fetchStatus === 'paused' || (query.isError && isOffline(query.error)) ? (
+        <p className="home-status">{intl.formatMessage({ id: 'home.attention.offline' })}</p>
       ) : query.isError ? (
         <div className="home-error" role="alert">
           <p>{intl.formatMessage({ id: errorMessageId(query.error, intl.messages) })}</p>
