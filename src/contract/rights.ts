@@ -182,6 +182,8 @@ export const API_RIGHTS = {
   'GET bo/emptyPartialDataBase': { anyOf: ['ACCES_BASE'] },
   'GET bo/emptyDataBase': { anyOf: ['ACCES_BASE'] },
   'GET bo/purgeRuns': { anyOf: ['ACCES_BASE'] },
+  // What failed while nobody was signed in, for /home (issues #29 and #30, decision 0045): each kind then needs its own right.
+  'GET bo/attention': { anyOf: ['ACCES_BASE', 'CONFIGURATION', 'FEC_CONFIGURATION'] },
 } as const satisfies Record<string, Requirement>;
 export type ApiRoute = keyof typeof API_RIGHTS;
 

@@ -67,6 +67,7 @@ import { startupRoutes } from './routes/startup-routes.ts';
 import { purgeRoutes } from './routes/purge-routes.ts';
 import { purgeJob } from './purge/purge-job.ts';
 import { integrationRoutes } from './routes/integrations-routes.ts';
+import { attentionRoutes } from './routes/attention-routes.ts';
 import { integrationJobs, integrationsDueSource } from './integrations/run.ts';
 import { alertCheckJob } from './alerts/check.ts';
 import { alertsDueSource } from './alerts/due.ts';
@@ -318,6 +319,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(startupRoutes, { database, config });
       await api.register(purgeRoutes, { database, config });
       await api.register(integrationRoutes, { database, config });
+      await api.register(attentionRoutes, { database });
       await api.register(outboxBatchRoutes, {
         database,
         directItems: options.directBatchItems === false ? null : directItems,

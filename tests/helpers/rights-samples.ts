@@ -28,6 +28,7 @@ import { PURGE_SAMPLES } from './rights-samples-purge.ts';
 import { DATABASE_SAMPLES } from './rights-samples-database.ts';
 import { INTEGRATION_SAMPLES } from './rights-samples-integrations.ts';
 import { FEC_RECURRENCE_SAMPLES } from './rights-samples-fec-recurrences.ts';
+import { ATTENTION_SAMPLES } from './rights-samples-attention.ts';
 
 /** The day every dated sample asks for (the counting seed's payments are on it). */
 export const DAY = '2026-03-02';
@@ -934,6 +935,7 @@ export const SAMPLES: Readonly<Record<string, Sample>> = {
   ...DATABASE_SAMPLES,
   ...INTEGRATION_SAMPLES,
   ...FEC_RECURRENCE_SAMPLES,
+  ...ATTENTION_SAMPLES,
 };
 
 /** The rights a matrix user "with the right" holds for `requirement`: all of `anyOf`, else none. */

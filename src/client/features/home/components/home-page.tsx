@@ -5,10 +5,16 @@
  * fiscal date (datePerso, today by default). Each card paints from the persisted cache at once
  * when it has the figures (decision 0021) and says when they were read. The page slides in on
  * entering, unless the user asked for reduced motion.
+ *
+ * Above the widgets, for a user whose rights open the backup, the integrations, the FEC
+ * recurrences or the subscriptions, the "Needs attention" card (attention-card.tsx, decision
+ * 0045), whatever the sites chosen; for anyone else it is neither shown nor asked for.
  */
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
+import { attentionKindsFor } from '../../../../contract/attention-kinds.ts';
 import { toWireDate } from '../../../../contract/dates.ts';
 import { HOME_WIDGETS, type HomeWidget, maySeeWidget } from '../../../../contract/home.ts';
 import { session } from '../../../lib/session.ts';
@@ -22,6 +28,9 @@ import { type RemindMissingSafeCount, SafeWidget } from './safe-widget.tsx';
 import { SalesWidget } from './sales-widget.tsx';
 import { WidgetCard } from './widget-card.tsx';
 import './home.css';
+
+/** The "Needs attention" card (decision 0045), loaded only for a user whose rights show it. */
+const AttentionCard = lazy(() => import('./attention-card.tsx').then((m) => ({ default: m.AttentionCard })));
 
 export interface HomePageProps {
   /** The chosen fiscal date (wire), or undefined for today. */
@@ -124,6 +133,11 @@ export function HomePage({ datePerso, onDatePersoChange, onRemindMissingSafeCoun
           placeholder={intl.formatMessage({ id: 'home.datePlaceholder' })}
         />
       </div>
+      {user && attentionKindsFor(user.droits).length > 0 ? (
+        <Suspense fallback={null}>
+          <AttentionCard userId={user.id} />
+        </Suspense>
+      ) : null}
       {scope.isLoading && siteIds.length === 0 ? (
         <p className="home-status" role="status">
           {intl.formatMessage({ id: 'home.loading' })}
