@@ -39,6 +39,33 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
+/**
+ * A `progress` callback for backupDatabase / restoreDatabase that times their steps: each step
+ * lasts from its call to the next one's (the last to {@link StepTimer.end}), in ms.
+ */
+interface StepTimer {
+  progress: (step: string) => void;
+  end: () => Record<string, number>;
+}
+function stepTimer(): StepTimer {
+  const times: Record<string, number> = {};
+  let current: { step: string; at: number } | null = null;
+  const close = () => {
+    if (current) times[current.step] = (times[current.step] ?? 0) + performance.now() - current.at;
+  };
+  return {
+    progress: (step) => {
+      close();
+      current = { step, at: performance.now() };
+    },
+    end: () => {
+      close();
+      current = null;
+      return times;
+    },
+  };
+}
+
 async function admin(pool: pg.Pool, sql: string): Promise<void> {
   const c = clientOn(settingsOf(pool));
   await c.connect();
@@ -64,6 +91,10 @@ export async function benchDatabase(
   const ours = { backup: [] as number[], restore: [] as number[] };
   const hand = { backup: [] as number[], restore: [] as number[] };
   const verify = { stats: [] as number[], sha256: [] as number[] };
+  // Our restore's steps, as restoreDatabase reports them: check (manifest, size, SHA-256),
+  // restore (pg_restore into a new database), verify (every table against the manifest), migrate
+  // (and end sessions), switch (renames).
+  const restoreSteps: Record<string, number[]> = {};
   let bytes = 0;
   const target = `${settings.database}_bench_target`;
   try {
@@ -113,13 +144,23 @@ export async function benchDatabase(
       targetPool.on('error', () => {});
       try {
         let previous = '';
+        const steps = stepTimer();
         ours.restore.push(
           await timed(async () => {
             previous = (
-              await restoreDatabase(targetPool, { folder: dir, src: mine, tools, gate: new SwitchGate() })
+              await restoreDatabase(targetPool, {
+                folder: dir,
+                src: mine,
+                tools,
+                gate: new SwitchGate(),
+                progress: steps.progress,
+              })
             ).previous;
           }),
         );
+        for (const [step, ms] of Object.entries(steps.end())) {
+          restoreSteps[step] = [...(restoreSteps[step] ?? []), ms];
+        }
         await dropPrevious(targetPool, previous);
       } finally {
         await targetPool.end();
@@ -136,9 +177,12 @@ export async function benchDatabase(
   // moves between runs, and a paired ratio follows it better than a ratio of medians.
   const paired = (a: number[], b: number[]) => summary(a.map((x, i) => x / b[i]!));
   // Our restore checks the file's SHA-256 then every table's rows and checksum after pg_restore,
-  // one after the other: without them it would cost about its time less that run's two
-  // verification timings (an estimate; the backup reads its stats beside pg_dump, not after).
-  const restoreBare = ours.restore.map((x, i) => x - verify.stats[i]! - verify.sha256[i]!);
+  // one after the other: without them ('check' and 'verify', timed inside the restore) it costs
+  // its time less those two steps (the backup reads its stats beside pg_dump, not after).
+  const zeros = ours.restore.map(() => 0);
+  const restoreBare = ours.restore.map(
+    (x, i) => x - (restoreSteps.check ?? zeros)[i]! - (restoreSteps.verify ?? zeros)[i]!,
+  );
   const result = {
     name: 'database backup and restore (issue #30)',
     runs,
@@ -151,7 +195,9 @@ export async function benchDatabase(
     pairedRestoreRatio: paired(ours.restore, hand.restore),
     pairedRestoreRatioWithoutVerification: paired(restoreBare, hand.restore),
     verification: { tableStats: summary(verify.stats), sha256: summary(verify.sha256) },
-    perRunMs: { ours, byHand: hand, verify },
+    restoreSteps: Object.fromEntries(Object.entries(restoreSteps).map(([k, v]) => [k, summary(v)])),
+    pairedPgRestoreStepRatio: paired(restoreSteps.restore ?? zeros, hand.restore),
+    perRunMs: { ours, byHand: hand, verify, restoreSteps },
   };
   const ms = (s: { median: number; min: number; max: number }) =>
     `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
@@ -162,10 +208,17 @@ export async function benchDatabase(
     `  backup: ours ${ms(result.backup.ours)} vs pg_dump ${ms(result.backup.byHand)} → ×${result.backupRatio.toFixed(2)}; per run ${ratio(result.pairedBackupRatio)}`,
   );
   console.log(
-    `  restore: ours ${ms(result.restore.ours)} vs pg_restore ${ms(result.restore.byHand)} → ×${result.restoreRatio.toFixed(2)}; per run ${ratio(result.pairedRestoreRatio)}, less its verification ${ratio(result.pairedRestoreRatioWithoutVerification)}`,
+    `  restore: ours ${ms(result.restore.ours)} vs pg_restore ${ms(result.restore.byHand)} → ×${result.restoreRatio.toFixed(2)}; per run ${ratio(result.pairedRestoreRatio)}, less its check and verify steps ${ratio(result.pairedRestoreRatioWithoutVerification)}`,
   );
   console.log(
     `  verification apart: table stats ${ms(result.verification.tableStats)}, SHA-256 ${ms(result.verification.sha256)}`,
+  );
+  console.log(
+    `  our restore's steps: ${Object.entries(result.restoreSteps)
+      .map(([k, v]) => `${k} ${ms(v)}`)
+      .join(
+        ', ',
+      )}; its pg_restore step vs pg_restore by hand, per run ${ratio(result.pairedPgRestoreStepRatio)}`,
   );
   const seconds = (values: number[]) => values.map((v) => (v / 1000).toFixed(1)).join(' ');
   console.log(
