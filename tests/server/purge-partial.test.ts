@@ -2,7 +2,8 @@
  * Partial empty of one site's month on the demo chain (issue #30 proof): the archive holds
  * exactly those rows (read back here and compared with what the database held), every other
  * site and month is untouched (row counts and checksums before/after), the month's report says
- * "archived" with the kept totals to the cent, the comment is mandatory, and a site out of scope
+ * "archived" with the kept totals to the cent — on the screen's JSON and in its PDF, XLSX and CSV,
+ * each read back, in French, English and German —, the comment is mandatory, and a site out of scope
  * or a user without ACCES_BASE gets 403. Real app, real PostgreSQL, real files.
  */
 import { createHash } from 'node:crypto';
@@ -10,6 +11,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { parse as parseCsv } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurgeRun } from '../../src/contract/purge.ts';
 import { DatasetAnswerSchema } from '../../src/contract/reports.ts';
@@ -18,6 +21,7 @@ import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { PURGED_TABLES } from '../../src/server/purge/purge.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { endedPurgeRun } from '../helpers/purge-runs.ts';
+import { pdfText } from './counting/pdf-text.ts';
 
 const NOW = new Date('2026-03-18T14:37:00Z');
 const MONTH = { debut: '2026-02-01', fin: '2026-02-28' };
@@ -266,5 +270,123 @@ describe("partial empty of one site's month", () => {
       headers: admin,
     });
     expect(DatasetAnswerSchema.parse(march.json()).archived).toBeUndefined();
+  });
+
+  /**
+   * The notice each format must carry, written out here per language (not taken from the
+   * catalogue): site, purged days, archive, kept totals to the cent as the language writes them.
+   */
+  function expectedNotice(
+    language: 'fr' | 'en' | 'de',
+    site: string,
+    currency: string,
+    kept: typeof keptBefore & { days: [string, string] } = {
+      ...keptBefore,
+      days: ['01/02/2026', '28/02/2026'],
+    },
+  ): string {
+    const locale = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' }[language];
+    const money = (cents: number) =>
+      new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+    const n = new Intl.NumberFormat(locale).format(kept.tickets);
+    const [net, excl, tax] = [kept.net, kept.excl, kept.tax].map(money);
+    const [from, to] = kept.days;
+    const archive = answer.purges[0]!.archive;
+    const text = {
+      fr: `${site} : le détail du ${from} au ${to} a été archivé (${archive}). Totaux conservés : ${n} tickets, ${net} TTC, ${excl} HT, TVA ${tax}.`,
+      en: `${site}: the detail from ${from} to ${to} was archived (${archive}). Totals kept: ${n} tickets, ${net} incl. VAT, ${excl} excl. VAT, VAT ${tax}.`,
+      de: `${site}: Die Einzeldaten vom ${from} bis ${to} wurden archiviert (${archive}). Erhaltene Summen: ${n} Bons, ${net} brutto, ${excl} netto, MwSt. ${tax}.`,
+    }[language];
+    return plain(text);
+  }
+  /** Spaces as a reader compares them: no-break and narrow no-break spaces as plain ones, runs as one. */
+  const plain = (text: string) => text.replace(/[\u00a0\u202f\s]+/g, ' ');
+  const HEADINGS = { fr: 'Période archivée', en: 'Archived period', de: 'Archivierter Zeitraum' };
+
+  const download = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.rawPayload;
+  };
+
+  it.each(['fr', 'en', 'de'] as const)(
+    'says "archived", where, with the kept totals to the cent in the month’s PDF, XLSX and CSV (%s)',
+    async (language) => {
+      const json = DatasetAnswerSchema.parse(
+        JSON.parse(
+          (await download(`${salesUrl(adminId, MONTH.debut, MONTH.fin)}&language=${language}`)).toString(),
+        ),
+      );
+      const site = json.sites.find((s) => s.restaurantId === siteId)!.libelle;
+      const notice = expectedNotice(language, site, json.currency);
+      const url = (format: string) =>
+        salesUrl(adminId, MONTH.debut, MONTH.fin).replace('format=JSON', `format=${format}`) +
+        `&language=${language}`;
+
+      // PDF: the text read back holds the notice, right after the title.
+      const pdf = plain(await pdfText(await download(url('PDF'))));
+      expect(pdf).toContain(notice);
+      expect(pdf.slice(0, pdf.indexOf(notice)).trim()).toMatch(new RegExp(`^${json.title} — [^:]+$`));
+
+      // XLSX: the row under the title, in column A.
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(new Uint8Array(await download(url('XLSX'))).buffer);
+      const sheet = workbook.worksheets[0]!;
+      expect(plain(String(sheet.getRow(2).getCell(1).value))).toBe(notice);
+      expect(sheet.getRow(2).font?.bold).toBe(true);
+
+      // CSV: a first line "# <heading>" then the notice, read by a spreadsheet's parser as two
+      // cells; a program skipping `#` lines finds the header first.
+      const csv = (await download(url('CSV'))).toString('utf8');
+      const delimiter = language === 'en' ? ',' : ';';
+      const records: string[][] = parseCsv(csv, { bom: true, delimiter, relax_column_count: true });
+      expect(records[0]![0]).toBe(`# ${HEADINGS[language]}`);
+      expect(plain(records[0]![1]!)).toBe(notice);
+      const data: string[][] = parseCsv(csv, {
+        bom: true,
+        delimiter,
+        comment: '#',
+        comment_no_infix: true,
+      });
+      expect(data[0]).toEqual(records[1]);
+      expect(records[1]![0]).not.toMatch(/^#/);
+    },
+  );
+
+  it('says it in the streamed XLSX and CSV of the site’s tickets over the end of the month, days clipped', async () => {
+    // From 20 February to 10 March: March's tickets are streamed; the notice covers 20–28 February.
+    const [debut, fin] = ['2026-02-20', '2026-03-10'];
+    const url = (format: string) =>
+      `/api/bo/getReport?id=${adminId}&rapportClassName=RapportTickets&format=${format}&language=en` +
+      `&dateDebut=${debut}&dateFin=${fin}&sites[]=${siteId}`;
+    const json = DatasetAnswerSchema.parse(JSON.parse((await download(url('JSON'))).toString()));
+    expect(json.rows.length).toBeGreaterThan(100);
+    const { rows } = await t.database.pool.query(
+      `SELECT sum(tickets)::int AS tickets, sum(net_cents)::float8 AS net, sum(net_excl_cents)::float8 AS excl,
+              sum(tax_cents)::float8 AS tax
+         FROM fiscal_day_totals WHERE site_id = $1 AND fiscal_date BETWEEN $2 AND $3`,
+      [siteId, debut, MONTH.fin],
+    );
+    expect(rows[0].tickets).toBeGreaterThan(0);
+    expect(rows[0].tickets).toBeLessThan(keptBefore.tickets);
+    const notice = expectedNotice('en', json.sites[0]!.libelle, json.currency, {
+      days: ['20/02/2026', '28/02/2026'],
+      ...rows[0],
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(await download(url('XLSX'))).buffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(plain(String(sheet.getRow(2).getCell(1).value))).toBe(notice);
+    // The frozen header row is the column header, under the notice.
+    const ySplit = (sheet.views[0] as { ySplit: number }).ySplit;
+    expect(sheet.getRow(ySplit).getCell(1).value).toBe(json.columns[0]!.label);
+    const records: string[][] = parseCsv((await download(url('CSV'))).toString('utf8'), {
+      bom: true,
+      relax_column_count: true,
+    });
+    expect(records[0]).toEqual(['# Archived period', expect.any(String)]);
+    expect(plain(records[0]![1]!)).toBe(notice);
+    expect(records[1]).toEqual(json.columns.map((c) => c.label));
+    expect(records.length).toBe(json.rows.length + 3);
   });
 });

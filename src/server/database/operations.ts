@@ -1,6 +1,7 @@
 /**
- * The long database operations (backup, restore, reindex) of one server process, run one at a
- * time in the background and recorded in `job_runs` (run-records.ts) under the kinds
+ * The long database operations (backup, restore, reindex), run one at a time across every server
+ * process on the database (operation-lock.ts) in the background and recorded in `job_runs`
+ * (run-records.ts) under the kinds
  * `database.backup`, `database.restore`, `database.reindex` (decision 0039: not on the pg-boss
  * queue, whose own tables a restore replaces). The run's `data.step` follows its progress, so
  * the screen follows a run after a reload. A run cut short by a stop or a crash is marked
@@ -10,6 +11,8 @@ import type pg from 'pg';
 import { recordAudit, type AuditActor } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { endRun, getRun, insertRun, type JobRun, startRun } from '../jobs/run-records.ts';
+import { dropAbandonedRestores } from './restore.ts';
+import { tryOperationLock } from './operation-lock.ts';
 
 /** The kinds of the database operations in `job_runs`. */
 export const DATABASE_KINDS = [
@@ -27,7 +30,8 @@ export const INTERRUPTED = 'interrupted: the server stopped during the operation
 
 /**
  * Marks the database runs still queued or running as failed (call at start, before any new run);
- * the automatic backup's runs are the job queue's, which retries them itself.
+ * the automatic backup's runs are the job queue's, which retries them itself. Only call it while
+ * holding the operation lock ({@link recoverInterrupted}): another process's run is not interrupted.
  */
 export async function failInterruptedRuns(db: Queryable): Promise<number> {
   const { rowCount } = await db.query(
@@ -36,6 +40,33 @@ export async function failInterruptedRuns(db: Queryable): Promise<number> {
     [DATABASE_KINDS.filter((k) => k !== 'database.autobackup'), INTERRUPTED],
   );
   return rowCount ?? 0;
+}
+
+/**
+ * What a crash or a stop cut short, cleared at start: the runs left queued or running marked failed
+ * ({@link failInterruptedRuns}) and the half-restored databases dropped (restore.ts
+ * dropAbandonedRestores) — only when no process runs an operation on the database (the
+ * operation lock is free): another server's backup or restore under way is left alone.
+ * @returns whether it ran (false: an operation is under way elsewhere).
+ * @throws the database's error.
+ */
+export async function recoverInterrupted(
+  pool: pg.Pool,
+  log: { warn(fields: Record<string, unknown>, message: string): void },
+): Promise<boolean> {
+  const lock = await tryOperationLock(pool);
+  if (!lock) return false;
+  try {
+    await failInterruptedRuns(pool).catch((e: unknown) =>
+      log.warn({ err: e }, 'interrupted runs not marked'),
+    );
+    await dropAbandonedRestores(pool).catch((e: unknown) =>
+      log.warn({ err: e }, 'abandoned restores not dropped'),
+    );
+    return true;
+  } finally {
+    await lock.release();
+  }
 }
 
 /** The latest database runs, newest first (at most `limit`). */
@@ -61,11 +92,15 @@ export interface OperationContext {
 export type OperationOutcome = Record<string, unknown>;
 
 /**
- * The one-at-a-time runner of one process. {@link start} records the run and answers its id at
- * once; the body runs after, in the background.
+ * The one-at-a-time runner of one process, guarded database-wide by the operation lock
+ * (operation-lock.ts): a second operation, in this process or another on the same database, is
+ * refused while one runs. {@link start} takes the lock, records the run and answers its id at
+ * once; the body runs after, in the background, and the lock is released when it ended.
  */
 export class DatabaseOperations {
   private running: Promise<void> | null = null;
+  /** True while {@link start} takes the lock and records a run (two requests at once). */
+  private claiming = false;
   private readonly pool: pg.Pool;
   private readonly log: { error(fields: Record<string, unknown>, message: string): void };
 
@@ -75,7 +110,7 @@ export class DatabaseOperations {
     this.log = log;
   }
 
-  /** True while an operation runs in this process. */
+  /** True while an operation runs in this process (another process's is not seen here). */
   get busy(): boolean {
     return this.running !== null;
   }
@@ -88,9 +123,9 @@ export class DatabaseOperations {
   /**
    * Records a run of `kind` with `data` (audit-logged as `audit` by `actor` in `tx`) and starts
    * `body` in the background.
-   * @returns the run's id, or null when an operation already runs (nothing recorded).
-   * @param after runs once the body ended, successful or not, with the ended run: e.g. a restore
-   *   writes its run again into the database it switched to.
+   * @returns the run's id, or null when an operation already runs, in this process or in
+   *   another on the same database (nothing recorded).
+   * @throws the database's error (the lock released).
    */
   async start(
     tx: Queryable,
@@ -99,14 +134,30 @@ export class DatabaseOperations {
     data: Record<string, unknown>,
     body: (ctx: OperationContext) => Promise<OperationOutcome>,
   ): Promise<string | null> {
-    if (this.running) return null;
-    const id = await insertRun(this.pool, { kind, data, singletonKey: null, plannedAt: new Date() });
-    if (!id) return null;
-    if (actor) await recordAudit(tx, actor, { action: kind, targetId: id, after: data });
-    this.running = this.execute(id, kind, data, actor, body).finally(() => {
-      this.running = null;
-    });
-    return id;
+    if (this.running || this.claiming) return null;
+    this.claiming = true;
+    try {
+      const lock = await tryOperationLock(this.pool);
+      if (!lock) return null;
+      try {
+        const id = await insertRun(this.pool, { kind, data, singletonKey: null, plannedAt: new Date() });
+        if (!id) {
+          await lock.release();
+          return null;
+        }
+        if (actor) await recordAudit(tx, actor, { action: kind, targetId: id, after: data });
+        this.running = this.execute(id, kind, data, actor, body).finally(async () => {
+          await lock.release();
+          this.running = null;
+        });
+        return id;
+      } catch (e) {
+        await lock.release();
+        throw e;
+      }
+    } finally {
+      this.claiming = false;
+    }
   }
 
   private async execute(

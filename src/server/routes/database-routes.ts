@@ -32,15 +32,10 @@ import { backupDatabase } from '../database/backup.ts';
 import { listBackups } from '../database/files.ts';
 import type { SwitchGate } from '../database/gate.ts';
 import { knownSchemaVersion, readManifest } from '../database/manifest.ts';
-import { DatabaseOperations, failInterruptedRuns, latestRuns } from '../database/operations.ts';
+import { DatabaseOperations, latestRuns, recoverInterrupted } from '../database/operations.ts';
 import { BackupPathError, destinationPath, sourcePath } from '../database/paths.ts';
 import { reindexDatabase } from '../database/reindex.ts';
-import {
-  dropAbandonedRestores,
-  dropPrevious,
-  previousDatabases,
-  restoreDatabase,
-} from '../database/restore.ts';
+import { dropPrevious, previousDatabases, restoreDatabase } from '../database/restore.ts';
 import { type PgTools, pgTools } from '../database/tools.ts';
 import { DomainError } from '../errors.ts';
 import type { JobRun } from '../jobs/run-records.ts';
@@ -114,13 +109,10 @@ export async function databaseRoutes(
   const folder = backupFolder(options.config);
   const operations = new DatabaseOperations(pool, app.log);
   // What a crash or a stop cut short: its runs failed, its half-restored databases dropped
-  // (once the app is ready: building it reads no database).
+  // (once the app is ready: building it reads no database), unless another server runs one now.
   app.addHook('onReady', async function recoverDatabaseOperations() {
-    await failInterruptedRuns(pool).catch((e: unknown) =>
-      app.log.warn({ err: e }, 'interrupted runs not marked'),
-    );
-    await dropAbandonedRestores(pool).catch((e: unknown) =>
-      app.log.warn({ err: e }, 'abandoned restores not dropped'),
+    await recoverInterrupted(pool, app.log).catch((e: unknown) =>
+      app.log.warn({ err: e }, 'interrupted database operations not recovered'),
     );
   });
   app.addHook('onClose', () => operations.idle());

@@ -134,7 +134,9 @@ async function answerReport(
   const { database } = context;
   const dataset = await reportDataset(report, database);
   const save = record ? editionSaver(reply, database, session, report, input, dataset) : notRecorded;
-  if (dataset.rows.length === 0 && input.format !== 'JSON') {
+  // A report over a purged period is a document even with no rows left: it says where the
+  // detail was archived and the totals kept (issue #30, decision 0040).
+  if (dataset.rows.length === 0 && !dataset.archived && input.format !== 'JSON') {
     await save('EMPTY', null);
     throw new ApiHttpError(400, 'CheckReportParam', 'the report is empty: check its parameters');
   }

@@ -87,7 +87,8 @@ export const reportAnswer = {
     'format=JSON: the dataset (contract/reports.ts DatasetAnswerSchema: columns, rows, totals; money in ' +
       'integer cents; each row an array of its cells in the order of columns), with no ' +
       'rows when the report is empty; PDF, CSV (UTF-8 with BOM) or XLSX: the document as an attachment, ' +
-      'or 400 CheckReportParam when the report is empty',
+      'or 400 CheckReportParam when the report is empty (one over a purged period is answered: it says ' +
+      'where the detail was archived and the totals kept)',
   ),
   ...errorResponses,
 };

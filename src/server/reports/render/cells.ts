@@ -78,16 +78,41 @@ export function isLandscape(dataset: Pick<Dataset, 'columns'>): boolean {
 }
 
 /**
+ * What a report over a purged period says (issue #30, decision 0040), one sentence per site and
+ * purged period of `dataset.archived`, in `language`: the site, the purged days (DD/MM/YYYY), the
+ * archive file (relative to the data folder) and the grand totals kept over those days (SALE
+ * tickets, net incl. and excl. VAT and VAT, to the cent in the dataset's currency) — the
+ * message `reports.archived.line` the screen shows. Empty when no day of the report was purged.
+ */
+export function archivedNotices(dataset: Dataset, language: Language): string[] {
+  const money = (cents: number) => formatMoney(language, cents, dataset.currency);
+  return (dataset.archived ?? []).map((a) =>
+    message(language, 'reports.archived.line', {
+      site: dataset.sites.find((s) => s.restaurantId === a.restaurantId)?.libelle ?? String(a.restaurantId),
+      debut: formatDate(a.debut),
+      fin: formatDate(a.fin),
+      archive: a.archive,
+      tickets: a.tickets,
+      net: money(a.netCents),
+      excl: money(a.netExclCents),
+      tax: money(a.taxCents),
+    }),
+  );
+}
+
+/**
  * What a document says about its report above the table, one line each, in `options.language`:
  * the title with its variant, the chain, the sites, the period (or the explicit fiscal dates,
  * DD/MM/YYYY), the hour range and training mode when they apply, the currency, and when it was
  * generated (in `options.timeZone`, 24-hour). The PDF and the XLSX heading show the same lines;
  * `sites` and `period` are two of them, named for the document properties and the PDF's page header.
+ * `archived` are the {@link archivedNotices} of a report over a purged period, shown right
+ * under the title (not part of `lines`).
  */
 export function documentHeading(
   dataset: Dataset,
   options: RenderOptions,
-): { title: string; lines: string[]; sites: string; period: string } {
+): { title: string; lines: string[]; sites: string; period: string; archived: string[] } {
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => message(language, id, values);
   // French typography puts a (no-break) space before the colon.
@@ -104,7 +129,13 @@ export function documentHeading(
   if (options.trainingMode) lines.push(t('report.pdf.trainingMode'));
   lines.push(t('report.pdf.currency', { currency: dataset.currency }));
   lines.push(t('report.pdf.generatedAt', formatInstant(new Date(dataset.generatedAt), options.timeZone)));
-  return { title: `${dataset.title} — ${t(`report.variant.${dataset.variant}`)}`, lines, sites, period };
+  return {
+    title: `${dataset.title} — ${t(`report.variant.${dataset.variant}`)}`,
+    lines,
+    sites,
+    period,
+    archived: archivedNotices(dataset, language),
+  };
 }
 
 /**

@@ -6,14 +6,21 @@
  * units with two decimals and no symbol or grouping, so the program reads it as a number; text
  * that would run as a formula is neutralised.
  *
+ * A report over a purged period (issue #30, decision 0040) opens with one comment line per purged
+ * period, before the header: a first field `# ` and the translated heading ("# Archived period",
+ * never quoted), then the sentence the screen and the PDF show (where the detail was archived and
+ * the totals kept, to the cent), quoted as any field. A spreadsheet shows it in the first row; a
+ * program skips the lines that start with `#` (csv-parse `comment: '#'` with `comment_no_infix`,
+ * pandas `comment='#'`, DuckDB `comment='#'`): the header is the first line that does not.
+ *
  * The output is a stream: rows are stringified as the answer is sent, never held as one string.
  */
 import { Readable } from 'node:stream';
 import { stringify as stringifyRecords } from 'csv-stringify/sync';
 import type { Dataset, DatasetColumn, Language } from '../../../contract/reports.ts';
-import { decimalSeparator, formatCentsPlain, formatDate } from '../../i18n.ts';
+import { decimalSeparator, formatCentsPlain, formatDate, message } from '../../i18n.ts';
 import type { DatasetRow } from '../types.ts';
-import { neutraliseFormula, totalsRow } from './cells.ts';
+import { archivedNotices, neutraliseFormula, totalsRow } from './cells.ts';
 import { claimRest, isStreamed } from './streamed.ts';
 
 /** The field separator of CSV files in `language`. */
@@ -63,9 +70,14 @@ async function* chunks(dataset: Dataset, language: Language, progress: () => voi
     return text;
   };
   const line = (row: DatasetRow) => dataset.columns.map((c) => cell(row[c.key], c));
+  const notices = archivedNotices(dataset, language).map((text) => [
+    `# ${message(language, 'reports.archived.heading')}`,
+    neutraliseFormula(text),
+  ]);
   try {
     yield stringifyRecords(
       [
+        ...notices,
         dataset.columns.map((c) => neutraliseFormula(c.label)),
         ...dataset.rows.slice(0, CHUNK_ROWS).map(line),
       ],

@@ -207,12 +207,14 @@ function reportTable(
 
 /**
  * The lines above the table: the heading of {@link documentHeading} (title, chain, sites, period,
- * hours, training mode, currency, generated-at), the title large and the generated-at muted.
+ * hours, training mode, currency, generated-at), the title large and the generated-at muted; a
+ * report over a purged period says so in bold right under the title (one line per purged period).
  */
-function introLines(heading: { title: string; lines: string[] }): Content[] {
+function introLines(heading: { title: string; lines: string[]; archived: string[] }): Content[] {
   const last = heading.lines.length - 1;
   return [
     { text: heading.title, style: 'title' },
+    ...heading.archived.map((line): Content => ({ text: line, bold: true, margin: [0, 0, 0, 4] })),
     ...heading.lines.map(
       (line, i): Content =>
         i === last ? { text: line, style: 'muted', margin: [0, 0, 0, 8] } : { text: line },
@@ -230,7 +232,11 @@ export function pdfDefinition(
   const { language } = options;
   const t = (id: string, values?: Record<string, string | number>) => pdfText(message(language, id, values));
   const shown = documentHeading(dataset, options);
-  const heading = { title: pdfText(shown.title), lines: shown.lines.map(pdfText) };
+  const heading = {
+    title: pdfText(shown.title),
+    lines: shown.lines.map(pdfText),
+    archived: shown.archived.map(pdfText),
+  };
   const { title } = heading;
   const period = pdfText(shown.period);
   const landscape = isLandscape(dataset);

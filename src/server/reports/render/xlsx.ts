@@ -4,7 +4,8 @@
  * PDF's heading lines), then a bold, frozen header row of translated labels with filter buttons,
  * figures as numbers (money in currency units with a currency number format, so the spreadsheet
  * sums them), dates as real dates shown DD/MM/YYYY, and a bold totals row whose sums are `SUM`
- * formulas. The workbook's title, subject and author say the same. A streamed dataset
+ * formulas. A report over a purged period (issue #30) says so in bold rows right under the title
+ * (where the detail was archived, the totals kept). The workbook's title, subject and author say the same. A streamed dataset
  * (render/streamed.ts) is written as a stream while its rows are read.
  */
 import { once } from 'node:events';
@@ -76,37 +77,48 @@ function sheetColumns(dataset: Dataset, language: Language): Array<Partial<Excel
 
 /** A cell as a sheet row takes it: a value, or a formula with the result a reader shows before recalculating. */
 type SheetCell = string | number | Date | null | { formula: string; result: number };
-/** How a row reads: the title, a heading line, the column header, a data row or the totals. */
-type RowStyle = 'title' | 'heading' | 'header' | 'data' | 'totals';
+/**
+ * How a row reads: the title, a purged period's notice, a heading line, the column header, a
+ * data row or the totals.
+ */
+type RowStyle = 'title' | 'archived' | 'heading' | 'header' | 'data' | 'totals';
 /** Adds one row to the sheet (and commits it when the sheet is streamed). */
 type AddRow = (cells: SheetCell[], style: RowStyle) => void;
 
 const FONTS: Partial<Record<RowStyle, Partial<ExcelJS.Font>>> = {
   title: { bold: true, size: 14 },
+  archived: { bold: true },
   heading: { color: { argb: 'FF555555' } },
   header: { bold: true },
   totals: { bold: true },
 };
 
-/** Row number (1-based) of the column header: under the title, the heading lines and a blank row. */
+/**
+ * Row number (1-based) of the column header: under the title, the purged periods' notices, the
+ * heading lines and a blank row.
+ */
 function headerRowOf(dataset: Dataset, options: RenderOptions): number {
-  return documentHeading(dataset, options).lines.length + 3;
+  const { lines, archived } = documentHeading(dataset, options);
+  return archived.length + lines.length + 3;
 }
 
 /**
- * Writes the heading block (title, chain, sites, period…, the lines the PDF shows) and the
- * column header; returns the header's row number.
+ * Writes the heading block (title; then, over a purged period, one bold row per purged period
+ * saying where its detail was archived and the totals kept, in column A, as the PDF says it under
+ * its title; then chain, sites, period…, the lines the PDF shows) and the column header; returns
+ * the header's row number.
  */
 function writeTop(add: AddRow, dataset: Dataset, options: RenderOptions): number {
-  const { title, lines } = documentHeading(dataset, options);
+  const { title, lines, archived } = documentHeading(dataset, options);
   add([title], 'title');
+  for (const line of archived) add([neutraliseFormula(line)], 'archived');
   for (const line of lines) add([line], 'heading');
   add([], 'heading');
   add(
     dataset.columns.map((c) => c.label),
     'header',
   );
-  return lines.length + 3;
+  return headerRowOf(dataset, options);
 }
 
 /**
