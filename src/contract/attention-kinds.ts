@@ -42,7 +42,7 @@ export function attentionKindsFor(rights: readonly string[]): AttentionKind[] {
  * Why a run failed, as a stable code the screen translates (`home.attention.reason.<code>`),
  * read from the run's stored error: an HTTPS endpoint's answer (`Http`, with its status), refused
  * credentials, an unreachable endpoint, a folder or URL refused, a folder that cannot be written,
- * a full disk, pg_dump missing or failing, a FEC period not closed yet or a FEC file failing its
+ * a full disk, pg_dump missing or failing, another database operation running, a FEC period not closed yet or a FEC file failing its
  * checks, a subscription's favourite removed, a suspended subscription's owner; `Other` for
  * anything else (the screen it links to shows the whole error).
  */
@@ -56,6 +56,7 @@ export const ATTENTION_REASONS = [
   'DiskFull',
   'ToolsMissing',
   'BackupToolFailed',
+  'DatabaseBusy',
   'PeriodNotClosed',
   'FecCheckFailed',
   'FavouriteGone',

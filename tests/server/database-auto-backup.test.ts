@@ -1,12 +1,14 @@
 /**
  * The automatic backup (issue #30): due exactly at its rule's occurrences while active, the job
  * writes `auto-<stamp>.backup` with its manifest into the configured sub-folder and keeps only the
- * newest `keep` automatic backups (other backups of the folder untouched).
+ * newest `keep` automatic backups (other backups of the folder untouched); while another database
+ * operation holds the database-wide lock, the run fails with DatabaseBusy (the queue retries it).
  */
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { failureReason } from '../../src/server/attention/failure-reason.ts';
 import {
   autoBackupJob,
   DEFAULT_AUTO_BACKUP,
@@ -14,6 +16,7 @@ import {
   readAutoBackupConfig,
   saveAutoBackupConfig,
 } from '../../src/server/database/auto-backup.ts';
+import { tryOperationLock } from '../../src/server/database/operation-lock.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let database: TestDatabase;
@@ -79,4 +82,41 @@ it('is due at the rule, writes backups and keeps the newest', async () => {
     'auto-20261209T023000Z.backup.json',
   ]);
   expect(await readdir(root)).toContain('keep-me.backup');
+}, 120_000);
+
+it('waits for another database operation: DatabaseBusy while the lock is held, then backs up', async () => {
+  const plannedAt = new Date('2026-12-11T02:30:00Z');
+  const context = (files: string[]) => ({
+    pool: database.pool,
+    runId: 'autobackup:busy',
+    plannedAt,
+    attempt: 1,
+    queueMail: async () => {},
+    recordFile: async (f: { name: string }) => {
+      files.push(f.name);
+    },
+    now: () => plannedAt,
+  });
+  const job = autoBackupJob(root);
+  const held = await tryOperationLock(database.pool);
+  expect(held).not.toBeNull();
+  const files: string[] = [];
+  try {
+    const error = await job.run({ due: plannedAt.toISOString() }, context(files)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    // What the administrator's /home says of it (attention/failure-reason.ts).
+    expect(failureReason((error as Error).message)).toEqual({ raison: 'DatabaseBusy', statutHttp: null });
+  } finally {
+    await held?.release();
+  }
+  expect(files).toEqual([]);
+  await job.run({ due: plannedAt.toISOString() }, context(files));
+  expect(files).toEqual(['auto-20261211T023000Z.backup']);
+  // The job released the lock: another operation can take it.
+  const after = await tryOperationLock(database.pool);
+  expect(after).not.toBeNull();
+  await after?.release();
 }, 120_000);

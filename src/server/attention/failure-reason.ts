@@ -25,6 +25,7 @@ const PATTERNS: readonly [RegExp, AttentionReason][] = [
   [/\b(EACCES|EPERM|EROFS|ENOTDIR|EISDIR|EEXIST)\b/, 'NotWritable'],
   [/pg_dump and pg_restore .* are missing/, 'ToolsMissing'],
   [/\bpg_(dump|restore) exited with\b/, 'BackupToolFailed'],
+  [/^DatabaseBusy\b/, 'DatabaseBusy'],
   [/\bnot closed yet\b/, 'PeriodNotClosed'],
   [/\bFecCheckFailed\b/, 'FecCheckFailed'],
   [/\bthe favourite \d+ of the owner is gone\b/, 'FavouriteGone'],

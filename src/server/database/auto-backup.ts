@@ -6,7 +6,9 @@
  * `auto-<UTC stamp>.backup` into the configured sub-folder, then the oldest automatic backups
  * beyond `keep` deleted (file and manifest; other backups of the folder are never touched).
  * A failed run is retried by the queue (3 times, 5 minutes apart, doubling) and shows as failed
- * on the screen.
+ * on the screen. The job holds the database-wide operation lock (operation-lock.ts) like a backup
+ * asked from the screen: while a backup, restore or reindex runs on any server, it fails with
+ * `DatabaseBusy` and the queue retries it later.
  */
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +19,7 @@ import type { DueItem, DueSource, JobDefinition } from '../jobs/contract.ts';
 import { occurrencesBetween } from '../subscriptions/occurrences.ts';
 import { backupDatabase } from './backup.ts';
 import { manifestPath } from './manifest.ts';
+import { tryOperationLock } from './operation-lock.ts';
 import { pgTools } from './tools.ts';
 import { PG_CLIENT_PACKAGE } from '../../contract/database.ts';
 
@@ -129,20 +132,26 @@ export function autoBackupJob(root: string): JobDefinition<AutoBackupData> {
     async run(data, ctx) {
       const tools = await pgTools();
       if (!tools) throw new Error(`pg_dump and pg_restore 15 are missing: install ${PG_CLIENT_PACKAGE}`);
-      const config = await readAutoBackupConfig(ctx.pool);
-      const dest = config.folder
-        ? `${config.folder}/${autoBackupName(new Date(data.due))}`
-        : autoBackupName(new Date(data.due));
-      const { path: file, manifest } = await backupDatabase(ctx.pool, { folder: root, dest, tools }).catch(
-        async (e: unknown) => {
-          // A retry of a run whose backup was complete: the file is there, keep it.
-          if ((e as { reason?: string }).reason === 'exists')
-            return { path: path.join(root, dest), manifest: null };
-          throw e;
-        },
-      );
-      if (manifest) await ctx.recordFile({ name: path.basename(file), bytes: manifest.bytes, path: dest });
-      await pruneAutoBackups(path.dirname(file), config.keep);
+      const lock = await tryOperationLock(ctx.pool);
+      if (!lock) throw new Error('DatabaseBusy: another backup, restore or reindex is running');
+      try {
+        const config = await readAutoBackupConfig(ctx.pool);
+        const dest = config.folder
+          ? `${config.folder}/${autoBackupName(new Date(data.due))}`
+          : autoBackupName(new Date(data.due));
+        const { path: file, manifest } = await backupDatabase(ctx.pool, { folder: root, dest, tools }).catch(
+          async (e: unknown) => {
+            // A retry of a run whose backup was complete: the file is there, keep it.
+            if ((e as { reason?: string }).reason === 'exists')
+              return { path: path.join(root, dest), manifest: null };
+            throw e;
+          },
+        );
+        if (manifest) await ctx.recordFile({ name: path.basename(file), bytes: manifest.bytes, path: dest });
+        await pruneAutoBackups(path.dirname(file), config.keep);
+      } finally {
+        await lock.release();
+      }
     },
   };
 }
