@@ -1032,7 +1032,8 @@ const ANALYSED_TABLES = [
  * Expects a database without the demo's companies and sites (`npm start` calls it when the
  * tickets table is empty).
  * @returns how many sites, tickets and ticket lines were written, and the demo users created with their passwords.
- * @throws the database's error (unique violation when the chain already exists); nothing is written then.
+ * @throws the database's error (unique violation when the chain already exists); nothing is written then
+ *   — except when the `ANALYZE` that follows the commit fails: the chain is written, without statistics.
  */
 export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Promise<DemoResult> {
   const log = options.log ?? (() => {});
