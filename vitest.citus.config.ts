@@ -23,9 +23,14 @@ export default defineConfig({
       'tests/server/jobs/app-jobs.test.ts',
       'tests/server/administration/audit.test.ts',
       'tests/server/administration/users.test.ts',
-      // Not yet (docs/operations/distributed-postgresql.md, "Limits found"): the demo chain's
-      // generator (reports/aggregates, receipts-report, import/data-loads), the outbox batch,
-      // reports/operations, the change feed, administration of sites and companies.
+      'tests/server/change-feed.test.ts',
+      'tests/reports/aggregates.test.ts',
+      'tests/import/data-loads.test.ts',
+      'tests/reports/sales-analyses/demo.test.ts',
+      'tests/reports/citus-parity.test.ts',
+      // Not yet (docs/operations/distributed-postgresql.md, "Limits found"): receipts-report (its
+      // receipt writes), the outbox batch, reports/operations, administration of sites and
+      // companies.
     ],
   },
 });

@@ -11,7 +11,9 @@
  * - (issue #17) the real server under load, then idle: throughput, p95/p99, errors, RSS (bench/load.ts);
  * - (issue #31) the forecast on the last 3 rolling origins of each real data set (bench/forecast-backtest.ts);
  * - (issue #28) 1,000 report subscriptions due at once through the job queue and the `.eml` outbox
- *   against the same runs in a loop, with the RSS and a month report's HTTP p95 meanwhile.
+ *   against the same runs in a loop, with the RSS and a month report's HTTP p95 meanwhile;
+ * - (issue #33, optional) a year's sales and a month's tickets on a Citus cluster against plain
+ *   PostgreSQL, and the one-site plans (bench/citus.ts).
  * Starts its own embedded PostgreSQL in a temporary folder; results also go to bench/results/.
  */
 import fs from 'node:fs/promises';
@@ -24,6 +26,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
 import { generateDemoChain } from '../src/server/demo/generate.ts';
 import { benchBi } from './bi.ts';
 import { benchBundle } from './bundle.ts';
+import { benchCitus } from './citus.ts';
 import { benchCsv } from './csv.ts';
 import { benchDatabase } from './database.ts';
 import { benchForecast } from './forecast.ts';
@@ -133,6 +136,10 @@ try {
   // Issue #4 point 8 (CSV): 1,000,000 lines streamed, peak memory of the app process vs 100,000.
   console.log('• CSV of 1,000,000 lines streamed through bo/getReport: peak memory vs 100,000 lines');
   results.push(await benchCsv(server.connection));
+
+  // Issue #33 (optional: a Citus cluster, started here when Citus is installed, or COMPTOIR_BENCH_CITUS_URL).
+  console.log("• Citus: a year's sales and a month's tickets on the demo chain, cluster vs plain PostgreSQL");
+  results.push(...(await benchCitus()));
 
   console.log('• initial JavaScript of the login route');
   const dist = path.join(root, 'dist');

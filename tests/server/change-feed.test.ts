@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { ChangeFeed } from '../../src/server/db/changes.ts';
+import { recordDataLoad } from '../../src/server/db/data-loads.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedChain, type Chain } from './fixtures.ts';
 
@@ -196,6 +197,36 @@ describe('change feed and the caches of the per-call reads', () => {
     }
   });
 
+  it('hears a load of sales recorded by a loader (data_loads: distributed on a cluster)', async () => {
+    // On Citus the table's shards are on the workers, whose triggers cannot notify: the loader's
+    // own notification (recordDataLoad → notifyChanged, decision 0046) is what empties the cache.
+    const feed = new ChangeFeed(t.database.pool.options);
+    await feed.start();
+    try {
+      const cache = feed.cache<string>(['data_loads']);
+      expect(await cache.get('k', async () => 'before')).toBe('before');
+      expect(await cache.get('k', async () => 'stale')).toBe('before');
+      const client = await t.database.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await recordDataLoad(client, {
+          siteId: chain.sites.paris,
+          source: 'file:feed.csv',
+          firstFiscalDate: null,
+          lastFiscalDate: null,
+          tickets: 0,
+        });
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      await feed.settled();
+      expect(await cache.get('k', async () => 'after')).toBe('after');
+    } finally {
+      await feed.close();
+    }
+  });
+
   it('serves nothing from the cache while the feed is lost, and listens again afterwards', async () => {
     const feed = new ChangeFeed(t.database.pool.options, () => {}, { reconnectAfterMs: 50 });
     await feed.start();
@@ -206,7 +237,7 @@ describe('change feed and the caches of the per-call reads', () => {
       // The listening connection is killed from another session, as a restart of PostgreSQL would.
       const pid = feed.backendPid;
       expect(pid).toBeTypeOf('number');
-      await t.database.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await t.database.pool.query('SELECT pg_terminate_backend($1::int)', [pid]);
       await expect.poll(() => feed.live).toBe(false);
       expect(await cache.get('k', async () => 3)).toBe(3); // read, not stored
       expect(cache.size).toBe(0);

@@ -16,9 +16,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { Queryable } from './queryable.ts';
 
 /** The channel of migration 0007's triggers. */
 export const CHANGES_CHANNEL = 'comptoir_changes';
+
+/**
+ * Tables of the feed that a Citus cluster distributes by `site_id` (src/server/db/citus.ts): their
+ * shards live on the workers, where migration 0007's trigger cannot notify, so their writers call
+ * {@link notifyChanged} (decision record 0046).
+ */
+export type WriterNotifiedTable = 'data_loads' | 'local_event_sites';
+
+/**
+ * Sends the feed's notification for `table` from `db`'s session, as migration 0007's trigger
+ * does: call it in the transaction that writes the table, after the write. On a Citus cluster
+ * that is what the coordinator's listeners hear (decision 0046). On one PostgreSQL the trigger
+ * sends the same notification in the same transaction and PostgreSQL delivers identical ones
+ * once, so listeners see exactly what they saw without this call.
+ */
+export async function notifyChanged(db: Queryable, table: WriterNotifiedTable): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, table]);
+}
 
 /** Prefix of the feed's own barrier notifications ({@link ChangeFeed.settled}). */
 const SYNC_PREFIX = 'sync:';

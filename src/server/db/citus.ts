@@ -55,8 +55,9 @@ export async function isCitusCluster(db: Queryable): Promise<boolean> {
  * comment). Also rewrites the change feed's trigger function (migration 0007): on a cluster its
  * triggers fire on the shards, so it names the table, not the shard (`users_102008` → `users`),
  * and notifies only on the coordinator, where the servers listen — a worker cannot PREPARE (two-
- * phase commit) a transaction that ran NOTIFY. Reference tables keep their feed (the coordinator
- * holds a copy); distributed tables (data_loads, local_event_sites) lose it: decision 0042.
+ * phase commit) a transaction that ran NOTIFY. Reference tables and `sessions` keep their feed:
+ * the coordinator's own placement gets the triggers (placeChangeFeedOnCoordinator); distributed
+ * tables (data_loads, local_event_sites) are notified by their writers (decision 0046).
  * @returns the tables placed by this call (empty lists when all were already), or `null` when
  *   `db` is not a Citus cluster (nothing done).
  * @throws what Citus raises when a table cannot be placed (the migration left it invalid).
@@ -106,7 +107,47 @@ END $$`);
     distributed.push(table);
   }
   if (reference.length + distributed.length > 0) await recreateChangeFeedTriggers(db);
+  await placeChangeFeedOnCoordinator(db);
   return { reference, distributed };
+}
+
+/**
+ * Gives the coordinator's own placement of each table of the change feed (the copy of a
+ * reference table, the only shard of a "citus local" table such as `sessions`) the feed's
+ * triggers it lacks, named as Citus names a shard's trigger (`sites_changed_102009`). Those are
+ * the only placements where the rewritten `comptoir_notify_change()` notifies, and a write from
+ * the coordinator runs there by local execution, in the writer's transaction — so the
+ * coordinator's listeners hear it at commit, as on one PostgreSQL. Citus puts a trigger created
+ * on such a table on the workers' shards but not on the coordinator's placement (seen with
+ * 13.2.2); its documented way for triggers it does not place is to create them on the shards
+ * directly (docs.citusdata.com, "Triggers on Distributed Tables"). Idempotent: a trigger already
+ * there is skipped. Distributed tables (shards on the workers only) are not concerned: their
+ * writers notify themselves ({@link notifyChanged} in changes.ts, decision 0046).
+ */
+async function placeChangeFeedOnCoordinator(db: Queryable): Promise<void> {
+  const { rows } = await db.query<{ name: string; tab: string; shard: string; def: string }>(
+    `SELECT t.tgname AS name, c.relname AS tab, s.shardid::text AS shard, pg_get_triggerdef(t.oid) AS def
+     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     JOIN pg_proc p ON p.oid = t.tgfoid
+     JOIN pg_dist_shard s ON s.logicalrelid = c.oid
+     JOIN pg_dist_placement pl ON pl.shardid = s.shardid AND pl.groupid = 0
+     WHERE NOT t.tgisinternal AND n.nspname = 'public' AND p.proname = 'comptoir_notify_change'
+       AND NOT EXISTS (SELECT 1 FROM pg_trigger st
+                       WHERE st.tgrelid = to_regclass(format('public.%I', c.relname || '_' || s.shardid))
+                         AND st.tgname = t.tgname || '_' || s.shardid)
+     ORDER BY c.relname, t.tgname`,
+  );
+  for (const t of rows) {
+    // pg_get_triggerdef: "CREATE TRIGGER <name> <timing> <events> ON public.<table> <rest>".
+    const head = `CREATE TRIGGER ${t.name} `;
+    const on = ` ON public.${t.tab} `;
+    if (!t.def.startsWith(head) || !t.def.includes(on))
+      throw new Error(`change feed trigger ${t.name} on ${t.tab}: unexpected definition ${t.def}`);
+    const def = t.def
+      .replace(head, `CREATE TRIGGER ${quoteIdent(`${t.name}_${t.shard}`)} `)
+      .replace(on, ` ON public.${quoteIdent(`${t.tab}_${t.shard}`)} `);
+    await db.query(def);
+  }
 }
 
 /**

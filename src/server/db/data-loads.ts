@@ -4,6 +4,7 @@
  * import, demo generator) write it without depending on the report modules.
  */
 import type pg from 'pg';
+import { notifyChanged } from './changes.ts';
 
 /** A load of sales data into a site, as {@link recordDataLoad} stores it. */
 export interface DataLoad {
@@ -19,7 +20,8 @@ export interface DataLoad {
 
 /**
  * Records a load of sales data (for GET exports/status). Meant to be called by a loader (import,
- * demo generator) inside its own transaction, so the record exists exactly when the data does.
+ * demo generator) inside its own transaction, so the record exists exactly when the data does;
+ * the change feed hears it at that transaction's commit ({@link notifyChanged}).
  */
 export async function recordDataLoad(client: pg.Pool | pg.PoolClient, load: DataLoad): Promise<void> {
   await client.query(
@@ -27,6 +29,8 @@ export async function recordDataLoad(client: pg.Pool | pg.PoolClient, load: Data
      VALUES ($1, $2, $3, $4, $5)`,
     [load.siteId, load.source, load.firstFiscalDate, load.lastFiscalDate, load.tickets],
   );
+  // On a Citus cluster the table's trigger fires on a worker, which cannot notify (decision 0046).
+  await notifyChanged(client, 'data_loads');
 }
 
 /**

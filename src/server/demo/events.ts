@@ -13,6 +13,7 @@
 import { tzOffset } from '@date-fns/tz';
 import type pg from 'pg';
 import type { EventType, ImpactType, SalesChannel } from '../../contract/events.ts';
+import { notifyChanged } from '../db/changes.ts';
 import { mix } from './random.ts';
 
 const DAY_MS = 86_400_000;
@@ -279,4 +280,6 @@ export async function insertDemoEvents(
     'INSERT INTO local_event_sites (site_id, event_uuid) SELECT * FROM unnest($1::int[], $2::uuid[])',
     [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
+  // On a Citus cluster the table's trigger fires on a worker, which cannot notify (decision 0046).
+  await notifyChanged(client, 'local_event_sites');
 }

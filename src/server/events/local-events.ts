@@ -19,6 +19,7 @@
 import type { LocalEvent, LocalEventInput } from '../../contract/events.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Session } from '../auth/session.ts';
+import { notifyChanged } from '../db/changes.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { badField } from './event-input.ts';
@@ -129,6 +130,8 @@ async function writeEventSites(db: Queryable, uuid: string, siteIds: readonly nu
     uuid,
     siteIds,
   ]);
+  // On a Citus cluster the table's trigger fires on a worker, which cannot notify (decision 0046).
+  await notifyChanged(db, 'local_event_sites');
 }
 
 /** The event `uuid` as answered after a write (all its sites are in the scope by then). */
