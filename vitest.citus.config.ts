@@ -13,6 +13,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // Only the base's exclusions that are not the parity suite, which runs here only.
+    exclude: (base.test?.exclude ?? []).filter((f) => f !== 'tests/reports/citus-parity.test.ts'),
     // Replaces the base list (mergeConfig would add to it).
     include: [
       'tests/server/citus.test.ts',

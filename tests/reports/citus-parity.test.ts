@@ -5,8 +5,8 @@
  * distributed by site — and once in a plain PostgreSQL database created on the same server
  * without the `citus` extension (nothing distributed). Every class of the report registry, in
  * each of its variants, for the whole chain and for one site, answers the same dataset from both,
- * or the same error. On plain PostgreSQL alone it compares two plain databases: the demo chain
- * and the reports are deterministic.
+ * or the same error. It runs only in the Citus stage (vitest.config.ts excludes it): on one
+ * PostgreSQL it would compare two plain databases.
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
