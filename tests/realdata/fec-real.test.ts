@@ -11,6 +11,10 @@
  * The test site is declared in EUR (the mapping's currency replaced): the point is the
  * arithmetic of the entries on real-shaped data, not a conversion (we have no exchange rate).
  *
+ * A second real site of the same company, the restaurant 2 sample, stays in GBP: the export
+ * refuses the company's FEC naming it (FecForeignCurrency), and with `exclureHorsEuro=true` the
+ * file holds the EUR site only and the answer names the GBP one (X-Fec-Sites-Exclus).
+ *
  * Payments: the London file has no payment column, so no ticket has a payment: every entry has
  * no debit per payment method and its whole amount is the payments-vs-sales gap, on 658 (the
  * rule of decision 0037, written here from the decision, not from the generator).
@@ -32,13 +36,14 @@ const MONTH: [string, string] = ['2019-05-01', '2019-05-31'];
 
 let app: Awaited<ReturnType<typeof reportingApp>>;
 let siteId: number;
+let gbpSiteId: number;
 let companyId: number;
 let accountant: number;
 let headers: Record<string, string>;
 let tickets: ExpTicket[];
 
 beforeAll(async () => {
-  requireFiles(FILES.takeaway, FILES.takeawayPrices);
+  requireFiles(FILES.takeaway, FILES.takeawayPrices, FILES.takeaway2);
   app = await reportingApp();
   const mappingDir = path.join(REPO, 'docs/mappings');
   const mapping = JSON.parse(fs.readFileSync(path.join(mappingDir, 'takeaway-restaurant-1.json'), 'utf8'));
@@ -50,6 +55,13 @@ beforeAll(async () => {
     company: COMPANY,
   });
   siteId = imported.siteId;
+  const gbp = await importSalesFile(app.t.database.pool, {
+    file: FILES.takeaway2,
+    mapping: path.join(mappingDir, 'takeaway-restaurant-2-sample.json'),
+    site: 'Takeaway London 2 (GBP)',
+    company: COMPANY,
+  });
+  gbpSiteId = gbp.siteId;
   const { rows } = await app.t.database.pool.query<{ id: number }>(
     'UPDATE companies SET siren = $1 WHERE raison_sociale = $2 RETURNING id',
     [SIREN, COMPANY],
@@ -114,19 +126,33 @@ function expectedRecords(validDate: string): string[][] {
   return out;
 }
 
-async function exportMonth() {
+/** The month's FEC of the company, its GBP site left out (`exclureHorsEuro=true`) unless `exclude` is false. */
+async function exportMonth(exclude = true) {
   return app.t.app.inject({
-    url: `/api/bo/fec/export?id=${accountant}&societe=${companyId}&dateDebut=${MONTH[0]}&dateFin=${MONTH[1]}`,
+    url:
+      `/api/bo/fec/export?id=${accountant}&societe=${companyId}&dateDebut=${MONTH[0]}&dateFin=${MONTH[1]}` +
+      (exclude ? '&exclureHorsEuro=true' : ''),
     headers,
   });
 }
 
 describe('the FEC of a real month (London takeaway 1, May 2019)', () => {
+  it('refuses the company while its GBP site is not left out, naming it', async () => {
+    await app.t.app.changes.settled();
+    const res = await exportMonth(false);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'FecForeignCurrency',
+      details: { sites: [{ id: gbpSiteId, libelle: 'Takeaway London 2 (GBP)', devise: 'GBP' }] },
+    });
+  });
+
   it('equals, record by record, the entries computed from the raw ticket lines', async () => {
     await app.t.app.changes.settled();
     const res = await exportMonth();
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(res.headers['content-disposition']).toBe(`attachment; filename=${SIREN}FEC20190531.txt`);
+    expect(res.headers['x-fec-sites-exclus']).toBe(`${gbpSiteId}:GBP`);
     const text = iconv.decode(res.rawPayload, 'ISO-8859-15');
     const [header, ...records] = text.split('\r\n');
     expect(records.pop()).toBe('');
