@@ -16,15 +16,14 @@ import { saveFile } from '../../../lib/save-file.ts';
 import { session } from '../../../lib/session.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
-import { Checkbox } from '../../../ui/checkbox.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
 import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { downloadFec, fecQueries } from '../fec-queries.ts';
 import { FecFiles } from './fec-files.tsx';
+import { FecForeignNotice } from './fec-foreign-notice.tsx';
 import { FecPlanForm } from './fec-plan-form.tsx';
 import '../../../ui/page.css';
-import './fec-plan.css';
 
 /** The first day of the current month, as a wire date. */
 function monthStart(): string {
@@ -104,19 +103,7 @@ export function FecPage() {
           placeholder={t('exports.status.datePlaceholder')}
           invalidMessage={t('exports.status.invalidDate')}
         />
-        {foreign.length > 0 ? (
-          <>
-            <p className="fec-warning" role="status">
-              {intl.formatMessage(
-                { id: 'fec.foreign.notice' },
-                { noms: foreign.map((s) => `${s.libelle} (${s.devise})`).join(', ') },
-              )}
-            </p>
-            <Checkbox isSelected={excludeForeign} onChange={setExcludeForeign}>
-              {t('fec.foreign.exclude')}
-            </Checkbox>
-          </>
-        ) : null}
+        <FecForeignNotice sites={foreign} exclude={excludeForeign} onExclude={setExcludeForeign} />
         <div className="ui-buttons">
           <Button
             variant="primary"
