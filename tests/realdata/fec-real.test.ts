@@ -15,9 +15,9 @@
  * refuses the company's FEC naming it (FecForeignCurrency), and with `exclureHorsEuro=true` the
  * file holds the EUR site only and the answer names the GBP one (X-Fec-Sites-Exclus).
  *
- * Payments: the London file has no payment column, so no ticket has a payment: every entry has
- * no debit per payment method and its whole amount is the payments-vs-sales gap, on 658 (the
- * rule of decision 0037, written here from the decision, not from the generator).
+ * Payments: the London file has no payment column, so no ticket has a payment: every entry's
+ * debit is the day's whole amount on the "no payment recorded" account, 4711 (decision 0037,
+ * written here from the decision, not from the generator), and no rounding line.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -118,10 +118,10 @@ function expectedRecords(validDate: string): string[][] {
         '',
         '',
       ]);
+    // No payment recorded for any ticket: the day's whole amount on 4711 (debit), then the credits.
+    record('4711', 'Ventes sans règlement enregistré', `${label} sans règlement`, day.net, 0);
     record('70711', 'Ventes de marchandises 20 %', label, 0, excl);
     record('445711', 'TVA collectée 20 %', label, 0, vat);
-    // Nothing paid against the day's sales: the gap is the day's whole amount, on 658 (debit).
-    record('658', 'Charges diverses de gestion courante', `${label} écart`, day.net, 0);
   }
   return out;
 }

@@ -13,7 +13,14 @@ import { DomainError } from '../errors.ts';
 import { paymentFigures, vatFigures } from '../reports/sales-analyses/figures.ts';
 import type { ReportRequest, ReportSite } from '../reports/types.ts';
 import type { AccountPlan } from './account-plan.ts';
-import { buildSalesEntries, type FecEntry, fecBytes, fecFileName, fecText } from './entries.ts';
+import {
+  buildSalesEntries,
+  type FecEntry,
+  fecBytes,
+  fecFileName,
+  fecText,
+  type UnpaidFigure,
+} from './entries.ts';
 import { checkFec, type FecViolation } from './fec-checker.ts';
 
 /** A company's FEC, checked: `violations` empty means `bytes` may be offered. */
@@ -127,6 +134,28 @@ function salesRequest(sites: ReportSite[], dateDebut: string, dateFin: string): 
 }
 
 /**
+ * The total (cents) of the tickets of `siteIds` on `dateDebut..dateFin` that have no payment row,
+ * per site and fiscal date, training tickets out (as the Z report's selection). An import
+ * without payment column (the London data set) gives only such tickets.
+ */
+async function unpaidFigures(
+  db: Queryable,
+  siteIds: readonly number[],
+  dateDebut: string,
+  dateFin: string,
+): Promise<UnpaidFigure[]> {
+  const { rows } = await db.query<{ site_id: number; fiscal_date: string; amount: string }>(
+    `SELECT t.site_id, t.fiscal_date::text AS fiscal_date, sum(t.total_cents)::text AS amount
+       FROM tickets t
+      WHERE t.site_id = ANY($1::int[]) AND t.fiscal_date BETWEEN $2::date AND $3::date AND NOT t.training_mode
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.site_id = t.site_id AND p.ticket_id = t.ticket_id)
+      GROUP BY t.site_id, t.fiscal_date`,
+    [siteIds, dateDebut, dateFin],
+  );
+  return rows.map((r) => ({ siteId: r.site_id, fiscalDate: r.fiscal_date, amount: Number(r.amount) }));
+}
+
+/**
  * Builds and checks the FEC of company `companyId` for `dateDebut..dateFin` with `plan`;
  * `validDate` (`YYYY-MM-DD`, today in practice) is every entry's ValidDate. The file holds the
  * company's EUR sites; its other sites refuse the FEC ({@link ForeignCurrencySitesError}) unless
@@ -168,11 +197,17 @@ export async function companyFec(
   let entries: FecEntry[] = [];
   if (sites.length > 0) {
     const request = salesRequest(sites, dateDebut, dateFin);
-    const [vat, payments] = await Promise.all([
+    const [vat, payments, unpaid] = await Promise.all([
       vatFigures(database, request, 'daySite'),
       paymentFigures(database, request, 'daySite'),
+      unpaidFigures(
+        database.pool,
+        sites.map((s) => s.id),
+        dateDebut,
+        dateFin,
+      ),
     ]);
-    entries = buildSalesEntries(vat, payments, sites, plan);
+    entries = buildSalesEntries(vat, payments, sites, plan, unpaid);
   }
   const fileName = fecFileName(siren, dateFin);
   const text = fecText(entries, validDate);
