@@ -2,7 +2,7 @@
  * /fec/recurrencesfec (issue #29 "FEC recurrences") in French against the demo chain: the demo's
  * accountant (`comptable`, given the e2e administrator's password through the database) creates a
  * recurrence for the bakery company (monthly by default, the previous month), a refused time keeps
- * what was typed, runs it now, sees its run end with a file, and downloads that file from /fec:
+ * what was typed, so does a refused recipient line (one address a line), runs it now, sees its run end with a file, and downloads that file from /fec:
  * it passes the checker of the official rules under its own name. Both screens pass axe.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -55,6 +55,18 @@ test('the accountant creates a FEC recurrence, runs it now and downloads its fil
   await expect(form.getByText('Heure refusée', { exact: false })).toBeVisible();
   await expect(form.getByRole('textbox', { name: 'Nom' })).toHaveValue(NAME);
   await time.fill('06:00');
+  // The recipients, one a line: a refused address is shown at its line and kept; removed, it goes.
+  await form.getByRole('button', { name: 'Ajouter un destinataire' }).click();
+  await form.getByRole('textbox', { name: 'Destinataire 1' }).fill('compta-e2e@example.com');
+  await form.getByRole('button', { name: 'Ajouter un destinataire' }).click();
+  const second = form.getByRole('textbox', { name: 'Destinataire 2' });
+  await second.fill('pas-une-adresse');
+  await form.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(form.getByText('Adresse refusée : « pas-une-adresse »')).toBeVisible();
+  await expect(second).toHaveAttribute('aria-invalid', 'true');
+  await expect(second).toHaveValue('pas-une-adresse');
+  await form.getByRole('button', { name: 'Retirer le destinataire 2' }).click();
+  await expect(form.getByRole('textbox', { name: 'Destinataire 2' })).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   expect(await axe(page)).toEqual([]);
   await form.getByRole('button', { name: 'Enregistrer' }).click();
@@ -62,6 +74,7 @@ test('the accountant creates a FEC recurrence, runs it now and downloads its fil
   const row = page.getByRole('row', { name: new RegExp(NAME) });
   await expect(row).toContainText('Le 1 du mois');
   await expect(row).toContainText('Le mois précédent');
+  await expect(row).toContainText('compta-e2e@example.com');
 
   await row.getByRole('button', { name: `Exécuter maintenant ${NAME}` }).click();
   await expect(page.getByText('Exécution demandée', { exact: false })).toBeVisible();

@@ -77,6 +77,9 @@ export const ERROR_CODES = [
   'FecCheckFailed',
   'FecMissingAccount',
   'FecNoSiren',
+  // Added by the FEC's non-euro sites (issue #29, decision record 0037): the company has sites not
+  // kept in EUR and the call did not ask to leave them out (details.sites: id, libelle, devise).
+  'FecForeignCurrency',
   // Added by the guided start-up (issue #30, decision record 0041): GET bo/miseEnRoute before
   // every step is done (409, details.missing: the steps, contract/startup.ts).
   'MiseEnRouteIncomplete',

@@ -30,11 +30,24 @@ export const FecPlanEntrySchema = FecPlanAccountSchema.extend({
   defaultLabel: z.string(),
 });
 
+/** A site of the company not kept in EUR: left out of its FEC (decision 0037). */
+export const FecForeignSiteSchema = z.object({
+  id: z.number().int().describe('site id'),
+  libelle: z.string().describe('site name'),
+  devise: z.string().describe('ISO 4217 code of the site currency (GBP)'),
+});
+export type FecForeignSite = z.infer<typeof FecForeignSiteSchema>;
+
 /** GET bo/fec/plan: the company's plan, every role, in the default plan's order. */
 export const FecPlanSchema = z.object({
   societe: z.number().int().describe('company (société) id'),
   saved: z.boolean().describe('false while the company uses the default plan'),
   accounts: z.array(FecPlanEntrySchema),
+  sitesHorsEuro: z
+    .array(FecForeignSiteSchema)
+    .describe(
+      'the sites of the company not kept in EUR: a FEC is in euros, so they cannot be in it (decision 0037)',
+    ),
 });
 export type FecPlan = z.infer<typeof FecPlanSchema>;
 

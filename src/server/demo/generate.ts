@@ -52,6 +52,7 @@ import { type DatedDemoEvent, demoEvents, eventFactor, insertDemoEvents, parisDa
 import { demoPeople } from './people.ts';
 import { mix, Rng } from './random.ts';
 import { createDemoSubscriptions } from './subscriptions.ts';
+import { createDemoFecPlans } from './fec-plans.ts';
 import { createDemoFecRecurrences } from './fec-recurrences.ts';
 import { createDemoIntegration } from './integrations.ts';
 import { createDemoUsers, type DemoUser } from './users.ts';
@@ -1060,6 +1061,8 @@ export async function generateDemoChain(pool: pg.Pool, options: DemoOptions): Pr
     users = await createDemoUsers(client, siteIds, companyIds);
     const subscriptions = await createDemoSubscriptions(client, now);
     log(`Demo chain: ${subscriptions} report e-mail subscriptions (/config/recurrences)`);
+    const fecPlans = await createDemoFecPlans(client, companyIds);
+    log(`Demo chain: ${fecPlans} FEC account plans (/fec)`);
     const fecRecurrences = await createDemoFecRecurrences(client, now);
     log(`Demo chain: ${fecRecurrences} FEC recurrence (/fec/recurrencesfec)`);
     const integrations = await createDemoIntegration(client, siteIds);

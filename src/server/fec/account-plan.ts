@@ -5,6 +5,8 @@
  * - `SALES_<rate>` / `VAT_<rate>`: sales excl. VAT and VAT collected at a rate (a fraction as
  *   the reports write it: `SALES_0.2`, `VAT_0.055`);
  * - `PAYMENT_<method>`: cashed with a payment method (figures.ts PAYMENT_METHODS);
+ * - `PAYMENT_NONE`: sales of tickets with no payment recorded (an import without payments), on a
+ *   waiting account rather than as a rounding gap;
  * - `ROUNDING_DEBIT` / `ROUNDING_CREDIT`: the cent gap between payments and sales of a day.
  *
  * The defaults are the PCG accounts cited in decision 0037.
@@ -54,6 +56,7 @@ export function defaultAccountPlan(): AccountPlan {
   plan[paymentKey('CARD')] = { account: '5115', label: 'Cartes bancaires à encaisser' };
   plan[paymentKey('MEAL_VOUCHER')] = { account: '5113', label: 'Titres-restaurant à encaisser' };
   plan[paymentKey('OTHER')] = { account: '4718', label: 'Autres encaissements à classer' };
+  plan[paymentKey('NONE')] = { account: '4711', label: 'Ventes sans règlement enregistré' };
   plan.ROUNDING_DEBIT = { account: '658', label: 'Charges diverses de gestion courante' };
   plan.ROUNDING_CREDIT = { account: '758', label: 'Produits divers de gestion courante' };
   return plan;

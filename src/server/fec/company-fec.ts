@@ -2,7 +2,10 @@
  * The FEC of one company for a period (issue #29, docs/decisions/0037): reads the company's
  * SIREN and EUR sites, their VAT and payment figures per site and fiscal date through the
  * finance reports' own queries (figures.ts, the sums of the Z report), builds the sales
- * entries, writes the file and runs the checker on it before anything is offered.
+ * entries, writes the file and runs the checker on it before anything is offered. Sites kept
+ * in another currency are never left out silently: the FEC is refused
+ * ({@link ForeignCurrencySitesError}) unless the caller asked to leave them out, and then the
+ * answer lists them (decision 0037 § "Sites not in euros").
  */
 import type { Database } from '../db/connect.ts';
 import type { Queryable } from '../db/queryable.ts';
@@ -10,7 +13,14 @@ import { DomainError } from '../errors.ts';
 import { paymentFigures, vatFigures } from '../reports/sales-analyses/figures.ts';
 import type { ReportRequest, ReportSite } from '../reports/types.ts';
 import type { AccountPlan } from './account-plan.ts';
-import { buildSalesEntries, type FecEntry, fecBytes, fecFileName, fecText } from './entries.ts';
+import {
+  buildSalesEntries,
+  type FecEntry,
+  fecBytes,
+  fecFileName,
+  fecText,
+  type UnpaidFigure,
+} from './entries.ts';
 import { checkFec, type FecViolation } from './fec-checker.ts';
 
 /** A company's FEC, checked: `violations` empty means `bytes` may be offered. */
@@ -23,6 +33,38 @@ export interface CompanyFec {
   /** The file as offered: ISO 8859-15. */
   bytes: Buffer;
   violations: FecViolation[];
+  /** The company's sites not kept in EUR, left out of the file (empty when none). */
+  excludedSites: ForeignSite[];
+}
+
+/** A site of the company whose currency is not the euro: it cannot be written in the FEC. */
+export interface ForeignSite {
+  id: number;
+  libelle: string;
+  /** ISO 4217 code of the site's currency (`GBP`). */
+  devise: string;
+}
+
+/**
+ * The company has sites not kept in EUR and the caller did not ask to leave them out: a FEC is
+ * in euros, and the foreign-currency fields (Montantdevise, Idevise) need an exchange rate we
+ * do not have (decision 0037).
+ */
+export class ForeignCurrencySitesError extends Error {
+  readonly sites: ForeignSite[];
+  constructor(sites: ForeignSite[]) {
+    super(`sites not in EUR: ${sites.map((s) => `${s.id} (${s.devise})`).join(', ')}`);
+    this.sites = sites;
+  }
+}
+
+/** The sites of company `companyId` not kept in EUR, by id (decision 0037). */
+export async function foreignCurrencySites(db: Queryable, companyId: number): Promise<ForeignSite[]> {
+  const { rows } = await db.query<ForeignSite>(
+    `SELECT id, libelle, currency AS devise FROM sites WHERE company_id = $1 AND currency <> 'EUR' ORDER BY id`,
+    [companyId],
+  );
+  return rows;
 }
 
 /**
@@ -92,8 +134,32 @@ function salesRequest(sites: ReportSite[], dateDebut: string, dateFin: string): 
 }
 
 /**
+ * The total (cents) of the tickets of `siteIds` on `dateDebut..dateFin` that have no payment row,
+ * per site and fiscal date, training tickets out (as the Z report's selection). An import
+ * without payment column (the London data set) gives only such tickets.
+ */
+async function unpaidFigures(
+  db: Queryable,
+  siteIds: readonly number[],
+  dateDebut: string,
+  dateFin: string,
+): Promise<UnpaidFigure[]> {
+  const { rows } = await db.query<{ site_id: number; fiscal_date: string; amount: string }>(
+    `SELECT t.site_id, t.fiscal_date::text AS fiscal_date, sum(t.total_cents)::text AS amount
+       FROM tickets t
+      WHERE t.site_id = ANY($1::int[]) AND t.fiscal_date BETWEEN $2::date AND $3::date AND NOT t.training_mode
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.site_id = t.site_id AND p.ticket_id = t.ticket_id)
+      GROUP BY t.site_id, t.fiscal_date`,
+    [siteIds, dateDebut, dateFin],
+  );
+  return rows.map((r) => ({ siteId: r.site_id, fiscalDate: r.fiscal_date, amount: Number(r.amount) }));
+}
+
+/**
  * Builds and checks the FEC of company `companyId` for `dateDebut..dateFin` with `plan`;
- * `validDate` (`YYYY-MM-DD`, today in practice) is every entry's ValidDate. Throws
+ * `validDate` (`YYYY-MM-DD`, today in practice) is every entry's ValidDate. The file holds the
+ * company's EUR sites; its other sites refuse the FEC ({@link ForeignCurrencySitesError}) unless
+ * `options.excludeForeign`, and are then listed in `excludedSites`. Throws
  * {@link NoSirenError} when the company has no SIREN, entries.ts `MissingAccountError` when the
  * plan lacks an account. Returns null when the company does not exist.
  */
@@ -104,6 +170,7 @@ export async function companyFec(
   dateFin: string,
   validDate: string,
   plan: AccountPlan,
+  options: { excludeForeign?: boolean } = {},
 ): Promise<CompanyFec | null> {
   const company = await database.pool.query<{
     siren: string | null;
@@ -114,6 +181,8 @@ export async function companyFec(
   if (!row) return null;
   const siren = sirenOf(row.siren, row.siret);
   if (!siren) throw new NoSirenError(`company ${companyId}`);
+  const excludedSites = await foreignCurrencySites(database.pool, companyId);
+  if (excludedSites.length > 0 && !options.excludeForeign) throw new ForeignCurrencySitesError(excludedSites);
   const { rows } = await database.pool.query<{ id: number; libelle: string; time_zone: string }>(
     `SELECT id, libelle, time_zone FROM sites WHERE company_id = $1 AND currency = 'EUR' ORDER BY id`,
     [companyId],
@@ -128,11 +197,17 @@ export async function companyFec(
   let entries: FecEntry[] = [];
   if (sites.length > 0) {
     const request = salesRequest(sites, dateDebut, dateFin);
-    const [vat, payments] = await Promise.all([
+    const [vat, payments, unpaid] = await Promise.all([
       vatFigures(database, request, 'daySite'),
       paymentFigures(database, request, 'daySite'),
+      unpaidFigures(
+        database.pool,
+        sites.map((s) => s.id),
+        dateDebut,
+        dateFin,
+      ),
     ]);
-    entries = buildSalesEntries(vat, payments, sites, plan);
+    entries = buildSalesEntries(vat, payments, sites, plan, unpaid);
   }
   const fileName = fecFileName(siren, dateFin);
   const text = fecText(entries, validDate);
@@ -143,5 +218,6 @@ export async function companyFec(
     text,
     bytes: fecBytes(text),
     violations: checkFec(text, fileName),
+    excludedSites,
   };
 }

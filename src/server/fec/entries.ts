@@ -91,19 +91,29 @@ function lineFor(
 
 const dayKey = (siteId: number | null, date: string | null) => `${date}|${siteId}`;
 
+/** The amount (cents) of a site and fiscal date's tickets that have no payment recorded. */
+export interface UnpaidFigure {
+  siteId: number;
+  /** Fiscal date `YYYY-MM-DD`. */
+  fiscalDate: string;
+  amount: number;
+}
+
 /**
  * The entries of the given figures (both at the `daySite` grain), by fiscal date then site id,
- * numbered from `VE000001`. Throws {@link MissingAccountError} when the plan has no account for a
- * rate or method met.
+ * numbered from `VE000001`; `unpaid` (tickets without any payment) is debited on `PAYMENT_NONE`,
+ * so the rounding line holds only the cents left. Throws {@link MissingAccountError} when the
+ * plan has no account for a rate or method met.
  */
 export function buildSalesEntries(
   vat: readonly VatFigure[],
   payments: readonly PaymentFigure[],
   sites: readonly FecSite[],
   plan: AccountPlan,
+  unpaid: readonly UnpaidFigure[] = [],
 ): FecEntry[] {
   const days = new Map<string, { siteId: number; date: string; vat: VatFigure[]; pays: PaymentFigure[] }>();
-  const dayOf = (f: VatFigure | PaymentFigure) => {
+  const dayOf = (f: { siteId: number | null; fiscalDate: string | null }) => {
     const key = dayKey(f.siteId, f.fiscalDate);
     let day = days.get(key);
     if (!day) {
@@ -114,6 +124,12 @@ export function buildSalesEntries(
   };
   for (const f of vat) dayOf(f).vat.push(f);
   for (const f of payments) dayOf(f).pays.push(f);
+  const unpaidOf = new Map<string, number>();
+  for (const u of unpaid) {
+    if (u.amount === 0) continue;
+    dayOf(u);
+    unpaidOf.set(dayKey(u.siteId, u.fiscalDate), u.amount);
+  }
   const ordered = [...days.values()].sort((a, b) =>
     a.date === b.date ? a.siteId - b.siteId : a.date < b.date ? -1 : 1,
   );
@@ -128,6 +144,8 @@ export function buildSalesEntries(
     for (const p of [...day.pays].sort((a, b) => (a.method < b.method ? -1 : 1))) {
       push(lineFor(plan, paymentKey(p.method), `${label} ${p.method}`, p.amount, 'debit', day));
     }
+    const none = unpaidOf.get(dayKey(day.siteId, day.date)) ?? 0;
+    push(lineFor(plan, paymentKey('NONE'), `${label} sans règlement`, none, 'debit', day));
     for (const v of day.vat) push(lineFor(plan, rateKey('SALES', v.rate), label, v.excl, 'credit', day));
     for (const v of day.vat) push(lineFor(plan, rateKey('VAT', v.rate), label, v.tax, 'credit', day));
     const gap = lines.reduce((sum, l) => sum + l.debit - l.credit, 0);

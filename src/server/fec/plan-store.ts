@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { type AccountPlan, defaultAccountPlan, isPcgAccount } from './account-plan.ts';
+import { foreignCurrencySites } from './company-fec.ts';
 
 /** The saved accounts of company `companyId` (role → account), empty when none is saved. */
 async function savedAccounts(db: Queryable, companyId: number): Promise<AccountPlan> {
@@ -34,7 +35,8 @@ export async function companyPlan(db: Queryable, companyId: number): Promise<Acc
 }
 
 /**
- * GET bo/fec/plan's answer for company `companyId`: every role, the plan's and the default account.
+ * GET bo/fec/plan's answer for company `companyId`: every role, the plan's and the default account,
+ * and the company's sites not kept in EUR (left out of its FEC, decision 0037).
  * @throws DomainError notFound `NotFound` for an unknown company.
  */
 export async function companyPlanAnswer(db: Queryable, companyId: number): Promise<FecPlan> {
@@ -44,6 +46,7 @@ export async function companyPlanAnswer(db: Queryable, companyId: number): Promi
   const defaults = defaultAccountPlan();
   return {
     societe: companyId,
+    sitesHorsEuro: await foreignCurrencySites(db, companyId),
     saved: Object.keys(saved).length > 0,
     accounts: Object.entries(defaults).map(([role, d]) => {
       const own = saved[role] ?? d;

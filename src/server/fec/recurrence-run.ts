@@ -238,6 +238,8 @@ async function keepFile(
       dateFin,
       toWireDate(now),
       await companyPlan(pool, recurrence.societe),
+      // A recurrence cannot ask: its files hold the EUR sites; /fec says which are left out.
+      { excludeForeign: true },
     );
     if (!fec) return { outcome: null, content: Buffer.alloc(0) };
     const first = fec.violations[0];

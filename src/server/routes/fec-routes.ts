@@ -17,7 +17,12 @@ import { INT4_MAX } from '../../contract/integers.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
 import { FecPlanInputSchema, FecPlanSchema } from '../../contract/fec.ts';
-import { companyFec, NoSirenError, requireCompanyScope } from '../fec/company-fec.ts';
+import {
+  companyFec,
+  ForeignCurrencySitesError,
+  NoSirenError,
+  requireCompanyScope,
+} from '../fec/company-fec.ts';
 import { MissingAccountError } from '../fec/entries.ts';
 import { companyPlan, companyPlanAnswer, saveCompanyPlan } from '../fec/plan-store.ts';
 import { writeTx } from '../plugins/idempotency.ts';
@@ -38,7 +43,17 @@ const FecExportQuerySchema = z.object({
   societe: Societe,
   dateDebut: WireDate.describe('first fiscal date, YYYY-MM-DD'),
   dateFin: WireDate.describe('last fiscal date, YYYY-MM-DD (included); the file is named after it'),
+  exclureHorsEuro: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'true: leave out the sites not kept in EUR (listed in the X-Fec-Sites-Exclus header); ' +
+        'absent or false: a company with such sites answers 400 FecForeignCurrency',
+    ),
 });
+
+/** The answer header naming the sites left out of the file: `<site id>:<currency>`, comma separated. */
+export const EXCLUDED_SITES_HEADER = 'X-Fec-Sites-Exclus';
 
 /** Registers bo/fec/plan and bo/fec/savePlan. */
 function registerPlanRoutes(app: FastifyInstance, database: Database): void {
@@ -110,7 +125,11 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
           '`<SIREN>FEC<AAAAMMJJ>.txt` after `dateFin`. The file is checked against the official rules before it is ' +
           'sent; a failed check answers 400 FecCheckFailed (details.violations: line, entry, rule) and no file. ' +
           '400 FecMissingAccount when the account plan lacks an account met (details: key, site, date), 400 ' +
-          "FecNoSiren when the company has no SIREN. 403 when a site of the company is outside the caller's scope.",
+          'FecNoSiren when the company has no SIREN. A FEC is kept in euros and we have no exchange rate for its ' +
+          'foreign-currency fields: a company with sites not kept in EUR answers 400 FecForeignCurrency ' +
+          '(details.sites: id, libelle, devise; details.noms: "name (currency)", comma separated) and no file, unless `exclureHorsEuro=true`, which writes the EUR ' +
+          'sites only and names the others in the `X-Fec-Sites-Exclus` header (`<site id>:<currency>`, comma ' +
+          "separated; absent when none). 403 when a site of the company is outside the caller's scope.",
         tags: ['fec'],
         querystring: FecExportQuerySchema,
         response: {
@@ -123,7 +142,7 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
     },
     async function exportFec(request, reply) {
       const session = ownSession(request, request.query.id);
-      const { societe, dateDebut, dateFin } = request.query;
+      const { societe, dateDebut, dateFin, exclureHorsEuro } = request.query;
       if (dateFin < dateDebut) throw new DomainError('invalid', 'BadRequest', 'dateFin is before dateDebut');
       if (daysInclusive(dateDebut, dateFin) > MAX_FEC_DAYS) {
         throw new DomainError('invalid', 'MaxReportDays', 'period too long for one FEC', {
@@ -138,7 +157,14 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
         dateFin,
         toWireDate(new Date()),
         await companyPlan(database.pool, societe),
+        { excludeForeign: exclureHorsEuro === 'true' },
       ).catch((error: unknown) => {
+        if (error instanceof ForeignCurrencySitesError) {
+          throw new DomainError('invalid', 'FecForeignCurrency', error.message, {
+            sites: error.sites,
+            noms: error.sites.map((s) => `${s.libelle} (${s.devise})`).join(', '),
+          });
+        }
         if (error instanceof NoSirenError) {
           throw new DomainError('invalid', 'FecNoSiren', 'the company has no SIREN');
         }
@@ -159,6 +185,9 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
           rule: first.rule,
           violations: fec.violations.slice(0, 100),
         });
+      }
+      if (fec.excludedSites.length > 0) {
+        reply.header(EXCLUDED_SITES_HEADER, fec.excludedSites.map((s) => `${s.id}:${s.devise}`).join(','));
       }
       reply.header('Content-Type', 'text/plain; charset=ISO-8859-15');
       reply.header('Content-Disposition', contentDisposition(fec.fileName));

@@ -3,10 +3,12 @@
  * chain.ts: sales, returns, cancellations, corrected lines, split payments in every method,
  * training tickets): the entries computed here straight from the raw ticket lines and payments
  * equal the generated ones line by line; each day's entry equals the Z report's items to the cent;
- * the file passes the checker; a plan without an account for a rate met refuses the export.
+ * the file passes the checker; a plan without an account for a rate met refuses the export; a
+ * ticket without payment is debited on 4711, not counted as a rounding gap.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
+import { refreshDailyBreakdowns } from '../../../src/server/db/aggregates.ts';
 import { defaultAccountPlan } from '../../../src/server/fec/account-plan.ts';
 import { companyFec } from '../../../src/server/fec/company-fec.ts';
 import { type FecLine, MissingAccountError } from '../../../src/server/fec/entries.ts';
@@ -135,6 +137,32 @@ describe('companyFec', () => {
     expect(error).toBeInstanceOf(MissingAccountError);
     expect(error.key).toBe('SALES_0.1');
     expect(error.date).toBe(FIRST_DATE);
+  });
+
+  it('debits a ticket with no payment recorded on 4711, not on the rounding accounts (runs last: it removes payments)', async () => {
+    const ticket = tickets.find(
+      (t) => t.siteId === 1 && !t.trainingMode && t.totalCents > 0 && t.fiscalDate === FIRST_DATE,
+    )!;
+    const entryOf = async () =>
+      (await companyFec(database, 1, FIRST_DATE, LAST_DATE, VALID, defaultAccountPlan()))!.entries.find(
+        (e) => e.siteId === 1 && e.date === FIRST_DATE,
+      )!;
+    const sum = (lines: readonly FecLine[], account: string) =>
+      lines.filter((l) => l.account === account).reduce((s, l) => s + l.debit - l.credit, 0);
+    const before = await entryOf();
+    // As a load does: the rows, then the day's aggregates rebuilt (db/aggregates.ts).
+    await database.pool.query('DELETE FROM payments WHERE site_id = 1 AND ticket_id = $1', [ticket.ticketId]);
+    await refreshDailyBreakdowns(database.pool, 1, FIRST_DATE, FIRST_DATE);
+    const after = await entryOf();
+    expect(sum(after.lines, '4711')).toBe(ticket.totalCents);
+    for (const account of ['658', '758']) expect(sum(after.lines, account)).toBe(sum(before.lines, account));
+    expect(ticket.payments.length).toBeGreaterThan(0);
+    for (const method of new Set(ticket.payments.map((p) => p.method))) {
+      const account = ACCOUNT_OF_METHOD[method]!;
+      expect(sum(before.lines, account) - sum(after.lines, account), method).toBe(
+        ticket.payments.filter((p) => p.method === method).reduce((s, p) => s + p.amountCents, 0),
+      );
+    }
   });
 
   it('answers null for an unknown company', async () => {

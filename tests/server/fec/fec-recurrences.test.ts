@@ -133,6 +133,20 @@ describe('FEC recurrences', () => {
     expect(list.json().recurrences.map((r: { id: number }) => r.id)).toEqual([recurrenceId]);
   });
 
+  it('checks each recipient address: one refused refuses the save, naming it, and saves nothing', async () => {
+    const res = await call('compta', 'POST', 'saveRecurrence?societe=1', {
+      libelle: 'FEC refusé',
+      destinataires: [ACCOUNTANT, 'comptable.example.com'],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'BadRequest',
+      details: { issues: [{ where: 'body', path: '/destinataires/1' }] },
+    });
+    const count = await t.database.pool.query('SELECT count(*)::int AS n FROM fec_recurrences');
+    expect(count.rows[0].n).toBe(1);
+  });
+
   it("is due on the 1st at 06:00 in the company's zone, once", async () => {
     const items = await dueFecRecurrences(
       t.database.pool,

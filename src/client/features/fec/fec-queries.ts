@@ -59,8 +59,10 @@ export function saveFecPlan(
 
 /**
  * Downloads the FEC of company `societe` from `dateDebut` to `dateFin` (wire dates): the file
- * and its name `<SIREN>FEC<AAAAMMJJ>.txt` from the answer's Content-Disposition.
- * @throws ApiFailure with FecCheckFailed, FecMissingAccount, FecNoSiren, Forbidden… (no file).
+ * and its name `<SIREN>FEC<AAAAMMJJ>.txt` from the answer's Content-Disposition. With
+ * `excludeForeign`, the company's sites not kept in EUR are left out (decision 0037).
+ * @throws ApiFailure with FecCheckFailed, FecMissingAccount, FecNoSiren, FecForeignCurrency,
+ *   Forbidden… (no file).
  */
 export function downloadFec(
   userId: number,
@@ -68,8 +70,14 @@ export function downloadFec(
   dateDebut: string,
   dateFin: string,
   onProgress: (fraction: number | null) => void,
+  excludeForeign = false,
 ): Promise<{ blob: Blob; filename: string }> {
-  return download('bo/fec/export', { id: userId, societe, dateDebut, dateFin }, onProgress);
+  const params = { id: userId, societe, dateDebut, dateFin };
+  return download(
+    'bo/fec/export',
+    excludeForeign ? { ...params, exclureHorsEuro: 'true' } : params,
+    onProgress,
+  );
 }
 
 /** The FEC recurrences of company `societe` and the files they kept (issue #29, decision 0043). */

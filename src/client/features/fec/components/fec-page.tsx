@@ -2,8 +2,9 @@
  * /fec (issue #29, right FEC_CONFIGURATION): pick a company and a period, download its FEC (the
  * sales journal as article A47 A-1 LPF lays it out, decision record 0037). The server checks the
  * file before it is offered; a failed check is shown with the entry and the rule, and no file.
- * Below, the files its FEC recurrences kept (fec-files.tsx), and the chosen company's account
- * plan, editable (fec-plan-form.tsx).
+ * The company's sites not kept in EUR are named (a FEC is in euros, decision 0037): the export
+ * is refused until "leave them out" is ticked. Below, the files its FEC recurrences kept
+ * (fec-files.tsx), and the chosen company's account plan, editable (fec-plan-form.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,6 +21,7 @@ import { ProgressBar } from '../../../ui/progress-bar.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { downloadFec, fecQueries } from '../fec-queries.ts';
 import { FecFiles } from './fec-files.tsx';
+import { FecForeignNotice } from './fec-foreign-notice.tsx';
 import { FecPlanForm } from './fec-plan-form.tsx';
 import '../../../ui/page.css';
 
@@ -42,13 +44,23 @@ export function FecPage() {
   const [progress, setProgress] = useState<number | null>(null);
   const t = (id: string) => intl.formatMessage({ id });
   const chosen = societe ?? companies.data?.[0]?.id ?? null;
+  const plan = useQuery({ ...fecQueries.plan(userId, chosen ?? 0), enabled: !!user && chosen !== null });
+  const foreign = plan.data?.societe === chosen ? (plan.data?.sitesHorsEuro ?? []) : [];
+  const [excludeForeign, setExcludeForeign] = useState(false);
 
   async function run() {
     if (chosen === null || !dateDebut || !dateFin) return;
     setBusy(true);
     setProgress(null);
     try {
-      const { blob, filename } = await downloadFec(userId, chosen, dateDebut, dateFin, setProgress);
+      const { blob, filename } = await downloadFec(
+        userId,
+        chosen,
+        dateDebut,
+        dateFin,
+        setProgress,
+        foreign.length > 0 && excludeForeign,
+      );
       saveFile(blob, filename);
       notify.success('exportOk');
     } catch (e) {
@@ -91,6 +103,7 @@ export function FecPage() {
           placeholder={t('exports.status.datePlaceholder')}
           invalidMessage={t('exports.status.invalidDate')}
         />
+        <FecForeignNotice sites={foreign} exclude={excludeForeign} onExclude={setExcludeForeign} />
         <div className="ui-buttons">
           <Button
             variant="primary"

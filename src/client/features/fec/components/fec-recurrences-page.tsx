@@ -3,6 +3,7 @@
  * chosen company's scheduled FECs — when (the report subscriptions' rule vocabulary, in the
  * sites' time), which period, who gets the file by mail — with their last run; create, edit,
  * run now, delete. The files the runs kept are listed and downloaded on /fec (fec-files.tsx).
+ * The recipients are a list, one address per line (add, remove, each checked at its line).
  * The form checks what the server checks first and keeps what was typed on a refusal.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,7 +12,12 @@ import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { displayInstant } from '../../../../contract/dates.ts';
-import { FEC_PERIODS, type FecPeriod, type FecRecurrence } from '../../../../contract/fec-recurrences.ts';
+import {
+  FEC_PERIODS,
+  type FecPeriod,
+  type FecRecurrence,
+  MAX_FEC_RECIPIENTS,
+} from '../../../../contract/fec-recurrences.ts';
 import { LANGUAGES, type Language } from '../../../../contract/reports.ts';
 import { RULE_TYPES, type RuleType } from '../../../../contract/subscriptions.ts';
 import { ApiFailure } from '../../../lib/http.ts';
@@ -43,12 +49,14 @@ interface Draft {
   day: string;
   time: string;
   periode: FecPeriod;
-  destinataires: string;
+  /** One address a line, as typed; blank lines are dropped on save. */
+  destinataires: string[];
   langue: Language;
   active: boolean;
 }
 
-type Errors = Partial<Record<'libelle' | 'time' | 'jours' | 'destinataires', string>>;
+/** The refusals: a message id per field; for the recipients, the indexes of the refused lines. */
+type Errors = Partial<Record<'libelle' | 'time' | 'jours', string>> & { destinataires?: number[] };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -62,7 +70,7 @@ function draftOf(r: FecRecurrence | null, language: Language): Draft {
       day: '1',
       time: '06:00',
       periode: 'PREVIOUS_MONTH',
-      destinataires: '',
+      destinataires: [],
       langue: language,
       active: true,
     };
@@ -75,18 +83,15 @@ function draftOf(r: FecRecurrence | null, language: Language): Draft {
     day: r.dernierJour ? 'last' : String(r.jourDuMois ?? 1),
     time: `${pad(r.heure)}:${pad(r.minute)}`,
     periode: r.periode,
-    destinataires: r.destinataires.join(', '),
+    destinataires: [...r.destinataires],
     langue: r.langue,
     active: r.active,
   };
 }
 
-/** The addresses typed, split on commas, semicolons and spaces. */
-function addressesOf(text: string): string[] {
-  return text
-    .split(/[\s,;]+/)
-    .map((a) => a.trim())
-    .filter((a) => a !== '');
+/** The addresses of the lines typed, trimmed, blank lines left out. */
+function addressesOf(lines: readonly string[]): string[] {
+  return lines.map((a) => a.trim()).filter((a) => a !== '');
 }
 
 /** The refusals of `d`, as the server would refuse it. */
@@ -96,8 +101,8 @@ function checkDraft(d: Draft): Errors {
     errors.libelle = 'fecRecurrences.error.libelle';
   if (!TIME.test(d.time)) errors.time = 'fecRecurrences.error.time';
   if (d.type === 'WEEKLY' && d.jours.length === 0) errors.jours = 'fecRecurrences.error.weekDays';
-  const wrong = addressesOf(d.destinataires).find((a) => !EMAIL.test(a));
-  if (wrong !== undefined) errors.destinataires = wrong;
+  const wrong = d.destinataires.flatMap((a, i) => (a.trim() === '' || EMAIL.test(a.trim()) ? [] : [i]));
+  if (wrong.length > 0) errors.destinataires = wrong;
   return errors;
 }
 
@@ -111,7 +116,7 @@ function RecurrenceFields({
   d: Draft;
   set: <K extends keyof Draft>(key: K, value: Draft[K]) => void;
   errors: Errors;
-  error: (key: keyof Errors) => string | undefined;
+  error: (key: Exclude<keyof Errors, 'destinataires'>) => string | undefined;
 }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
@@ -170,12 +175,10 @@ function RecurrenceFields({
         value={d.periode}
         onChange={(v) => set('periode', v as FecPeriod)}
       />
-      <TextField
-        label={t('fecRecurrences.field.destinataires')}
-        value={d.destinataires}
+      <RecipientLines
+        lines={d.destinataires}
         onChange={(v) => set('destinataires', v)}
-        isInvalid={!!errors.destinataires}
-        errorMessage={error('destinataires')}
+        wrong={errors.destinataires}
       />
       <Select
         label={t('fecRecurrences.field.langue')}
@@ -187,6 +190,55 @@ function RecurrenceFields({
         {t('fecRecurrences.active')}
       </Checkbox>
     </>
+  );
+}
+
+/**
+ * The recipients, one address a line: each line its field (refused at the line, what was typed
+ * kept), a button to remove it, and one to add a line (at most {@link MAX_FEC_RECIPIENTS}).
+ * `wrong`: the indexes of the refused lines.
+ */
+function RecipientLines({
+  lines,
+  onChange,
+  wrong,
+}: {
+  lines: readonly string[];
+  onChange: (lines: string[]) => void;
+  wrong: readonly number[] | undefined;
+}) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  return (
+    <fieldset className="ui-fieldset fec-recipients">
+      <legend>{t('fecRecurrences.field.destinataires')}</legend>
+      {lines.length === 0 ? <p className="ui-muted">{t('fecRecurrences.recipient.none')}</p> : null}
+      {lines.map((line, i) => (
+        // Lines have no identity but their place: removing one re-renders those after it.
+        // biome-ignore lint/suspicious/noArrayIndexKey: the index is the line's identity here.
+        <div key={i} className="fec-recipients__line">
+          <TextField
+            label={t('fecRecurrences.recipient.label', { n: i + 1 })}
+            type="email"
+            autoComplete="email"
+            value={line}
+            onChange={(v) => onChange(lines.map((old, j) => (j === i ? v : old)))}
+            isInvalid={wrong?.includes(i) ?? false}
+            errorMessage={
+              wrong?.includes(i) ? t('fecRecurrences.error.email', { email: line.trim() }) : undefined
+            }
+          />
+          <Button onPress={() => onChange(lines.filter((_, j) => j !== i))}>
+            {t('fecRecurrences.recipient.remove', { n: i + 1 })}
+          </Button>
+        </div>
+      ))}
+      <div className="ui-buttons">
+        <Button onPress={() => onChange([...lines, ''])} isDisabled={lines.length >= MAX_FEC_RECIPIENTS}>
+          {t('fecRecurrences.recipient.add')}
+        </Button>
+      </div>
+    </fieldset>
   );
 }
 
@@ -251,12 +303,10 @@ function RecurrenceForm(props: {
     }
   }
 
-  const error = (key: keyof Errors) =>
-    errors[key] === undefined
-      ? undefined
-      : key === 'destinataires'
-        ? t('fecRecurrences.error.email', { email: errors[key] })
-        : t(errors[key]);
+  const error = (key: Exclude<keyof Errors, 'destinataires'>) => {
+    const id = errors[key];
+    return id === undefined ? undefined : t(id);
+  };
   return (
     <Card labelledBy="fec-recurrence-form-heading">
       <CardTitle id="fec-recurrence-form-heading">
