@@ -34,8 +34,19 @@ export const ARTICLE_FIELDS = [
   'netExcl',
   'tax',
 ] as const;
-/** Fields of a day's totals by payment method (one line per site, day and method). */
-export const PAYMENT_FIELDS = ['siteCode', 'site', 'date', 'method', 'payments', 'amount'] as const;
+/**
+ * Fields of a day's totals by payment method (one line per site, day and method); `tickets` is
+ * the number of tickets holding at least one payment of that method.
+ */
+export const PAYMENT_FIELDS = [
+  'siteCode',
+  'site',
+  'date',
+  'method',
+  'payments',
+  'amount',
+  'tickets',
+] as const;
 /** Any field a column may show. */
 export type IntegrationField = (typeof ARTICLE_FIELDS)[number] | (typeof PAYMENT_FIELDS)[number];
 /** Fields that are amounts in cents (written as units with two decimals). */

@@ -374,6 +374,7 @@ describe('an HTTPS destination', () => {
         { champ: 'amount', nom: 'Montant' },
         { champ: 'method', nom: 'Moyen' },
         { champ: 'payments', nom: 'Nombre' },
+        { champ: 'tickets', nom: 'Tickets' },
       ],
       separateur: ';',
       virguleDecimale: true,
@@ -423,6 +424,11 @@ describe('an HTTPS destination', () => {
     expect(records.map((r) => [r[1], Number(r[2]), cents(r[0]!)])).toEqual(
       rows.map((r) => [r.method, r.payments, Number(r.cents)]),
     );
+    // By hand from the tickets: CARD on tickets 1 and 2, CASH on 1 and 3 (the return).
+    expect(records.map((r) => [r[1], r[3]])).toEqual([
+      ['CARD', '2'],
+      ['CASH', '2'],
+    ]);
     expect(logs.join('\n')).toMatch(/integration file delivered/);
     for (const text of [logs.join('\n'), JSON.stringify(run)]) {
       expect(text).not.toContain('s3cr3t');
