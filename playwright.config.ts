@@ -62,6 +62,8 @@ export default defineConfig({
       SMTP_URL: process.env.SMTP_URL,
       COMPTOIR_PUBLIC_URL: E2E.baseURL,
       LOG_LEVEL: 'warn',
+      // Lets the integrations spec store a secret header (decision 0044); a test value, not a secret.
+      COMPTOIR_SECRET_KEY: 'e2e-integrations-secret-key',
     },
   },
 });

@@ -34,8 +34,19 @@ export const ARTICLE_FIELDS = [
   'netExcl',
   'tax',
 ] as const;
-/** Fields of a day's totals by payment method (one line per site, day and method). */
-export const PAYMENT_FIELDS = ['siteCode', 'site', 'date', 'method', 'payments', 'amount'] as const;
+/**
+ * Fields of a day's totals by payment method (one line per site, day and method); `tickets` is
+ * the number of tickets holding at least one payment of that method.
+ */
+export const PAYMENT_FIELDS = [
+  'siteCode',
+  'site',
+  'date',
+  'method',
+  'payments',
+  'amount',
+  'tickets',
+] as const;
 /** Any field a column may show. */
 export type IntegrationField = (typeof ARTICLE_FIELDS)[number] | (typeof PAYMENT_FIELDS)[number];
 /** Fields that are amounts in cents (written as units with two decimals). */
@@ -46,14 +57,23 @@ export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'YYYYMMDD'] as const;
 /** Encodings a file may use. */
 export const ENCODINGS = ['utf-8', 'windows-1252', 'iso-8859-1'] as const;
 
-/** One column: the field it shows and the name the partner wants in the header. */
+/**
+ * One column: the field it shows and the name the partner wants in the header. The name is
+ * checked on the server (`layoutProblems`, src/server/integrations/layout.ts): not empty, unique,
+ * without the separator, a quote or a line break; a refusal names the column (details.index).
+ */
 export const ColumnSchema = z.object({
   champ: z.enum([...new Set([...ARTICLE_FIELDS, ...PAYMENT_FIELDS])] as [
     IntegrationField,
     ...IntegrationField[],
   ]),
-  nom: z.string().trim().min(1).max(60),
+  nom: z.string().max(60),
 });
+
+/** Why a column is refused (400 InvalidField, details.field `colonnes`, details.index, details.reason). */
+export const COLUMN_PROBLEMS = ['UnknownField', 'EmptyName', 'DuplicateName', 'BadName'] as const;
+/** Why a column is refused. */
+export type ColumnProblem = (typeof COLUMN_PROBLEMS)[number];
 
 /**
  * The file layout. `nomFichier` is a pattern: `{partenaire}`, `{site}` (site code, else id),
@@ -76,14 +96,31 @@ export const LayoutSchema = z.object({
 /** The file layout. */
 export type Layout = z.infer<typeof LayoutSchema>;
 
-/** A header name → value pair sent to an HTTPS endpoint. */
+/**
+ * A header sent to an HTTPS endpoint. A `secret` header's value is stored only encrypted
+ * (AES-256-GCM, COMPTOIR_SECRET_KEY) and never answered: the answer has no `valeur` for it, and a
+ * save without `valeur` keeps the stored one of that name. Names are RFC 9110 tokens, checked on
+ * the server (`headerProblems`, src/server/integrations/destination.ts) with field-level reasons.
+ */
 export const HeaderSchema = z.object({
-  nom: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9-]{1,60}$/),
-  valeur: z.string().max(2000),
+  nom: z.string().max(100),
+  /** The value; absent on a secret header in an answer, or in a save that keeps the stored one. */
+  valeur: z.string().max(2000).optional(),
+  secret: z.boolean().default(false),
 });
+/** A header sent to an HTTPS endpoint. */
+export type Header = z.output<typeof HeaderSchema>;
+
+/** Why a header is refused (400 InvalidField, details.field `entetes`, details.index, details.reason). */
+export const HEADER_PROBLEMS = [
+  'BadName',
+  'ReservedName',
+  'DuplicateName',
+  'BadValue',
+  'MissingValue',
+] as const;
+/** Why a header is refused. */
+export type HeaderProblem = (typeof HEADER_PROBLEMS)[number];
 
 /** Where the files go: a folder under DATA_DIR/exports/, or an HTTPS endpoint. */
 export const DestinationSchema = z.discriminatedUnion('type', [
@@ -92,7 +129,7 @@ export const DestinationSchema = z.discriminatedUnion('type', [
     type: z.literal('https'),
     url: z.string().url().max(2000),
     methode: z.enum(['POST', 'PUT']),
-    /** Headers sent as they are (shown back). */
+    /** Headers sent with each file; secret ones answered without their value. */
     entetes: z.array(HeaderSchema).max(20).default([]),
   }),
 ]);
@@ -106,21 +143,24 @@ export const IntegrationSchema = z.object({
   sites: z.array(z.number().int()),
   regleId: z.number().int().nullable(),
   destination: DestinationSchema,
-  /** Whether secret headers are stored (encrypted). */
+  /** Whether secret header values are stored (encrypted). */
   identifiantsEnregistres: z.boolean(),
   mise: LayoutSchema,
 });
 /** An integration as the screen shows it. */
 export type Integration = z.output<typeof IntegrationSchema>;
 
-/** POST bo/integrations/save body. `identifiants`: secret headers; absent keeps the stored ones, [] removes them. */
+/**
+ * POST bo/integrations/save body. Secret headers are the `destination.entetes` marked `secret`:
+ * with a `valeur` it replaces the stored one, without it keeps the stored value of that name; a
+ * secret header left out of the list is removed.
+ */
 export const IntegrationSaveBodySchema = z.object({
   partenaire: z.enum(PARTNERS),
   actif: z.boolean(),
   sites: z.array(z.number().int().positive().max(INT4_MAX)).max(10_000),
   regleId: z.number().int().positive().max(INT4_MAX).nullable(),
   destination: DestinationSchema,
-  identifiants: z.array(HeaderSchema).max(10).optional(),
   mise: LayoutSchema,
 });
 
@@ -175,3 +215,33 @@ export const IntegrationRunsAnswerSchema = z.object({
 
 /** POST bo/integrations/runNow answer: the queued run's id (null: the same run is queued already). */
 export const IntegrationRunNowAnswerSchema = z.object({ runId: z.string().nullable() });
+
+/**
+ * POST bo/integrations/preview body: the layout being edited, for the first of `sites` within
+ * the caller's scope (else the first site of the scope) on `dateFiscale` (default: the last day
+ * with sales of that site). Reads only.
+ */
+export const IntegrationPreviewBodySchema = z.object({
+  partenaire: z.enum(PARTNERS),
+  sites: z.array(z.number().int().positive().max(INT4_MAX)).max(10_000),
+  mise: LayoutSchema,
+  dateFiscale: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
+
+/**
+ * POST bo/integrations/preview answer: the first lines of the file as it would be sent (decoded
+ * from its encoding, header included), its name and how many lines it has in all. `siteId` and
+ * `dateFiscale` are null when the scope holds no site.
+ */
+export const IntegrationPreviewAnswerSchema = z.object({
+  siteId: z.number().int().nullable(),
+  dateFiscale: z.string().nullable(),
+  fichier: z.string(),
+  lignes: z.array(z.string()),
+  totalLignes: z.number().int().min(0),
+});
+/** POST bo/integrations/preview answer. */
+export type IntegrationPreview = z.output<typeof IntegrationPreviewAnswerSchema>;

@@ -173,6 +173,7 @@ export const API_RIGHTS = {
   // Partner integrations (issue #29, src/contract/integrations.ts, decision 0044): the right guarding /config/*.
   'GET bo/integrations/config': { anyOf: ['CONFIGURATION'] },
   'POST bo/integrations/save': { anyOf: ['CONFIGURATION'] },
+  'POST bo/integrations/preview': { anyOf: ['CONFIGURATION'] },
   'POST bo/integrations/runNow': { anyOf: ['CONFIGURATION'] },
   'GET bo/integrations/runs': { anyOf: ['CONFIGURATION'] },
   'GET recurrences/desabonnement': 'public', // the signed token of the mail's link is the authority

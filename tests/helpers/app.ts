@@ -6,6 +6,7 @@
 import { CLIENT_HEADER, CLIENT_HEADER_VALUE } from '../../src/contract/api.ts';
 import type { Right } from '../../src/contract/rights.ts';
 import { buildApp } from '../../src/server/app.ts';
+import type { LogSink } from '../../src/server/logging.ts';
 import { createUser as insertUser } from '../../src/server/auth/users.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { profiles } from '../../src/server/db/schema.ts';
@@ -38,7 +39,13 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * item through the HTTP pipeline (app.ts BuildAppOptions).
  */
 export async function createTestApp(
-  options: { config?: Partial<Config>; clientDir?: string; directBatchItems?: boolean } = {},
+  options: {
+    config?: Partial<Config>;
+    clientDir?: string;
+    directBatchItems?: boolean;
+    /** Log into this sink (at `config.logLevel`) instead of not at all. */
+    logTo?: LogSink;
+  } = {},
 ) {
   const database = await createTestDatabase();
   const config: Config = {
@@ -55,6 +62,7 @@ export async function createTestApp(
     database,
     ...(options.clientDir ? { clientDir: options.clientDir } : {}),
     ...(options.directBatchItems === undefined ? {} : { directBatchItems: options.directBatchItems }),
+    ...(options.logTo ? { logger: true, logTo: options.logTo } : {}),
   });
   await app.ready();
 

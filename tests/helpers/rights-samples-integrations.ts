@@ -39,6 +39,14 @@ export const INTEGRATION_SAMPLES: Readonly<Record<string, Sample>> = {
       payload: saveBody,
     }),
   },
+  'POST bo/integrations/preview': {
+    site: NONE,
+    request: (ctx) => ({
+      method: 'POST',
+      url: api('bo/integrations/preview', { id: ctx.caller.id }),
+      payload: { partenaire: 'ecash', sites: [], mise: defaultLayout('ecash') },
+    }),
+  },
   'POST bo/integrations/runNow': {
     site: NONE,
     request: async (ctx: SampleContext): Promise<SampleRequest> => {

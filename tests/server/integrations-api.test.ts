@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLayout } from '../../src/server/integrations/partners.ts';
+import { decryptSecret } from '../../src/server/integrations/secrets.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 
@@ -24,6 +25,8 @@ let chain: Chain;
 let admin: { id: number; auth: AuthHeaders };
 let adminNoKey: { id: number; auth: AuthHeaders };
 let manager: { id: number; auth: AuthHeaders };
+/** What the app with the key logged (pino at debug, JSON lines). */
+const logs: string[] = [];
 
 async function user(t: TestApp, login: string, droits: string[]) {
   const id = await t.createUser({ login, password: PASSWORD, droits, allSites: true });
@@ -61,7 +64,10 @@ const body = (over: object = {}) => ({
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'integrations-api-'));
-  withKey = await createTestApp({ config: { dataDir, secretKey: 'a-key-of-at-least-16-chars' } });
+  withKey = await createTestApp({
+    config: { dataDir, secretKey: 'a-key-of-at-least-16-chars', logLevel: 'debug', logFormat: 'json' },
+    logTo: { write: (text: string) => void logs.push(text) },
+  });
   withoutKey = await createTestApp({ config: { dataDir } });
   chain = await seedChain(withKey.database.pool);
   await seedChain(withoutKey.database.pool);
@@ -119,12 +125,19 @@ describe('bo/integrations', () => {
       'save',
       adminNoKey,
       body({
-        destination: { type: 'https', url: 'https://partner.example/in', methode: 'POST', entetes: [] },
-        identifiants: [{ nom: 'Authorization', valeur: TOKEN }],
+        destination: {
+          type: 'https',
+          url: 'https://partner.example/in',
+          methode: 'POST',
+          entetes: [
+            { nom: 'X-Client', valeur: 'comptoir' },
+            { nom: 'Authorization', valeur: TOKEN, secret: true },
+          ],
+        },
       }),
     );
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().details).toMatchObject({ field: 'identifiants', reason: 'SecretKeyMissing' });
+    expect(res.json().details).toMatchObject({ field: 'entetes', index: 1, reason: 'SecretKeyMissing' });
     expect(res.body).toContain('COMPTOIR_SECRET_KEY');
     expect(res.body).not.toContain('s3cr3t');
   });
@@ -138,8 +151,12 @@ describe('bo/integrations', () => {
       body({
         partenaire: 'consolidations',
         mise: defaultLayout('consolidations'),
-        destination: { type: 'https', url: 'https://partner.example/in', methode: 'PUT', entetes: [] },
-        identifiants: [{ nom: 'Authorization', valeur: TOKEN }],
+        destination: {
+          type: 'https',
+          url: 'https://partner.example/in',
+          methode: 'PUT',
+          entetes: [{ nom: 'Authorization', valeur: TOKEN, secret: true }],
+        },
       }),
     );
     expect(res.statusCode, res.body).toBe(200);
@@ -157,6 +174,135 @@ describe('bo/integrations', () => {
     const audit = await pool.query(`SELECT * FROM audit_log WHERE action = 'integration.save'`);
     expect(audit.rows.length).toBeGreaterThan(0);
     expect(JSON.stringify(audit.rows)).not.toContain('s3cr3t');
+  });
+
+  it('refuses a column by its place and reason: unknown field, empty, twice, the separator or a line break', async () => {
+    const layout = defaultLayout('ecash');
+    const withColumn = (i: number, champ: string, nom: string) => ({
+      mise: { ...layout, colonnes: layout.colonnes.map((c, j) => (j === i ? { champ, nom } : c)) },
+    });
+    for (const [over, index, reason] of [
+      [withColumn(2, 'article', 'ARTICLE'), 2, 'UnknownField'],
+      [withColumn(1, 'date', '   '), 1, 'EmptyName'],
+      [withColumn(3, 'payments', 'site'), 3, 'DuplicateName'],
+      [withColumn(4, 'amount', 'MONTANT;TTC'), 4, 'BadName'],
+      [withColumn(4, 'amount', 'MONTANT\nTTC'), 4, 'BadName'],
+    ] as const) {
+      for (const url of ['save', 'preview']) {
+        const res = await call(withKey, 'POST', url, admin, { ...body(over), sites: [] });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toMatchObject({
+          code: 'InvalidField',
+          details: { field: 'colonnes', index, reason },
+        });
+      }
+    }
+    // The same name is fine with another separator; chosen, renamed, reordered columns are kept trimmed.
+    const colonnes = [
+      { champ: 'amount', nom: ' MONTANT;TTC ' },
+      { champ: 'method', nom: 'MODE' },
+      { champ: 'date', nom: 'JOUR' },
+    ];
+    const res = await call(
+      withKey,
+      'POST',
+      'save',
+      admin,
+      body({ mise: { ...layout, separateur: ',', colonnes } }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().mise.colonnes).toEqual([
+      { champ: 'amount', nom: 'MONTANT;TTC' },
+      { champ: 'method', nom: 'MODE' },
+      { champ: 'date', nom: 'JOUR' },
+    ]);
+  });
+
+  it('refuses a header by its place and reason: not a token, reserved, twice, a line break, no value', async () => {
+    const https = (entetes: object[]) => ({
+      partenaire: 'consolidations',
+      mise: defaultLayout('consolidations'),
+      destination: { type: 'https', url: 'https://partner.example/in', methode: 'POST', entetes },
+    });
+    const ok = { nom: 'X-Client', valeur: 'comptoir' };
+    for (const [entetes, index, reason] of [
+      [[ok, { nom: 'X Client', valeur: 'a' }], 1, 'BadName'],
+      [[{ nom: 'Clé', valeur: 'a' }], 0, 'BadName'],
+      [[{ nom: 'Host', valeur: 'evil.example' }], 0, 'ReservedName'],
+      [[ok, { nom: 'content-length', valeur: '0' }], 1, 'ReservedName'],
+      [[{ nom: 'Transfer-Encoding', valeur: 'chunked' }], 0, 'ReservedName'],
+      [[{ nom: 'Proxy-Authorization', valeur: 'x', secret: true }], 0, 'ReservedName'],
+      [[ok, { nom: 'x-client', valeur: 'b' }], 1, 'DuplicateName'],
+      [[{ nom: 'X-Evil', valeur: 'a\r\nHost: evil' }], 0, 'BadValue'],
+      [[{ nom: 'X-Client' }], 0, 'MissingValue'],
+      [[{ nom: 'X-Api-Key', secret: true }], 0, 'MissingValue'],
+    ] as const) {
+      const res = await call(withKey, 'POST', 'save', admin, body(https([...entetes])));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'InvalidField',
+        details: { field: 'entetes', index, reason },
+      });
+    }
+  });
+
+  it('keeps a secret header encrypted, shows it as set, keeps it on a save without value, replaces and removes it', async () => {
+    const pool = withKey.database.pool;
+    const secretOf = async () =>
+      (
+        await pool.query<{ secret: string | null }>(
+          `SELECT secret FROM integrations WHERE partner = 'easilys'`,
+        )
+      ).rows[0]!.secret;
+    const save = (entetes: object[]) =>
+      call(
+        withKey,
+        'POST',
+        'save',
+        admin,
+        body({
+          partenaire: 'easilys',
+          mise: defaultLayout('easilys'),
+          destination: { type: 'https', url: 'https://partner.example/in', methode: 'POST', entetes },
+        }),
+      );
+    const before = logs.length;
+    const first = await save([
+      { nom: 'X-Client', valeur: 'comptoir' },
+      { nom: 'X-Api-Key', valeur: 'key-s3cr3t-1', secret: true },
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().destination.entetes).toEqual([
+      { nom: 'X-Client', valeur: 'comptoir', secret: false },
+      { nom: 'X-Api-Key', secret: true },
+    ]);
+    expect(first.json().identifiantsEnregistres).toBe(true);
+    const stored = await secretOf();
+    expect(stored).toMatch(/^v1:/);
+    // Saved again without the value (the screen's "••• set"): the stored value stays.
+    const kept = await save([
+      { nom: 'X-Client', valeur: 'comptoir' },
+      { nom: 'X-Api-Key', secret: true },
+    ]);
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(decryptSecret('a-key-of-at-least-16-chars', (await secretOf())!)).toBe(
+      JSON.stringify([{ nom: 'X-Api-Key', valeur: 'key-s3cr3t-1' }]),
+    );
+    const replaced = await save([{ nom: 'X-Api-Key', valeur: 'key-s3cr3t-2', secret: true }]);
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(decryptSecret('a-key-of-at-least-16-chars', (await secretOf())!)).toBe(
+      JSON.stringify([{ nom: 'X-Api-Key', valeur: 'key-s3cr3t-2' }]),
+    );
+    const removed = await save([{ nom: 'X-Client', valeur: 'comptoir' }]);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().identifiantsEnregistres).toBe(false);
+    expect(await secretOf()).toBeNull();
+    const got = await call(withKey, 'GET', 'config?partenaire=easilys', admin);
+    const audit = await pool.query(`SELECT * FROM audit_log WHERE action = 'integration.save'`);
+    const written = logs.slice(before).join('\n');
+    expect(written).toMatch(/integrations\/save/);
+    for (const text of [first.body, kept.body, replaced.body, got.body, JSON.stringify(audit.rows), written])
+      expect(text).not.toContain('s3cr3t');
   });
 
   it('sends a test file now through the queue and shows the run in the history', async () => {

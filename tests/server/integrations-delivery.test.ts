@@ -7,6 +7,7 @@
  * credential fails with its reason, and the secret appears in no log, error or row.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -15,12 +16,15 @@ import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Destination, Partner } from '../../src/contract/integrations.ts';
+import type { Destination, Layout, Partner } from '../../src/contract/integrations.ts';
 import { refreshDailySales } from '../../src/server/db/aggregates.ts';
 import { deliver, folderPath } from '../../src/server/integrations/destination.ts';
 import { defaultLayout } from '../../src/server/integrations/partners.ts';
 import { type IntegrationRunOptions, runIntegration } from '../../src/server/integrations/run.ts';
+import { previewIntegration } from '../../src/server/integrations/preview.ts';
 import { decryptSecret, encryptSecret } from '../../src/server/integrations/secrets.ts';
+import { createUser } from '../../src/server/auth/users.ts';
+import { profiles } from '../../src/server/db/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { type Chain, seedChain } from './fixtures.ts';
 
@@ -38,7 +42,7 @@ let ca: string;
 let port: number;
 /** What the HTTPS server does with the next requests: a status, and the bodies it received. */
 let answer = 200;
-const received: { auth: string | undefined; body: string }[] = [];
+const received: { auth: string | undefined; headers: http.IncomingHttpHeaders; body: string }[] = [];
 const logs: string[] = [];
 
 function options(): IntegrationRunOptions {
@@ -102,11 +106,16 @@ async function seedTickets() {
   await refreshDailySales(db.pool, paris, DAY, DAY);
 }
 
-async function integration(partner: Partner, destination: Destination, secret: string | null = null) {
+async function integration(
+  partner: Partner,
+  destination: Destination,
+  secret: string | null = null,
+  layout: Layout = defaultLayout(partner),
+) {
   await db.pool.query('DELETE FROM integrations WHERE partner = $1', [partner]);
   const { rows } = await db.pool.query<{ id: number }>(
     `INSERT INTO integrations (partner, enabled, sites, destination, secret, layout) VALUES ($1, true, $2, $3, $4, $5) RETURNING id`,
-    [partner, [chain.sites.paris], destination, secret, defaultLayout(partner)],
+    [partner, [chain.sites.paris], destination, secret, layout],
   );
   return rows[0]!.id;
 }
@@ -129,7 +138,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ auth: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        auth: req.headers.authorization,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.statusCode = req.headers.authorization === TOKEN ? answer : 401;
       res.end();
     });
@@ -221,6 +234,87 @@ describe('a folder destination', () => {
     expect(records.slice(1).reduce((s, r) => s + cents(r[5]!), 0)).toBe(Number(family.rows[0]!.excl));
   });
 
+  it('delivers a chosen layout (columns chosen, renamed, reordered) whose totals equal the family report', async () => {
+    const layout: Layout = {
+      colonnes: [
+        { champ: 'net', nom: 'TTC' },
+        { champ: 'articleCode', nom: 'REF' },
+        { champ: 'tax', nom: 'TVA' },
+        { champ: 'date', nom: 'JOUR' },
+        { champ: 'netExcl', nom: 'HT' },
+        { champ: 'vatRate', nom: 'TAUX' },
+      ],
+      separateur: '|',
+      virguleDecimale: false,
+      encodage: 'utf-8',
+      entete: true,
+      formatDate: 'YYYYMMDD',
+      nomFichier: '{partenaire}-{date}-{site}.txt',
+    };
+    const id = await integration('easilys', { type: 'folder', dossier: 'easilys/layout' }, null, layout);
+    const sent = await runIntegration(options(), { integrationId: id, plannedAt: PLANNED, date: DAY }, ctx());
+    expect(sent.sent.map((f) => f.file)).toEqual(['easilys-20260305-P01.txt']);
+    const text = await readFile(
+      path.join(dataDir, 'exports', 'easilys', 'layout', 'easilys-20260305-P01.txt'),
+      'utf8',
+    );
+    const records: string[][] = parse(text, { delimiter: '|' });
+    expect(records).toEqual([
+      ['TTC', 'REF', 'TVA', 'JOUR', 'HT', 'TAUX'],
+      ['31.25', 'A1', '2.84', '20260305', '28.41', '10'],
+      ['6.00', 'B2', '0.54', '20260305', '5.46', '10'],
+    ]);
+    const family = await db.pool.query<{ net: string; excl: string; tax: string }>(
+      `SELECT sum(net_cents)::text AS net, sum(net_excl_cents)::text AS excl, sum(tax_cents)::text AS tax
+         FROM daily_family_sales WHERE site_id = $1 AND fiscal_date = $2`,
+      [chain.sites.paris, DAY],
+    );
+    const sum = (i: number) => records.slice(1).reduce((s, r) => s + cents(r[i]!), 0);
+    expect([sum(0), sum(4), sum(2)]).toEqual([
+      Number(family.rows[0]!.net),
+      Number(family.rows[0]!.excl),
+      Number(family.rows[0]!.tax),
+    ]);
+  });
+
+  it('previews the first lines of the file a layout gives on real data, as it will be sent', async () => {
+    const [profile] = await db.db
+      .insert(profiles)
+      .values({ titre: 'preview', droits: ['CONFIGURATION'], allSites: true, restaurantIds: [] })
+      .returning({ id: profiles.id });
+    const userId = await createUser(db.db, {
+      login: 'preview',
+      password: 'Secret-Password-1',
+      profileId: profile!.id,
+    });
+    const mise: Layout = {
+      ...defaultLayout('adoria'),
+      colonnes: [
+        { champ: 'article', nom: 'Libellé' },
+        { champ: 'net', nom: 'TTC' },
+      ],
+    };
+    const preview = await previewIntegration(db.pool, userId, {
+      partenaire: 'adoria',
+      sites: [chain.sites.paris],
+      mise,
+    });
+    // The last day with sales of Paris is DAY; the file is Windows-1252, decoded back.
+    expect(preview).toEqual({
+      siteId: chain.sites.paris,
+      dateFiscale: DAY,
+      fichier: 'VENTES_P01_20260305.csv',
+      lignes: ['Libellé;TTC', 'Croque-monsieur;31,25', 'Crème brûlée;6,00'],
+      totalLignes: 3,
+    });
+    const id = await integration('adoria', { type: 'folder', dossier: 'adoria/preview' }, null, mise);
+    await runIntegration(options(), { integrationId: id, plannedAt: PLANNED, date: DAY }, ctx());
+    const bytes = await readFile(
+      path.join(dataDir, 'exports', 'adoria', 'preview', 'VENTES_P01_20260305.csv'),
+    );
+    expect(iconv.decode(bytes, 'windows-1252')).toBe(`${preview.lignes.join('\r\n')}\r\n`);
+  });
+
   it('refuses a folder outside DATA_DIR/exports/: .., absolute, NUL, a link leading out', async () => {
     for (const bad of ['../x', 'a/../../x', '/etc', 'a\0b']) expect(() => folderPath(dataDir, bad)).toThrow();
     await mkdir(path.join(dataDir, 'exports'), { recursive: true });
@@ -239,7 +333,7 @@ describe('an HTTPS destination', () => {
     type: 'https',
     url: `https://localhost:${port}/ventes`,
     methode: 'POST',
-    entetes: [{ nom: 'X-Client', valeur: 'comptoir' }],
+    entetes: [{ nom: 'X-Client', valeur: 'comptoir', secret: false }],
   });
 
   it('keeps credentials encrypted with AES-256-GCM and reads them back only with the key', () => {
@@ -272,6 +366,73 @@ describe('an HTTPS destination', () => {
     const done = await runIntegration(options(), { integrationId: id, plannedAt: PLANNED }, ctx());
     expect(done.sent).toEqual([]);
     expect(received).toHaveLength(2);
+  });
+
+  it('sends a chosen layout with public and secret headers; totals equal the payments report, no secret logged', async () => {
+    const layout: Layout = {
+      colonnes: [
+        { champ: 'amount', nom: 'Montant' },
+        { champ: 'method', nom: 'Moyen' },
+        { champ: 'payments', nom: 'Nombre' },
+        { champ: 'tickets', nom: 'Tickets' },
+      ],
+      separateur: ';',
+      virguleDecimale: true,
+      encodage: 'iso-8859-1',
+      entete: false,
+      formatDate: 'YYYY-MM-DD',
+      nomFichier: 'conso_{site}_{date}.csv',
+    };
+    const apiKey = 'k3y-s3cr3t-of-the-api';
+    const secret = encryptSecret(
+      SECRET_KEY,
+      JSON.stringify([
+        { nom: 'Authorization', valeur: TOKEN },
+        { nom: 'X-Api-Key', valeur: apiKey },
+      ]),
+    );
+    const destination: Destination = {
+      type: 'https',
+      url: `https://localhost:${port}/conso`,
+      methode: 'PUT',
+      entetes: [
+        { nom: 'X-Client', valeur: 'comptoir', secret: false },
+        { nom: 'Authorization', secret: true },
+        { nom: 'X-Api-Key', secret: true },
+      ],
+    };
+    const id = await integration('consolidations', destination, secret, layout);
+    answer = 200;
+    received.length = 0;
+    logs.length = 0;
+    const run = await runIntegration(options(), { integrationId: id, plannedAt: PLANNED }, ctx());
+    expect(run.sent.map((f) => f.file)).toEqual(['conso_P01_20260305.csv']);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers).toMatchObject({
+      authorization: TOKEN,
+      'x-api-key': apiKey,
+      'x-client': 'comptoir',
+      'content-type': 'text/csv; charset=iso-8859-1',
+      'content-disposition': 'attachment; filename=conso_P01_20260305.csv',
+    });
+    const records: string[][] = parse(received[0]!.body, { delimiter: ';' });
+    const { rows } = await db.pool.query<{ method: string; payments: number; cents: string }>(
+      `SELECT method, payments, amount_cents::text AS cents FROM daily_payment_sales
+        WHERE site_id = $1 AND fiscal_date = $2 ORDER BY method`,
+      [chain.sites.paris, DAY],
+    );
+    expect(records.map((r) => [r[1], Number(r[2]), cents(r[0]!)])).toEqual(
+      rows.map((r) => [r.method, r.payments, Number(r.cents)]),
+    );
+    // By hand from the tickets: CARD on tickets 1 and 2, CASH on 1 and 3 (the return).
+    expect(records.map((r) => [r[1], r[3]])).toEqual([
+      ['CARD', '2'],
+      ['CASH', '2'],
+    ]);
+    expect(logs.join('\n')).toMatch(/integration file delivered/);
+    for (const text of [logs.join('\n'), JSON.stringify(run)]) {
+      expect(text).not.toContain('s3cr3t');
+    }
   });
 
   it('fails a wrong credential with its reason, the secret in no log, error or row', async () => {

@@ -28,11 +28,19 @@ export async function dataSites(db: Queryable, ids: readonly number[]): Promise<
   return rows;
 }
 
-/** Totals by payment method of `site` on `day` (YYYY-MM-DD), by method. Amounts in cents. */
+/**
+ * Totals by payment method of `site` on `day` (YYYY-MM-DD), by method. Amounts in cents; `tickets`
+ * counts the tickets of the same selection (training left out) paid at least partly by the method.
+ */
 export async function paymentRows(db: Queryable, site: DataSite, day: string): Promise<DataRow[]> {
-  const { rows } = await db.query<{ method: string; payments: number; amount: string }>(
-    `SELECT method, payments, amount_cents::text AS amount FROM daily_payment_sales
-      WHERE site_id = $1 AND fiscal_date = $2::date ORDER BY method`,
+  const { rows } = await db.query<{ method: string; payments: number; amount: string; tickets: number }>(
+    `SELECT d.method, d.payments, d.amount_cents::text AS amount,
+            (SELECT count(DISTINCT p.ticket_id)::int
+               FROM tickets t JOIN payments p ON p.site_id = t.site_id AND p.ticket_id = t.ticket_id
+              WHERE t.site_id = d.site_id AND t.fiscal_date = d.fiscal_date AND NOT t.training_mode
+                AND p.method = d.method) AS tickets
+       FROM daily_payment_sales d
+      WHERE d.site_id = $1 AND d.fiscal_date = $2::date ORDER BY d.method`,
     [site.id, day],
   );
   return rows.map((r) => ({
@@ -42,6 +50,7 @@ export async function paymentRows(db: Queryable, site: DataSite, day: string): P
     method: r.method,
     payments: r.payments,
     amount: Number(r.amount),
+    tickets: r.tickets,
   }));
 }
 

@@ -9,7 +9,7 @@ import { mkdir, realpath, rename, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
 import { create as contentDisposition } from 'content-disposition';
-import type { Destination } from '../../contract/integrations.ts';
+import type { Destination, Header, HeaderProblem } from '../../contract/integrations.ts';
 
 /** A destination that cannot be used; `reason` is a stable code for the screen. */
 export class DestinationError extends Error {
@@ -43,6 +43,63 @@ export function checkUrl(url: string): URL {
   if (u.username || u.password)
     throw new DestinationError('BadUrl', 'credentials go in the secret headers, not in the URL');
   return u;
+}
+
+/** RFC 9110 §5.6.2 `token`: the characters a field name may hold. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * Names an administrator may not set: the ones we write (`Content-Type`, `Content-Length`,
+ * `Content-Disposition`), and those that frame the connection or the message (RFC 9110 §7.6.1,
+ * RFC 9112) or belong to a proxy.
+ */
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'content-disposition',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'http2-settings',
+]);
+/** A field value: visible characters, spaces and tabs, no control character (no CR, LF, NUL). */
+const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** A refused header: its place in the list and why. */
+export interface HeaderIssue {
+  index: number;
+  reason: HeaderProblem;
+}
+
+/**
+ * The first refused header of `headers`, or null: a name that is not an RFC 9110 token
+ * (`BadName`), one we set or that frames the message (`ReservedName`: Host, Content-Length,
+ * Content-Type, Transfer-Encoding, Connection, Proxy-…), a name given twice, case ignored
+ * (`DuplicateName`), a value with a control character or outside Latin-1 (`BadValue`), a public
+ * header without a value or a secret one without a value and none stored under its name
+ * (`MissingValue`; `storedSecrets` lists the names whose value is stored).
+ */
+export function headerProblem(
+  headers: readonly Header[],
+  storedSecrets: ReadonlySet<string>,
+): HeaderIssue | null {
+  const seen = new Set<string>();
+  for (const [index, h] of headers.entries()) {
+    const name = h.nom.toLowerCase();
+    if (!TOKEN.test(h.nom)) return { index, reason: 'BadName' };
+    if (RESERVED.has(name) || name.startsWith('proxy-')) return { index, reason: 'ReservedName' };
+    if (seen.has(name)) return { index, reason: 'DuplicateName' };
+    seen.add(name);
+    if (h.valeur === undefined) {
+      if (!h.secret || !storedSecrets.has(name)) return { index, reason: 'MissingValue' };
+    } else if (!VALUE.test(h.valeur)) return { index, reason: 'BadValue' };
+  }
+  return null;
 }
 
 /** What a delivery needs besides the destination. */
@@ -87,7 +144,8 @@ function toEndpoint(
 ): Promise<void> {
   const url = checkUrl(d.url);
   const headers: Record<string, string> = {};
-  for (const h of [...d.entetes, ...(options.secretHeaders ?? [])]) headers[h.nom] = h.valeur;
+  for (const h of d.entetes) if (!h.secret && h.valeur !== undefined) headers[h.nom] = h.valeur;
+  for (const h of options.secretHeaders ?? []) headers[h.nom] = h.valeur;
   headers['content-type'] = `text/csv; charset=${encoding}`;
   headers['content-disposition'] = contentDisposition(name);
   headers['content-length'] = String(bytes.length);

@@ -6,7 +6,15 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import iconv from 'iconv-lite';
-import { AMOUNT_FIELDS, type Layout, type Partner } from '../../contract/integrations.ts';
+import {
+  AMOUNT_FIELDS,
+  ARTICLE_FIELDS,
+  type ColumnProblem,
+  type Layout,
+  PARTNER_DATA,
+  PAYMENT_FIELDS,
+  type Partner,
+} from '../../contract/integrations.ts';
 import type { DataRow } from './data.ts';
 
 /** `cents` as units with two decimals, e.g. -1234 → `-12.34` (or `-12,34`). */
@@ -42,14 +50,49 @@ function cell(row: DataRow, field: Layout['colonnes'][number]['champ'], layout: 
   return String(value);
 }
 
-/** The file's bytes: header (if asked) and one line per row, in the layout's encoding. */
-export function renderFile(rows: readonly DataRow[], layout: Layout): Buffer {
+/**
+ * The file's lines as text, one CSV record each without its line end: the header (if asked) then
+ * one per row. A cell holding the separator, a quote or a line break is quoted (csv-stringify).
+ */
+export function renderRecords(rows: readonly DataRow[], layout: Layout): string[] {
   const records = rows.map((row) => layout.colonnes.map((c) => cell(row, c.champ, layout)));
-  const text = stringify(layout.entete ? [layout.colonnes.map((c) => c.nom), ...records] : records, {
-    delimiter: layout.separateur,
-    record_delimiter: '\r\n',
-  });
+  const all = layout.entete ? [layout.colonnes.map((c) => c.nom), ...records] : records;
+  return all.map((r) =>
+    stringify([r], { delimiter: layout.separateur, record_delimiter: '\r\n' }).slice(0, -2),
+  );
+}
+
+/** The file's bytes: its records ({@link renderRecords}) each ended by CRLF, in the layout's encoding. */
+export function renderFile(rows: readonly DataRow[], layout: Layout): Buffer {
+  const text = renderRecords(rows, layout)
+    .map((r) => `${r}\r\n`)
+    .join('');
   return iconv.encode(text, layout.encodage);
+}
+
+/** A refused column: its place in `colonnes` and why. */
+export interface ColumnIssue {
+  index: number;
+  reason: ColumnProblem;
+}
+
+/**
+ * The first refused column of `layout` for `partner`, or null: a field the partner's data lacks
+ * (`UnknownField`), an empty name (`EmptyName`), a name given twice, case ignored
+ * (`DuplicateName`), a name holding the separator, a quote or a line break (`BadName`).
+ */
+export function layoutProblem(partner: Partner, layout: Layout): ColumnIssue | null {
+  const allowed: readonly string[] = PARTNER_DATA[partner] === 'articles' ? ARTICLE_FIELDS : PAYMENT_FIELDS;
+  const seen = new Set<string>();
+  for (const [index, c] of layout.colonnes.entries()) {
+    if (!allowed.includes(c.champ)) return { index, reason: 'UnknownField' };
+    const name = c.nom.trim();
+    if (name === '') return { index, reason: 'EmptyName' };
+    if (name.includes(layout.separateur) || /["\r\n]/.test(name)) return { index, reason: 'BadName' };
+    if (seen.has(name.toLowerCase())) return { index, reason: 'DuplicateName' };
+    seen.add(name.toLowerCase());
+  }
+  return null;
 }
 
 /** The file name from the layout's pattern for `partner`, site code `site` and `day`. */

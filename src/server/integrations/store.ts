@@ -6,20 +6,21 @@
 import type { z } from 'zod';
 import type {
   Destination,
+  Header,
   Integration,
   IntegrationDelivery,
   IntegrationSaveBodySchema,
   Layout,
   Partner,
 } from '../../contract/integrations.ts';
-import { ARTICLE_FIELDS, PARTNER_DATA, PAYMENT_FIELDS } from '../../contract/integrations.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import { siteScope } from '../auth/scope.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
-import { checkUrl, DestinationError, folderPath } from './destination.ts';
+import { checkUrl, DestinationError, folderPath, headerProblem } from './destination.ts';
+import { layoutProblem } from './layout.ts';
 import { defaultDestination, defaultLayout } from './partners.ts';
-import { encryptSecret, SecretKeyMissingError } from './secrets.ts';
+import { decryptSecret, encryptSecret, SecretKeyMissingError } from './secrets.ts';
 
 /** An integration as stored, with its id (null: never saved) and encrypted secret. */
 export interface StoredIntegration extends Integration {
@@ -86,12 +87,78 @@ export function publicIntegration(i: StoredIntegration): Integration {
 const invalid = (field: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError('invalid', 'InvalidField', message, { field, ...extra });
 
+/** The stored secret header values by lower-case name; unreadable ones (key changed) are left out. */
+function storedSecrets(secretKey: string | undefined, secret: string | null): Map<string, string> {
+  const values = new Map<string, string>();
+  if (secret === null || !secretKey) return values;
+  try {
+    for (const h of JSON.parse(decryptSecret(secretKey, secret)) as { nom: string; valeur: string }[])
+      values.set(h.nom.toLowerCase(), h.valeur);
+  } catch {
+    // Encrypted with another key: the values must be typed again (MissingValue).
+  }
+  return values;
+}
+
 /**
- * Creates or replaces `body.partenaire`'s integration; audit `integration.save` (credentials
- * shown only as `identifiantsEnregistres`).
- * @throws DomainError invalid `InvalidField` (details.field `destination`, `identifiants`,
- *   `colonnes`, `regleId`, `sites`; details.reason) for a bad folder or URL, credentials without
- *   `COMPTOIR_SECRET_KEY`, a column the partner's data lacks, an unknown rule, a site out of scope.
+ * The headers to store: public ones as they are, secret ones without their value (kept
+ * encrypted in `secret`), and the encrypted secret values (null when there is none).
+ * @throws DomainError invalid `InvalidField` (details.field `entetes`, details.index,
+ *   details.reason a HeaderProblem or `SecretKeyMissing`).
+ */
+function splitHeaders(
+  headers: readonly Header[],
+  stored: string | null,
+  secretKey: string | undefined,
+): { entetes: Header[]; secret: string | null } {
+  const values = storedSecrets(secretKey, stored);
+  const problem = headerProblem(headers, new Set(values.keys()));
+  if (problem) throw invalid('entetes', `header ${problem.index + 1}: ${problem.reason}`, { ...problem });
+  const secrets = headers
+    .filter((h) => h.secret)
+    .map((h) => ({ nom: h.nom, valeur: h.valeur ?? values.get(h.nom.toLowerCase()) ?? '' }));
+  const entetes = headers.map((h) =>
+    h.secret ? { nom: h.nom, secret: true } : { nom: h.nom, valeur: h.valeur ?? '', secret: false },
+  );
+  if (secrets.length === 0) return { entetes, secret: null };
+  try {
+    return { entetes, secret: encryptSecret(secretKey, JSON.stringify(secrets)) };
+  } catch (e) {
+    if (e instanceof SecretKeyMissingError)
+      throw invalid('entetes', e.message, {
+        index: headers.findIndex((h) => h.secret),
+        reason: 'SecretKeyMissing',
+      });
+    throw e;
+  }
+}
+
+/**
+ * Checks `body.mise` for `body.partenaire`.
+ * @throws DomainError invalid `InvalidField` (details.field `colonnes`, details.index,
+ *   details.reason a ColumnProblem).
+ */
+export function checkLayout(body: Pick<z.output<typeof IntegrationSaveBodySchema>, 'partenaire' | 'mise'>) {
+  const problem = layoutProblem(body.partenaire, body.mise);
+  if (problem)
+    throw invalid('colonnes', `column ${problem.index + 1}: ${problem.reason}`, {
+      ...problem,
+      champ: body.mise.colonnes[problem.index]?.champ,
+    });
+}
+
+/** `layout` with its column names trimmed, as stored and sent. */
+export function trimmedLayout(layout: Layout): Layout {
+  return { ...layout, colonnes: layout.colonnes.map((c) => ({ ...c, nom: c.nom.trim() })) };
+}
+
+/**
+ * Creates or replaces `body.partenaire`'s integration; audit `integration.save` (secret header
+ * values left out: they are not in the destination, only encrypted in `secret`).
+ * @throws DomainError invalid `InvalidField` (details.field `destination`, `entetes`, `colonnes`,
+ *   `regleId`, `sites`; details.index and details.reason for a column or a header) for a bad folder
+ *   or URL, a refused header, secret headers without `COMPTOIR_SECRET_KEY`, a refused column, an
+ *   unknown rule, a site out of scope.
  */
 export async function saveIntegration(
   tx: Queryable,
@@ -108,11 +175,7 @@ export async function saveIntegration(
     if (e instanceof DestinationError) throw invalid('destination', e.message, { reason: e.reason });
     throw e;
   }
-  const data = PARTNER_DATA[partner];
-  const allowed: readonly string[] = data === 'articles' ? ARTICLE_FIELDS : PAYMENT_FIELDS;
-  const wrong = body.mise.colonnes.find((c) => !allowed.includes(c.champ));
-  if (wrong)
-    throw invalid('colonnes', `field ${wrong.champ} is not in the ${data} data`, { champ: wrong.champ });
+  checkLayout(body);
   if (body.regleId !== null) {
     const { rowCount } = await tx.query('SELECT 1 FROM report_rules WHERE id = $1', [body.regleId]);
     if (!rowCount) throw invalid('regleId', 'unknown rule');
@@ -120,17 +183,12 @@ export async function saveIntegration(
   const scope = new Set(await siteScope(tx, actor.userId));
   const sites = [...new Set(body.sites)].sort((a, b) => a - b);
   if (sites.some((s) => !scope.has(s))) throw invalid('sites', 'a site is outside your scope');
-  let secret = before.secret;
-  if (body.destination.type !== 'https') secret = null;
-  else if (body.identifiants !== undefined) {
-    try {
-      secret =
-        body.identifiants.length === 0 ? null : encryptSecret(secretKey, JSON.stringify(body.identifiants));
-    } catch (e) {
-      if (e instanceof SecretKeyMissingError)
-        throw invalid('identifiants', e.message, { reason: 'SecretKeyMissing' });
-      throw e;
-    }
+  let destination: Destination = body.destination;
+  let secret: string | null = null;
+  if (destination.type === 'https') {
+    const split = splitHeaders(destination.entetes, before.secret, secretKey);
+    destination = { ...destination, entetes: split.entetes };
+    secret = split.secret;
   }
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO integrations (partner, enabled, sites, rule_id, destination, secret, layout)
@@ -139,7 +197,7 @@ export async function saveIntegration(
        rule_id = excluded.rule_id, destination = excluded.destination, secret = excluded.secret,
        layout = excluded.layout, updated_at = now()
      RETURNING id`,
-    [partner, body.actif, sites, body.regleId, body.destination, secret, body.mise],
+    [partner, body.actif, sites, body.regleId, destination, secret, trimmedLayout(body.mise)],
   );
   const after = await loadIntegration(tx, partner);
   await recordAudit(tx, actor, {

@@ -5,6 +5,8 @@
  *   never saved); credentials never sent back, only `identifiantsEnregistres`;
  * - `POST bo/integrations/save?id` — creates or replaces it, audit-logged (credentials redacted),
  *   Idempotency-Key honoured (`config.write`);
+ * - `POST bo/integrations/preview?id` — the first lines of the file a layout being edited gives on
+ *   real data (one site and day), reads only;
  * - `POST bo/integrations/runNow?id` — queues a run of the partner's job for a day (default:
  *   yesterday), a test file, or "send again" of days already sent; audit-logged;
  * - `GET bo/integrations/runs?id&partenaire` — the run history (job_runs) and the deliveries.
@@ -13,6 +15,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  IntegrationPreviewAnswerSchema,
+  IntegrationPreviewBodySchema,
   IntegrationRunNowAnswerSchema,
   IntegrationRunNowBodySchema,
   IntegrationRunsAnswerSchema,
@@ -24,6 +28,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { DomainError } from '../errors.ts';
+import { previewIntegration } from '../integrations/preview.ts';
 import type { IntegrationRunData } from '../integrations/run.ts';
 import { integrationKind } from '../integrations/run.ts';
 import {
@@ -81,10 +86,14 @@ function configRoutes(app: FastifyInstance, options: Options) {
       schema: {
         summary: 'Saves a partner integration',
         description:
-          '400 InvalidField (details.field destination, identifiants, colonnes, regleId or sites) for a folder leaving ' +
-          'DATA_DIR/exports/, a URL not https:// or holding credentials, credentials while COMPTOIR_SECRET_KEY is unset ' +
-          '(details.reason SecretKeyMissing), a column the partner’s data lacks, an unknown rule, a site out of scope. ' +
-          '`identifiants` absent keeps the stored credentials, [] removes them.',
+          '400 InvalidField (details.field destination, entetes, colonnes, regleId or sites) for a folder leaving ' +
+          'DATA_DIR/exports/, a URL not https:// or holding credentials, an unknown rule, a site out of scope; for a ' +
+          'header (details.index, details.reason BadName: not an RFC 9110 token, ReservedName: Host, Content-Length, ' +
+          'Content-Type, Transfer-Encoding, Connection, Proxy-… , DuplicateName, BadValue: a control character, ' +
+          'MissingValue, SecretKeyMissing: a secret header while COMPTOIR_SECRET_KEY is unset); for a column ' +
+          '(details.index, details.reason UnknownField, EmptyName, DuplicateName, BadName: holding the separator, a ' +
+          'quote or a line break). A secret header is stored encrypted and answered without its value; sent without ' +
+          '`valeur` it keeps the stored one.',
         tags,
         querystring: IdQuery,
         body: IntegrationSaveBodySchema,
@@ -99,6 +108,27 @@ function configRoutes(app: FastifyInstance, options: Options) {
         request.body,
         options.config.secretKey,
       );
+    },
+  );
+  api.post(
+    '/bo/integrations/preview',
+    {
+      config: { rights: 'POST bo/integrations/preview' },
+      schema: {
+        summary: 'Previews the file of a partner layout',
+        description:
+          'The first lines of the file the layout gives on real data: the first of `sites` within the scope (else ' +
+          'the scope’s first site), on `dateFiscale` or that site’s last day with sales. Reads only. 400 ' +
+          'InvalidField (details.field colonnes, details.index, details.reason) as the save.',
+        tags,
+        querystring: IdQuery,
+        body: IntegrationPreviewBodySchema,
+        response: { 200: IntegrationPreviewAnswerSchema, ...errorResponses },
+      },
+    },
+    async function previewIntegrationFile(request) {
+      const session = ownSession(request, request.query.id);
+      return previewIntegration(pool, session.userId, request.body);
     },
   );
 }

@@ -1,18 +1,22 @@
 /**
  * The /config/<partner> screens' calls (issue #29 "Integrations", decision 0044): the partner's
  * integration (GET bo/integrations/config), saving it (POST bo/integrations/save), running it now
- * (POST bo/integrations/runNow) and its history (GET bo/integrations/runs).
+ * (POST bo/integrations/runNow), its history (GET bo/integrations/runs) and the preview of a
+ * layout being edited (POST bo/integrations/preview).
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   type Integration,
+  type IntegrationPreview,
+  IntegrationPreviewAnswerSchema,
+  type IntegrationPreviewBodySchema,
   IntegrationRunNowAnswerSchema,
   IntegrationRunsAnswerSchema,
   IntegrationSchema,
   type Partner,
 } from '../../../contract/integrations.ts';
-import { getJson } from '../../lib/http.ts';
+import { getJson, http, toApiFailure, toSearchParams } from '../../lib/http.ts';
 import { sendKeyed } from '../../lib/request-keys.ts';
 
 /** The partner's integration and its history. */
@@ -67,6 +71,25 @@ export function runIntegrationNow(
     json: body,
     parse: (answer) => IntegrationRunNowAnswerSchema.parse(answer),
   });
+}
+
+/**
+ * POST bo/integrations/preview: the first lines of the file `body.mise` gives on real data. A read:
+ * no Idempotency-Key.
+ * @throws ApiFailure InvalidField (details.field colonnes, index, reason), Forbidden, `Network Error`.
+ */
+export async function previewIntegration(
+  userId: number,
+  body: z.input<typeof IntegrationPreviewBodySchema>,
+): Promise<IntegrationPreview> {
+  try {
+    const answer = await http
+      .post('bo/integrations/preview', { searchParams: toSearchParams({ id: userId }), json: body })
+      .json<unknown>();
+    return IntegrationPreviewAnswerSchema.parse(answer);
+  } catch (e) {
+    throw toApiFailure(e);
+  }
 }
 
 /** Re-exported for the page: the answer of the runs call. */

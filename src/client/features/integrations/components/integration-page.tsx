@@ -1,9 +1,9 @@
 /**
  * /config/adoria, /config/easilys, /config/ecash, /config/consolidations (issue #29
  * "Integrations", decision 0044, right CONFIGURATION): one screen per partner. Settings (enabled,
- * sites, destination: a folder under DATA_DIR/exports/ or an HTTPS endpoint with an Authorization
- * credential stored encrypted and never shown back), the file layout (column names, CSV options,
- * file name pattern), "send a test file now", "run now" (optionally sending days already sent
+ * sites, destination: a folder under DATA_DIR/exports/ or an HTTPS endpoint with its headers,
+ * secret ones stored encrypted and never shown back), the file layout (columns chosen, named and
+ * ordered, CSV options, file name pattern, a preview from real data), "send a test file now", "run now" (optionally sending days already sent
  * again), and the history: runs of the partner's job and deliveries per site and day, failures
  * with their reason. A refusal keeps what was typed.
  */
@@ -12,7 +12,7 @@ import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useSnapshot } from 'valtio';
 import { toWireDate } from '../../../../contract/dates.ts';
-import { ENCODINGS, type Integration, type Partner } from '../../../../contract/integrations.ts';
+import type { Integration, Partner } from '../../../../contract/integrations.ts';
 import { ApiFailure } from '../../../lib/http.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { keyedFailure, RequestKeys } from '../../../lib/request-keys.ts';
@@ -26,36 +26,30 @@ import { FormRefusal, ValidatedForm } from '../../../ui/form.tsx';
 import { Select } from '../../../ui/select.tsx';
 import { Table } from '../../../ui/table.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import { type Draft, draftOf, type ItemError, itemError, saveBody } from '../integration-draft.ts';
 import { integrationQueries, runIntegrationNow, saveIntegration } from '../integration-queries.ts';
+import { HeaderFields } from './header-fields.tsx';
+import { LayoutFields } from './layout-fields.tsx';
 import '../../../ui/page.css';
+import './integrations.css';
 
-type Draft = Omit<Integration, 'identifiantsEnregistres'> & { credential: string };
-
-const SEPARATORS = [';', ',', '\t', '|'] as const;
-
-function draftOf(i: Integration): Draft {
-  const { identifiantsEnregistres: _, ...rest } = i;
-  return { ...rest, credential: '' };
-}
-
-/** The destination: a folder, or an HTTPS address with its credential. */
+/** The destination: a folder, or an HTTPS address, its method and headers. */
 function DestinationFields({
   partner,
   draft,
   set,
-  stored,
   fieldError,
+  itemError,
 }: {
   partner: Partner;
   draft: Draft;
   set: (patch: Partial<Draft>) => void;
-  stored: boolean;
   fieldError: string | null;
+  itemError: ItemError | null;
 }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const d = draft.destination;
-  const saved = { identifiantsEnregistres: stored };
   return (
     <>
       <Select
@@ -90,75 +84,22 @@ function DestinationFields({
             onChange={(v) => set({ destination: { ...d, url: v } })}
             isInvalid={fieldError === 'destination'}
           />
-          <TextField
-            label={t('integrations.credential')}
-            description={t(
-              saved.identifiantsEnregistres ? 'integrations.credential.kept' : 'integrations.credential.help',
-            )}
-            type="password"
-            autoComplete="off"
-            value={draft.credential}
-            onChange={(v) => set({ credential: v })}
-            isInvalid={fieldError === 'identifiants'}
+          <Select
+            label={t('integrations.method')}
+            options={[
+              { id: 'POST', label: 'POST' },
+              { id: 'PUT', label: 'PUT' },
+            ]}
+            value={d.methode}
+            onChange={(k) => set({ destination: { ...d, methode: k as typeof d.methode } })}
+          />
+          <HeaderFields
+            headers={draft.entetes}
+            setHeaders={(entetes) => set({ entetes })}
+            error={itemError}
           />
         </>
       )}
-    </>
-  );
-}
-
-/** The file layout: column names, CSV options, file name. */
-function LayoutFields({
-  draft,
-  setLayout,
-}: {
-  draft: Draft;
-  setLayout: (patch: Partial<Draft['mise']>) => void;
-}) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
-  return (
-    <>
-      <fieldset className="ui-fieldset">
-        <legend>{t('integrations.columns')}</legend>
-        {draft.mise.colonnes.map((c, i) => (
-          <TextField
-            key={c.champ}
-            label={t(`integrations.field.${c.champ}`)}
-            value={c.nom}
-            onChange={(v) =>
-              setLayout({ colonnes: draft.mise.colonnes.map((x, j) => (j === i ? { ...x, nom: v } : x)) })
-            }
-          />
-        ))}
-      </fieldset>
-      <Select
-        label={t('integrations.separator')}
-        options={SEPARATORS.map((s) => ({
-          id: s,
-          label: s === '\t' ? t('integrations.separator.tab') : s,
-        }))}
-        value={draft.mise.separateur}
-        onChange={(k) => setLayout({ separateur: k as Draft['mise']['separateur'] })}
-      />
-      <Select
-        label={t('integrations.encoding')}
-        options={ENCODINGS.map((e) => ({ id: e, label: e }))}
-        value={draft.mise.encodage}
-        onChange={(k) => setLayout({ encodage: k as Draft['mise']['encodage'] })}
-      />
-      <Checkbox isSelected={draft.mise.virguleDecimale} onChange={(v) => setLayout({ virguleDecimale: v })}>
-        {t('integrations.decimalComma')}
-      </Checkbox>
-      <Checkbox isSelected={draft.mise.entete} onChange={(v) => setLayout({ entete: v })}>
-        {t('integrations.header')}
-      </Checkbox>
-      <TextField
-        label={t('integrations.fileName')}
-        description={t('integrations.fileName.help')}
-        value={draft.mise.nomFichier}
-        onChange={(v) => setLayout({ nomFichier: v })}
-      />
     </>
   );
 }
@@ -172,41 +113,43 @@ function SettingsCard({ partner, userId, saved }: { partner: Partner; userId: nu
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const [refusal, setRefusal] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const [item, setItem] = useState<ItemError | null>(null);
   const [busy, setBusy] = useState(false);
   const keys = useRef(new RequestKeys());
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const setLayout = (patch: Partial<Draft['mise']>) => set({ mise: { ...draft.mise, ...patch } });
-  const d = draft.destination;
 
   async function submit() {
     if (busy) return;
     setRefusal(null);
     setFieldError(null);
-    const { credential, ...body } = draft;
-    const json = {
-      ...body,
-      ...(d.type === 'https' && credential
-        ? { identifiants: [{ nom: 'Authorization', valeur: credential }] }
-        : {}),
-    };
+    setItem(null);
+    const json = saveBody(draft);
     setBusy(true);
     try {
       const answer = await saveIntegration(userId, json, keys.current.keyFor(JSON.stringify(json)));
       keys.current.settle();
       queryClient.setQueryData(integrationQueries.config(userId, partner).queryKey, answer);
-      setDraft({ ...draftOf(answer) });
+      setDraft(draftOf(answer));
       notify.success('SuccessMod');
     } catch (e) {
       const outcome = keyedFailure(e, { offline: 'error.Network Error', unexpected: 'app.unexpectedError' });
       if (outcome.settle) keys.current.settle();
       const field = e instanceof ApiFailure && e.code === 'InvalidField' ? String(e.details?.field) : null;
-      if (field) {
-        setFieldError(field);
+      const one = e instanceof ApiFailure && e.code === 'InvalidField' ? itemError(e.details) : null;
+      if (one) {
+        setItem(one);
+        setFieldError(one.field);
         setRefusal(
           t(
-            `integrations.error.${e instanceof ApiFailure && e.details?.reason === 'SecretKeyMissing' ? 'secretKey' : field}`,
+            one.reason === 'SecretKeyMissing'
+              ? 'integrations.error.secretKey'
+              : `integrations.error.${one.field === 'colonnes' ? 'column' : 'header'}.${one.reason}`,
           ),
         );
+      } else if (field) {
+        setFieldError(field);
+        setRefusal(t(`integrations.error.${field}`));
       } else setRefusal(t(outcome.messageId));
     } finally {
       setBusy(false);
@@ -249,10 +192,10 @@ function SettingsCard({ partner, userId, saved }: { partner: Partner; userId: nu
           partner={partner}
           draft={draft}
           set={set}
-          stored={saved.identifiantsEnregistres}
           fieldError={fieldError}
+          itemError={item}
         />
-        <LayoutFields draft={draft} setLayout={setLayout} />
+        <LayoutFields userId={userId} draft={draft} setLayout={setLayout} error={item} onError={setItem} />
         <FormRefusal text={refusal} />
         <div className="ui-buttons">
           <Button type="submit" variant="primary" isDisabled={busy}>
