@@ -214,7 +214,14 @@ async function installCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     global: true,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+        // A 256 kB window, not 4 MB: each answer being compressed held ~20 MB more of the
+        // encoder's memory, for no smaller CSV (issue #32 E.2, decision record 0006's figures).
+        [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+      },
+    },
     zlibOptions: { level: 3 },
   });
 }
