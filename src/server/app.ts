@@ -217,8 +217,8 @@ async function installCompression(app: FastifyInstance): Promise<void> {
     brotliOptions: {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-        // A 256 kB window, not 4 MB: each answer being compressed held ~20 MB more of the
-        // encoder's memory, for no smaller CSV (issue #32 E.2, decision record 0006's figures).
+        // A 256 kB window, not 4 MB: the encoder of each answer being compressed holds ~2 MB
+        // instead of ~9, for no larger CSV (issue #32 E.2, decision record 0006's figures).
         [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
       },
     },
