@@ -10,7 +10,7 @@
  *   server's runs have: the `ratio` (target ≤ 1.3);
  * - `peakRssMb`: the server process's peak RSS during the bursts (VmHWM of /proc/PID/status,
  *   reset by writing 5 to /proc/PID/clear_refs as the burst starts: its start-up is not counted;
- *   target ≤ 500 MB); `startRssMb` its RSS before the first burst;
+ *   target ≤ 500 MB);
  * - where a run's time goes, from `job_runs` (decision record 0047): `runMs` and `mailMs`, the
  *   mean time a `subscription.run` and a `mail.send` ran (ended − started), and `mailWaitMs`, the
  *   mean time a mail waited between being queued and a worker taking it;
