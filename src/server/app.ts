@@ -215,7 +215,14 @@ async function installCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     global: true,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+        // A 256 kB window, not 4 MB: the encoder of each answer being compressed holds ~2 MB
+        // instead of ~9, for no larger CSV (issue #32 E.2, decision record 0006's figures).
+        [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+      },
+    },
     zlibOptions: { level: 3 },
   });
 }

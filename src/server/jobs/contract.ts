@@ -9,6 +9,7 @@
  * This file is the contract between the queue and the modules that give it work (report
  * subscriptions, alerts, FEC, integrations, backups): they import only these types.
  */
+import { availableParallelism } from 'node:os';
 import type pg from 'pg';
 import type { MailMessage } from '../mail/transport.ts';
 
@@ -34,6 +35,14 @@ export interface JobContext {
   now(): Date;
 }
 
+/**
+ * The {@link JobDefinition.concurrency} of kinds that come in bursts (report runs and their
+ * mails, decision record 0047): one run per core, at least 2 (a run waits on PostgreSQL about
+ * half its time) and at most 4 (each run in flight holds a connection of the app's pool of 10,
+ * which the HTTP requests share).
+ */
+export const BURST_CONCURRENCY = Math.min(4, Math.max(2, availableParallelism()));
+
 /** A kind of job. `Data` is JSON (it is stored by the queue). */
 export interface JobDefinition<Data> {
   /** Unique name, `domain.action` (e.g. `subscription.run`). */
@@ -46,6 +55,12 @@ export interface JobDefinition<Data> {
   retryDelaySeconds?: number;
   /** Seconds a try may run before it counts as lost and is retried (default 900). */
   expireSeconds?: number;
+  /**
+   * Runs of this kind one instance works at once (default 1; decision record 0047). More than one
+   * lets a burst of runs that wait on PostgreSQL or the disk use the cores; each run in flight
+   * holds its own data (e.g. a rendered report), so this also bounds the memory a burst takes.
+   */
+  concurrency?: number;
 }
 
 /** One due item found by a {@link DueSource}. */

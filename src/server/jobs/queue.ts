@@ -68,9 +68,11 @@ export class JobQueue {
   readonly #options: JobQueueOptions;
   readonly #jobs = new Map<string, AnyJob>();
   readonly #sources: DueSource[] = [];
-  readonly #workers = new Map<string, string>();
+  /** The pg-boss worker ids of each kind this instance works (one per concurrent run). */
+  readonly #workers = new Map<string, string[]>();
   #boss: PgBoss | null = null;
-  #wakePending = false;
+  /** Kinds queued in callers' transactions since the last {@link wake}. */
+  readonly #wakePending = new Set<string>();
 
   constructor(options: JobQueueOptions) {
     this.#options = options;
@@ -144,7 +146,7 @@ export class JobQueue {
    * @throws Error when the queue is not started or the kind unknown.
    */
   async enqueue(kind: string, data: unknown, options: EnqueueOptions = {}): Promise<string | null> {
-    return this.#inTransaction((db) => this.#enqueueIn(db, kind, data, options));
+    return this.#inTransaction(kind, (db) => this.#enqueueIn(db, kind, data, options));
   }
 
   /**
@@ -161,7 +163,7 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<string | null> {
     const runId = await this.#enqueueIn(db, kind, data, options);
-    if (runId !== null) this.#wakePending = true;
+    if (runId !== null) this.#wakePending.add(kind);
     return runId;
   }
 
@@ -171,7 +173,7 @@ export class JobQueue {
    * @returns whether it was queued now (false: it was already).
    */
   async queueMail(message: MailMessage, key: string, runId?: string): Promise<boolean> {
-    return this.#inTransaction(async (db) => {
+    return this.#inTransaction(MAIL_SEND_KIND, async (db) => {
       const recipients = await recordMail(db, message, key, runId ?? null);
       if (recipients === null) return false;
       await this.#enqueueIn(
@@ -195,15 +197,14 @@ export class JobQueue {
     const recipients = await recordMail(db, message, key, null);
     if (recipients === null) return false;
     await this.#enqueueIn(db, MAIL_SEND_KIND, { key, recipients }, { singletonKey: `${key}|${recipients}` });
-    this.#wakePending = true;
+    this.#wakePending.add(MAIL_SEND_KIND);
     return true;
   }
 
   /** Wakes this instance's workers when something was queued in a caller's transaction since the last wake. */
   wake(): void {
-    if (!this.#wakePending) return;
-    this.#wakePending = false;
-    for (const workerId of this.#workers.values()) this.#boss?.notifyWorker(workerId);
+    for (const kind of this.#wakePending) this.#notify(kind);
+    this.#wakePending.clear();
   }
 
   /**
@@ -273,14 +274,14 @@ export class JobQueue {
     return runId;
   }
 
-  /** Runs `body` in a transaction on a client of the pool; wakes the local workers after commit. */
-  async #inTransaction<T>(body: (db: Queryable) => Promise<T>): Promise<T> {
+  /** Runs `body` in a transaction on a client of the pool; wakes the local workers of `kind` after commit. */
+  async #inTransaction<T>(kind: string, body: (db: Queryable) => Promise<T>): Promise<T> {
     const client = await this.#options.pool.connect();
     try {
       await client.query('BEGIN');
       const result = await body(client);
       await client.query('COMMIT');
-      for (const workerId of this.#workers.values()) this.#boss?.notifyWorker(workerId);
+      this.#notify(kind);
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {});
@@ -307,28 +308,46 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Wakes the local workers of `kind`: their next fetch is now, not after a poll interval. Only
+   * that kind's: a woken worker with nothing to do still asks PostgreSQL, and a burst commits
+   * thousands of times (decision record 0047).
+   */
+  #notify(kind: string): void {
+    for (const id of this.#workers.get(kind) ?? []) this.#boss?.notifyWorker(id);
+  }
+
+  /**
+   * Starts `definition.concurrency` workers of its kind (each fetching one job at a time, so a
+   * slow run never holds others it fetched with it). Each worker id is its own: pg-boss's
+   * `localConcurrency` answers only the first one, and a worker woken by id must be the one idle.
+   */
   async #work(definition: AnyJob): Promise<void> {
     const boss = this.#started();
     const pollingIntervalSeconds = this.#options.pollSeconds ?? 2;
     const options = { pollingIntervalSeconds, batchSize: 1, includeMetadata: true } as const;
-    const workerId = await boss.work<{ runId: string }, void, typeof options>(
-      definition.kind,
-      options,
-      async ([job]) => {
-        if (!job) return;
-        try {
-          await this.runNow(job.data.runId, job.retryCount + 1, job.retryCount >= job.retryLimit);
-        } catch (err) {
-          this.#options.log.warn({ err, kind: definition.kind, runId: job.data.runId }, 'job run failed');
-          throw err;
-        } finally {
-          // Fetch the next job at once rather than after a poll interval: a backlog drains.
-          const self = this.#workers.get(definition.kind);
-          if (self) boss.notifyWorker(self);
-        }
-      },
-    );
-    this.#workers.set(definition.kind, workerId);
+    const ids: string[] = [];
+    this.#workers.set(definition.kind, ids);
+    for (let i = 0; i < Math.max(1, definition.concurrency ?? 1); i++) {
+      let self: string | undefined;
+      self = await boss.work<{ runId: string }, void, typeof options>(
+        definition.kind,
+        options,
+        async ([job]) => {
+          if (!job) return;
+          try {
+            await this.runNow(job.data.runId, job.retryCount + 1, job.retryCount >= job.retryLimit);
+          } catch (err) {
+            this.#options.log.warn({ err, kind: definition.kind, runId: job.data.runId }, 'job run failed');
+            throw err;
+          } finally {
+            // Fetch the next job at once rather than after a poll interval: a backlog drains.
+            if (self) boss.notifyWorker(self);
+          }
+        },
+      );
+      ids.push(self);
+    }
   }
 
   #started(): PgBoss {

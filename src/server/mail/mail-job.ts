@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/queryable.ts';
-import type { JobDefinition } from '../jobs/contract.ts';
+import { BURST_CONCURRENCY, type JobDefinition } from '../jobs/contract.ts';
 import { MailError, type Mailer, type MailMessage } from './transport.ts';
 
 /** The job kind that sends one recorded mail. */
@@ -94,6 +94,7 @@ export function mailSendJob(mailer: Mailer): JobDefinition<MailSendData> {
   return {
     kind: MAIL_SEND_KIND,
     retryLimit: 5,
+    concurrency: BURST_CONCURRENCY,
     async run(data, ctx) {
       const { rows } = await ctx.pool.query<{ message: StoredMessage; messageId: string }>(
         `UPDATE job_mails SET sending_at = now(), error = NULL
@@ -101,10 +102,14 @@ export function mailSendJob(mailer: Mailer): JobDefinition<MailSendData> {
           RETURNING message, message_id AS "messageId"`,
         [data.key, data.recipients],
       );
-      const claimed = rows[0] ?? (await reclaimForOutbox(ctx.pool, mailer, data));
+      const reclaimed = rows[0] ? null : await reclaimForOutbox(ctx.pool, mailer, data);
+      const claimed = rows[0] ?? reclaimed;
       if (!claimed) return checkEarlierTry(ctx.pool, data);
       try {
-        await mailer.send({ ...restored(claimed.message), messageId: claimed.messageId });
+        await mailer.send(
+          { ...restored(claimed.message), messageId: claimed.messageId },
+          { mayExist: reclaimed !== null },
+        );
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
         await ctx.pool.query(

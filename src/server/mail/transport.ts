@@ -35,6 +35,15 @@ export interface MailMessage {
 /** Sending failed: the SMTP server refused or could not be reached, or the outbox could not be written. */
 export class MailError extends Error {}
 
+/** Options of {@link Mailer.send}. */
+export interface SendOptions {
+  /**
+   * An earlier try of this Message-ID was cut after the mail was handed over (mail-job.ts): the
+   * outbox looks in its folder again rather than trusting what this process has written.
+   */
+  mayExist?: boolean;
+}
+
 /** Sends mail; `close()` ends the transport's connections (the app's onClose). */
 export interface Mailer {
   /** `smtp`: through SMTP_URL; `outbox`: written as `.eml` files in {@link Mailer.outboxDir}. */
@@ -42,7 +51,7 @@ export interface Mailer {
   /** The outbox folder (absolute) when `kind` is `outbox`. */
   readonly outboxDir: string | undefined;
   /** Sends (or writes) one message. @throws MailError when it could not. */
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage, options?: SendOptions): Promise<void>;
   close(): void;
 }
 
@@ -118,19 +127,36 @@ function emlSuffix(messageId: string): string {
   return `-${createHash('sha256').update(messageId).digest('hex').slice(0, 16)}.eml`;
 }
 
+/** The {@link emlSuffix}es of the `.eml` files in `dir`. */
+async function suffixesIn(dir: string): Promise<Set<string>> {
+  const length = emlSuffix('').length;
+  return new Set((await readdir(dir)).filter((n) => n.endsWith('.eml')).map((n) => n.slice(-length)));
+}
+
 function outboxMailer(settings: MailerSettings): Mailer {
   const dir = outboxDirOf(settings.dataDir);
   let composer: Promise<Transporter> | null = null;
+  // The Message-IDs in the folder: read once, then kept up to date with this process's own
+  // writes, not read again per mail (a folder of thousands made every write list them all,
+  // decision record 0047). Another process writes a Message-ID of ours only on a try that
+  // follows a cut one, which says so (`mayExist`) and is checked against the folder itself.
+  let written: Promise<Set<string>> | null = null;
   return {
     kind: 'outbox',
     outboxDir: dir,
-    async send(message) {
+    async send(message, options = {}) {
       try {
-        await mkdir(dir, { recursive: true });
         const messageId = message.messageId ?? `<${crypto.randomUUID()}@comptoir.outbox>`;
         const suffix = emlSuffix(messageId);
+        if (!written || options.mayExist) {
+          await mkdir(dir, { recursive: true });
+          written = suffixesIn(dir);
+          written.catch(() => {
+            written = null;
+          });
+        }
         // A retry of a message already written writes nothing (at most one file per Message-ID).
-        if ((await readdir(dir)).some((name) => name.endsWith(suffix))) return;
+        if ((await written).has(suffix)) return;
         composer ??= nodemailer().then((n) =>
           n.default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
         );
@@ -143,6 +169,7 @@ function outboxMailer(settings: MailerSettings): Mailer {
         const target = path.join(dir, `${stamp}${suffix}`);
         await writeFile(`${target}.part`, info.message as Buffer);
         await rename(`${target}.part`, target);
+        (await written).add(suffix);
       } catch (e) {
         throw new MailError(e instanceof Error ? e.message : String(e), { cause: e });
       }

@@ -21,7 +21,7 @@ import { siteScope } from '../auth/scope.ts';
 import type { Database } from '../db/connect.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
-import type { JobContext, JobDefinition } from '../jobs/contract.ts';
+import { BURST_CONCURRENCY, type JobContext, type JobDefinition } from '../jobs/contract.ts';
 import { CONTENT_TYPES, type RenderedBody, renderReport, reportFileName } from '../reports/render/index.ts';
 import { type ReportSiteCache, resolveReport } from '../reports/request.ts';
 import { renderOptionsFor, reportDataset } from '../reports/run.ts';
@@ -279,6 +279,7 @@ export async function runSubscription(
 export function subscriptionRunJob(options: SubscriptionRunOptions): JobDefinition<SubscriptionRunData> {
   return {
     kind: SUBSCRIPTION_RUN,
+    concurrency: BURST_CONCURRENCY,
     async run(data, ctx) {
       await runSubscription(options, data, ctx);
     },

@@ -144,4 +144,34 @@ describe('the job queue', () => {
     });
     expect(page2.map((r) => (r.data as { i: number }).i)).toEqual([0]);
   });
+  it('runs as many jobs of a kind at once as its concurrency says, on one instance', async () => {
+    // Each run waits until the other has started: with one run at a time the first never ends.
+    let started = 0;
+    let release = () => {};
+    const bothStarted = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const pairJob: JobDefinition<Record<string, never>> = {
+      kind: 'test.pair',
+      concurrency: 2,
+      retryLimit: 0,
+      async run() {
+        started++;
+        if (started === 2) release();
+        await bothStarted;
+      },
+    };
+    const pool = new pg.Pool({ ...database.connection, max: 4 });
+    const queue = await startQueue(pool, [pairJob]);
+    try {
+      await queue.enqueue('test.pair', {});
+      await queue.enqueue('test.pair', {});
+      await waitUntil(async () => (await runsWith(database.pool, 'test.pair', 'succeeded')) === 2);
+      expect(started).toBe(2);
+    } finally {
+      release();
+      await queue.stop();
+      await pool.end();
+    }
+  });
 });
