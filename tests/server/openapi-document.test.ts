@@ -108,6 +108,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("declares a document's own headers: the FEC's sites left out", () => {
+    const fec = op('get', '/api/bo/fec/export');
+    expect(Object.keys(content(fec))).toEqual(['text/plain']);
+    expect(fec.responses['200']?.headers).toEqual({
+      'X-Fec-Sites-Exclus': {
+        description: expect.stringContaining('<site id>:<currency>'),
+        schema: { type: 'string' },
+      },
+    });
+  });
+
   it('gives every date field a format, and report class names as the registry enum', () => {
     const unformatted: string[] = [];
     const walk = (schema: unknown, name: string, where: string) => {

@@ -12,7 +12,7 @@
  */
 import { ERROR_CODES } from '../../contract/errors.ts';
 import type { ApiRoute } from '../../contract/rights.ts';
-import { DOCUMENTS_KEY } from '../routes/common.ts';
+import { DOCUMENT_HEADERS_KEY, DOCUMENTS_KEY } from '../routes/common.ts';
 import { FACTS_KEY, type RouteFacts } from './operations.ts';
 
 /** Media types of the report formats (reports/render/index.ts CONTENT_TYPES without charsets). */
@@ -257,15 +257,24 @@ function withDocuments(operation: Json, response: Json): Json {
   const types = documentTypes(operation, json);
   if (types.length === 0) return response;
   const out: Record<string, unknown> = {};
+  const declared = (json?.[DOCUMENT_HEADERS_KEY] ?? {}) as Record<string, string>;
+  const headers = Object.fromEntries(
+    Object.entries(declared).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]),
+  );
   if (json) {
-    const { [DOCUMENTS_KEY]: _marked, ...schema } = json;
+    const { [DOCUMENTS_KEY]: _marked, [DOCUMENT_HEADERS_KEY]: _headers, ...schema } = json;
     const formats = formatsOf(operation);
     const jsonToo =
       formats.length > 0 ? formats.includes('JSON') : Object.keys(schema).some((k) => k !== 'description');
     if (jsonToo) out['application/json'] = { schema };
   }
   for (const type of types) out[type] = { schema: { type: 'string', format: 'binary' } };
-  return { ...response, content: out };
+  return Object.keys(headers).length > 0
+    ? { ...response, headers: { ...(response.headers as Json | undefined), ...headers }, content: out }
+    : { ...response, content: out };
 }
 
 /** The answers of one operation rewritten (see the module comment); its facts key removed. */

@@ -66,21 +66,28 @@ export const errorResponses = { '4xx': ApiErrorSchema, '5xx': ApiErrorSchema } a
 /** Answer-schema key naming the binary media types an answer may come in (openapi/answers.ts reads it). */
 export const DOCUMENTS_KEY = 'x-documents';
 
+/** Answer-schema key of the headers a document answer may carry, name → description (openapi/answers.ts). */
+export const DOCUMENT_HEADERS_KEY = 'x-document-headers';
+
 /**
  * The success answer of a route that can send a document: `schema` when it answers JSON (it
  * serializes those answers, as before), or a file of one of `mediaTypes` (e.g. `application/pdf`,
  * `application/zip`), which the OpenAPI document lists as `format: binary` content. A document
- * sent as a Buffer or stream is never serialized, so `schema` need not describe it.
+ * sent as a Buffer or stream is never serialized, so `schema` need not describe it. `headers`
+ * (name → description) are the answer's own headers the OpenAPI document declares on it (string
+ * values), e.g. the FEC's `X-Fec-Sites-Exclus`.
  */
 export function documentAnswer<T extends z.ZodType>(
   schema: T,
   mediaTypes: readonly string[],
+  headers: Readonly<Record<string, string>> = {},
 ): z.ZodType<z.output<T> | Buffer, z.input<T> | Buffer> {
+  const meta =
+    Object.keys(headers).length > 0
+      ? { [DOCUMENTS_KEY]: [...mediaTypes], [DOCUMENT_HEADERS_KEY]: { ...headers } }
+      : { [DOCUMENTS_KEY]: [...mediaTypes] };
   // Typed to let the handler send the document's Buffer, which Fastify never serializes.
-  return schema.meta({ [DOCUMENTS_KEY]: [...mediaTypes] }) as unknown as z.ZodType<
-    z.output<T> | Buffer,
-    z.input<T> | Buffer
-  >;
+  return schema.meta(meta) as unknown as z.ZodType<z.output<T> | Buffer, z.input<T> | Buffer>;
 }
 
 /**

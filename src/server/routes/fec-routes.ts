@@ -133,9 +133,15 @@ export async function fecRoutes(app: FastifyInstance, options: { database: Datab
         tags: ['fec'],
         querystring: FecExportQuerySchema,
         response: {
-          200: documentAnswer(z.unknown().describe('text/plain; charset=ISO-8859-15: the FEC file'), [
-            'text/plain',
-          ]),
+          200: documentAnswer(
+            z.unknown().describe('text/plain; charset=ISO-8859-15: the FEC file'),
+            ['text/plain'],
+            {
+              [EXCLUDED_SITES_HEADER]:
+                'With exclureHorsEuro=true, the sites left out because they are not kept in EUR: ' +
+                '`<site id>:<currency>`, comma separated; absent when none.',
+            },
+          ),
           ...errorResponses,
         },
       },
