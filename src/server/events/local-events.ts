@@ -89,8 +89,9 @@ export async function listEvents(
   dateFin: string,
 ): Promise<LocalEvent[]> {
   const { rows } = await db.query<EventRow>(
-    `${eventsSql('SELECT DISTINCT event_uuid AS uuid FROM local_event_sites WHERE site_id = ANY($1::int[])')}
-       AND e.start_date <= $3::date AND e.end_date >= $2::date
+    `${eventsSql(`SELECT DISTINCT les.event_uuid AS uuid FROM local_event_sites les
+                     JOIN local_events d ON d.uuid = les.event_uuid
+                    WHERE les.site_id = ANY($1::int[]) AND d.start_date <= $3::date AND d.end_date >= $2::date`)}
      ORDER BY e.start_date, e.designation, e.uuid`,
     [siteIds, dateDebut, dateFin],
   );
