@@ -61,7 +61,10 @@ export async function createCitusDatabase(admin: pg.PoolConfig, name: string, ur
 /**
  * Drops database `name` on every node (the DROP is propagated). A worker may still hold, for a
  * moment, the backends of the coordinator's connections that `WITH (FORCE)` just ended, and
- * refuses with "being accessed by other users" (55006): tried again for up to about 10 s.
+ * refuses with "being accessed by other users" (55006): tried again for up to about 10 s. Such
+ * a refused DROP may already have dropped the database on the other worker, so the next one
+ * stops there on "does not exist" (3D000): what is left is then dropped node by node
+ * ({@link dropOnEachNode}).
  * @throws the last error when the database still cannot be dropped.
  */
 export async function dropCitusDatabase(admin: pg.PoolConfig, name: string): Promise<void> {
@@ -74,11 +77,50 @@ export async function dropCitusDatabase(admin: pg.PoolConfig, name: string): Pro
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         return;
       } catch (e) {
-        if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+        const code = (e as { code?: string }).code;
+        if (code === '3D000' && attempt > 0) {
+          await dropOnEachNode(client, admin, name);
+          return;
+        }
+        if (code !== '55006' || attempt >= 50) throw e;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Drops database `name` where it is left, without propagation: on each worker of `client`'s
+ * metadata (through `admin`'s user and password), then on the coordinator `client` is on.
+ * A worker still holding the coordinator's closing connections (55006) is tried again for up to
+ * about 10 s.
+ */
+async function dropOnEachNode(client: pg.Client, admin: pg.PoolConfig, name: string): Promise<void> {
+  const { rows } = await client.query<{ nodename: string; nodeport: number }>(
+    'SELECT nodename, nodeport FROM pg_dist_node WHERE isactive AND groupid <> 0',
+  );
+  for (const node of rows) {
+    const u = new URL(String(admin.connectionString));
+    u.hostname = node.nodename;
+    u.port = String(node.nodeport);
+    const worker = new pg.Client({ connectionString: u.toString() });
+    await worker.connect();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await worker.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          break;
+        } catch (e) {
+          if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    } finally {
+      await worker.end();
+    }
+  }
+  await client.query('SET citus.enable_create_database_propagation = off');
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

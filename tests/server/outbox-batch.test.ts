@@ -19,6 +19,7 @@ import {
   type OutboxBatchItem,
 } from '../../src/contract/outbox-batch.ts';
 import { DAY, PASSWORD, setUpCounting } from './counting/seed.ts';
+import { ON_CITUS } from '../helpers/citus.ts';
 
 const ctx = setUpCounting();
 
@@ -252,9 +253,32 @@ function countAlone(body: CashCountBody, key: string, headers: Record<string, st
 describe('POST bo/outbox/batch: one transaction, a savepoint per item', () => {
   /** SQL that undoes what a test planted in the database (triggers), run after it. */
   const cleanUp: string[] = [];
-  afterEach(async () => {
-    for (const sql of cleanUp.splice(0)) await ctx.t.database.pool.query(sql);
-  });
+  /** Undoes, now, what the test planted (runs its clean-up SQL). */
+  async function undo(): Promise<void> {
+    for (const sql of cleanUp.splice(0)) await triggerDdl(sql);
+  }
+  afterEach(undo);
+
+  /**
+   * Runs `sql`, DDL of a trigger on cash_counts. That table is distributed on a Citus cluster,
+   * which creates or drops a trigger on it only when told (the test's own, on the shards): then
+   * in one transaction with the setting.
+   */
+  async function triggerDdl(sql: string): Promise<void> {
+    if (!ON_CITUS) {
+      await ctx.t.database.pool.query(sql);
+      return;
+    }
+    const client = await ctx.t.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL citus.enable_unsafe_triggers = on');
+      await client.query(sql);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  }
 
   /** Makes every cash count of terminal `caisse` fail: at its INSERT, or at COMMIT when `atCommit`. */
   async function refuseCountsOf(caisse: number, atCommit = false): Promise<void> {
@@ -263,12 +287,11 @@ describe('POST bo/outbox/batch: one transaction, a savepoint per item', () => {
       `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN IF NEW.terminal_id = ${caisse} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
     );
-    await ctx.t.database.pool.query(
-      atCommit
-        ? `CREATE CONSTRAINT TRIGGER ${name} AFTER INSERT ON cash_counts DEFERRABLE INITIALLY DEFERRED
-             FOR EACH ROW EXECUTE FUNCTION ${name}()`
-        : `CREATE TRIGGER ${name} AFTER INSERT ON cash_counts FOR EACH ROW EXECUTE FUNCTION ${name}()`,
-    );
+    const trigger = atCommit
+      ? `CREATE CONSTRAINT TRIGGER ${name} AFTER INSERT ON cash_counts DEFERRABLE INITIALLY DEFERRED
+           FOR EACH ROW EXECUTE FUNCTION ${name}()`
+      : `CREATE TRIGGER ${name} AFTER INSERT ON cash_counts FOR EACH ROW EXECUTE FUNCTION ${name}()`;
+    await triggerDdl(trigger);
     cleanUp.push(`DROP TRIGGER IF EXISTS ${name} ON cash_counts`, `DROP FUNCTION IF EXISTS ${name}()`);
   }
 
@@ -281,7 +304,7 @@ describe('POST bo/outbox/batch: one transaction, a savepoint per item', () => {
     expect(await rowsOfEach(27, 28, 29)).toEqual([1, 0, 1]);
 
     // Its key was not kept: the same batch, once the drawer is accepted, runs it and replays the others.
-    await ctx.t.database.pool.query(cleanUp.splice(0).join('; '));
+    await undo();
     const again = (await batch(items)).json<OutboxBatchAnswer>().answers;
     expect(again.map((a) => [a.status, a.replayed])).toEqual([
       [200, true],
@@ -300,7 +323,7 @@ describe('POST bo/outbox/batch: one transaction, a savepoint per item', () => {
     expect(res.json()).toMatchObject({ code: 'ServerBusy', details: { retryAfterSeconds: 5 } });
     expect(await rowsOfEach(30, 31)).toEqual([0, 0]);
 
-    await ctx.t.database.pool.query(cleanUp.splice(0).join('; '));
+    await undo();
     for (const item of items) {
       const alone = await countAlone(item.body as CashCountBody, item.idempotencyKey);
       expect([alone.statusCode, alone.headers['idempotent-replayed']]).toEqual([200, undefined]);

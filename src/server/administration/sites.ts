@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import type { AdminSite, SiteInputSchema } from '../../contract/administration.ts';
 import type { Seller, Terminal } from '../../contract/api.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
+import { sequentialOnCitus } from '../db/citus.ts';
 import type { Queryable } from '../db/queryable.ts';
 import {
   requireCompanyAdministered,
@@ -71,15 +72,25 @@ function toAdminSite(r: AdminSiteRow): AdminSite {
 /**
  * Every site (or only sites `ids` when given), ascending restaurantId, with its terminals (by
  * number) and sellers (by code). Sites labelled 'NON REMPLI' are listed with `hidden: true`.
+ *
+ * Terminals and sellers are aggregated per `site_id` in subqueries, then joined to the sites: on
+ * a Citus cluster `sites` is a reference table and `terminals` / `sellers` are distributed by
+ * `site_id`, and Citus plans no correlated subquery from the one into the others (decision 0042,
+ * 2026-12-07). For the same cluster, the caller's transaction reaches the workers over one
+ * connection each from here on ({@link sequentialOnCitus}): the saves read the sites before
+ * writing `sites` or `companies`, reference tables Citus will not write after a parallel read.
  */
 export async function listAdminSites(db: Queryable, ids?: readonly number[]): Promise<AdminSite[]> {
+  await sequentialOnCitus(db);
   const { rows } = await db.query<AdminSiteRow>(
     `SELECT s.id, s.libelle, s.company_id, s.code_implant, s.currency, s.time_zone, s.day_start,
-          coalesce((SELECT json_agg(json_build_object('id', t.terminal_id, 'libelle', t.libelle) ORDER BY t.terminal_id)
-                      FROM terminals t WHERE t.site_id = s.id), '[]') AS caisses,
-          coalesce((SELECT json_agg(json_build_object('code', v.code, 'nom', v.nom) ORDER BY v.code)
-                      FROM sellers v WHERE v.site_id = s.id), '[]') AS vendeurs
-     FROM sites s WHERE $1::int[] IS NULL OR s.id = ANY($1::int[]) ORDER BY s.id`,
+          coalesce(t.caisses, '[]') AS caisses, coalesce(v.vendeurs, '[]') AS vendeurs
+     FROM sites s
+     LEFT JOIN (SELECT site_id, json_agg(json_build_object('id', terminal_id, 'libelle', libelle) ORDER BY terminal_id) AS caisses
+                  FROM terminals WHERE $1::int[] IS NULL OR site_id = ANY($1::int[]) GROUP BY site_id) t ON t.site_id = s.id
+     LEFT JOIN (SELECT site_id, json_agg(json_build_object('code', code, 'nom', nom) ORDER BY code) AS vendeurs
+                  FROM sellers WHERE $1::int[] IS NULL OR site_id = ANY($1::int[]) GROUP BY site_id) v ON v.site_id = s.id
+     WHERE $1::int[] IS NULL OR s.id = ANY($1::int[]) ORDER BY s.id`,
     [ids ? [...ids] : null],
   );
   return rows.map(toAdminSite);

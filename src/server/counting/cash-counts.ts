@@ -193,15 +193,19 @@ const REQUIRED_BY = [
 ] as const satisfies readonly { part: string; libelle: RuleLibelle; counted: (c: NewCashCount) => boolean }[];
 
 /**
- * The checks, the drawer's lock and the insert of {@link saveCashCount} in ONE statement (one
- * round trip: a batch of counts pays per statement, decision record 0024). In order:
- * `checked` says whether the terminal is the site's ($3) and which of the parts left out ($13–$15:
- * part, rule, rule's default) the site's rules require (counting_rules over RULE_DEFAULTS, as
- * rules.ts rulesOf); only when both pass does `locked` take the drawer's advisory lock ($16) and
- * the INSERT run, as the next version with the expected amounts ({@link EXPECTED_AMOUNTS_SQL}).
- * The statement's snapshot is taken before the lock, so a count another transaction committed
- * while we waited for it is unseen: the version then collides with it on the unique index and
- * the insert does nothing (the caller inserts again, with a new snapshot, lock held).
+ * The checks and the insert of {@link saveCashCount} in ONE statement (decision record 0024: a
+ * batch of counts pays per statement), the drawer's advisory lock being taken just before by
+ * {@link LOCK_DRAWER_SQL}. In order: `checked` says whether the terminal is the site's ($3) and
+ * which of the parts left out ($13–$15: part, rule, rule's default) the site's rules require
+ * (counting_rules over RULE_DEFAULTS, as rules.ts rulesOf); only when both pass does the INSERT
+ * run, as the next version with the expected amounts ({@link EXPECTED_AMOUNTS_SQL}). Should a
+ * count of the same drawer be unseen by the statement's snapshot all the same (an isolation
+ * above READ COMMITTED), its version collides on the unique index and the insert does nothing:
+ * the caller then inserts again, lock held.
+ *
+ * The lock was a CTE of this statement (`SELECT pg_advisory_xact_lock(…) FROM checked`) until
+ * 2026-12-07: Citus refuses a `void` column in a CTE it sends to a worker ("column
+ * "pg_advisory_xact_lock" has pseudo-type void"), decision record 0042.
  */
 const SAVE_CASH_COUNT_SQL = `
 WITH checked AS (
@@ -210,9 +214,6 @@ WITH checked AS (
             FROM unnest($13::text[], $14::text[], $15::boolean[]) WITH ORDINALITY AS u(part, libelle, by_default, n)
             LEFT JOIN counting_rules r ON r.site_id = $1 AND r.libelle = u.libelle
            WHERE coalesce(r.active, u.by_default)) AS missing
-), locked AS MATERIALIZED (
-  SELECT pg_advisory_xact_lock(hashtextextended($16, 7)) FROM checked
-   WHERE terminal_known AND cardinality(missing) = 0
 ), expected AS (
 ${EXPECTED_AMOUNTS_SQL}
 ), inserted AS (
@@ -223,12 +224,18 @@ ${EXPECTED_AMOUNTS_SQL}
                        WHERE site_id = $1 AND fiscal_date = $2 AND terminal_id = $3),
          $4, $5, $6, $7, $8, e.expected_cash, e.expected_cheques, e.expected_meal_vouchers, e.expected_card_slips,
          $9, $10, $11, coalesce($12::timestamptz, now())
-    FROM expected e WHERE EXISTS (SELECT 1 FROM locked)
+    FROM expected e, checked c WHERE c.terminal_known AND cardinality(c.missing) = 0
   ON CONFLICT (site_id, fiscal_date, terminal_id, version) DO NOTHING
   RETURNING *
 )
 SELECT c.terminal_known, c.missing, e.*, i.*
   FROM checked c CROSS JOIN expected e LEFT JOIN inserted i ON true`;
+
+/**
+ * The drawer's lock ($1: `cash_count:<site>:<fiscal date>:<terminal>`), held until the
+ * transaction ends, in its own statement (run on the coordinator on a Citus cluster).
+ */
+const LOCK_DRAWER_SQL = 'SELECT FROM pg_advisory_xact_lock(hashtextextended($1, 7))';
 
 /** The insert of a count as the next version, the drawer's lock being held (parameters as above). */
 const INSERT_CASH_COUNT_SQL = `
@@ -249,13 +256,14 @@ type SaveOutcome = { terminal_known: boolean; missing: string[] } & ExpectedRow 
 /**
  * Saves `count` as the next version of (site, fiscal date, terminal), with the expected amounts
  * of that moment; `db` must be a transaction (the version lock is held until it ends).
- * Denominations are stored largest first; `countedAt` defaults to now. One statement
- * ({@link SAVE_CASH_COUNT_SQL}); a second only when a concurrent count of the same drawer
- * committed while this one waited for the lock.
+ * Denominations are stored largest first; `countedAt` defaults to now. Two statements: the
+ * drawer's lock ({@link LOCK_DRAWER_SQL}), then the checks and insert
+ * ({@link SAVE_CASH_COUNT_SQL}); a third only when the insert collided with a concurrent count
+ * of the same drawer.
  * @throws DomainError invalid `UnknownTerminal` with `details.caisse` when `count.caisse` is not a
  *   terminal of the site (see {@link requireTerminal}); then invalid `MissingCount` with
  *   `details.missing` (e.g. `['cheques']`) when a part the site's rules require was not counted
- *   (src/contract/counting.ts). Nothing is locked nor written then.
+ *   (src/contract/counting.ts). Nothing is written then (the drawer's lock was taken).
  */
 export async function saveCashCount(
   db: Queryable,
@@ -276,6 +284,11 @@ export async function saveCashCount(
     count.cardSlipsCents,
   ];
   const who = [count.comment, counter.userId, counter.login, count.countedAt ?? null];
+  await db.query({
+    name: 'comptoir_lock_cash_drawer',
+    text: LOCK_DRAWER_SQL,
+    values: [`cash_count:${count.site}:${count.dateFiscale}:${count.caisse}`],
+  });
   // Named: each connection parses the statement once, not at every count (decision record 0024).
   const { rows } = await db.query<SaveOutcome>({
     name: 'comptoir_save_cash_count',
@@ -286,7 +299,6 @@ export async function saveCashCount(
       leftOut.map((r) => r.part),
       leftOut.map((r) => r.libelle),
       leftOut.map((r) => RULE_DEFAULTS[r.libelle]),
-      `cash_count:${count.site}:${count.dateFiscale}:${count.caisse}`,
     ],
   });
   const outcome = rows[0]!;

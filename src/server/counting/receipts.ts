@@ -136,6 +136,32 @@ export async function createReceipt(
 }
 
 /**
+ * Receipt `id` of one of `siteIds`, locked until the transaction ends; null when there is none.
+ * Its site is found first, then the row locked on that site alone: on a Citus cluster a
+ * `FOR UPDATE` must reach one shard (`site_id = …`), not every site of a scope (decision record
+ * 0042, 2026-12-07). A receipt moved meanwhile is looked for again (three times at most).
+ */
+async function lockReceipt(
+  db: Queryable,
+  id: number,
+  siteIds: readonly number[],
+): Promise<ReceiptRow | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows: found } = await db.query<{ site_id: number }>(
+      'SELECT site_id FROM manager_receipts WHERE id = $1 AND site_id = ANY($2)',
+      [id, siteIds],
+    );
+    if (found.length === 0) return null;
+    const { rows } = await db.query<ReceiptRow>(
+      'SELECT * FROM manager_receipts WHERE site_id = $1 AND id = $2 FOR UPDATE',
+      [found[0]!.site_id, id],
+    );
+    if (rows[0]) return rows[0];
+  }
+  return null;
+}
+
+/**
  * Replaces the content of receipt `id` (a receipt of `siteIds`) and raises its version; the
  * previous content goes to the audit log. `db` must be a transaction (the receipt is locked
  * until it ends). A `fiscalDate` of null keeps the receipt's own.
@@ -148,33 +174,66 @@ export async function updateReceipt(
   content: Omit<ReceiptContent, 'fiscalDate' | 'site'> & { fiscalDate: string | null; site: number | null },
   writer: ReceiptWriter,
 ): Promise<Receipt> {
-  const { rows: found } = await db.query<ReceiptRow>(
-    'SELECT * FROM manager_receipts WHERE id = $1 AND site_id = ANY($2) FOR UPDATE',
-    [id, siteIds],
-  );
-  const current = found[0];
+  const current = await lockReceipt(db, id, siteIds);
   if (!current) throw new DomainError('notFound', 'NotFound', 'no such receipt in your scope');
   await db.query(
     `INSERT INTO audit_log (user_id, action, detail) VALUES ($1, 'manager_receipt.update', $2)`,
     [writer.userId, { previous: toReceipt(current) }],
   );
-  const { rows } = await db.query<ReceiptRow>(
-    `UPDATE manager_receipts SET site_id = $3, fiscal_date = $4, seller_code = $5, seller_name = $6,
-       manager_code = $7, manager_name = $8, complements = $9, version = version + 1,
-       updated_by = $10, updated_at = now()
-     WHERE site_id = $1 AND id = $2 RETURNING *`,
+  const site = content.site ?? current.site_id;
+  const fields = [
+    content.fiscalDate ?? current.fiscal_date,
+    content.sellerCode,
+    content.sellerName,
+    content.managerCode,
+    content.managerName,
+    content.complements,
+    writer.userId,
+  ];
+  const { rows } =
+    site === current.site_id
+      ? await db.query<ReceiptRow>(
+          `UPDATE manager_receipts SET fiscal_date = $3, seller_code = $4, seller_name = $5,
+             manager_code = $6, manager_name = $7, complements = $8, version = version + 1,
+             updated_by = $9, updated_at = now()
+           WHERE site_id = $1 AND id = $2 RETURNING *`,
+          [current.site_id, current.id, ...fields],
+        )
+      : await moveReceipt(db, current, site, fields);
+  return toReceipt(rows[0]!);
+}
+
+/**
+ * Moves receipt `current` to site `site` with its new `fields` (fiscal date, seller code and
+ * name, manager code and name, complements, writer's user id: $3–$9 of the update above): the
+ * row is deleted and inserted again in the caller's transaction, with the same id, its author
+ * and creation time, and the next version. `manager_receipts` is distributed by `site_id` on a
+ * Citus cluster, which refuses an UPDATE of the distribution column ("modifying the partition
+ * value of rows is not allowed"); the same two statements run on plain PostgreSQL (decision
+ * record 0042, 2026-12-07). Nothing references a receipt's row (the audit log names its id).
+ */
+async function moveReceipt(
+  db: Queryable,
+  current: ReceiptRow,
+  site: number,
+  fields: unknown[],
+): Promise<{ rows: ReceiptRow[] }> {
+  await db.query('DELETE FROM manager_receipts WHERE site_id = $1 AND id = $2', [
+    current.site_id,
+    current.id,
+  ]);
+  return db.query<ReceiptRow>(
+    `INSERT INTO manager_receipts (site_id, id, fiscal_date, seller_code, seller_name, manager_code, manager_name,
+       complements, updated_by, version, created_by, created_by_login, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now()) RETURNING *`,
     [
-      current.site_id,
+      site,
       current.id,
-      content.site ?? current.site_id,
-      content.fiscalDate ?? current.fiscal_date,
-      content.sellerCode,
-      content.sellerName,
-      content.managerCode,
-      content.managerName,
-      content.complements,
-      writer.userId,
+      ...fields,
+      current.version + 1,
+      current.created_by,
+      current.created_by_login,
+      current.created_at,
     ],
   );
-  return toReceipt(rows[0]!);
 }

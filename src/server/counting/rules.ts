@@ -44,7 +44,9 @@ export function requiredCounts(rules: readonly Rule[]): RequiredCounts {
 
 /**
  * Turns rule `libelle` on or off on every site of `siteIds`, recorded as changed by `userId`;
- * answers the rule as it now stands on each of those sites (ascending site).
+ * answers the rule as it now stands on each of those sites (ascending site). The update takes
+ * the inserted row's `now()` (`EXCLUDED.updated_at`, the same transaction time): Citus refuses a
+ * function that is not IMMUTABLE in `DO UPDATE SET` on a distributed table.
  */
 export async function setRule(
   db: Queryable,
@@ -57,7 +59,7 @@ export async function setRule(
     `INSERT INTO counting_rules (site_id, libelle, active, updated_by, updated_at)
      SELECT s, $2, $3, $4, now() FROM unnest($1::int[]) AS s
      ON CONFLICT (site_id, libelle) DO UPDATE
-       SET active = EXCLUDED.active, updated_by = EXCLUDED.updated_by, updated_at = now()`,
+       SET active = EXCLUDED.active, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
     [siteIds, libelle, active, userId],
   );
   return (await rulesOf(db, siteIds)).filter((r) => r.libelle === libelle);

@@ -51,6 +51,22 @@ export async function isCitusCluster(db: Queryable): Promise<boolean> {
 }
 
 /**
+ * On a Citus cluster, makes the rest of the caller's transaction reach each worker over one
+ * connection (`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`); on plain PostgreSQL
+ * (no `citus` extension) it sets nothing. Call it before a multi-shard read of a transaction that
+ * then writes a reference table: Citus otherwise refuses that write ("cannot modify table
+ * "companies" because there was a parallel operation on a distributed table") when a distributed
+ * table has a foreign key towards the reference table's family (local_event_sites → sites →
+ * companies). Decision record 0042 (2026-12-07). Outside a transaction it lasts one statement.
+ */
+export async function sequentialOnCitus(db: Queryable): Promise<void> {
+  await db.query(
+    `SELECT set_config('citus.multi_shard_modify_mode', 'sequential', true)
+      WHERE EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')`,
+  );
+}
+
+/**
  * Creates the reference and distributed tables that are not placed yet (see the module's
  * comment). Also rewrites the change feed's trigger function (migration 0007): on a cluster its
  * triggers fire on the shards, so it names the table, not the shard (`users_102008` → `users`),

@@ -20,6 +20,7 @@ import type { LocalEvent, LocalEventInput } from '../../contract/events.ts';
 import { type AuditActor, recordAudit } from '../audit/audit-log.ts';
 import type { Session } from '../auth/session.ts';
 import { notifyChanged } from '../db/changes.ts';
+import { sequentialOnCitus } from '../db/citus.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { badField } from './event-input.ts';
@@ -39,10 +40,25 @@ interface EventRow {
   site_ids: number[];
 }
 
-/** Columns of an event as read, with its author's login and all its sites (ascending). */
-const EVENT_COLUMNS = `e.uuid, e.event_type, e.designation, e.sales_channel, e.plu, e.start_date,
-  e.end_date, e.impact_type, e.impact_rate, u.login AS created_by, e.updated_at,
-  array(SELECT les.site_id FROM local_event_sites les WHERE les.event_uuid = e.uuid ORDER BY les.site_id) AS site_ids`;
+/**
+ * The events whose uuids `chosen` (SQL answering a column `uuid`) selects, each with its author's
+ * login and all its sites (ascending), in no order. The sites are aggregated by event in a
+ * subquery joined to the events, not read by a subquery per event: on a Citus cluster
+ * `local_events` is a reference table and `local_event_sites` is distributed by `site_id`, and
+ * Citus plans no correlated subquery from the one into the other (decision record 0042,
+ * 2026-12-07).
+ */
+function eventsSql(chosen: string): string {
+  return `WITH chosen AS MATERIALIZED (${chosen})
+SELECT e.uuid, e.event_type, e.designation, e.sales_channel, e.plu, e.start_date, e.end_date,
+       e.impact_type, e.impact_rate, u.login AS created_by, e.updated_at,
+       coalesce(les.site_ids, '{}') AS site_ids
+  FROM local_events e
+  LEFT JOIN users u ON u.id = e.created_by
+  LEFT JOIN (SELECT event_uuid, array_agg(site_id ORDER BY site_id) AS site_ids FROM local_event_sites
+              WHERE event_uuid IN (SELECT uuid FROM chosen) GROUP BY event_uuid) les ON les.event_uuid = e.uuid
+ WHERE e.uuid IN (SELECT uuid FROM chosen)`;
+}
 
 /** A row as answered, its sites cut to `visible` (the caller's scope). */
 function toEvent(row: EventRow, visible: readonly number[]): LocalEvent {
@@ -74,25 +90,36 @@ export async function listEvents(
   dateFin: string,
 ): Promise<LocalEvent[]> {
   const { rows } = await db.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS}
-       FROM local_events e LEFT JOIN users u ON u.id = e.created_by
-      WHERE e.start_date <= $3::date AND e.end_date >= $2::date
-        AND EXISTS (SELECT 1 FROM local_event_sites s WHERE s.event_uuid = e.uuid AND s.site_id = ANY($1::int[]))
-      ORDER BY e.start_date, e.designation, e.uuid`,
+    `${eventsSql(`SELECT DISTINCT les.event_uuid AS uuid FROM local_event_sites les
+                     JOIN local_events d ON d.uuid = les.event_uuid
+                    WHERE les.site_id = ANY($1::int[]) AND d.start_date <= $3::date AND d.end_date >= $2::date`)}
+     ORDER BY e.start_date, e.designation, e.uuid`,
     [siteIds, dateDebut, dateFin],
   );
   return rows.map((r) => toEvent(r, scope));
 }
 
-/** The row of event `uuid`, locked for the write's transaction; null when unknown. */
-async function lockEvent(db: Queryable, uuid: string): Promise<EventRow | null> {
-  const { rows } = await db.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS}
-       FROM local_events e LEFT JOIN users u ON u.id = e.created_by
-      WHERE e.uuid = $1 FOR UPDATE OF e`,
-    [uuid],
-  );
+/**
+ * The row of event `uuid`; null when unknown. The rest of the caller's transaction reaches the
+ * Citus workers over one connection each ({@link sequentialOnCitus}): the writes that read an
+ * event then write `local_events`, a reference table Citus will not write after a parallel read
+ * of `local_event_sites` (its foreign key points to it).
+ */
+async function readEvent(db: Queryable, uuid: string): Promise<EventRow | null> {
+  await sequentialOnCitus(db);
+  const { rows } = await db.query<EventRow>(eventsSql('SELECT $1::uuid AS uuid'), [uuid]);
   return rows[0] ?? null;
+}
+
+/**
+ * The row of event `uuid`, locked for the write's transaction; null when unknown. The lock is
+ * taken on `local_events` alone, then the row read: Citus runs no `FOR UPDATE` over a join with
+ * a distributed table (decision record 0042, 2026-12-07).
+ */
+async function lockEvent(db: Queryable, uuid: string): Promise<EventRow | null> {
+  const locked = await db.query('SELECT 1 FROM local_events WHERE uuid = $1 FOR UPDATE', [uuid]);
+  if (locked.rows.length === 0) return null;
+  return readEvent(db, uuid);
 }
 
 /**
@@ -136,7 +163,7 @@ async function writeEventSites(db: Queryable, uuid: string, siteIds: readonly nu
 
 /** The event `uuid` as answered after a write (all its sites are in the scope by then). */
 async function readWritten(db: Queryable, session: Session, uuid: string): Promise<LocalEvent> {
-  const row = await lockEvent(db, uuid);
+  const row = await readEvent(db, uuid);
   if (!row) throw new DomainError('internal', 'InternalError', `event ${uuid} vanished`);
   return toEvent(row, session.siteIds);
 }

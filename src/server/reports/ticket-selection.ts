@@ -75,9 +75,18 @@ export interface TicketSelectionOptions {
   operation?: TicketOperation;
 }
 
-/** Ticket `t` holds a voided line, checked ticket by ticket through the lines' primary key. */
-const HAS_CORRECTED_LINE = `(SELECT EXISTS (
-      SELECT 1 FROM ticket_lines cl WHERE cl.site_id = t.site_id AND cl.ticket_id = t.ticket_id AND cl.corrected))`;
+/**
+ * Ticket `t` holds a voided line, checked ticket by ticket through the lines' primary key. The
+ * `OFFSET 0` keeps PostgreSQL from turning the EXISTS into a semi-join reading every voided line
+ * of the chain (lines carry no fiscal date to bound it): a subquery with an OFFSET is never pulled
+ * up, so the plan is a per-ticket probe. It was a scalar `(SELECT EXISTS (…))` until 2026-12-07,
+ * with the same plan, but Citus refuses a correlated subquery inside a subquery without FROM
+ * ("correlated subqueries are not supported when the FROM clause contains a subquery without
+ * FROM"; decision record 0042).
+ */
+const HAS_CORRECTED_LINE = `EXISTS (
+      SELECT 1 FROM ticket_lines cl WHERE cl.site_id = t.site_id AND cl.ticket_id = t.ticket_id AND cl.corrected
+      OFFSET 0)`;
 
 /**
  * The WHERE conditions (joined by AND, no leading WHERE) selecting the tickets of `request` on
@@ -121,8 +130,7 @@ export function ticketConditions(
     );
   }
   if (options.operation === 'ANNULATION') conditions.push(`t.kind = 'CANCELLATION'`);
-  // A scalar subquery, not a bare EXISTS: PostgreSQL would turn the latter into a semi-join
-  // reading every voided line of the chain (lines carry no fiscal date to bound it).
+  // Never a plain EXISTS: see HAS_CORRECTED_LINE.
   if (options.operation === 'CORRECTION') conditions.push(HAS_CORRECTED_LINE);
   return conditions.join('\n    AND ');
 }

@@ -157,6 +157,52 @@ describe('manager receipts', () => {
     expect(list.json<{ response: Receipt[] }>().response.map((r) => r.restaurantId)).not.toContain(nantes);
   });
 
+  it('a receipt moved to another site keeps its id, author and creation time, and its previous content is audited', async () => {
+    const lyon = ctx.chain.sites.lyon;
+    const created = (
+      await create(
+        { montantCents: 700, motif: 'Remise espèces' },
+        `${who}&site=${ctx.paris}&dateFiscale=2026-03-09`,
+      )
+    ).json<Receipt>();
+    const update = (site: string) =>
+      ctx.t.app.inject({
+        method: 'POST',
+        url: `/api/bo/documentsManager/updateDocument?${who}${site}&documentId=${created.id}`,
+        headers: ctx.manager.headers,
+        payload: { montantCents: 750, motif: 'Remise espèces' },
+      });
+    const moved = await update(`&site=${lyon}`);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json<Receipt>()).toMatchObject({
+      id: created.id,
+      restaurantId: lyon,
+      dateFiscale: '2026-03-09',
+      version: 2,
+      complements: { montantCents: 750 },
+      createdBy: created.createdBy,
+      createdAt: created.createdAt,
+    });
+    const list = await ctx.t.app.inject({
+      url: '/api/bo/documentsManager/readRecusManager?dateFiscale=2026-03-09',
+      headers: ctx.manager.headers,
+    });
+    expect(list.json<{ response: Receipt[] }>().response.map((r) => [r.id, r.restaurantId])).toEqual([
+      [created.id, lyon],
+    ]);
+    const { rows } = await ctx.t.database.pool.query<{ detail: { previous: Receipt } }>(
+      `SELECT detail FROM audit_log WHERE action = 'manager_receipt.update' AND (detail->'previous'->>'id')::bigint = $1`,
+      [created.id],
+    );
+    expect(rows.map((r) => [r.detail.previous.restaurantId, r.detail.previous.version])).toEqual([
+      [ctx.paris, 1],
+    ]);
+
+    // Changed again where it now is: the same receipt, one version more.
+    const again = await update('');
+    expect(again.json<Receipt>()).toMatchObject({ id: created.id, restaurantId: lyon, version: 3 });
+  });
+
   it('a receipt without a reason or with a negative amount is refused', async () => {
     expect((await create({ montantCents: 100, motif: '' }, `${who}&site=${ctx.paris}`)).statusCode).toBe(400);
     expect((await create({ montantCents: -1, motif: 'x' }, `${who}&site=${ctx.paris}`)).statusCode).toBe(400);
