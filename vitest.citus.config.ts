@@ -6,8 +6,7 @@ import base from './vitest.config.ts';
  * stage starts one with scripts/citus.sh and runs `TEST_CITUS=1 TEST_DATABASE_URL=<coordinator>
  * vitest run -c vitest.citus.config.ts`. Each test file's database is built and distributed anew
  * (tests/helpers/citus.ts: Citus takes no template), so only the suites that prove a point run
- * here: those that pass on the cluster today (the others, and why, in
- * docs/operations/distributed-postgresql.md "Limits found").
+ * here: each point of issue #33 (docs/operations/distributed-postgresql.md, "What passes").
  */
 export default defineConfig({
   ...base,
