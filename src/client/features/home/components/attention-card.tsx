@@ -13,10 +13,9 @@ import { useIntl } from 'react-intl';
 import type { AttentionItem } from '../../../../contract/attention.ts';
 import { displayInstant } from '../../../../contract/dates.ts';
 import { isOffline } from '../../../lib/request-keys.ts';
-import { Button } from '../../../ui/button.tsx';
 import { Card, CardTitle } from '../../../ui/card.tsx';
 import { attentionQueries } from '../attention-queries.ts';
-import { errorMessageId } from './widget-card.tsx';
+import { QueryFallback } from './widget-card.tsx';
 import './attention-card.css';
 
 /** The screens a line may open (contract/rights.ts SCREEN_RIGHTS). */
@@ -92,15 +91,8 @@ export function AttentionCard({ userId }: { userId: number }) {
         )
       ) : query.fetchStatus === 'paused' || (query.isError && isOffline(query.error)) ? (
         <p className="home-status">{intl.formatMessage({ id: 'home.attention.offline' })}</p>
-      ) : query.isError ? (
-        <div className="home-error" role="alert">
-          <p>{intl.formatMessage({ id: errorMessageId(query.error, intl.messages) })}</p>
-          <Button onPress={() => void query.refetch()}>{intl.formatMessage({ id: 'home.retry' })}</Button>
-        </div>
       ) : (
-        <p className="home-status" role="status">
-          {intl.formatMessage({ id: 'home.loading' })}
-        </p>
+        <QueryFallback query={query} />
       )}
     </Card>
   );

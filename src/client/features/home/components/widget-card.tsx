@@ -19,6 +19,24 @@ export function errorMessageId(error: unknown, messages: Record<string, unknown>
   return id in messages ? id : 'app.unexpectedError';
 }
 
+/**
+ * What a home card shows before its data is there: the failure, translated, with "Try again"
+ * (refetches `query`), or the loading line. Shared by the widgets and the "Needs attention" card.
+ */
+export function QueryFallback({ query }: { query: Pick<UseQueryResult, 'isError' | 'error' | 'refetch'> }) {
+  const intl = useIntl();
+  return query.isError ? (
+    <div className="home-error" role="alert">
+      <p>{intl.formatMessage({ id: errorMessageId(query.error, intl.messages) })}</p>
+      <Button onPress={() => void query.refetch()}>{intl.formatMessage({ id: 'home.retry' })}</Button>
+    </div>
+  ) : (
+    <p className="home-status" role="status">
+      {intl.formatMessage({ id: 'home.loading' })}
+    </p>
+  );
+}
+
 /** "14:32", or "01/03/2026 14:32" when not today. */
 function readAt(instant: number): string {
   const shown = displayInstant(instant);
@@ -54,15 +72,8 @@ export function WidgetCard<T extends { offlineCopyOf: string | null }>({
           </p>
           {children(query.data)}
         </div>
-      ) : query.isError ? (
-        <div className="home-error" role="alert">
-          <p>{intl.formatMessage({ id: errorMessageId(query.error, intl.messages) })}</p>
-          <Button onPress={() => void query.refetch()}>{intl.formatMessage({ id: 'home.retry' })}</Button>
-        </div>
       ) : (
-        <p className="home-status" role="status">
-          {intl.formatMessage({ id: 'home.loading' })}
-        </p>
+        <QueryFallback query={query} />
       )}
     </Card>
   );
