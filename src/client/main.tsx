@@ -11,7 +11,7 @@ import { router } from './app/router.tsx';
 import { registerServiceWorker } from './app/service-worker.ts';
 import './app/styles.css';
 import { appState } from './lib/app-state.ts';
-import { ensureFullCatalogue, I18nProvider, initLanguage } from './lib/i18n.tsx';
+import { ensureFullCatalogue, I18nProvider, initLanguage, prefetchFullCatalogue } from './lib/i18n.tsx';
 import { restoreSession, session } from './lib/session.ts';
 
 /**
@@ -60,6 +60,8 @@ startTransition(() => {
 });
 
 void registerServiceWorker();
-// The catalogue's later part (the signed-in screens' messages), fetched now so sign-in seldom waits
-// for it; routes/_authed.tsx awaits it before a signed-in screen shows, and reports a failure there.
-void ensureFullCatalogue().catch(() => {});
+// Signed out: the catalogue's later part (the signed-in screens' messages) is fetched now so
+// sign-in seldom waits for it, but not shown: the login needs only the start part, and showing it
+// would draw the login again in the first seconds. routes/_authed.tsx shows it before a signed-in
+// screen, and reports a failure there.
+if (!session.user) void prefetchFullCatalogue().catch(() => {});

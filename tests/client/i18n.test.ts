@@ -100,3 +100,28 @@ describe('catalogues', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the later part of the catalogue (signed-in screens)', () => {
+  it('is fetched by prefetchFullCatalogue without being shown, and shown by ensureFullCatalogue', async () => {
+    const i18n = await reloadI18n();
+    await i18n.initLanguage();
+    const start = i18n.i18nState.messages;
+    expect(start?.['home.title']).toBeUndefined();
+
+    await i18n.prefetchFullCatalogue();
+    // The login keeps its start part: nothing changed, so nothing is drawn again.
+    expect(i18n.i18nState.messages).toBe(start);
+
+    await i18n.ensureFullCatalogue();
+    expect(i18n.i18nState.messages?.['home.title']).toBe(catalogue('fr')['home.title']);
+    expect(i18n.i18nState.messages?.['login.submit']).toBe(catalogue('fr')['login.submit']);
+  });
+
+  it('is held as is, not deep-proxied and copied into every snapshot by valtio', async () => {
+    const i18n = await reloadI18n();
+    const { snapshot } = await import('valtio');
+    await i18n.initLanguage();
+    await i18n.ensureFullCatalogue();
+    expect(snapshot(i18n.i18nState).messages).toBe(i18n.i18nState.messages);
+  });
+});
