@@ -3,7 +3,7 @@
  * with a peak memory under 200 MB "whatever the size" — measured as the peak resident memory
  * (VmHWM) of a child process running the app alone while this process downloads the CSV over
  * loopback HTTP, for a 100,000-line and a 1,000,000-line tickets report of the same database, in
- * the same run, under V8's defaults and under `npm start`'s flags (decision record 0006). The
+ * the same run, under V8's defaults and under `npm start`'s flags and environment (decision records 0006, 0048). The
  * ratio of the two peaks says whether memory grows with the size (a dataset held in memory would
  * make it ~10×; streaming keeps it near 1×). Never a timed assertion.
  *
@@ -36,7 +36,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import * as schema from '../src/server/db/schema.ts';
 import { startEmbeddedPostgres } from '../src/server/db/embedded.ts';
 import { releaseStartupMemory } from '../src/server/memory.ts';
-import { benchConfig } from './start-settings.ts';
+import { benchConfig, startSettings } from './start-settings.ts';
 
 const LOGIN = 'bench-csv';
 const PASSWORD = 'Bench-Csv-Stream-2026!';
@@ -188,8 +188,9 @@ async function download(port: number, databaseUrl: string, site: number, expecte
 }
 
 /**
- * Starts the app in a child process under `nodeFlags`, downloads the CSV of `site` from this
- * process, and returns the download's and the child's figures.
+ * Starts the app in a child process under `nodeFlags`, with `env` added to this process's
+ * environment, downloads the CSV of `site` from this process, and returns the download's and the
+ * child's figures.
  * @throws Error when the child ends early or the download fails.
  */
 export async function inChild(
@@ -197,9 +198,11 @@ export async function inChild(
   site: number,
   expectedLines: number,
   nodeFlags: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<CsvChildResult> {
   const proc = spawn(process.execPath, [...nodeFlags, import.meta.filename, '--child', databaseUrl], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const exited = once(proc, 'exit');
   try {
@@ -222,29 +225,20 @@ export async function inChild(
 }
 
 /**
- * The Node flags `npm start` gives the server (package.json's `start` script), so the bench
- * measures the server as it runs for a user, not under flags of its own.
- */
-async function startFlags(): Promise<string[]> {
-  const manifest = JSON.parse(await fs.readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return manifest.scripts.start.split(/\s+/).filter((word) => /^--[a-z-]+(=\S+)?$/.test(word));
-}
-
-/**
  * The settings each size is measured under: V8's defaults (on a machine with this much memory the
  * young generation alone may hold ~100 MB of garbage, and the old generation grows lazily, so the
- * peak says more about V8 than about the stream), `npm start`'s flags, and any flags given in
- * COMPTOIR_BENCH_CSV_FLAGS (to try others).
+ * peak says more about V8 than about the stream), `npm start`'s flags and environment (package.json's
+ * `start` script, read by start-settings.ts: the server as it runs for a user), and any flags given
+ * in COMPTOIR_BENCH_CSV_FLAGS (to try others; the environment of this process applies to all).
  */
-async function settings(): Promise<{ name: string; flags: string[] }[]> {
-  const start = await startFlags();
+async function settings(): Promise<{ name: string; flags: string[]; env: Record<string, string> }[]> {
+  const start = await startSettings();
+  const words = [...Object.entries(start.env).map(([k, v]) => `${k}=${v}`), ...start.flags];
   const extra = process.env.COMPTOIR_BENCH_CSV_FLAGS?.split(/\s+/).filter(Boolean);
   return [
-    { name: 'node defaults', flags: [] },
-    { name: `npm start (${start.join(' ') || 'no flags'})`, flags: start },
-    ...(extra ? [{ name: extra.join(' '), flags: extra }] : []),
+    { name: 'node defaults', flags: [], env: {} },
+    { name: `npm start (${words.join(' ') || 'no flags'})`, flags: start.flags, env: start.env },
+    ...(extra ? [{ name: extra.join(' '), flags: extra, env: {} }] : []),
   ];
 }
 
@@ -291,11 +285,11 @@ export async function benchCsv(admin: pg.PoolConfig) {
   )}:${admin.port ?? 5432}/${DATABASE}`;
   const runs = [];
   for (const setting of await settings()) {
-    const small = await inChild(url, 1, SMALL, setting.flags);
+    const small = await inChild(url, 1, SMALL, setting.flags, setting.env);
     console.log(
       `  [${setting.name}] ${SMALL} lines: ${small.bytes} bytes in ${small.seconds} s, peak RSS ${small.peakRssMb} MB (at start ${small.startRssMb} MB, peak while starting ${small.startPeakRssMb} MB)`,
     );
-    const large = await inChild(url, 2, LARGE, setting.flags);
+    const large = await inChild(url, 2, LARGE, setting.flags, setting.env);
     console.log(
       `  [${setting.name}] ${LARGE} lines: ${large.bytes} bytes in ${large.seconds} s, peak RSS ${large.peakRssMb} MB (at start ${large.startRssMb} MB, peak while starting ${large.startPeakRssMb} MB)`,
     );
