@@ -3,9 +3,9 @@
  * with a peak memory under 200 MB "whatever the size" — measured as the peak resident memory
  * (VmHWM) of a child process running the app alone while this process downloads the CSV over
  * loopback HTTP, for a 100,000-line and a 1,000,000-line tickets report of the same database, in
- * the same run, under V8's defaults and under `npm start`'s flags and environment (decision records 0006, 0048). The
- * ratio of the two peaks says whether memory grows with the size (a dataset held in memory would
- * make it ~10×; streaming keeps it near 1×). Never a timed assertion.
+ * the same run, under V8's defaults and under `npm start`'s flags and environment (decision
+ * records 0006, 0048). The ratio of the two peaks says whether memory grows with the size (a
+ * dataset held in memory would make it ~10×; streaming keeps it near 1×). Never a timed assertion.
  *
  * Data: a database of its own with two sites of one company, 100,000 tickets on site 1 and
  * 1,000,000 on site 2 over one month (RapportTickets' 31-day maximum), each with one payment,

@@ -3,8 +3,9 @@
  * idb-keyval (SPEC.md §3 "the language choice is stored locally"); French when none is stored
  * (SPEC.md §4). Each catalogue `i18n/<lang>.json` is its own pair of chunks, loaded on demand, so
  * the first load carries only the active language, and of it only the `start` part
- * (lib/catalogue-parts.ts); the `later` part is fetched after the first paint and awaited before a
- * signed-in screen shows ({@link ensureFullCatalogue}). `<html lang>` follows the choice.
+ * (lib/catalogue-parts.ts); the `later` part is fetched after the first paint (shown only once a
+ * signed-in screen needs it) and awaited before a signed-in screen shows ({@link ensureFullCatalogue}).
+ * `<html lang>` follows the choice.
  */
 import { get, set } from 'idb-keyval';
 import { type ReactNode, useCallback } from 'react';
@@ -95,8 +96,9 @@ export async function prefetchFullCatalogue(): Promise<void> {
 
 /**
  * Makes the active language's whole catalogue the one shown (loading its later part once).
- * Awaited before a signed-in screen renders (routes/_authed.tsx) and started after the first
- * paint (main.tsx) so sign-in seldom waits for it. Rejects when the chunk cannot be fetched.
+ * Awaited before a signed-in screen renders (routes/_authed.tsx), and started by main.tsx before
+ * the first render when a session is restored. Signed out, main.tsx only prefetches it
+ * ({@link prefetchFullCatalogue}) so sign-in seldom waits. Rejects when the chunk cannot be fetched.
  */
 export async function ensureFullCatalogue(): Promise<void> {
   const language = i18nState.language;
