@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { parse } from '@formatjs/icu-messageformat-parser';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -99,6 +100,38 @@ export function preloadedDependencies(
   return context.hostType === 'html' ? deps : deps.filter((dep) => dep.endsWith('.css'));
 }
 
+/** A chunk as the graph helpers below read it (Rolldown's output chunk). */
+type GraphChunk = {
+  fileName: string;
+  imports: readonly string[];
+  isEntry?: boolean;
+  facadeModuleId: string | null;
+};
+
+/** Adds `file` and every chunk it imports statically, directly or not, to `into` (skipping `skip`). */
+function addWithImports(
+  byFile: ReadonlyMap<string, GraphChunk>,
+  file: string,
+  into: Set<string>,
+  skip: (file: string) => boolean = () => false,
+): void {
+  if (into.has(file) || skip(file)) return;
+  into.add(file);
+  for (const imported of byFile.get(file)?.imports ?? []) addWithImports(byFile, imported, into, skip);
+}
+
+/**
+ * The chunk of each of {@link FIRST_SCREEN_MODULES}.
+ * @throws Error when one has no chunk (a renamed route or catalogue): the preload is out of date.
+ */
+function firstScreenChunks(chunks: readonly GraphChunk[]): GraphChunk[] {
+  return FIRST_SCREEN_MODULES.map((pattern) => {
+    const chunk = chunks.find((c) => c.facadeModuleId && pattern.test(c.facadeModuleId));
+    if (!chunk) throw new Error(`no chunk for ${pattern}: the first screen's preload is out of date`);
+    return chunk;
+  });
+}
+
 export function firstScreenPreload(): Plugin {
   return {
     name: 'comptoir:first-screen-preload',
@@ -107,23 +140,94 @@ export function firstScreenPreload(): Plugin {
       order: 'post',
       handler(html, context) {
         const chunks = Object.values(context.bundle ?? {}).filter((c) => c.type === 'chunk');
-        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const byFile = new Map<string, GraphChunk>(chunks.map((c) => [c.fileName, c]));
         const files = new Set<string>();
-        const add = (file: string) => {
-          if (files.has(file) || html.includes(`/${file}"`)) return;
-          files.add(file);
-          for (const imported of byFile.get(file)?.imports ?? []) add(imported);
-        };
-        for (const pattern of FIRST_SCREEN_MODULES) {
-          const chunk = chunks.find((c) => c.facadeModuleId && pattern.test(c.facadeModuleId));
-          if (!chunk) throw new Error(`no chunk for ${pattern}: the first screen's preload is out of date`);
-          add(chunk.fileName);
-        }
+        const inHtml = (file: string) => html.includes(`/${file}"`);
+        for (const chunk of firstScreenChunks(chunks)) addWithImports(byFile, chunk.fileName, files, inHtml);
         return [...files].map((file) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
           injectTo: 'head' as const,
         }));
+      },
+    },
+  };
+}
+
+/**
+ * Chromium's per-file explicit compile hint (Chrome 136+; WICG "Explicit JavaScript Compile
+ * Hints", file-based): at the top of a file, preceded by comments only, it asks the browser to
+ * compile all the file's functions eagerly, on the thread that streams the script, rather than each
+ * one on the main thread when first called. Other browsers ignore it.
+ */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
+ * The chunks every page load runs: the entry and the first screen's chunks
+ * ({@link FIRST_SCREEN_MODULES}), each with its static imports — index.html's script and
+ * modulepreload links.
+ * @throws Error as {@link firstScreenChunks}.
+ */
+export function startupChunkFiles(chunks: readonly GraphChunk[]): Set<string> {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const files = new Set<string>();
+  for (const chunk of chunks) if (chunk.isEntry) addWithImports(byFile, chunk.fileName, files);
+  for (const chunk of firstScreenChunks(chunks)) addWithImports(byFile, chunk.fileName, files);
+  return files;
+}
+
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+/** How the build's text files are compressed: brotli quality 11, gzip level 9 (see `compression` below). */
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } };
+const GZIP_OPTIONS = { level: 9 };
+
+/**
+ * Opens each of {@link startupChunkFiles} with {@link COMPILE_HINT} (decision 0026: compiling
+ * React, the router and the first screen lazily, function by function on the main thread, was a
+ * large part of the start's blocking time). Only those: compiling every function of chunks a page
+ * may never run spends a phone's CPU and memory for nothing — hinting /home's chunks as well (50
+ * more files) made /home's blocking time longer, not shorter.
+ *
+ * It runs after the other plugins' `generateBundle`, since Vite puts its `__vite__mapDeps` line at
+ * the top of the entry there and the hint must come first; the `.br` and `.gz` copies made before
+ * it are then made again from the final code, with the same settings. A source map, when built,
+ * gets the added line.
+ */
+export function startupCompileHints(): Plugin {
+  return {
+    name: 'comptoir:startup-compile-hints',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const recompressed: Promise<void>[] = [];
+        for (const file of startupChunkFiles(chunks)) {
+          const chunk = bundle[file];
+          if (chunk?.type !== 'chunk' || chunk.code.startsWith(COMPILE_HINT)) continue;
+          chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
+          if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
+          const map = bundle[`${file}.map`];
+          if (map?.type === 'asset') {
+            const parsed = JSON.parse(String(map.source)) as { mappings: string };
+            map.source = JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
+          }
+          const code = chunk.code;
+          for (const [suffix, compress] of [
+            ['.br', () => brotliCompress(code, BROTLI_OPTIONS)],
+            ['.gz', () => gzip(code, GZIP_OPTIONS)],
+          ] as const) {
+            const copy = bundle[file + suffix];
+            if (copy?.type !== 'asset') continue;
+            recompressed.push(
+              compress().then((bytes) => {
+                copy.source = new Uint8Array(bytes);
+              }),
+            );
+          }
+        }
+        await Promise.all(recompressed);
       },
     },
   };
@@ -142,6 +246,7 @@ export default defineConfig({
   plugins: [
     precompiledCatalogues(),
     firstScreenPreload(),
+    startupCompileHints(),
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
@@ -196,10 +301,7 @@ export default defineConfig({
     // the server sends them as they are (@fastify/static preCompressed), smaller than what it
     // could afford to compress per request, and without spending its CPU on them.
     compression({
-      algorithms: [
-        defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        defineAlgorithm('gzip', { level: 9 }),
-      ],
+      algorithms: [defineAlgorithm('brotliCompress', BROTLI_OPTIONS), defineAlgorithm('gzip', GZIP_OPTIONS)],
       include: /\.(js|css|html|svg|json|webmanifest)$/,
       threshold: 1024,
       skipIfLargerOrEqual: true,

@@ -1,7 +1,8 @@
 /**
  * The first paint's structure (decision 0026): index.html paints a language-neutral splash before
  * any script, which every first screen hides by being there; the build preloads the first
- * screen's chunks; the compiled catalogues reach valtio's state as refs, not deep proxies.
+ * screen's chunks and asks the browser to compile the start's chunks eagerly; the compiled
+ * catalogues reach valtio's state as refs, not deep proxies.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,15 @@ import { describe, expect, it } from 'vitest';
 import de from '../../i18n/de.json';
 import en from '../../i18n/en.json';
 import fr from '../../i18n/fr.json';
-import { firstScreenPreload, precompiledCatalogues, preloadedDependencies } from '../../vite.config.ts';
+import { gunzipSync } from 'node:zlib';
+import {
+  COMPILE_HINT,
+  firstScreenPreload,
+  precompiledCatalogues,
+  preloadedDependencies,
+  startupChunkFiles,
+  startupCompileHints,
+} from '../../vite.config.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const html = fs.readFileSync(path.join(ROOT, 'index.html'), 'utf8');
@@ -176,5 +185,120 @@ describe('the compiled catalogues (vite.config.ts)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** `startupCompileHints()`'s generateBundle handler, called as Vite would on `bundle`. */
+async function generateBundle(bundle: Record<string, unknown>): Promise<void> {
+  const hook = startupCompileHints().generateBundle as {
+    order: string;
+    handler: (this: unknown, options: unknown, bundle: unknown, isWrite: boolean) => Promise<void>;
+  };
+  expect(hook.order).toBe('post');
+  await hook.handler.call({}, {}, bundle, true);
+}
+
+describe("the start's compile hint (vite.config.ts)", () => {
+  const graph = [
+    {
+      fileName: 'assets/index-a.js',
+      isEntry: true,
+      facadeModuleId: '/r/index.html',
+      imports: ['assets/react-b.js'],
+    },
+    { fileName: 'assets/react-b.js', isEntry: false, facadeModuleId: null, imports: [] },
+    {
+      fileName: 'assets/routes-c.js',
+      isEntry: false,
+      facadeModuleId: '/r/src/client/routes/index.tsx?tsr-split=component',
+      imports: ['assets/login-page-d.js'],
+    },
+    {
+      fileName: 'assets/login-page-d.js',
+      isEntry: false,
+      facadeModuleId: null,
+      imports: ['assets/react-b.js'],
+    },
+    {
+      fileName: 'assets/fr.json.start.compiled-f.js',
+      isEntry: false,
+      facadeModuleId: '/r/i18n/fr.json.start.compiled.js',
+      imports: [],
+    },
+    {
+      fileName: 'assets/home-h.js',
+      isEntry: false,
+      facadeModuleId: '/r/src/client/routes/_authed/home.tsx?tsr-split=component',
+      imports: ['assets/dexie-i.js'],
+    },
+    { fileName: 'assets/dexie-i.js', isEntry: false, facadeModuleId: null, imports: [] },
+  ];
+
+  it("names the entry, the first screen's chunks and their imports, not a later screen's", () => {
+    expect([...startupChunkFiles(graph)].sort()).toEqual([
+      'assets/fr.json.start.compiled-f.js',
+      'assets/index-a.js',
+      'assets/login-page-d.js',
+      'assets/react-b.js',
+      'assets/routes-c.js',
+    ]);
+  });
+
+  it("opens those chunks with the hint (before Vite's first line), once, and makes their .gz and source map again", async () => {
+    const bundle: Record<string, unknown> = {};
+    for (const chunk of graph)
+      bundle[chunk.fileName] = {
+        type: 'chunk',
+        ...chunk,
+        code: `const __vite__mapDeps=0;\n// ${chunk.fileName}\n`,
+        map: null,
+      };
+    (bundle['assets/index-a.js'] as { map: unknown }).map = { mappings: 'AAAA;AACA' };
+    bundle['assets/index-a.js.map'] = {
+      type: 'asset',
+      fileName: 'assets/index-a.js.map',
+      source: JSON.stringify({ version: 3, mappings: 'AAAA' }),
+    };
+    bundle['assets/index-a.js.gz'] = {
+      type: 'asset',
+      fileName: 'assets/index-a.js.gz',
+      source: new Uint8Array(),
+    };
+    bundle['assets/home-h.js.gz'] = {
+      type: 'asset',
+      fileName: 'assets/home-h.js.gz',
+      source: new Uint8Array([1]),
+    };
+    await generateBundle(bundle);
+    await generateBundle(bundle);
+    const code = (file: string) => (bundle[file] as { code: string }).code;
+    expect(code('assets/index-a.js')).toBe(
+      `${COMPILE_HINT}\nconst __vite__mapDeps=0;\n// assets/index-a.js\n`,
+    );
+    expect(code('assets/react-b.js').startsWith(`${COMPILE_HINT}\n`)).toBe(true);
+    expect(code('assets/home-h.js')).toBe('const __vite__mapDeps=0;\n// assets/home-h.js\n');
+    expect(code('assets/dexie-i.js').includes(COMPILE_HINT)).toBe(false);
+    expect((bundle['assets/index-a.js'] as { map: { mappings: string } }).map.mappings).toBe(';AAAA;AACA');
+    expect(JSON.parse((bundle['assets/index-a.js.map'] as { source: string }).source)).toEqual({
+      version: 3,
+      mappings: ';AAAA',
+    });
+    const gz = (file: string) => (bundle[file] as { source: Uint8Array }).source;
+    expect(gunzipSync(gz('assets/index-a.js.gz')).toString()).toBe(code('assets/index-a.js'));
+    expect(gz('assets/home-h.js.gz')).toEqual(new Uint8Array([1]));
+  });
+
+  it('fails the build when the first screen has no chunk', () => {
+    expect(() => startupChunkFiles(graph.filter((c) => !c.facadeModuleId?.includes('routes/index')))).toThrow(
+      /first screen's preload/,
+    );
+  });
+
+  it('is wired into the build', async () => {
+    const { default: config } = await import('../../vite.config.ts');
+    const names = ((config as { plugins?: unknown[] }).plugins ?? [])
+      .flat()
+      .map((p) => (p as { name?: string } | null)?.name);
+    expect(names).toContain('comptoir:startup-compile-hints');
   });
 });
