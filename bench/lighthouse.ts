@@ -14,6 +14,12 @@
  * LIGHTHOUSE_KEEP=<folder> keeps every run's whole JSON report; LIGHTHOUSE_NODE picks the Node that
  * runs Lighthouse (default /usr/bin/node).
  *
+ * Two builds or more, in pairs: LIGHTHOUSE_BUILDS=<dist folder>,<dist folder>… copies each build in
+ * turn into the served folder (LIGHTHOUSE_DIST, default this repository's `dist`, which the server
+ * reads per request) before each run, so run i of every build is measured in the same minutes:
+ * this machine's speed moves within an evening (Lighthouse's benchmark index, printed per run),
+ * and series of one build then another are not comparable (decision 0026).
+ *
  * Each figure is run `runs` times (the machine is shared: report the median and the spread). The
  * login runs use a fresh browser profile each (Lighthouse resets the origin's storage); the `/home`
  * runs sign in once in a Chromium listening on a CDP port (Playwright connectOverCDP) and then run
@@ -167,30 +173,44 @@ async function signIn(port: number, base: string): Promise<void> {
   await browser.close();
 }
 
-async function measureLogin(base: string, runs: number): Promise<RunFigures[]> {
-  const figures: RunFigures[] = [];
-  for (let i = 0; i < runs; i++) {
-    const port = 9700 + i;
-    const chrome = await startChromium(port);
-    try {
-      figures.push(await lighthouse(`${base}/`, [`--port=${port}`]));
-    } finally {
-      await chrome.stop();
-    }
+/** The folder the server sends the client from, where LIGHTHOUSE_BUILDS are copied in turn. */
+const SERVED_DIST = process.env.LIGHTHOUSE_DIST ?? path.join(import.meta.dirname, '..', 'dist');
+
+/**
+ * One Lighthouse run of the login page (a fresh profile) or of `/home` signed in (a fresh
+ * profile, signed in first); `i` picks the CDP port.
+ */
+async function runOnce(base: string, page: 'login' | 'home', i: number): Promise<RunFigures> {
+  const port = (page === 'login' ? 9700 : 9710) + (i % 10);
+  const chrome = await startChromium(port);
+  try {
+    if (page === 'login') return await lighthouse(`${base}/`, [`--port=${port}`]);
+    await signIn(port, base);
+    return await lighthouse(`${base}/home`, [`--port=${port}`, '--disable-storage-reset']);
+  } finally {
+    await chrome.stop();
   }
-  return figures;
 }
 
-async function measureHome(base: string, runs: number): Promise<RunFigures[]> {
-  const figures: RunFigures[] = [];
+/**
+ * `runs` runs of `page` for each of `builds` (dist folders copied into {@link SERVED_DIST} before
+ * each run, alternating), or of the build being served when `builds` is empty.
+ * @returns the runs per build folder ('' for the served build).
+ */
+async function measure(
+  base: string,
+  page: 'login' | 'home',
+  runs: number,
+  builds: readonly string[],
+): Promise<Map<string, RunFigures[]>> {
+  const figures = new Map<string, RunFigures[]>((builds.length ? builds : ['']).map((b) => [b, []]));
   for (let i = 0; i < runs; i++) {
-    const port = 9710 + i;
-    const chrome = await startChromium(port);
-    try {
-      await signIn(port, base);
-      figures.push(await lighthouse(`${base}/home`, [`--port=${port}`, '--disable-storage-reset']));
-    } finally {
-      await chrome.stop();
+    for (const [build, list] of figures) {
+      if (build) {
+        await fs.rm(SERVED_DIST, { recursive: true, force: true });
+        await fs.cp(build, SERVED_DIST, { recursive: true });
+      }
+      list.push(await runOnce(base, page, i));
     }
   }
   return figures;
@@ -236,6 +256,11 @@ if (import.meta.main) {
   const base = (process.argv[2] ?? 'http://127.0.0.1:9432').replace(/\/$/, '');
   const runs = Number(process.argv[3] ?? 3);
   const which = process.argv[4] ?? 'both';
-  if (which !== 'home') console.log(summary(`login ${base}/`, await measureLogin(base, runs)));
-  if (which !== 'login') console.log(summary(`/home signed in ${base}/home`, await measureHome(base, runs)));
+  const builds = (process.env.LIGHTHOUSE_BUILDS ?? '').split(',').filter(Boolean);
+  for (const page of ['login', 'home'] as const) {
+    if (which !== 'both' && which !== page) continue;
+    const name = page === 'login' ? `login ${base}/` : `/home signed in ${base}/home`;
+    for (const [build, figures] of await measure(base, page, runs, builds))
+      console.log(summary(build ? `${name}, build ${build}` : name, figures));
+  }
 }
