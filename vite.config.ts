@@ -190,9 +190,9 @@ const GZIP_OPTIONS = { level: 9 };
  * more files) made /home's blocking time longer, not shorter.
  *
  * It runs after the other plugins' `generateBundle`, since Vite puts its `__vite__mapDeps` line at
- * the top of the entry there and the hint must come first; the `.br` and `.gz` copies made before
- * it are then made again from the final code, with the same settings. A source map, when built,
- * gets the added line.
+ * the top of the entry there and the hint must come first; the `.br` and `.gz` copies that
+ * vite-plugin-compression2 made in the manifest's `generateBundle` (before this hook) are then made
+ * again from the final code, with the same settings. A source map, when built, gets the added line.
  */
 export function startupCompileHints(): Plugin {
   return {
@@ -207,7 +207,7 @@ export function startupCompileHints(): Plugin {
           const chunk = bundle[file];
           if (chunk?.type !== 'chunk' || chunk.code.startsWith(COMPILE_HINT)) continue;
           chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
-          if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
+          // Rolldown writes a built source map from this asset, not from `chunk.map`.
           const map = bundle[`${file}.map`];
           if (map?.type === 'asset') {
             const parsed = JSON.parse(String(map.source)) as { mappings: string };
