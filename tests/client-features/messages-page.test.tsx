@@ -14,6 +14,11 @@ import { clearNotifications, notifications } from '../../src/client/lib/notifica
 import { signIn } from '../../src/client/lib/session.ts';
 import { buttonNamed, press, renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
 
+// The administrator's browser in the sites' zone, as the form assumes: its default dates are the
+// browser's today (draftOf), the server's today is each site's (Europe/Paris). On a machine in UTC,
+// from 23:00 to midnight, the default would be the day before Paris's and reach nobody.
+process.env.TZ = 'Europe/Paris';
+
 const PASSWORD = 'Comptoir-2026!';
 let screen: Screen;
 let paris: Record<string, string>;
