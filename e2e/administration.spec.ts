@@ -32,7 +32,10 @@ const FIRST_PASSWORD = 'Premier-E2e-2026!';
 const NEW_PASSWORD = 'Nouveau-E2e-2026!';
 const MESSAGE = `Inventaire d'Annecy vendredi ${RUN}`;
 
-test.use({ actionTimeout: 15_000 });
+// The administrator's browser in the sites' zone (Europe/Paris), as the message form assumes: its
+// default dates are the browser's today, the server's are each site's. In UTC, from 23:00 to
+// midnight, a message for "today" would be dated the day before Annecy's and reach nobody.
+test.use({ actionTimeout: 15_000, timezoneId: 'Europe/Paris' });
 
 let mailbox: Mailbox;
 /** audit_log's last id before the scenario: its entries are those above. */
