@@ -10,6 +10,7 @@
  * /config/audit shows it.
  */
 import { type Browser, expect, type Locator, type Page, type Response, test } from '@playwright/test';
+import { zoneWhoseTodayIsNotParis } from '../tests/helpers/other-day-zone.ts';
 import { E2E } from './env.ts';
 import { e2eDatabase, signIn } from './helpers.ts';
 import { type Mailbox, openMailbox } from './mailbox.ts';
@@ -32,10 +33,10 @@ const FIRST_PASSWORD = 'Premier-E2e-2026!';
 const NEW_PASSWORD = 'Nouveau-E2e-2026!';
 const MESSAGE = `Inventaire d'Annecy vendredi ${RUN}`;
 
-// The administrator's browser in the sites' zone (Europe/Paris), as the message form assumes: its
-// default dates are the browser's today, the server's are each site's. In UTC, from 23:00 to
-// midnight, a message for "today" would be dated the day before Annecy's and reach nobody.
-test.use({ actionTimeout: 15_000, timezoneId: 'Europe/Paris' });
+// The administrator's browser in a zone whose today is not the sites' (Europe/Paris): the message
+// form's default dates must be Annecy's today, as the server's are, or a message for "today"
+// reaches nobody (seen in CI from 23:00 to midnight UTC, when the browser was in UTC).
+test.use({ actionTimeout: 15_000, timezoneId: zoneWhoseTodayIsNotParis() });
 
 let mailbox: Mailbox;
 /** audit_log's last id before the scenario: its entries are those above. */

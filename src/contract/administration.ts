@@ -335,6 +335,12 @@ export const ReinitAnswerSchema = z.object({ code: z.enum(['seeUrMail', 'Success
 export const SEVERITIES = ['info', 'warning', 'error'] as const;
 
 /**
+ * The zone of a message's "today" for a user without sites (the chain's home, SPEC.md's French
+ * default); a user with sites reads "today" in their sites' zones (server messages/user-messages.ts).
+ */
+export const DEFAULT_MESSAGE_TIME_ZONE = 'Europe/Paris';
+
+/**
  * A message (GET messages/all for its targets; GET bo/infra/getMessages for administration).
  * `texts` per language (at least one); `fromDate`/`toDate` wire dates YYYY-MM-DD, inclusive;
  * `restaurantIds` / `profileIds` its targets (both empty: everyone). `text` is the text in the

@@ -4,18 +4,47 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AdminMessageSchema } from '../../src/contract/administration.ts';
-import { checkDraft, draftOf, fieldErrorOf } from '../../src/client/features/messages/message-draft.ts';
+import {
+  checkDraft,
+  draftOf,
+  fieldErrorOf,
+  todaysSpan,
+} from '../../src/client/features/messages/message-draft.ts';
 import { ApiFailure } from '../../src/client/lib/http.ts';
 
-const TODAY = '2026-06-15';
+const TODAY = { from: '2026-06-15', to: '2026-06-15' };
+
+describe("a message's today", () => {
+  // 23:30 UTC on 7 December: already the 8th in Paris, still the 7th in New York and in UTC.
+  const nearMidnight = new Date('2026-12-07T23:30:00Z');
+
+  it("is the sites' calendar date, not the browser's", () => {
+    expect(todaysSpan(['Europe/Paris'], nearMidnight)).toEqual({ from: '2026-12-08', to: '2026-12-08' });
+    expect(todaysSpan(['America/New_York', 'America/New_York'], nearMidnight)).toEqual({
+      from: '2026-12-07',
+      to: '2026-12-07',
+    });
+  });
+
+  it('spans the earliest to the latest today when the sites are in several zones', () => {
+    expect(todaysSpan(['Europe/Paris', 'America/New_York', 'Europe/London'], nearMidnight)).toEqual({
+      from: '2026-12-07',
+      to: '2026-12-08',
+    });
+  });
+
+  it("is Paris's today with no site (the server's zone for a user without sites)", () => {
+    expect(todaysSpan([], nearMidnight)).toEqual({ from: '2026-12-08', to: '2026-12-08' });
+  });
+});
 
 describe('a message draft', () => {
   it('starts as an info message for today only, for everyone', () => {
     expect(draftOf(null, TODAY)).toEqual({
       texts: { fr: '', en: '', de: '' },
       severity: 'info',
-      fromDate: TODAY,
-      toDate: TODAY,
+      fromDate: '2026-06-15',
+      toDate: '2026-06-15',
       restaurantIds: [],
       profileIds: [],
     });

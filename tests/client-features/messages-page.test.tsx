@@ -12,12 +12,13 @@ import { MessagesPage } from '../../src/client/features/messages/components/mess
 import { i18nState } from '../../src/client/lib/i18n.tsx';
 import { clearNotifications, notifications } from '../../src/client/lib/notifications.ts';
 import { signIn } from '../../src/client/lib/session.ts';
+import { zoneWhoseTodayIsNotParis } from '../helpers/other-day-zone.ts';
 import { buttonNamed, press, renderScreen, type Screen, unmountScreen, waitUntil } from './support.tsx';
 
-// The administrator's browser in the sites' zone, as the form assumes: its default dates are the
-// browser's today (draftOf), the server's today is each site's (Europe/Paris). On a machine in UTC,
-// from 23:00 to midnight, the default would be the day before Paris's and reach nobody.
-process.env.TZ = 'Europe/Paris';
+// The administrator's browser in a zone whose today is not the sites' (Europe/Paris): a new
+// message's default dates must be the sites' today (message-draft.ts todaysSpan), as the server's
+// is, or a message for today reaches nobody (seen in CI from 23:00 to midnight UTC).
+process.env.TZ = zoneWhoseTodayIsNotParis();
 
 const PASSWORD = 'Comptoir-2026!';
 let screen: Screen;

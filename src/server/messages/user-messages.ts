@@ -12,14 +12,11 @@
  * Another user's message (not targeted at them) cannot be dismissed: it is `NotFound`, as one
  * that does not exist, so ids tell nothing.
  */
-import type { AdminMessage } from '../../contract/administration.ts';
+import { type AdminMessage, DEFAULT_MESSAGE_TIME_ZONE } from '../../contract/administration.ts';
 import type { Queryable } from '../db/queryable.ts';
 import { DomainError } from '../errors.ts';
 import { currentFiscalDate } from '../reference/fiscal-date.ts';
 import { MESSAGE_COLUMNS, type MessageRow, toAdminMessage } from './message-rows.ts';
-
-/** The zone of "today" for a user without sites (the chain's home, SPEC.md's French default). */
-export const DEFAULT_MESSAGE_TIME_ZONE = 'Europe/Paris';
 
 /** Who reads: the signed-in user's id and site scope (auth/session.ts Session). */
 export interface MessageReader {

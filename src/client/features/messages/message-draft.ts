@@ -4,12 +4,15 @@
  * messages/admin-messages.ts, so a refusal shows at its field at once), and where a refusal of
  * the server shows.
  */
+import { TZDate } from '@date-fns/tz';
 import {
   type AdminMessage,
+  DEFAULT_MESSAGE_TIME_ZONE,
   LANGUAGES,
   type MessageInput,
   type SEVERITIES,
 } from '../../../contract/administration.ts';
+import { toWireDate } from '../../../contract/dates.ts';
 import { ApiFailure } from '../../lib/http.ts';
 
 export type MessageLanguage = (typeof LANGUAGES)[number];
@@ -34,14 +37,37 @@ const FIELDS: readonly MessageField[] = ['texts', 'fromDate', 'toDate', 'restaur
 /** Refusals by field: catalogue message ids (`messages.error.*`). */
 export type DraftErrors = Partial<Record<MessageField, string>>;
 
-/** An empty draft (an info message for today only, `today` a wire date), or `message` to edit. */
-export function draftOf(message: AdminMessage | null, today: string): MessageDraft {
+/** First and last of a span of wire dates (YYYY-MM-DD), inclusive. */
+export interface DateSpan {
+  from: string;
+  to: string;
+}
+
+/**
+ * "Today" for the readers of a message: the calendar dates at `now` in the IANA `zones` of the
+ * sites it may reach, first and last (wire dates). The server shows a message to a user when one
+ * of their sites' today lies within its fromDate..toDate (messages/user-messages.ts), so a message
+ * for today must start on the earliest of those dates and end on the latest, whatever zone the
+ * administrator's browser is in. No zone: {@link DEFAULT_MESSAGE_TIME_ZONE}'s today.
+ */
+export function todaysSpan(zones: readonly string[], now: Date = new Date()): DateSpan {
+  const dates = (zones.length > 0 ? [...new Set(zones)] : [DEFAULT_MESSAGE_TIME_ZONE])
+    .map((zone) => toWireDate(new TZDate(now.getTime(), zone)))
+    .sort();
+  return { from: dates[0] ?? toWireDate(now), to: dates.at(-1) ?? toWireDate(now) };
+}
+
+/**
+ * An empty draft (an info message for `today`, a span of wire dates from todaysSpan), or
+ * `message` to edit.
+ */
+export function draftOf(message: AdminMessage | null, today: DateSpan): MessageDraft {
   if (!message) {
     return {
       texts: { fr: '', en: '', de: '' },
       severity: 'info',
-      fromDate: today,
-      toDate: today,
+      fromDate: today.from,
+      toDate: today.to,
       restaurantIds: [],
       profileIds: [],
     };

@@ -1,6 +1,7 @@
 /**
  * Creating or editing a message (/config/messages): a text per language (fr, en, de: at least
- * one), the severity, the first and last day (DD/MM/YYYY, both required), and the target sites
+ * one), the severity, the first and last day (DD/MM/YYYY, both required; a new message's are
+ * today in the sites' time zones), and the target sites
  * and profiles (none of either: everyone). What was typed stays when saving fails; each refusal
  * shows at its field, translated, whether it comes from the checks made here first
  * (message-draft.ts) or from the server (`InvalidField` with `details.field`).
@@ -9,7 +10,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { type AdminMessage, LANGUAGES, SEVERITIES } from '../../../../contract/administration.ts';
-import { toWireDate } from '../../../../contract/dates.ts';
 import { ApiFailure } from '../../../lib/http.ts';
 import { MultiPicker, type PickerItem } from '../../../selection/components/multi-picker.tsx';
 import { DateField } from '../../../ui/date-field.tsx';
@@ -22,6 +22,7 @@ import {
   fieldErrorOf,
   type MessageDraft,
   type Severity,
+  todaysSpan,
 } from '../message-draft.ts';
 import { messageQueries, useSaveMessageMutation } from '../message-queries.ts';
 import { MessageTextArea } from './message-text-area.tsx';
@@ -31,6 +32,11 @@ export interface MessageFormProps {
   message: AdminMessage | null;
   /** The sites a message may target (the administrator's visible sites). */
   sites: readonly PickerItem[];
+  /**
+   * The IANA time zones of those sites: a new message's first and last day default to their
+   * today (message-draft.ts todaysSpan), not the browser's.
+   */
+  timeZones: readonly string[];
   /** Called once the message is saved, or on cancel. */
   onClose: () => void;
 }
@@ -42,9 +48,9 @@ function failureMessageId(error: unknown, messages: Record<string, unknown>): st
 }
 
 /** The form of the module comment. */
-export function MessageForm({ message, sites, onClose }: MessageFormProps) {
+export function MessageForm({ message, sites, timeZones, onClose }: MessageFormProps) {
   const intl = useIntl();
-  const [draft, setDraft] = useState<MessageDraft>(() => draftOf(message, toWireDate(new Date())));
+  const [draft, setDraft] = useState<MessageDraft>(() => draftOf(message, todaysSpan(timeZones)));
   const [errors, setErrors] = useState<DraftErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<unknown>(null);

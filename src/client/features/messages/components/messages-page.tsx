@@ -33,7 +33,8 @@ export function MessagesPage() {
   const list = useQuery(messageQueries.admin(language));
   const profiles = useQuery(messageQueries.profiles());
   const ref = useReferenceData();
-  const sites: PickerItem[] = visibleSites(ref.sites).map((s) => ({
+  const visible = visibleSites(ref.sites);
+  const sites: PickerItem[] = visible.map((s) => ({
     id: String(s.restaurantId),
     label: s.libelle,
   }));
@@ -77,6 +78,7 @@ export function MessagesPage() {
             key={editing === 'new' ? 'new' : editing.id}
             message={editing === 'new' ? null : editing}
             sites={sites}
+            timeZones={visible.map((s) => s.timeZone)}
             onClose={() => setEditing(null)}
           />
         </Card>
