@@ -3,7 +3,6 @@
  * left-out classes listed with their reason in a translated text file — read back with yauzl.
  * Under PDF saturation (decision record 0022) an archive is complete or refused as a whole.
  */
-import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../src/contract/errors.ts';
 import {
@@ -15,6 +14,7 @@ import {
 import { editionsWritten } from '../../src/server/reports/editions.ts';
 import { REPORT_CLASSES } from '../../src/server/reports/registry.ts';
 import { setUpReportApp } from '../helpers/report-app.ts';
+import { unzip } from '../helpers/unzip.ts';
 import { LYON, MANAGER } from '../helpers/report-users.ts';
 import { loadChain } from './chain.ts';
 import { pdfText } from '../server/counting/pdf-text.ts';
@@ -27,30 +27,6 @@ const api = setUpReportApp({
     return {};
   },
 });
-
-/** The entries of a ZIP, by name. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describe('GET bo/getAllReportsSpecBK', () => {
   it("answers a ZIP of the site's reports as PDFs in the user's language, with a README of those left out", async () => {

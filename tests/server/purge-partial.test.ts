@@ -3,7 +3,9 @@
  * exactly those rows (read back here and compared with what the database held), every other
  * site and month is untouched (row counts and checksums before/after), the month's report says
  * "archived" with the kept totals to the cent — on the screen's JSON and in its PDF, XLSX and CSV,
- * each read back, in French, English and German —, the comment is mandatory, and a site out of scope
+ * each read back, in French, English and German —, the all-reports ZIP and a report subscription
+ * over the month carry that notice instead of leaving the month out as empty, the comment is
+ * mandatory, and a site out of scope
  * or a user without ACCES_BASE gets 403. Real app, real PostgreSQL, real files.
  */
 import { createHash } from 'node:crypto';
@@ -19,8 +21,11 @@ import { DatasetAnswerSchema } from '../../src/contract/reports.ts';
 import { RIGHTS } from '../../src/contract/rights.ts';
 import { generateDemoChain } from '../../src/server/demo/generate.ts';
 import { PURGED_TABLES } from '../../src/server/purge/purge.ts';
+import { renderSubscription } from '../../src/server/subscriptions/run.ts';
+import { findSubscription } from '../../src/server/subscriptions/subscription-store.ts';
 import { type AuthHeaders, createTestApp, type TestApp } from '../helpers/app.ts';
 import { endedPurgeRun } from '../helpers/purge-runs.ts';
+import { unzip } from '../helpers/unzip.ts';
 import { pdfText } from './counting/pdf-text.ts';
 
 const NOW = new Date('2026-03-18T14:37:00Z');
@@ -303,6 +308,10 @@ describe("partial empty of one site's month", () => {
   const plain = (text: string) => text.replace(/[\u00a0\u202f\s]+/g, ' ');
   const HEADINGS = { fr: 'Période archivée', en: 'Archived period', de: 'Archivierter Zeitraum' };
 
+  const purgedSiteName = async () =>
+    (await t.database.pool.query<{ libelle: string }>('SELECT libelle FROM sites WHERE id = $1', [siteId]))
+      .rows[0]!.libelle;
+
   const download = async (url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: admin });
     expect(res.statusCode, res.body).toBe(200);
@@ -388,5 +397,68 @@ describe("partial empty of one site's month", () => {
     expect(plain(records[0]![1]!)).toBe(notice);
     expect(records[1]).toEqual(json.columns.map((c) => c.label));
     expect(records.length).toBe(json.rows.length + 3);
+  });
+
+  it('puts the purged month in the all-reports ZIP: the sales PDF says it, no class is left out as empty', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/bo/getAllReportsSpecBK?id=${adminId}&site=${siteId}&dateDebut=${MONTH.debut}&dateFin=${MONTH.fin}`,
+      headers: admin,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = await unzip(res.rawPayload);
+    const readme = [...entries].find(([name]) => name.endsWith('.txt'))![1].toString('utf8');
+    // The sales report (RapportVentes): no rows over the purged month, left out as empty before.
+    const sales = `ventes_${MONTH.debut}_${MONTH.fin}.pdf`;
+    expect([...entries.keys()]).toContain(sales);
+    const site = await purgedSiteName();
+    expect(plain(await pdfText(entries.get(sales)!))).toContain(expectedNotice('fr', site, 'EUR'));
+    // The README's reason for a class with no rows (and no purge): none applies to a purged month.
+    expect(readme).not.toContain('aucune donnée pour ce site et cette période');
+  });
+
+  it('sends a subscription over the purged month its files with the notice, even "only if there is data"', async () => {
+    const post = async (path: string, payload: object) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/bo/recurrences/${path}?id=${adminId}`,
+        headers: admin,
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ id: number }>().id;
+    };
+    const regleId = await post('regles/save', {
+      libelle: 'Début de mois',
+      type: 'DAILY',
+      heure: 6,
+      minute: 0,
+    });
+    const destinataire = await post('destinataires/save', { email: 'direction@example.com', langue: 'en' });
+    const id = await post('abonnements/save', {
+      libelle: 'Ventes du mois précédent',
+      rapport: { lSites: [siteId], periode: 'M-1' },
+      formats: ['CSV'],
+      regleId,
+      destinataires: [destinataire],
+      siDonnees: true,
+    });
+    const subscription = await findSubscription(t.database.pool, null, id);
+    // Planned on 5 March: the month before is the purged February.
+    const rendered = await renderSubscription(
+      { database: t.database, distribution: 'Comptoir', linkBase: 'http://127.0.0.1/api/recurrences' },
+      subscription,
+      new Date('2026-03-05T05:00:00Z'),
+      ['en'],
+    );
+    expect(rendered).toMatchObject({ status: 'READY', dateDebut: MONTH.debut, dateFin: MONTH.fin });
+    const [file] = rendered.files.get('en')!;
+    const records: string[][] = parseCsv(file!.content.toString('utf8'), {
+      bom: true,
+      relax_column_count: true,
+    });
+    const site = await purgedSiteName();
+    expect(records[0]).toEqual(['# Archived period', expect.any(String)]);
+    expect(plain(records[0]![1]!)).toBe(expectedNotice('en', site, 'EUR'));
   });
 });

@@ -165,7 +165,8 @@ async function writeArchive(
 /**
  * Runs `cls` as a Daily PDF for the archive's site and period, adds it to `zip` under the name
  * bo/getReport gives it (made unique with `_2`, `_3`… against `used`) and records the edition.
- * @returns the file name, or null when the class has nothing to report (left out as empty).
+ * @returns the file name, or null when the class has nothing to report (left out as empty); a
+ *   period whose detail was purged is reported (its PDF carries the purge notice).
  * @throws DomainError of request.ts, run.ts and shaping.ts when the class refuses the request;
  *   any error of the renderer.
  */
@@ -188,7 +189,9 @@ async function addClassPdf(
   });
   const report = await resolveReport(input, request.scopeSiteIds, database, { sites: context.reportSites });
   const dataset = await reportDataset(report, database);
-  if (dataset.rows.length === 0) return null;
+  // Purged days are not "nothing to report": the PDF says they were archived, with the kept
+  // totals, as bo/getReport answers it (decision 0040).
+  if (dataset.rows.length === 0 && !dataset.archived) return null;
   const body = await renderReport(dataset, 'PDF', renderOptionsFor(report, distribution), context.slot);
   if (body.kind !== 'buffer') throw new Error('a PDF renders to a buffer');
   let name = reportFileName(cls.fileNameId, dataset, request.language, 'PDF');

@@ -6,7 +6,9 @@
  *
  * Guarantees: a subscription whose owner is gone, deactivated or without RAPPORTS sends nothing
  * (SUSPENDED); sites the owner lost give no data (report-input.ts); "send only if there is data"
- * sends nothing on an empty period (EMPTY); an unsubscribed recipient gets nothing. Above
+ * sends nothing on an empty period (EMPTY) — a period whose detail was purged is not empty: its
+ * files carry the purge notice and the kept totals (decision 0040); an unsubscribed recipient
+ * gets nothing. Above
  * `maxAttachmentBytes` a recipient gets signed download links that expire instead of files.
  */
 import type { Language } from '../../contract/reports.ts';
@@ -146,7 +148,11 @@ export async function renderSubscription(
       if (!input) return none;
       const report = await resolveReport(input, scope, options.database, { sites: options.reportSites });
       const dataset = await reportDataset(report, options.database);
-      if (dataset.rows.length === 0) return { ...none, sites: report.request.sites.map((s) => s.libelle) };
+      // A period whose detail was purged is not empty: its document says so, with the kept
+      // totals, as bo/getReport answers it (decision 0040).
+      if (dataset.rows.length === 0 && !dataset.archived) {
+        return { ...none, sites: report.request.sites.map((s) => s.libelle) };
+      }
       run.sites = report.request.sites.map((s) => s.libelle);
       const body = await renderReport(dataset, format, renderOptionsFor(report, options.distribution));
       files.push({
