@@ -6,6 +6,7 @@
  * its file under DATA_DIR; `GET bo/fec/files` lists them, `GET bo/fec/file` downloads one.
  */
 import { z } from 'zod';
+import { FecForeignSiteSchema } from './fec.ts';
 import { INT4_MAX } from './integers.ts';
 import { LanguageSchema } from './reports.ts';
 import { IsoWeekdaySchema, RULE_TYPES } from './subscriptions.ts';
@@ -100,6 +101,12 @@ export const FecFileSchema = z.object({
   nom: z.string().describe('file name, <SIREN>FEC<AAAAMMJJ>.txt'),
   octets: z.number().int(),
   cree: z.string().describe('when it was written, ISO 8601'),
+  sitesExclus: z
+    .array(FecForeignSiteSchema)
+    .nullable()
+    .describe(
+      "the company's sites not kept in EUR, so not in the file (decision 0037); null for a file kept before they were recorded",
+    ),
   run: FecRunSchema.nullable(),
 });
 export type FecFile = z.infer<typeof FecFileSchema>;

@@ -9,6 +9,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -87,6 +88,11 @@ export const fecFiles = pgTable(
     bytes: integer('bytes').notNull(),
     /** The job_runs row of the run that wrote it. */
     runId: uuid('run_id'),
+    /**
+     * The company's sites not kept in EUR and so not in the file (company-fec.ts ForeignSite:
+     * `{ id, libelle, devise }`), `[]` when none; null for a file kept before they were recorded.
+     */
+    excludedSites: jsonb('excluded_sites').$type<{ id: number; libelle: string; devise: string }[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

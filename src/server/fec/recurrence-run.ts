@@ -11,7 +11,8 @@
  *   of the run (company-fec.ts), checked before it is kept; a file with a violation fails the run.
  * - Exactly once per recurrence and period: the file is kept under
  *   `DATA_DIR/fec/<company>/<recurrence>/<dateDebut>_<dateFin>/<name>` and recorded in `fec_files`
- *   (unique recurrence + period); a later run of that period reuses it. Mails go through the mail
+ *   (unique recurrence + period) with the non-euro sites it leaves out (decision 0037), which its
+ *   mails name; a later run of that period reuses it. Mails go through the mail
  *   queue under `fec:<recurrence>:<dateDebut>:<dateFin>:<address>`, so none leaves twice.
  */
 import { randomUUID } from 'node:crypto';
@@ -34,7 +35,7 @@ import { renderMailHtml } from '../mail/layout.ts';
 import type { MailMessage } from '../mail/transport.ts';
 import { type DueRuleRow, localDate, occurrencesBetween } from '../subscriptions/occurrences.ts';
 import { subscriptionTimeZone } from '../subscriptions/report-input.ts';
-import { companyFec } from './company-fec.ts';
+import { companyFec, type ForeignSite } from './company-fec.ts';
 import { companyPlan } from './plan-store.ts';
 import { FEC_RECURRENCE_RUN, findRecurrence } from './recurrence-store.ts';
 
@@ -65,6 +66,11 @@ export interface FecRunOutcome {
   /** True when this run wrote it, false when an earlier run of the period had. */
   written: boolean;
   mails: number;
+  /**
+   * The company's sites not kept in EUR, so not in the file (decision 0037), `[]` when none;
+   * null for a file kept before they were recorded (migration 0024).
+   */
+  excludedSites: ForeignSite[] | null;
 }
 
 /**
@@ -139,21 +145,33 @@ async function fecMail(
   to: string,
   language: Language,
   libelle: string,
-  outcome: Pick<FecRunOutcome, 'dateDebut' | 'dateFin' | 'fileName'>,
+  outcome: Pick<FecRunOutcome, 'dateDebut' | 'dateFin' | 'fileName' | 'excludedSites'>,
   content: Buffer,
   messageId: string,
 ): Promise<MailMessage> {
   const values = { libelle, debut: formatDate(outcome.dateDebut), fin: formatDate(outcome.dateFin) };
   const subject = message(language, 'fecRecurrences.mail.subject', values);
   const body = message(language, 'fecRecurrences.mail.body', { ...values, fichier: outcome.fileName });
+  // The accountant is told which sites the file leaves out, and why (decision 0037).
+  const excluded = outcome.excludedSites ?? [];
+  const blocks =
+    excluded.length === 0
+      ? [body]
+      : [
+          body,
+          message(language, 'fecRecurrences.mail.excluded', {
+            count: excluded.length,
+            sites: excluded.map((s) => `${s.libelle} (${s.devise})`).join(', '),
+          }),
+        ];
   const footer = message(language, 'fecRecurrences.mail.footer', values);
   return {
     to: [to],
     messageId,
     language,
     subject,
-    text: [body, footer].join('\n\n'),
-    html: await renderMailHtml({ language, title: subject, blocks: [body], footer }),
+    text: [...blocks, footer].join('\n\n'),
+    html: await renderMailHtml({ language, title: subject, blocks, footer }),
     attachments: [{ filename: outcome.fileName, content, contentType: 'text/plain; charset=ISO-8859-15' }],
   };
 }
@@ -257,8 +275,9 @@ async function keepFile(
     await writeFile(temporary, fec.bytes);
     await rename(temporary, absolute);
     const inserted = await pool.query(
-      `INSERT INTO fec_files (company_id, recurrence_id, libelle, date_debut, date_fin, file_name, path, bytes, run_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `INSERT INTO fec_files (company_id, recurrence_id, libelle, date_debut, date_fin, file_name, path, bytes, run_id,
+                              excluded_sites)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
        ON CONFLICT (recurrence_id, date_debut, date_fin) DO NOTHING`,
       [
         recurrence.societe,
@@ -270,6 +289,7 @@ async function keepFile(
         relative,
         fec.bytes.length,
         runId,
+        JSON.stringify(fec.excludedSites),
       ],
     );
     content = fec.bytes;
@@ -281,6 +301,7 @@ async function keepFile(
       bytes: fec.bytes.length,
       written: inserted.rowCount === 1,
       mails: 0,
+      excludedSites: fec.excludedSites,
     };
   }
   return { outcome, content };
@@ -292,9 +313,14 @@ async function keptFile(
   id: number,
   dateDebut: string,
   dateFin: string,
-): Promise<{ fileName: string; path: string; bytes: number } | null> {
-  const { rows } = await db.query<{ fileName: string; path: string; bytes: number }>(
-    `SELECT file_name AS "fileName", path, bytes FROM fec_files
+): Promise<{ fileName: string; path: string; bytes: number; excludedSites: ForeignSite[] | null } | null> {
+  const { rows } = await db.query<{
+    fileName: string;
+    path: string;
+    bytes: number;
+    excludedSites: ForeignSite[] | null;
+  }>(
+    `SELECT file_name AS "fileName", path, bytes, excluded_sites AS "excludedSites" FROM fec_files
       WHERE recurrence_id = $1 AND date_debut = $2 AND date_fin = $3`,
     [id, dateDebut, dateFin],
   );

@@ -147,7 +147,8 @@ export async function companyFiles(db: Queryable, companyId: number): Promise<Fe
   const { rows } = await db.query<Omit<FecFile, 'run'> & { runId: string | null }>(
     `SELECT f.id, f.recurrence_id AS "recurrenceId", f.libelle, to_char(f.date_debut, 'YYYY-MM-DD') AS "dateDebut",
             to_char(f.date_fin, 'YYYY-MM-DD') AS "dateFin", f.file_name AS nom, f.bytes AS octets,
-            to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS cree, f.run_id AS "runId"
+            to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS cree, f.run_id AS "runId",
+            f.excluded_sites AS "sitesExclus"
        FROM fec_files f WHERE f.company_id = $1 ORDER BY f.created_at DESC, f.id DESC LIMIT 200`,
     [companyId],
   );

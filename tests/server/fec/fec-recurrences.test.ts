@@ -193,7 +193,13 @@ describe('FEC recurrences', () => {
       `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`,
     );
     const files = (await call('compta', 'GET', 'files?societe=1')).json().fichiers;
-    expect(files[0]).toMatchObject({ recurrenceId, libelle: 'FEC mensuel', dateDebut, dateFin });
+    expect(files[0]).toMatchObject({
+      recurrenceId,
+      libelle: 'FEC mensuel',
+      dateDebut,
+      dateFin,
+      sitesExclus: [],
+    });
     fileId = files[0].id;
     const kept = await call('compta', 'GET', `file?societe=1&fichier=${fileId}`);
     expect(kept.statusCode).toBe(200);

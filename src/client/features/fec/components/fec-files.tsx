@@ -1,7 +1,7 @@
 /**
  * The files the FEC recurrences of the chosen company kept (issue #29 "FEC recurrences", decision
- * 0043), on /fec: period, recurrence, the run that wrote it, and a download button per file
- * (GET bo/fec/file). Links to /fec/recurrencesfec, where the recurrences are set.
+ * 0043), on /fec: period, recurrence (with the non-euro sites the file leaves out, decision 0037),
+ * the run that wrote it, and a download button per file (GET bo/fec/file). Links to /fec/recurrencesfec, where the recurrences are set.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -56,7 +56,20 @@ export function FecFiles({ userId, societe }: { userId: number; societe: number 
             id: String(f.id),
             cells: {
               period: `${wireToDisplay(f.dateDebut)} – ${wireToDisplay(f.dateFin)}`,
-              recurrence: f.libelle,
+              recurrence:
+                f.sitesExclus && f.sitesExclus.length > 0 ? (
+                  <>
+                    {f.libelle}
+                    <br />
+                    <span className="ui-muted">
+                      {t('fec.files.excluded', {
+                        sites: f.sitesExclus.map((s) => `${s.libelle} (${s.devise})`).join(', '),
+                      })}
+                    </span>
+                  </>
+                ) : (
+                  f.libelle
+                ),
               run: runText(t, f.run),
               file: (
                 <Button

@@ -1,0 +1,1 @@
+ALTER TABLE "fec_files" ADD COLUMN "excluded_sites" jsonb;
