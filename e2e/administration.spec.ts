@@ -252,6 +252,9 @@ async function createMessage(page: Page): Promise<void> {
   const form = page.getByTestId('message-form');
   await expect(form.getByLabel('Texte en français')).toBeFocused();
   await page.keyboard.type(MESSAGE);
+  // Loaded straight on this screen, the sites picker has its own style (selection.css: a 56 px
+  // high trigger in the page's font), not the browser's default button.
+  await expect(form.getByRole('button', { name: /^Sites visés/ })).toHaveCSS('min-height', '56px');
   await form.getByRole('button', { name: /^Sites visés/ }).click();
   await form.getByRole('option', { name: new RegExp(`^${SITE}`) }).click();
   await expect(form.getByRole('button', { name: /^Sites visés/ })).toContainText(SITE);

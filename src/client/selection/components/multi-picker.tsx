@@ -14,6 +14,9 @@ import { Input, Label, SearchField } from 'react-aria-components/SearchField';
 import type { Selection } from 'react-aria-components';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Button } from '../../ui/button.tsx';
+// Its own classes (sel-picker…): a screen that shows only this picker (/config/messages) loads
+// them with it, not only after a screen of the selection panel did.
+import './selection.css';
 
 export interface PickerItem {
   id: string;
